@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { AVATAR_MAX_BYTES } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps.ts';
+import { analyticsModule } from './modules/analytics/routes.ts';
+import { authModule } from './modules/auth/routes.ts';
+import { catalogModule } from './modules/catalog/routes.ts';
+import { devModule } from './modules/dev/routes.ts';
+import { usersModule } from './modules/users/routes.ts';
+import { registerErrorHandling } from './platform/errors.ts';
+import { filesModule } from './platform/files.ts';
+import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(
+  deps: AppDeps,
+  options: {
+    logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+    web?: WebApp | null;
+  } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
+      ? { loggerInstance: options.logger as FastifyBaseLogger }
+      : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
+    trustProxy: deps.config.TRUST_PROXY,
+    bodyLimit: 256 * 1024,
+    // Honour a caller's request id (load balancer, web SSR) so one request is traceable end to end.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+
+  // The SSR app inlines its hydration scripts; a nonce-based CSP is future work (see ADR 004).
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tradeshelf API',
+        version: '1.0.0',
+        description:
+          'Errors: every non-2xx body is `{ error, code, fields? }`. Money is integer minor units with a currency.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const web = options.web ?? null;
+  registerErrorHandling(app, web ? { listener: web.listener, isApiPath } : undefined);
+  if (web) await registerWebAssets(app, web);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.database.db.execute(sql`select 1`);
+      return { status: 'ready' };
+    } catch {
+      return reply
+        .status(503)
+        .send({ error: 'Database unreachable.', code: 'service_unavailable' });
+    }
+  });
+
+  await app.register(authModule);
+  await app.register(usersModule);
+  await app.register(analyticsModule);
+  await app.register(catalogModule);
+  await app.register(filesModule);
+  if (deps.config.APP_ENV === 'local') await app.register(devModule);
+  return app;
+}

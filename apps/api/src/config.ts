@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const secret = z.string().min(32, 'must be at least 32 characters');
+
+const envSchema = z.object({
+  APP_ENV: z.enum(['local', 'sandbox', 'production']).default('local'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public origin of the app, used in e-mails and absolute URLs. */
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  REDIS_URL: z.url().optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().default('Tradeshelf <no-reply@tradeshelf.local>'),
+  JWT_SECRET: secret.optional(),
+  CODE_SECRET: secret.optional(),
+  STORAGE_SECRET: secret.optional(),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_PUBLIC_URL: z.url().optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed the demo catalogue and accounts on first start. */
+  SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Run the job worker inside the web process. */
+  RUN_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+});
+
+export type Config = Omit<
+  z.infer<typeof envSchema>,
+  'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET'
+> & {
+  JWT_SECRET: string;
+  CODE_SECRET: string;
+  STORAGE_SECRET: string;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const secretNames = ['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET'] as const;
+
+/** Reads `.env` from the working directory when present (variables already set win). */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/** Parses the environment once; lists every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means unset (as in `DATABASE_URL= npm start`).
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`),
+    );
+  }
+  const cfg = parsed.data;
+  const problems: string[] = [];
+  if (cfg.APP_ENV === 'production') {
+    for (const name of secretNames)
+      if (!cfg[name]) problems.push(`${name}: required in production`);
+    if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
+    if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
+    if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
+  }
+  if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
+    problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const secrets = resolveSecrets(cfg);
+  return { ...cfg, ...secrets };
+}
+
+/** Outside production, missing secrets are generated once and kept in DATA_DIR. */
+function resolveSecrets(
+  cfg: z.infer<typeof envSchema>,
+): Record<(typeof secretNames)[number], string> {
+  const file = path.join(cfg.DATA_DIR, 'secrets.json');
+  let stored: Partial<Record<string, string>> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  let changed = false;
+  const out = {} as Record<(typeof secretNames)[number], string>;
+  for (const name of secretNames) {
+    const value = cfg[name] ?? stored[name];
+    if (value) {
+      out[name] = value;
+    } else {
+      out[name] = randomBytes(32).toString('base64url');
+      stored[name] = out[name];
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(cfg.DATA_DIR, { recursive: true });
+    writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  }
+  return out;
+}

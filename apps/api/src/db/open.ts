@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { connectDatabase, type Database } from './client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
+import { runMigrations } from './migrate.ts';
+
+export interface OpenedDatabase {
+  database: Database;
+  url: string;
+  embedded: EmbeddedPostgres | null;
+}
+
+/** DATABASE_URL when set, else the embedded PGlite in DATA_DIR; migrated either way. */
+export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = config.DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.resolve(config.DATA_DIR, 'pglite') });
+    url = embedded.url;
+  }
+  const database = connectDatabase(url, embedded ? 8 : 10);
+  await runMigrations(database.db);
+  return { database, url, embedded };
+}

@@ -1,0 +1,7 @@
+// Every module's tables, for drizzle-kit and the typed client. Modules import only their own.
+export * from '../modules/users/tables.ts';
+export * from '../modules/auth/tables.ts';
+export * from '../modules/analytics/tables.ts';
+export * from '../integrations/mail/tables.ts';
+export * from '../modules/catalog/tables.ts';
+export * from '../modules/orders/tables.ts';

@@ -1,0 +1,46 @@
+import type { Db } from './client.ts';
+import { newId } from '../lib.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { findUserByEmail, insertUser } from '../modules/users/repository.ts';
+import { seedDemoCatalog } from '../modules/catalog/seed.ts';
+
+export const DEMO_PASSWORD = 'tradeshelf-demo';
+
+export const demoAccounts = [
+  { email: 'buyer@demo.tradeshelf.test', username: 'demo_buyer', roles: ['buyer'] },
+  { email: 'vendor@demo.tradeshelf.test', username: 'demo_vendor', roles: ['buyer', 'vendor'] },
+  {
+    email: 'affiliate@demo.tradeshelf.test',
+    username: 'demo_affiliate',
+    roles: ['buyer', 'affiliate'],
+  },
+] as const;
+
+/** Idempotent: creates the demo accounts that are missing; returns how many it created. */
+export async function seedDemo(db: Db): Promise<number> {
+  let created = 0;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const account of demoAccounts) {
+    if (await findUserByEmail(db, account.email)) continue;
+    const row = await insertUser(db, {
+      id: newId('usr'),
+      email: account.email,
+      passwordHash,
+      username: account.username,
+      roles: [...account.roles],
+      emailVerifiedAt: new Date(),
+    });
+    if (row) created++;
+  }
+  return created;
+}
+
+/** Demo accounts, then the demo catalogue (once); the demo vendor runs Alpha Edge Labs. */
+export async function seedAll(db: Db): Promise<{ accounts: number; catalog: boolean }> {
+  const accounts = await seedDemo(db);
+  const catalog = await seedDemoCatalog(db, {
+    ownerEmails: { 'alpha-edge': 'vendor@demo.tradeshelf.test' },
+    buyerEmail: 'buyer@demo.tradeshelf.test',
+  });
+  return { accounts, catalog };
+}

@@ -1,0 +1,18 @@
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Every e-mail is written here first (in the caller's transaction) and delivered by a job. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: text('id').primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html'),
+  /** pending → sent (SMTP) | logged (no SMTP configured) | failed (gave up). */
+  status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] })
+    .notNull()
+    .default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+});

@@ -1,0 +1,48 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { hmac, safeEqual } from '../../lib.ts';
+import type { Storage } from './port.ts';
+
+/** Sandbox adapter: files on disk, served by the app; private files need an HMAC-signed, expiring URL. */
+export class LocalDiskStorage implements Storage {
+  readonly kind = 'local' as const;
+  constructor(
+    readonly root: string,
+    private readonly secret: string,
+    private readonly urlPrefix = '/files',
+  ) {}
+
+  resolve(key: string): string {
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error('bad storage key');
+    return full;
+  }
+
+  async put(key: string, body: Buffer): Promise<void> {
+    const file = this.resolve(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, body);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.resolve(key), { force: true });
+  }
+
+  publicUrl(key: string): string {
+    return `${this.urlPrefix}/${key}`;
+  }
+
+  async signedUrl(key: string, ttlSeconds: number) {
+    const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    const sig = hmac(this.secret, `${key}:${exp}`);
+    return { url: `${this.urlPrefix}/${key}?exp=${exp}&sig=${sig}`, expiresAt };
+  }
+
+  /** True when a private key's URL is signed and unexpired. */
+  verify(key: string, exp: string | undefined, sig: string | undefined): boolean {
+    if (!exp || !sig || !/^\d+$/.test(exp)) return false;
+    if (Number(exp) * 1000 < Date.now()) return false;
+    return safeEqual(hmac(this.secret, `${key}:${exp}`), sig);
+  }
+}

@@ -1,0 +1,54 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Storage } from './port.ts';
+
+/** Real adapter: S3 or any S3-compatible store; public objects are read through `publicBaseUrl` (a CDN). */
+export class S3Storage implements Storage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  constructor(
+    private readonly bucket: string,
+    options: { region: string; endpoint?: string; publicBaseUrl?: string },
+  ) {
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+    });
+    this.publicBase =
+      options.publicBaseUrl ??
+      (options.endpoint
+        ? `${options.endpoint.replace(/\/$/, '')}/${bucket}`
+        : `https://${bucket}.s3.${options.region}.amazonaws.com`);
+  }
+  private readonly publicBase: string;
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  publicUrl(key: string): string {
+    return `${this.publicBase}/${key}`;
+  }
+
+  async signedUrl(key: string, ttlSeconds: number) {
+    const url = await getSignedUrl(
+      this.client,
+      new GetObjectCommand({ Bucket: this.bucket, Key: key }),
+      {
+        expiresIn: ttlSeconds,
+      },
+    );
+    return { url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+  }
+}

@@ -1,0 +1,24 @@
+import type PgBoss from 'pg-boss';
+import type { Mailer } from '../integrations/mail/mailer.ts';
+import { queues } from './queue.ts';
+
+export interface WorkerDeps {
+  mailer: Mailer;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Starts every job handler on this process. */
+export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void> {
+  await boss.work<{ id: string }>(
+    queues.mailDeliver,
+    { pollingIntervalSeconds: 0.5, batchSize: 5 },
+    async (jobs) => {
+      for (const job of jobs) await deps.mailer.deliver(job.data.id);
+    },
+  );
+  await boss.work(queues.mailSweep, { pollingIntervalSeconds: 5 }, async () => {
+    const ids = await deps.mailer.stale(60_000);
+    for (const id of ids) await deps.mailer.deliver(id);
+  });
+  await boss.schedule(queues.mailSweep, '* * * * *');
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { openDatabase } from './db/open.ts';
+import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
+import { createDeps } from './deps.ts';
+import { startQueue } from './jobs/queue.ts';
+import { startWorkers } from './jobs/workers.ts';
+import { injectCaller, loadWebApp } from './platform/web.ts';
+import type { FastifyInstance } from 'fastify';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.LOG_LEVEL });
+  const opened = await openDatabase(config);
+  log.info({ embedded: Boolean(opened.embedded) }, 'database migrated');
+  if (config.SEED_DEMO && config.APP_ENV !== 'production') {
+    const seeded = await seedAll(opened.database.db);
+    if (seeded.accounts || seeded.catalog) log.info(seeded, 'demo data seeded');
+  }
+
+  const boss = await startQueue(opened.url);
+  const deps = createDeps(config, opened.database, log, { boss });
+  if (config.RUN_WORKER) await startWorkers(boss, { mailer: deps.mailer, log });
+
+  let built: FastifyInstance | null = null;
+  const web = await loadWebApp(
+    path.join(root, 'apps/web/build'),
+    injectCaller(() => built!),
+  );
+  if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');
+  const app = await buildApp(deps, { logger: log, web });
+  built = app;
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+
+  const shown = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const lines = [
+    '',
+    `  Tradeshelf is running at ${shown}  (${config.APP_ENV}, ${opened.embedded ? 'embedded PostgreSQL in ' + config.DATA_DIR : 'PostgreSQL'})`,
+    `  API docs: ${shown}/docs`,
+  ];
+  if (config.APP_ENV === 'local') lines.push(`  Outbox (codes from e-mails): ${shown}/dev/mail`);
+  if (config.SEED_DEMO && config.APP_ENV !== 'production') {
+    lines.push(`  Demo accounts (password "${DEMO_PASSWORD}"):`);
+    for (const a of demoAccounts) lines.push(`    ${a.email.padEnd(34)} ${a.roles.join(', ')}`);
+  }
+  console.log(lines.join('\n') + '\n');
+  log.info({ address }, 'listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    // Stop accepting, let in-flight requests finish, then stop jobs and close the database.
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      await app.close();
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await deps.close();
+      await opened.database.close();
+      await opened.embedded?.stop();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

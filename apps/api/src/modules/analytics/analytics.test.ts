@@ -1,0 +1,83 @@
+import { analyticsRoutes, authRoutes } from '@tradeshelf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../test/factories/users.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { analyticsEvents } from './tables.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const now = () => new Date().toISOString();
+
+describe('analytics events', () => {
+  it('stores page views anonymously and identifies only with a verified token', async () => {
+    const user = await createUser(t);
+    const token = (
+      await t.call(authRoutes.login, { body: { email: user.email, password: user.password } })
+    ).json().token;
+    const anon = await t.call(analyticsRoutes.track, {
+      body: {
+        events: [
+          {
+            type: 'page_view',
+            anonymousId: 'anon-12345',
+            path: '/',
+            title: 'Home',
+            occurredAt: now(),
+          },
+        ],
+      },
+    });
+    expect(anon.statusCode).toBe(202);
+    expect(anon.json()).toEqual({ accepted: 1 });
+    const claimed = await t.call(analyticsRoutes.track, {
+      body: {
+        events: [
+          {
+            type: 'identify',
+            anonymousId: 'anon-12345',
+            userId: 'usr_someone_else',
+            occurredAt: now(),
+          },
+        ],
+      },
+    });
+    expect(claimed.statusCode).toBe(202);
+    const identified = await t.call(analyticsRoutes.track, {
+      token,
+      body: {
+        events: [
+          { type: 'identify', anonymousId: 'anon-12345', userId: user.id, occurredAt: now() },
+        ],
+      },
+    });
+    expect(identified.statusCode).toBe(202);
+    const rows = await t.database.db.select().from(analyticsEvents).orderBy(analyticsEvents.id);
+    expect(rows.map((r) => [r.type, r.userId])).toEqual([
+      ['page_view', null],
+      ['identify', null],
+      ['identify', user.id],
+    ]);
+  });
+
+  it('rejects empty, oversized and malformed batches without storing anything', async () => {
+    const before = (await t.database.db.select().from(analyticsEvents)).length;
+    const event = { type: 'page_view', anonymousId: 'anon-12345', path: '/x', occurredAt: now() };
+    for (const events of [
+      [],
+      Array(51).fill(event),
+      [{ ...event, type: 'purchase' }],
+      [{ ...event, occurredAt: 'yesterday' }],
+    ]) {
+      const res = await t.call(analyticsRoutes.track, { body: { events } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    }
+    expect((await t.database.db.select().from(analyticsEvents)).length).toBe(before);
+  });
+});

@@ -1,0 +1,27 @@
+import { analyticsRoutes } from '@tradeshelf/contract';
+import type { FastifyInstance } from 'fastify';
+import { rules } from '../../platform/rate-limit.ts';
+import { registerRoute } from '../../platform/routes.ts';
+import { analyticsEvents } from './tables.ts';
+
+export async function analyticsModule(app: FastifyInstance): Promise<void> {
+  const deps = app.deps;
+  registerRoute(app, analyticsRoutes.track, async ({ body, auth, req }) => {
+    await deps.limiter.consume([{ rule: rules.analyticsIp, key: req.ip }]);
+    const userAgent = req.headers['user-agent']?.slice(0, 500) ?? null;
+    await deps.database.db.insert(analyticsEvents).values(
+      body.events.map((e) => ({
+        type: e.type,
+        anonymousId: e.anonymousId,
+        // Only a verified token names the user; a payload's userId alone is not trusted.
+        userId: auth?.sub ?? null,
+        path: e.type === 'page_view' ? e.path : null,
+        referrer: e.type === 'page_view' ? (e.referrer ?? null) : null,
+        title: e.type === 'page_view' ? (e.title ?? null) : null,
+        userAgent,
+        occurredAt: new Date(e.occurredAt),
+      })),
+    );
+    return { accepted: body.events.length };
+  });
+}

@@ -1,0 +1,248 @@
+import { categoryOfKind } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { newId } from '../../lib.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { refreshSearchTerms } from './service.ts';
+import { demoBundles, demoPrerequisites, demoProducts, demoVendors } from './demo-data.ts';
+
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}
+
+/** A small deterministic generator so the demo catalogue looks the same on every machine. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Seeds the demo catalogue once (skipped when vendors exist). `ownerEmails` maps a vendorUrl to the user
+ * who runs it (the demo vendor account); other vendors get owner accounts that cannot sign in.
+ */
+export async function seedDemoCatalog(
+  db: Db,
+  options: { ownerEmails?: Record<string, string>; buyerEmail?: string } = {},
+): Promise<boolean> {
+  const existing = await db.execute(sql`select 1 from vendors limit 1`);
+  if (existing.rows.length) return false;
+  const unusableHash = await hashPassword(newId('locked'));
+  const random = rng(42);
+  const now = Date.now();
+
+  await db.transaction(async (tx) => {
+    const productIds = new Map<
+      string,
+      { id: string; vendorId: string; priceId: string; amount: number }
+    >();
+    for (const [index, v] of demoVendors.entries()) {
+      const ownerEmail = options.ownerEmails?.[v.vendorUrl];
+      let userId: string | undefined;
+      if (ownerEmail) {
+        const found = await tx.execute(
+          sql`select id from users where lower(email) = lower(${ownerEmail})`,
+        );
+        userId = (found.rows[0] as { id: string } | undefined)?.id;
+      }
+      if (!userId) {
+        userId = newId('usr');
+        await tx.execute(sql`insert into users (id, email, password_hash, username, roles, email_verified_at)
+          values (${userId}, ${`${v.vendorUrl}@vendors.tradeshelf.test`}, ${unusableHash}, ${v.vendorUrl.replace(/-/g, '_').slice(0, 15)},
+                  array['buyer','vendor']::text[], now())`);
+      }
+      const vendorId = newId('ven');
+      await tx.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio, social_links, verified,
+          discord_server_id, discord_server_name, created_at)
+        values (${vendorId}, ${userId}, ${v.vendorUrl}, ${v.displayName}, ${v.bio},
+          ${JSON.stringify({ website: `https://${v.vendorUrl}.example`, x: `https://x.com/${v.vendorUrl.replace(/-/g, '')}` })}::jsonb,
+          ${v.verified}, ${v.discord ? `guild_${index + 1}` : null}, ${v.discord}, ${new Date(now - (400 - index * 30) * DAY)})`);
+
+      for (const [i, p] of (demoProducts[v.vendorUrl] ?? []).entries()) {
+        const id = newId('prd');
+        const priceIds = p.prices.map(() => newId('price'));
+        const createdAt = new Date(now - Math.floor(random() * 300 + i) * DAY);
+        const ratingCount = Math.floor(random() * 120);
+        const rating = ratingCount ? Math.round((3.6 + random() * 1.4) * 100) / 100 : 0;
+        const description = [
+          `## What it does\n\n${p.summary}`,
+          `## Who it is for\n\nTraders in ${p.assets.join(', ')} who want ${p.tags.slice(0, 2).join(' and ')} without building it themselves.`,
+          `## What you get\n\n- Lifetime updates while your plan is active\n- Setup guide and video walkthrough\n- Support from ${v.displayName}`,
+        ].join('\n\n');
+        await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
+            platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at)
+          values (${id}, ${vendorId}, ${p.kind}, ${categoryOfKind[p.kind]}, ${slugify(p.title)}, ${p.title}, ${p.summary}, ${description},
+            ${sql.param(p.tags)}::text[], ${sql.param(p.platforms)}::text[], ${sql.param(p.assets)}::text[], true, ${priceIds[0]}, ${p.prices[0]!.amount},
+            ${Math.floor(random() * 900)}, ${rating}, ${ratingCount}, ${createdAt}, ${createdAt})`);
+        for (const [pi, price] of p.prices.entries()) {
+          await tx.execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, trial_days, position)
+            values (${priceIds[pi]}, ${id}, ${price.amount}, 'usd', ${price.scheme}, ${price.interval ?? null}, ${price.trialDays ?? null}, ${pi})`);
+        }
+        productIds.set(p.title, {
+          id,
+          vendorId,
+          priceId: priceIds[0]!,
+          amount: p.prices[0]!.amount,
+        });
+      }
+    }
+    // One retired product, so "inactive products are hidden" is visible in the demo too.
+    const retired = productIds.get('Volume Weighted MACD');
+    if (retired)
+      await tx.execute(sql`update products set is_active = false where id = ${retired.id}`);
+
+    for (const b of demoBundles) {
+      const first = productIds.get(b.products[0]!)!;
+      const bundleId = newId('bnd');
+      const priceId = newId('price');
+      await tx.execute(sql`insert into bundles (id, vendor_id, slug, title, summary, description, price_id)
+        values (${bundleId}, ${first.vendorId}, ${slugify(b.title)}, ${b.title}, ${b.summary}, ${b.summary}, ${priceId})`);
+      await tx.execute(
+        sql`insert into prices (id, bundle_id, amount, currency, scheme) values (${priceId}, ${bundleId}, ${b.amount}, 'usd', 'one_time')`,
+      );
+      for (const title of b.products) {
+        await tx.execute(
+          sql`insert into bundle_items (bundle_id, product_id) values (${bundleId}, ${productIds.get(title)!.id})`,
+        );
+      }
+    }
+    for (const [product, requires] of demoPrerequisites) {
+      await tx.execute(sql`insert into product_prerequisites (product_id, requires_product_id)
+        values (${productIds.get(product)!.id}, ${productIds.get(requires)!.id})`);
+    }
+    if (options.buyerEmail) {
+      const owned = productIds.get('Supertrend Ribbon');
+      const buyer = await tx.execute(
+        sql`select id from users where lower(email) = lower(${options.buyerEmail})`,
+      );
+      const buyerId = (buyer.rows[0] as { id: string } | undefined)?.id;
+      if (owned && buyerId) {
+        await tx.execute(
+          sql`insert into ownerships (id, user_id, product_id, source) values (${newId('own')}, ${buyerId}, ${owned.id}, 'demo')`,
+        );
+      }
+    }
+  });
+  await refreshSearchTerms(db);
+  return true;
+}
+
+const WORDS = {
+  adj: [
+    'Adaptive',
+    'Smart',
+    'Pro',
+    'Quantum',
+    'Precision',
+    'Dynamic',
+    'Elite',
+    'Turbo',
+    'Hidden',
+    'Institutional',
+    'Volatility',
+    'Momentum',
+    'Trend',
+    'Fractal',
+    'Harmonic',
+    'Zero-Lag',
+    'Multi-Timeframe',
+    'Liquidity',
+    'Sniper',
+    'Macro',
+  ],
+  noun: [
+    'RSI',
+    'MACD',
+    'Supertrend',
+    'VWAP',
+    'Bollinger',
+    'Ichimoku',
+    'Stochastic',
+    'Fibonacci',
+    'Pivot',
+    'Order Block',
+    'Volume Profile',
+    'Delta',
+    'Keltner',
+    'ATR',
+    'Heikin Ashi',
+    'Market Structure',
+    'Breakout',
+    'Divergence',
+    'Gap',
+    'Squeeze',
+  ],
+  type: [
+    'Indicator',
+    'Scanner',
+    'Alerts',
+    'Signals',
+    'Suite',
+    'Toolkit',
+    'Oscillator',
+    'Bands',
+    'Levels',
+    'Dashboard',
+  ],
+};
+
+/**
+ * `npm run db:seed:large -- --products N`: a large synthetic catalogue for benchmarks, generated in
+ * SQL so 100,000 products take seconds, not minutes.
+ */
+export async function seedLargeCatalog(db: Db, products: number): Promise<void> {
+  const vendors = Math.max(10, Math.ceil(products / 200));
+  const kinds = ['indicator', 'scanner', 'alert', 'community', 'course', 'app'];
+  const cats = kinds.map((k) => categoryOfKind[k as keyof typeof categoryOfKind]);
+  const platforms = ['tradingview', 'mt4', 'mt5', 'ninjatrader', 'ctrader', 'other'];
+  const owner = newId('large');
+  await db.transaction(async (tx) => {
+    // One owner account per vendor (a user runs at most one storefront); none of them can sign in.
+    await tx.execute(sql`insert into users (id, email, password_hash, roles, email_verified_at)
+      select 'usr_l' || ${owner} || '_' || g, 'large-' || lower(${owner}) || '-' || g || '@vendors.tradeshelf.test', 'locked',
+        array['vendor']::text[], now()
+      from generate_series(1, ${vendors}) g`);
+    await tx.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio)
+      select 'ven_l' || ${owner} || '_' || g, 'usr_l' || ${owner} || '_' || g,
+        'large-' || regexp_replace(lower(${owner}), '[^a-z0-9]', '', 'g') || '-' || g, 'Bench Vendor ' || g, 'Synthetic vendor'
+      from generate_series(1, ${vendors}) g`);
+    await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags, platforms,
+        asset_classes, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at)
+      select 'prd_l' || ${owner} || '_' || g,
+        'ven_l' || ${owner} || '_' || (1 + g % ${vendors}),
+        (${sql.param(kinds)}::text[])[1 + g % 6],
+        (${sql.param(cats)}::text[])[1 + g % 6],
+        'p-' || g,
+        t.title,
+        'Synthetic ' || lower(t.title) || ' for benchmark searches.',
+        'A generated product used to measure search and listing performance. ' || t.title,
+        array[lower((${sql.param(WORDS.noun)}::text[])[1 + (g * 7) % 20]), lower((${sql.param(WORDS.type)}::text[])[1 + (g * 3) % 10])],
+        array[(${sql.param(platforms)}::text[])[1 + g % 6]],
+        array['stocks'],
+        'price_l' || ${owner} || '_' || g,
+        500 + (g * 37) % 30000,
+        (g * 13) % 1000,
+        round((3 + ((g * 17) % 200) / 100.0)::numeric, 2),
+        (g * 11) % 300,
+        now() - ((g % 1000) || ' days')::interval
+      from generate_series(1, ${products}) g,
+      lateral (select (${sql.param(WORDS.adj)}::text[])[1 + (g * 31) % 20] || ' ' || (${sql.param(WORDS.noun)}::text[])[1 + (g * 7) % 20] || ' ' ||
+                      (${sql.param(WORDS.type)}::text[])[1 + (g * 3) % 10] || ' ' || g as title) t`);
+    await tx.execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval)
+      select 'price_l' || ${owner} || '_' || g, 'prd_l' || ${owner} || '_' || g, 500 + (g * 37) % 30000, 'usd',
+        case when g % 3 = 0 then 'one_time' else 'recurring' end, case when g % 3 = 0 then null else 'month' end
+      from generate_series(1, ${products}) g`);
+  });
+  await refreshSearchTerms(db);
+  await db.execute(sql`analyze products`);
+  await db.execute(sql`analyze prices`);
+}

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { rows } from './repository.ts';
+
+/** URLs per sitemap file (the protocol allows 50,000; smaller files regenerate faster). */
+export const SITEMAP_PAGE_SIZE = 10_000;
+
+const xmlEscape = (s: string) =>
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
+
+function originOf(req: FastifyRequest): string {
+  const configured = req.server.deps.config.PUBLIC_URL;
+  if (configured) return configured.replace(/\/$/, '');
+  return `${req.protocol}://${req.host}`;
+}
+
+/** robots.txt and a paged sitemap of vendors and active products, for search engines. */
+export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.deps.database.db;
+
+  app.get('/robots.txt', { schema: { hide: true } }, async (req, reply) => {
+    const origin = originOf(req);
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(
+        [
+          'User-agent: *',
+          'Allow: /',
+          'Disallow: /account',
+          'Disallow: /api/',
+          'Disallow: /dev/',
+          `Sitemap: ${origin}/sitemap.xml`,
+          '',
+        ].join('\n'),
+      );
+  });
+
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (req, reply) => {
+    const origin = originOf(req);
+    const [count] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from products where is_active`,
+    );
+    const pages = Math.max(1, Math.ceil((count?.n ?? 0) / SITEMAP_PAGE_SIZE));
+    const entries = [`${origin}/sitemaps/pages.xml`, `${origin}/sitemaps/vendors.xml`];
+    for (let i = 1; i <= pages; i++) entries.push(`${origin}/sitemaps/products-${i}.xml`);
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries
+          .map((loc) => `  <sitemap><loc>${xmlEscape(loc)}</loc></sitemap>`)
+          .join('\n')}\n</sitemapindex>\n`,
+      );
+  });
+
+  app.get<{ Params: { name: string } }>(
+    '/sitemaps/:name',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const origin = originOf(req);
+      const name = req.params.name;
+      let urls: Array<{ loc: string; lastmod?: string }>;
+      if (name === 'pages.xml') {
+        urls = ['/', '/search', '/vendor/login', '/premium', '/pro-plus'].map((p) => ({
+          loc: origin + p,
+        }));
+      } else if (name === 'vendors.xml') {
+        const found = await rows<{ vendor_url: string }>(
+          db,
+          sql`select vendor_url from vendors order by vendor_url limit 50000`,
+        );
+        urls = found.map((v) => ({ loc: `${origin}/v/${encodeURIComponent(v.vendor_url)}` }));
+      } else {
+        const m = /^products-(\d{1,6})\.xml$/.exec(name);
+        if (!m) return reply.status(404).send({ error: 'No such sitemap.', code: 'not_found' });
+        const page = Number(m[1]);
+        const found = await rows<{ id: string; slug: string; updated_at: Date | string }>(
+          db,
+          sql`select id, slug, updated_at from products where is_active order by id
+            limit ${SITEMAP_PAGE_SIZE} offset ${(page - 1) * SITEMAP_PAGE_SIZE}`,
+        );
+        if (!found.length && page > 1)
+          return reply.status(404).send({ error: 'No such sitemap.', code: 'not_found' });
+        urls = found.map((p) => ({
+          loc: `${origin}/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`,
+          lastmod: new Date(p.updated_at).toISOString().slice(0, 10),
+        }));
+      }
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
+            .map(
+              (u) =>
+                `  <url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
+            )
+            .join('\n')}\n</urlset>\n`,
+        );
+    },
+  );
+}

@@ -1,0 +1,200 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const vendors = pgTable(
+  'vendors',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    vendorUrl: text('vendor_url').notNull(),
+    displayName: text('display_name').notNull(),
+    avatarKey: text('avatar_key'),
+    bannerKey: text('banner_key'),
+    bio: text('bio').notNull().default(''),
+    socialLinks: jsonb('social_links').$type<Record<string, string>>().notNull().default({}),
+    verified: boolean('verified').notNull().default(false),
+    discordServerId: text('discord_server_id'),
+    discordServerName: text('discord_server_name'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('vendors_url_lower_key').on(sql`lower(${t.vendorUrl})`),
+    uniqueIndex('vendors_user_key').on(t.userId),
+  ],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['indicator', 'scanner', 'alert', 'community', 'course', 'app'],
+    }).notNull(),
+    category: text('category').notNull(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull().default(''),
+    description: text('description').notNull().default(''),
+    images: text('images')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    platforms: text('platforms')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    assetClasses: text('asset_classes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    /** The default price (`priceId`). */
+    defaultPriceId: text('default_price_id'),
+    /** Denormalised from the default price for sorting and price filters. */
+    sortAmount: integer('sort_amount').notNull().default(0),
+    salesCount: integer('sales_count').notNull().default(0),
+    ratingAverage: numeric('rating_average', { precision: 3, scale: 2, mode: 'number' })
+      .notNull()
+      .default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Weighted: title (A) > tags (B) > summary and description (C). */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', tradeshelf_immutable_join(tags)), 'B') || setweight(to_tsvector('english', coalesce(summary, '') || ' ' || coalesce(description, '')), 'C')`,
+    ),
+  },
+  (t) => [
+    uniqueIndex('products_vendor_slug_key').on(t.vendorId, t.slug),
+    index('products_vendor_idx').on(t.vendorId, t.isActive),
+    index('products_search_idx').using('gin', t.searchVector),
+    index('products_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+    // Browse orders (no text query): each sort walks its own partial index instead of sorting the catalogue.
+    index('products_browse_sales_idx')
+      .on(t.salesCount.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.isActive}`),
+    index('products_browse_cat_sales_idx')
+      .on(t.category, t.salesCount.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.isActive}`),
+    index('products_browse_created_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.isActive}`),
+    index('products_browse_cat_created_idx')
+      .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.isActive}`),
+    index('products_browse_price_idx')
+      .on(t.sortAmount, t.id)
+      .where(sql`${t.isActive}`),
+    index('products_browse_rating_idx')
+      .on(t.ratingAverage.desc().nullsFirst(), t.ratingCount.desc().nullsFirst(), t.id)
+      .where(sql`${t.isActive}`),
+  ],
+);
+
+export const prices = pgTable(
+  'prices',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id').references(() => products.id, { onDelete: 'cascade' }),
+    bundleId: text('bundle_id'),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    scheme: text('scheme', { enum: ['one_time', 'recurring'] }).notNull(),
+    interval: text('interval', { enum: ['week', 'month', 'quarter', 'year'] }),
+    trialDays: integer('trial_days'),
+    isActive: boolean('is_active').notNull().default(true),
+    position: integer('position').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('prices_product_idx').on(t.productId), index('prices_bundle_idx').on(t.bundleId)],
+);
+
+export const bundles = pgTable(
+  'bundles',
+  {
+    id: text('id').primaryKey(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull().default(''),
+    description: text('description').notNull().default(''),
+    imageKey: text('image_key'),
+    priceId: text('price_id'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bundles_vendor_slug_key').on(t.vendorId, t.slug),
+    index('bundles_vendor_idx').on(t.vendorId),
+  ],
+);
+
+export const bundleItems = pgTable(
+  'bundle_items',
+  {
+    bundleId: text('bundle_id')
+      .notNull()
+      .references(() => bundles.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bundleId, t.productId] }),
+    index('bundle_items_product_idx').on(t.productId),
+  ],
+);
+
+export const productPrerequisites = pgTable(
+  'product_prerequisites',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    requiresProductId: text('requires_product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.requiresProductId] })],
+);
+
+/**
+ * Distinct words of active product titles and tags, for "did you mean" spelling correction: a typo is
+ * matched against this small table by trigram similarity, then the corrected words go through full-text
+ * search like any other query.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    term: text('term').primaryKey(),
+    frequency: integer('frequency').notNull().default(1),
+  },
+  (t) => [index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`)],
+);

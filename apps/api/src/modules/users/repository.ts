@@ -1,0 +1,111 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { users } from './tables.ts';
+
+export type UserRow = typeof users.$inferSelect;
+type Conn = Db | Tx;
+
+export async function findUserByEmail(db: Conn, email: string): Promise<UserRow | null> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findUserById(db: Conn, id: string): Promise<UserRow | null> {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Inserts a user; returns null when the e-mail is already taken (unique index on lower(email)). */
+export async function insertUser(
+  db: Conn,
+  values: {
+    id: string;
+    email: string;
+    passwordHash: string;
+    roles?: string[];
+    username?: string | null;
+    emailVerifiedAt?: Date | null;
+  },
+): Promise<UserRow | null> {
+  const rows = await db.insert(users).values(values).onConflictDoNothing().returning();
+  return rows[0] ?? null;
+}
+
+export async function updatePasswordHash(
+  db: Conn,
+  id: string,
+  passwordHash: string,
+): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+export async function markEmailVerified(db: Conn, id: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/** Sets the username; returns null when another account holds it (case-insensitive). */
+export async function setUsername(db: Conn, id: string, username: string): Promise<UserRow | null> {
+  try {
+    const rows = await db
+      .update(users)
+      .set({ username, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return rows[0] ?? null;
+  } catch (err) {
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+}
+
+export async function addRole(db: Conn, id: string, role: string): Promise<UserRow | null> {
+  const rows = await db
+    .update(users)
+    .set({
+      roles: sql`case when ${role} = any(${users.roles}) then ${users.roles} else array_append(${users.roles}, ${role}::text) end`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** Swaps the avatar key; returns the row and the key it replaced. */
+export async function setAvatarKey(
+  db: Db,
+  id: string,
+  key: string,
+): Promise<{ user: UserRow; previous: string | null } | null> {
+  return db.transaction(async (tx) => {
+    const current = await tx
+      .select({ avatarKey: users.avatarKey })
+      .from(users)
+      .where(and(eq(users.id, id)))
+      .for('update');
+    if (!current[0]) return null;
+    const rows = await tx
+      .update(users)
+      .set({ avatarKey: key, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return { user: rows[0]!, previous: current[0].avatarKey };
+  });
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  let e: unknown = err;
+  // Drizzle wraps driver errors; walk the cause chain for PostgreSQL's SQLSTATE.
+  for (let i = 0; i < 4 && e; i++) {
+    if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505')
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

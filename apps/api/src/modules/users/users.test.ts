@@ -1,0 +1,209 @@
+import { authRoutes, usernameMessages, usersMessages, usersRoutes } from '@tradeshelf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../test/factories/users.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(t, overrides);
+  const res = await t.call(authRoutes.login, {
+    body: { email: user.email, password: user.password },
+  });
+  return { user, token: res.json().token as string };
+}
+
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa3e0a6b20000000049454e44ae426082',
+  'hex',
+);
+
+function multipart(file: Buffer, filename: string, contentType: string) {
+  const boundary = '----tradeshelf' + Math.random().toString(16).slice(2);
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const upload = (token: string | null, file: Buffer, filename = 'me.png', type = 'image/png') => {
+  const body = multipart(file, filename, type);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/image-upload?category=avatar',
+    payload: body.payload,
+    headers: { ...body.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+};
+
+describe('bearer required', () => {
+  it('refuses every user call without a token, or with a tampered or vendor-scoped one', async () => {
+    const { token } = await signedIn();
+    const tampered = token.slice(0, -3) + (token.endsWith('AAA') ? 'BBB' : 'AAA');
+    for (const route of [
+      usersRoutes.getProfile,
+      usersRoutes.updateProfile,
+      usersRoutes.addVendorRole,
+    ]) {
+      const none = await t.call(route, {
+        body: route.method === 'PUT' ? { username: 'valid_name' } : undefined,
+      });
+      expect(none.statusCode).toBe(401);
+      expect(none.json().code).toBe('unauthorized');
+      const bad = await t.call(route, {
+        token: tampered,
+        body: route.method === 'PUT' ? { username: 'valid_name' } : undefined,
+      });
+      expect(bad.statusCode).toBe(401);
+      expect(bad.json().code).toBe('invalid_token');
+    }
+    expect((await upload(null, PNG)).statusCode).toBe(401);
+  });
+});
+
+describe('profile', () => {
+  it('returns the user with an empty username until one is set', async () => {
+    const { user, token } = await signedIn();
+    const res = await t.call(usersRoutes.getProfile, { token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      user: {
+        id: user.id,
+        email: user.email,
+        username: '',
+        emailVerified: true,
+        roles: ['buyer'],
+        avatarUrl: null,
+        createdAt: user.createdAt.toISOString(),
+      },
+    });
+  });
+
+  it('sets a username and enforces the §5 rules with their messages', async () => {
+    const { token } = await signedIn();
+    const cases: Array<[string, string]> = [
+      ['abc', usernameMessages.length],
+      ['a'.repeat(16), usernameMessages.length],
+      ['ab__cd', usernameMessages.consecutiveUnderscores],
+      ['bad-name', usernameMessages.invalid],
+      ['spa ce1', usernameMessages.invalid],
+    ];
+    for (const [username, message] of cases) {
+      const res = await t.call(usersRoutes.updateProfile, { token, body: { username } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'validation_failed',
+        error: message,
+        fields: { username: message },
+      });
+    }
+    const ok = await t.call(usersRoutes.updateProfile, { token, body: { username: 'Trader_One' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().user.username).toBe('Trader_One');
+    expect((await t.call(usersRoutes.getProfile, { token })).json().user.username).toBe(
+      'Trader_One',
+    );
+  });
+
+  it('answers 409 username_taken case-insensitively and keeps the old name', async () => {
+    await createUser(t, { username: 'TakenName' });
+    const { token } = await signedIn({ username: 'mine_1' });
+    const res = await t.call(usersRoutes.updateProfile, { token, body: { username: 'takenname' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'username_taken',
+      error: usersMessages.usernameTaken,
+    });
+    expect((await t.call(usersRoutes.getProfile, { token })).json().user.username).toBe('mine_1');
+  });
+});
+
+describe('vendor role', () => {
+  it('adds the role once and returns a vendor-scoped token', async () => {
+    const { user, token } = await signedIn();
+    const res = await t.call(usersRoutes.addVendorRole, { token });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      accessTokenValidity: 900,
+      user: { email: user.email, roles: ['buyer', 'vendor'] },
+    });
+    expect(body.user.token).toBe(body.token);
+    const claims = await t.deps.tokens.verify(body.token, ['tradeshelf:vendor']);
+    expect(claims).toMatchObject({ sub: user.id, aud: 'tradeshelf:vendor' });
+    // A vendor-area token is not an API token.
+    expect((await t.call(usersRoutes.getProfile, { token: body.token })).statusCode).toBe(401);
+    const again = await t.call(usersRoutes.addVendorRole, { token });
+    expect(again.json().user.roles).toEqual(['buyer', 'vendor']);
+  });
+});
+
+describe('avatar upload', () => {
+  it('stores a sniffed PNG and the profile points at it', async () => {
+    const { token } = await signedIn();
+    const res = await upload(token, PNG, 'avatar.png');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.url).toMatch(/^\/files\/public\/avatars\/usr_[^/]+\/img_[^/]+\.png$/);
+    expect(body.user.avatarUrl).toBe(body.url);
+    const file = await t.app.inject({ method: 'GET', url: body.url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect(file.rawPayload.equals(PNG)).toBe(true);
+    expect((await t.call(usersRoutes.getProfile, { token })).json().user.avatarUrl).toBe(body.url);
+  });
+
+  it('trusts the bytes, not the name or declared type', async () => {
+    const { token } = await signedIn();
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    const res = await upload(token, html, 'evil.png', 'image/png');
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      error: usersMessages.imageType,
+    });
+    const jpegNamedPng = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64)]);
+    const ok = await upload(token, jpegNamedPng, 'photo.png', 'text/plain');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().url).toMatch(/\.jpg$/);
+  });
+
+  it('refuses files over 2 MB and empty requests, changing nothing', async () => {
+    const { token } = await signedIn();
+    const big = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]);
+    const res = await upload(token, big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('payload_too_large');
+    const empty = await upload(token, Buffer.alloc(0));
+    expect(empty.statusCode).toBe(400);
+    expect((await t.call(usersRoutes.getProfile, { token })).json().user.avatarUrl).toBeNull();
+  });
+
+  it('refuses other categories and non-multipart bodies', async () => {
+    const { token } = await signedIn();
+    const cat = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/image-upload?category=banner',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(cat.statusCode).toBe(400);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/image-upload?category=avatar',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(json.statusCode).toBe(415);
+  });
+});

@@ -1,0 +1,108 @@
+import type { Redis } from 'ioredis';
+import { AppError } from './errors.ts';
+
+export interface RateRule {
+  /** Bucket name, e.g. `login:ip`. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitStore {
+  /** Adds one hit; returns the count in the current window and seconds until it resets. */
+  hit(key: string, windowSeconds: number): Promise<{ count: number; resetIn: number }>;
+  reset(key: string): Promise<void>;
+}
+
+/** Fixed-window counters in process memory (one node). */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly buckets = new Map<string, { count: number; resetAt: number }>();
+
+  async hit(key: string, windowSeconds: number) {
+    const now = Date.now();
+    let b = this.buckets.get(key);
+    if (!b || b.resetAt <= now) {
+      b = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.buckets.set(key, b);
+      if (this.buckets.size > 50_000) this.sweep(now);
+    }
+    b.count += 1;
+    return { count: b.count, resetIn: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
+  }
+
+  async reset(key: string) {
+    this.buckets.delete(key);
+  }
+
+  private sweep(now: number) {
+    for (const [k, v] of this.buckets) if (v.resetAt <= now) this.buckets.delete(k);
+  }
+}
+
+/** Fixed-window counters in Redis, shared by every node. */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private readonly redis: Redis) {}
+
+  async hit(key: string, windowSeconds: number) {
+    const k = `rl:${key}`;
+    const res = await this.redis.multi().incr(k).pttl(k).exec();
+    const count = Number(res?.[0]?.[1] ?? 1);
+    let ttl = Number(res?.[1]?.[1] ?? -1);
+    if (ttl < 0) {
+      await this.redis.pexpire(k, windowSeconds * 1000);
+      ttl = windowSeconds * 1000;
+    }
+    return { count, resetIn: Math.max(1, Math.ceil(ttl / 1000)) };
+  }
+
+  async reset(key: string) {
+    await this.redis.del(`rl:${key}`);
+  }
+}
+
+export class RateLimiter {
+  constructor(private readonly store: RateLimitStore) {}
+
+  /** Counts a hit against each rule; throws 429 with Retry-After when any is over its limit. */
+  async consume(checks: Array<{ rule: RateRule; key: string }>): Promise<void> {
+    let retryAfter = 0;
+    for (const { rule, key } of checks) {
+      const { count, resetIn } = await this.store.hit(`${rule.name}:${key}`, rule.windowSeconds);
+      if (count > rule.limit) retryAfter = Math.max(retryAfter, resetIn);
+    }
+    if (retryAfter > 0) {
+      throw new AppError(
+        'rate_limited',
+        `Too many attempts. Try again in ${formatWait(retryAfter)}.`,
+        undefined,
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+  }
+
+  reset(rule: RateRule, key: string): Promise<void> {
+    return this.store.reset(`${rule.name}:${key}`);
+  }
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** Limits for the auth, activation and contact endpoints. */
+export const rules = {
+  loginIp: { name: 'login:ip', limit: 30, windowSeconds: 15 * 60 },
+  loginAccount: { name: 'login:account', limit: 10, windowSeconds: 15 * 60 },
+  signupIp: { name: 'signup:ip', limit: 10, windowSeconds: 60 * 60 },
+  signupAccount: { name: 'signup:account', limit: 5, windowSeconds: 60 * 60 },
+  refreshIp: { name: 'refresh:ip', limit: 120, windowSeconds: 15 * 60 },
+  forgotEmail: { name: 'forgot:email', limit: 3, windowSeconds: 15 * 60 },
+  forgotIp: { name: 'forgot:ip', limit: 20, windowSeconds: 15 * 60 },
+  codeCheckIp: { name: 'code:ip', limit: 30, windowSeconds: 15 * 60 },
+  activationEmail: { name: 'activation:email', limit: 3, windowSeconds: 15 * 60 },
+  activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
+  passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
+  upload: { name: 'upload:user', limit: 20, windowSeconds: 60 * 60 },
+  analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
+} as const satisfies Record<string, RateRule>;

@@ -1,0 +1,86 @@
+import { apiErrorSchema, type RouteDef } from '@tradeshelf/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { AppError } from './errors.ts';
+import type { AccessClaims, Audience } from './tokens.ts';
+
+type In<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
+
+export interface HandlerContext<R extends RouteDef> {
+  body: In<R['body']>;
+  query: In<R['query']>;
+  params: In<R['params']>;
+  /** The verified access token's claims (`bearer`, and `optional` when a valid token came). */
+  auth: R['auth'] extends 'bearer' ? AccessClaims : AccessClaims | null;
+  /** The raw bearer token (for `refresh` routes, the refresh token). */
+  bearer: string | null;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<R extends RouteDef> = (
+  ctx: HandlerContext<R>,
+) => Promise<z.input<R['response']>> | z.input<R['response']>;
+
+export function bearerOf(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  if (scheme?.toLowerCase() !== 'bearer' || !token) return null;
+  return token.trim();
+}
+
+/**
+ * Registers one contract route: its schemas validate input and serialise output (and feed
+ * OpenAPI); its `auth` decides how the bearer token is checked.
+ */
+export function registerRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  handler: Handler<R>,
+  options: { audiences?: Audience[]; bodyLimit?: number } = {},
+): void {
+  const audiences = options.audiences ?? ['tradeshelf:api'];
+  const url = def.path.replace(/\{(\w+)\}/g, ':$1');
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    schema: {
+      summary: def.summary,
+      tags: def.tags,
+      ...(def.auth === 'bearer' || def.auth === 'refresh' || def.auth === 'optional'
+        ? { security: [{ bearerAuth: [] }] }
+        : {}),
+      ...(def.body && !def.multipart ? { body: def.body } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.multipart ? { consumes: ['multipart/form-data'] } : {}),
+      response: { [def.status]: def.response, '4XX': apiErrorSchema, '5XX': apiErrorSchema },
+    },
+    handler: async (req, reply) => {
+      const bearer = bearerOf(req);
+      let auth: AccessClaims | null = null;
+      if (def.auth === 'bearer' || def.auth === 'optional') {
+        if (bearer) auth = await req.server.deps.tokens.verify(bearer, audiences);
+        if (def.auth === 'bearer' && !auth) {
+          throw new AppError(
+            bearer ? 'invalid_token' : 'unauthorized',
+            bearer ? 'Your session has expired. Sign in again.' : 'Sign in to continue.',
+          );
+        }
+      }
+      const result = await handler({
+        body: req.body as never,
+        query: req.query as never,
+        params: req.params as never,
+        auth: auth as never,
+        bearer,
+        req,
+        reply,
+      });
+      return reply.status(def.status).send(result);
+    },
+  });
+}

@@ -1,0 +1,100 @@
+import { categoryOfKind, type ProductKind, type TradingPlatform } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import { newId } from '../../src/lib.ts';
+import { slugify } from '../../src/modules/catalog/seed.ts';
+import type { TestApp } from '../harness.ts';
+import { createUser } from './users.ts';
+
+let seq = 0;
+
+export async function createVendor(
+  t: TestApp,
+  overrides: Partial<{ vendorUrl: string; displayName: string; userId: string }> = {},
+) {
+  const n = ++seq;
+  const userId = overrides.userId ?? (await createUser(t, { roles: ['buyer', 'vendor'] })).id;
+  const id = newId('ven');
+  const vendorUrl = overrides.vendorUrl ?? `vendor-${n}-${Math.random().toString(36).slice(2, 6)}`;
+  await t.database.db.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio)
+    values (${id}, ${userId}, ${vendorUrl}, ${overrides.displayName ?? `Vendor ${n}`}, 'Test vendor')`);
+  return { id, userId, vendorUrl };
+}
+
+export async function createProduct(
+  t: TestApp,
+  vendorId: string,
+  overrides: Partial<{
+    title: string;
+    kind: ProductKind;
+    tags: string[];
+    platforms: TradingPlatform[];
+    amount: number;
+    isActive: boolean;
+    description: string;
+    extraPrices: number[];
+  }> = {},
+) {
+  const n = ++seq;
+  const id = newId('prd');
+  const priceId = newId('price');
+  const title = overrides.title ?? `Product ${n}`;
+  const kind = overrides.kind ?? 'indicator';
+  const amount = overrides.amount ?? 1000;
+  await t.database.db
+    .execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
+      platforms, is_active, default_price_id, sort_amount)
+    values (${id}, ${vendorId}, ${kind}, ${categoryOfKind[kind]}, ${slugify(title) + '-' + n}, ${title}, ${'About ' + title},
+      ${overrides.description ?? ''}, ${sql.param(overrides.tags ?? [])}::text[], ${sql.param(overrides.platforms ?? ['tradingview'])}::text[],
+      ${overrides.isActive ?? true}, ${priceId}, ${amount})`);
+  await t.database.db
+    .execute(sql`insert into prices (id, product_id, amount, currency, scheme, position)
+    values (${priceId}, ${id}, ${amount}, 'usd', 'one_time', 0)`);
+  for (const [i, extra] of (overrides.extraPrices ?? []).entries()) {
+    await t.database.db
+      .execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, position)
+      values (${newId('price')}, ${id}, ${extra}, 'usd', 'recurring', 'month', ${i + 1})`);
+  }
+  return { id, priceId, title };
+}
+
+export async function createBundle(
+  t: TestApp,
+  vendorId: string,
+  productIds: string[],
+  amount = 5000,
+  title = `Bundle ${++seq}`,
+) {
+  const id = newId('bnd');
+  const priceId = newId('price');
+  await t.database.db.execute(
+    sql`insert into bundles (id, vendor_id, slug, title, price_id) values (${id}, ${vendorId}, ${slugify(title)}, ${title}, ${priceId})`,
+  );
+  await t.database.db.execute(
+    sql`insert into prices (id, bundle_id, amount, currency, scheme) values (${priceId}, ${id}, ${amount}, 'usd', 'one_time')`,
+  );
+  for (const p of productIds)
+    await t.database.db.execute(
+      sql`insert into bundle_items (bundle_id, product_id) values (${id}, ${p})`,
+    );
+  return { id, priceId, title };
+}
+
+export async function grantOwnership(
+  t: TestApp,
+  userId: string,
+  target: { productId?: string; bundleId?: string },
+) {
+  await t.database.db
+    .execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
+    values (${newId('own')}, ${userId}, ${target.productId ?? null}, ${target.bundleId ?? null}, 'test')`);
+}
+
+export async function requirePrerequisite(
+  t: TestApp,
+  productId: string,
+  requiresProductId: string,
+) {
+  await t.database.db.execute(
+    sql`insert into product_prerequisites (product_id, requires_product_id) values (${productId}, ${requiresProductId})`,
+  );
+}

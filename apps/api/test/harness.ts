@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildPath, type RouteDef } from '@tradeshelf/contract';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { connectDatabase, type Database } from '../src/db/client.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { createDeps, type AppDeps } from '../src/deps.ts';
+import { startLoopbackSmtp } from './smtp.ts';
+
+const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A fresh database for one test file: a clone of the migrated template. */
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const tpl = inject('pgTemplate');
+  if (tpl) {
+    const name = `tradeshelf_t_${process.ppid}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: tpl.url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${tpl.template}`);
+    await admin.end();
+    const url = new URL(tpl.url);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async drop() {
+        const c = new pg.Client({ connectionString: tpl.url });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const dump = inject('pgliteDump');
+  if (!dump) throw new Error('global setup provided no database');
+  const embedded = await startEmbeddedPostgres({ loadDataDir: new Blob([readFileSync(dump)]) });
+  return { url: embedded.url, drop: () => embedded.stop() };
+}
+
+let ipCounter = 0;
+/** A distinct client address per request, so per-IP limits only bite where a test means them to. */
+export const nextIp = () =>
+  `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`;
+
+export interface CallOptions {
+  body?: unknown;
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+  token?: string | null;
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  database: Database;
+  smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>;
+  /** Calls a contract route through the app's HTTP surface. */
+  call(route: RouteDef, options?: CallOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await freshDatabase();
+  const smtp = await startLoopbackSmtp();
+  const config = loadConfig({
+    APP_ENV: 'local',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-test-')),
+    DATABASE_URL: db.url,
+    SMTP_URL: smtp.url,
+    JWT_SECRET: 'test-jwt-secret-test-jwt-secret-test-jwt',
+    CODE_SECRET: 'test-code-secret-test-code-secret-test-c',
+    STORAGE_SECRET: 'test-storage-secret-test-storage-secret-x',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = connectDatabase(db.url, 4);
+  const deps = createDeps(config, database, quietLog);
+  const app = await buildApp(deps);
+  await app.ready();
+
+  return {
+    app,
+    deps,
+    config,
+    database,
+    smtp,
+    call(route, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      return app.inject({
+        method: route.method,
+        url: buildPath(route.path, options.params),
+        ...(options.query ? { query: options.query } : {}),
+        ...(options.body !== undefined ? { payload: options.body as object } : {}),
+        headers,
+        remoteAddress: options.ip ?? nextIp(),
+      });
+    },
+    async close() {
+      await app.close();
+      await deps.close();
+      await database.close();
+      await smtp.close();
+      await db.drop();
+    },
+  };
+}

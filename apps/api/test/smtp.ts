@@ -1,0 +1,47 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  subject: string;
+}
+
+/** A real SMTP server on loopback: the boundary where our mail leaves the app. */
+export async function startLoopbackSmtp() {
+  const inbox: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
+        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    /** The newest 6-digit code sent to `to`. */
+    codeFor(to: string): string | null {
+      for (let i = inbox.length - 1; i >= 0; i--) {
+        const mail = inbox[i]!;
+        if (!mail.to.includes(to)) continue;
+        const m = /code: (\d{6})/.exec(mail.subject);
+        if (m) return m[1]!;
+      }
+      return null;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,115 @@
+import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export function Spinner() {
+  return (
+    <span
+      aria-hidden
+      className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+    />
+  );
+}
+
+export function Button({
+  loading,
+  children,
+  variant = 'primary',
+  className = '',
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  loading?: boolean;
+  variant?: 'primary' | 'ghost' | 'danger';
+}) {
+  const styles = {
+    primary: 'bg-brand-500 text-ink-950 hover:bg-brand-400',
+    ghost: 'border border-ink-600 text-slate-200 hover:bg-ink-800',
+    danger: 'bg-rose-600 text-white hover:bg-rose-500',
+  }[variant];
+  return (
+    <button
+      {...rest}
+      disabled={rest.disabled || loading}
+      aria-busy={loading || undefined}
+      className={`inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition disabled:cursor-not-allowed disabled:opacity-50 ${styles} ${className}`}
+    >
+      {loading && <Spinner />}
+      {children}
+    </button>
+  );
+}
+
+export function Field({
+  label,
+  error,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  error?: string | null | undefined;
+  hint?: ReactNode;
+}) {
+  const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        {...input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-500 focus:border-brand-400"
+      />
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-rose-400">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-hint`} className="text-sm text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Alert({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'success' | 'info';
+  children: ReactNode;
+}) {
+  const styles = {
+    error: 'border-rose-500/40 bg-rose-500/10 text-rose-200',
+    success: 'border-brand-500/40 bg-brand-500/10 text-brand-200',
+    info: 'border-ink-600 bg-ink-800 text-slate-200',
+  }[tone];
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-lg border px-4 py-3 text-sm ${styles}`}
+    >
+      {children}
+    </div>
+  );
+}
+
+export function Card({
+  title,
+  children,
+  subtitle,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mx-auto w-full max-w-md rounded-2xl border border-ink-700 bg-ink-900/80 p-6 shadow-xl sm:p-8">
+      <h1 className="text-2xl font-bold text-white">{title}</h1>
+      {subtitle && <p className="mt-2 text-sm text-slate-400">{subtitle}</p>}
+      <div className="mt-6">{children}</div>
+    </div>
+  );
+}

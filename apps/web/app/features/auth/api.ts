@@ -1,0 +1,101 @@
+import {
+  authRoutes,
+  isApiError,
+  type ApiError,
+  type LoginResponse,
+  type ResponseOf,
+} from '@tradeshelf/contract';
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import { toApiError } from '../../lib/http.ts';
+import type { ThunkExtra } from '../../store.ts';
+
+/** One thunk per call: the call's answer is the payload, its `{ error, code, fields? }` the rejection. */
+const thunk = <Arg, Res>(type: string, run: (arg: Arg, extra: ThunkExtra) => Promise<Res>) =>
+  createAsyncThunk<Res, Arg, { extra: ThunkExtra; rejectValue: ApiError }>(
+    type,
+    async (arg, api) => {
+      try {
+        return await run(arg, api.extra);
+      } catch (err) {
+        return api.rejectWithValue(toApiError(err));
+      }
+    },
+  );
+
+type Credentials = { email: string; password: string };
+
+/**
+ * The outcome of a login answer (SPEC §4): `blocked` when the e-mail is unverified with one day or
+ * less of grace left (nothing stored, not logged in); `scheduled` when the session will be stored
+ * after SESSION_STORE_DELAY_MS, at which point the store marks the user logged in.
+ */
+export interface SignInResult {
+  response: LoginResponse;
+  outcome: 'blocked' | 'scheduled';
+}
+
+export const login = thunk<Credentials, SignInResult>(
+  'auth/login',
+  async (body, { api, session }) => {
+    const response = await api.call(authRoutes.login, { body });
+    return { response, outcome: session.acceptLogin(response) };
+  },
+);
+
+/** Sign-up answers 201 with a login answer: it is applied exactly like a login. */
+export const signup = thunk<Credentials, SignInResult>(
+  'auth/signup',
+  async (body, { api, session }) => {
+    const response = await api.call(authRoutes.signupBuyer, { body });
+    return { response, outcome: session.acceptLogin(response) };
+  },
+);
+
+export const sendForgotPasswordEmail = thunk<{ email: string }, { message: string }>(
+  'auth/forgotPassword/sendEmail',
+  (body, { api }) => api.call(authRoutes.sendForgotPasswordEmail, { body }),
+);
+export const checkForgotPasswordCode = thunk<{ email: string; code: string }, { message: string }>(
+  'auth/forgotPassword/checkCode',
+  (body, { api }) => api.call(authRoutes.checkForgotPasswordCode, { body }),
+);
+export const resetForgotPassword = thunk<
+  { email: string; code: string; password: string },
+  { message: string }
+>('auth/forgotPassword/reset', (body, { api }) =>
+  api.call(authRoutes.resetForgotPassword, { body }),
+);
+
+/**
+ * SPEC §5: a change-password answer carrying an `error` field is a failure, whatever its status.
+ * On success the stored session takes the new token pair (the server revoked the old ones).
+ */
+export const changePassword = thunk<
+  { currentPassword: string; newPassword: string },
+  { message: string }
+>('auth/changePassword', async (body, { api, session }) => {
+  const res: unknown = await api.call(authRoutes.changePassword, { body });
+  if (res && typeof res === 'object' && 'error' in res) {
+    throw isApiError(res)
+      ? res
+      : ({ error: String((res as { error: unknown }).error), code: 'bad_request' } as ApiError);
+  }
+  const answer = res as ResponseOf<typeof authRoutes.changePassword>;
+  session.replaceTokens(answer);
+  return { message: answer.message };
+});
+
+export const sendAccountActivationEmail = thunk<{ email: string }, { message: string }>(
+  'auth/sendAccountActivationEmail',
+  (body, { api }) => api.call(authRoutes.sendAccountVerificationEmail, { body }),
+);
+
+/** On success the session (stored or still pending) records the e-mail as verified. */
+export const verifyAccountActivation = thunk<{ email: string; code: string }, { message: string }>(
+  'auth/verifyAccountActivation',
+  async (body, { api, session }) => {
+    const res = await api.call(authRoutes.verifyAccountCode, { body });
+    session.markVerified(body.email);
+    return { message: res.message };
+  },
+);

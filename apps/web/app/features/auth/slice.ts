@@ -1,0 +1,105 @@
+import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import type { LoginResponse } from '@tradeshelf/contract';
+import { hydrate, mergeState } from '../../lib/hydrate.ts';
+import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
+import {
+  changePassword,
+  checkForgotPasswordCode,
+  login,
+  resetForgotPassword,
+  sendAccountActivationEmail,
+  sendForgotPasswordEmail,
+  signup,
+  verifyAccountActivation,
+  type SignInResult,
+} from './api.ts';
+
+type Message = { message: string };
+
+/** SPEC §3 auth group. */
+export interface AuthState {
+  login: RequestState<LoginResponse>;
+  signup: RequestState<LoginResponse>;
+  forgotPassword: {
+    sendEmail: RequestState<Message>;
+    checkCode: RequestState<Message>;
+    reset: RequestState<Message>;
+  };
+  changePassword: RequestState<Message>;
+  sendAccountActivationEmail: RequestState<Message>;
+  verifyAccountActivation: RequestState<Message>;
+  isLoggedIn: boolean;
+  /** The signed-in user's id (from the stored session), null when logged out. */
+  userId: string | null;
+  /** The stored session has been read on this client (logged-in checks are meaningful). */
+  sessionChecked: boolean;
+  /** A login (or sign-up) answered but the §4 grace rule kept the session out of storage. */
+  verificationRequired: boolean;
+}
+
+const requests = () => ({
+  login: idle<LoginResponse>(),
+  signup: idle<LoginResponse>(),
+  forgotPassword: {
+    sendEmail: idle<Message>(),
+    checkCode: idle<Message>(),
+    reset: idle<Message>(),
+  },
+  changePassword: idle<Message>(),
+  sendAccountActivationEmail: idle<Message>(),
+  verifyAccountActivation: idle<Message>(),
+});
+
+export const initialAuthState: AuthState = {
+  ...requests(),
+  isLoggedIn: false,
+  userId: null,
+  sessionChecked: false,
+  verificationRequired: false,
+};
+
+export const authSlice = createSlice({
+  name: 'auth',
+  initialState: initialAuthState,
+  reducers: {
+    /** SPEC §4: returns every auth request group to idle. */
+    reset: (state) => ({ ...state, ...requests(), verificationRequired: false }),
+    /** A valid session is stored: the user is logged in (SPEC §4). */
+    sessionStarted: {
+      reducer: (state, action: PayloadAction<string | null>) => {
+        state.isLoggedIn = true;
+        state.userId = action.payload;
+        state.sessionChecked = true;
+      },
+      prepare: (userId: string | null = null) => ({ payload: userId }),
+    },
+    /** No valid session (logout, expiry, failed refresh): the user is logged out. */
+    sessionEnded: (state) => {
+      state.isLoggedIn = false;
+      state.userId = null;
+      state.sessionChecked = true;
+    },
+  },
+  extraReducers: (b) => {
+    const answer = (p: SignInResult) => p.response;
+    const message = (p: { message: string }) => ({ message: p.message });
+    addRequestCases(b, login, (s) => s.login, answer);
+    addRequestCases(b, signup, (s) => s.signup, answer);
+    addRequestCases(b, sendForgotPasswordEmail, (s) => s.forgotPassword.sendEmail, message);
+    addRequestCases(b, checkForgotPasswordCode, (s) => s.forgotPassword.checkCode, message);
+    addRequestCases(b, resetForgotPassword, (s) => s.forgotPassword.reset, message);
+    addRequestCases(b, changePassword, (s) => s.changePassword, message);
+    addRequestCases(b, sendAccountActivationEmail, (s) => s.sendAccountActivationEmail, message);
+    addRequestCases(b, verifyAccountActivation, (s) => s.verifyAccountActivation, message);
+    b.addCase(hydrate, (s, a) => mergeState(s, a.payload.auth))
+      // SPEC §4 grace rule: the answer came, but the session was not stored.
+      .addMatcher(isAnyOf(login.pending, signup.pending), (s) => {
+        s.verificationRequired = false;
+      })
+      .addMatcher(isAnyOf(login.fulfilled, signup.fulfilled), (s, a) => {
+        s.verificationRequired = a.payload.outcome === 'blocked';
+      });
+  },
+});
+
+export const { reset, sessionStarted, sessionEnded } = authSlice.actions;

@@ -1,0 +1,201 @@
+import { Link } from 'react-router';
+import {
+  categoryLabels,
+  platformLabels,
+  type BundleCard,
+  type ProductCard,
+  type VendorProfile,
+  type VendorSummary,
+} from '@tradeshelf/contract';
+import { formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
+
+export const productPath = (p: { id: string; slug: string }) =>
+  `/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`;
+export const bundlePath = (b: { id: string; slug: string }) =>
+  `/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`;
+export const vendorPath = (v: { vendorUrl: string }) => `/v/${encodeURIComponent(v.vendorUrl)}`;
+
+const kindGradient: Record<string, string> = {
+  indicator: 'from-teal-500/40 to-sky-600/30',
+  scanner: 'from-violet-500/40 to-fuchsia-600/30',
+  alert: 'from-amber-500/40 to-rose-600/30',
+  community: 'from-indigo-500/40 to-blue-600/30',
+  course: 'from-emerald-500/40 to-lime-600/30',
+  app: 'from-slate-400/40 to-cyan-600/30',
+};
+
+export function Cover({
+  kind,
+  title,
+  imageUrl,
+  className = '',
+}: {
+  kind: string;
+  title: string;
+  imageUrl: string | null;
+  className?: string;
+}) {
+  if (imageUrl)
+    return (
+      <img
+        src={imageUrl}
+        alt=""
+        className={`aspect-[16/9] w-full object-cover ${className}`}
+        loading="lazy"
+      />
+    );
+  return (
+    <div
+      aria-hidden
+      className={`flex aspect-[16/9] w-full items-end bg-gradient-to-br p-4 ${kindGradient[kind] ?? kindGradient.app} ${className}`}
+    >
+      <span className="line-clamp-2 text-lg font-extrabold text-white/90">{title}</span>
+    </div>
+  );
+}
+
+export function Stars({ average, count }: { average: number; count: number }) {
+  if (!count) return <span className="text-xs text-slate-500">No reviews yet</span>;
+  return (
+    <span
+      className="text-xs text-amber-300"
+      aria-label={`Rated ${average.toFixed(1)} out of 5 from ${count} reviews`}
+    >
+      ★ {average.toFixed(1)} <span className="text-slate-400">({count})</span>
+    </span>
+  );
+}
+
+export function VendorByline({ vendor }: { vendor: VendorSummary }) {
+  return (
+    <span className="text-xs text-slate-400">
+      by{' '}
+      <Link to={vendorPath(vendor)} className="font-medium text-slate-300 hover:text-brand-300">
+        {vendor.displayName}
+      </Link>
+      {vendor.verified && (
+        <span className="ml-1 text-brand-400" title="Verified vendor" aria-label="verified">
+          ✓
+        </span>
+      )}
+    </span>
+  );
+}
+
+export function ProductTile({ product }: { product: ProductCard }) {
+  return (
+    <article className="group flex flex-col overflow-hidden rounded-2xl border border-ink-700 bg-ink-900 transition hover:border-brand-500/60">
+      <Link to={productPath(product)} className="block" tabIndex={-1} aria-hidden>
+        <Cover kind={product.kind} title={product.title} imageUrl={product.imageUrl} />
+      </Link>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className="flex items-center gap-2 text-xs">
+          <span className="rounded bg-ink-700 px-1.5 py-0.5 font-medium text-slate-300">
+            {categoryLabels[product.category]}
+          </span>
+          {product.purchased && (
+            <span className="rounded bg-brand-500/20 px-1.5 py-0.5 font-semibold text-brand-300">
+              Purchased
+            </span>
+          )}
+        </div>
+        <h3 className="font-semibold text-white">
+          <Link to={productPath(product)} className="hover:text-brand-300">
+            {product.title}
+          </Link>
+        </h3>
+        <p className="line-clamp-2 text-sm text-slate-400">{product.summary}</p>
+        <VendorByline vendor={product.vendor} />
+        <div className="mt-auto flex items-center justify-between pt-2">
+          <span className="text-sm font-semibold text-white">{formatPrice(product.price)}</span>
+          <Stars {...product.rating} />
+        </div>
+        {product.platforms.length > 0 && (
+          <p className="text-xs text-slate-500">
+            {product.platforms.map((p) => platformLabels[p]).join(' · ')}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}
+
+export function BundleTile({ bundle }: { bundle: BundleCard }) {
+  const saving = bundle.valueAmount - bundle.price.amount;
+  return (
+    <article className="flex flex-col gap-2 rounded-2xl border border-amber-500/30 bg-ink-900 p-4">
+      <span className="self-start rounded bg-amber-500/20 px-1.5 py-0.5 text-xs font-semibold text-amber-200">
+        Bundle · {bundle.productIds.length} products
+      </span>
+      <h3 className="font-semibold text-white">
+        <Link to={bundlePath(bundle)} className="hover:text-brand-300">
+          {bundle.title}
+        </Link>
+      </h3>
+      <p className="line-clamp-2 text-sm text-slate-400">{bundle.summary}</p>
+      <VendorByline vendor={bundle.vendor} />
+      <div className="mt-auto flex items-baseline gap-2 pt-2">
+        <span className="font-semibold text-white">
+          {formatMoney(bundle.price.amount, bundle.price.currency)}
+        </span>
+        {saving > 0 && (
+          <span className="text-xs text-slate-500 line-through">
+            {formatMoney(bundle.valueAmount, bundle.price.currency)}
+          </span>
+        )}
+        {bundle.purchased && (
+          <span className="ml-auto rounded bg-brand-500/20 px-1.5 py-0.5 text-xs font-semibold text-brand-300">
+            Purchased
+          </span>
+        )}
+      </div>
+    </article>
+  );
+}
+
+export function ProductGrid({
+  products,
+  bundles = [],
+}: {
+  products: ProductCard[];
+  bundles?: BundleCard[];
+}) {
+  return (
+    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      {bundles.map((b) => (
+        <li key={b.id} className="flex">
+          <BundleTile bundle={b} />
+        </li>
+      ))}
+      {products.map((p) => (
+        <li key={p.id} className="flex [&>article]:w-full">
+          <ProductTile product={p} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function VendorTile({ vendor }: { vendor: VendorProfile }) {
+  return (
+    <Link
+      to={vendorPath(vendor)}
+      className="flex items-center gap-3 rounded-xl border border-ink-700 bg-ink-900 p-4 hover:border-brand-500/60"
+    >
+      <span
+        aria-hidden
+        className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200"
+      >
+        {vendor.displayName.slice(0, 1)}
+      </span>
+      <span className="min-w-0">
+        <span className="block truncate font-semibold text-white">
+          {vendor.displayName} {vendor.verified && <span className="text-brand-400">✓</span>}
+        </span>
+        <span className="text-xs text-slate-400">{vendor.productCount} products</span>
+      </span>
+    </Link>
+  );
+}
+
+export { formatPrice, trialLabel };

@@ -1,0 +1,120 @@
+import { createSlice } from '@reduxjs/toolkit';
+import {
+  usersMessages,
+  type ApiError,
+  type User,
+  type VendorRoleResponse,
+} from '@tradeshelf/contract';
+import { hydrate, mergeState } from '../../lib/hydrate.ts';
+import {
+  fail,
+  idle,
+  start,
+  succeed,
+  type RequestState,
+  type RequestStatus,
+} from '../../lib/request-state.ts';
+import { addVendorRole, fetchProfile, updateProfile, uploadAvatar } from './api.ts';
+
+/** SPEC §3 user group (discord, portal and apps arrive with their issues). */
+export interface UserState {
+  profile: RequestState<User>;
+  /**
+   * SPEC §4: `loading` while saving; on the answer the status is reset (back to idle), loading
+   * stops and `message` holds "Username updated successfully" or the error text; `outcome` says
+   * which, until the message has been shown (`clearUpdateStatus`).
+   */
+  updateProfile: UpdateProfileState;
+  addVendorRole: RequestState<VendorRoleResponse>;
+  avatar: RequestState<{ url: string }>;
+  discord: RequestState<unknown>;
+  portal: RequestState<unknown>;
+  apps: RequestState<unknown>;
+}
+
+export interface UpdateProfileState {
+  status: RequestStatus;
+  loading: boolean;
+  data: User | null;
+  error: ApiError | null;
+  message: string | null;
+  outcome: 'success' | 'failure' | null;
+}
+
+const updateIdle = (): UpdateProfileState => ({
+  status: 'idle',
+  loading: false,
+  data: null,
+  error: null,
+  message: null,
+  outcome: null,
+});
+
+export const initialUserState: UserState = {
+  profile: idle<User>(),
+  updateProfile: updateIdle(),
+  addVendorRole: idle<VendorRoleResponse>(),
+  avatar: idle<{ url: string }>(),
+  discord: idle(),
+  portal: idle(),
+  apps: idle(),
+};
+
+export const userSlice = createSlice({
+  name: 'user',
+  initialState: initialUserState,
+  reducers: {
+    /** The outcome message has been shown (or the user edits the name again). */
+    clearUpdateStatus: (s) => {
+      s.updateProfile.message = null;
+      s.updateProfile.outcome = null;
+      s.updateProfile.error = null;
+    },
+    clearUser: () => initialUserState,
+  },
+  extraReducers: (b) => {
+    b.addCase(fetchProfile.pending, (s) => start(s.profile))
+      .addCase(fetchProfile.fulfilled, (s, a) => succeed(s.profile, a.payload))
+      .addCase(fetchProfile.rejected, (s, a) => fail(s.profile, a.payload as ApiError | undefined))
+      .addCase(updateProfile.pending, (s) => {
+        s.updateProfile = { ...updateIdle(), status: 'loading', loading: true };
+      })
+      .addCase(updateProfile.fulfilled, (s, a) => {
+        // SPEC §4: merge the returned user into the profile data; status reset, loading stopped.
+        s.profile.data = { ...(s.profile.data ?? a.payload), ...a.payload };
+        s.updateProfile = {
+          ...updateIdle(),
+          data: a.payload,
+          message: usersMessages.usernameUpdated,
+          outcome: 'success',
+        };
+      })
+      .addCase(updateProfile.rejected, (s, a) => {
+        // SPEC §4/§8: the server's error text, else the fallback; status reset, loading stopped.
+        const err = a.payload as ApiError | undefined;
+        s.updateProfile = {
+          ...updateIdle(),
+          error: err ?? null,
+          message: err?.error || usersMessages.updateFailed,
+          outcome: 'failure',
+        };
+      })
+      .addCase(addVendorRole.pending, (s) => start(s.addVendorRole))
+      .addCase(addVendorRole.fulfilled, (s, a) => {
+        succeed(s.addVendorRole, a.payload);
+        if (s.profile.data) s.profile.data.roles = a.payload.user.roles;
+      })
+      .addCase(addVendorRole.rejected, (s, a) =>
+        fail(s.addVendorRole, a.payload as ApiError | undefined),
+      )
+      .addCase(uploadAvatar.pending, (s) => start(s.avatar))
+      .addCase(uploadAvatar.fulfilled, (s, a) => {
+        succeed(s.avatar, { url: a.payload.url });
+        s.profile.data = { ...(s.profile.data ?? a.payload.user), ...a.payload.user };
+      })
+      .addCase(uploadAvatar.rejected, (s, a) => fail(s.avatar, a.payload as ApiError | undefined))
+      .addCase(hydrate, (s, a) => mergeState(s, a.payload.user));
+  },
+});
+
+export const { clearUpdateStatus, clearUser } = userSlice.actions;

@@ -1,0 +1,158 @@
+import {
+  buildPath,
+  type ApiError,
+  type RouteDef,
+  type RequestOf,
+  type ResponseOf,
+} from '@tradeshelf/contract';
+import type { SessionStore } from './session.ts';
+
+/** What a call rejects with when no answer arrived (offline, DNS, connection refused, aborted). */
+export const NETWORK_ERROR: ApiError = {
+  error: 'Network error. Check your connection and try again.',
+  code: 'network',
+};
+
+/** What a bearer call rejects with when there is no usable session (nothing was sent). */
+export const SIGNED_OUT_ERROR: ApiError = { error: 'Sign in to continue.', code: 'unauthorized' };
+
+export function toApiError(err: unknown): ApiError {
+  if (err && typeof err === 'object' && 'error' in err && 'code' in err) return err as ApiError;
+  return NETWORK_ERROR;
+}
+
+type Fetch = typeof fetch;
+type AnyRequest = { body?: unknown; query?: unknown; params?: unknown };
+
+export interface CallOptions {
+  /** Multipart body (uploads); replaces the JSON body. */
+  formData?: FormData;
+  signal?: AbortSignal;
+}
+
+/**
+ * One typed client for every contract route. Never sends cookies (`credentials: 'omit'`). Sends the
+ * bearer access token on every call except public (`none`) ones, the refresh token on `refresh`
+ * ones, and on a 401 refreshes once (single-flight, shared with the session) and retries once.
+ * Non-2xx answers reject with the server's `{ error, code, fields? }`.
+ */
+export class ApiClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly session: SessionStore | null,
+    private readonly fetchImpl: Fetch = (...args) => fetch(...args),
+  ) {}
+
+  async call<R extends RouteDef>(
+    route: R,
+    req: RequestOf<R>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<R>> {
+    let token: string | null = null;
+    if (route.auth === 'refresh') {
+      token = this.session?.peek()?.refreshToken ?? null;
+      if (!token) throw SIGNED_OUT_ERROR;
+    } else if ((route.auth === 'bearer' || route.auth === 'optional') && this.session) {
+      token = (await this.session.current())?.accessToken ?? null;
+      if (!token && route.auth === 'bearer') throw SIGNED_OUT_ERROR;
+    }
+    let res = await this.send(route, req, token, options);
+    if (res.status === 401 && token && route.auth !== 'refresh' && this.session) {
+      // The token was refused (expired early, revoked or tampered). If another call has already
+      // rotated it, retry with the new one; otherwise refresh once. Then retry once.
+      const stored = this.session.peek();
+      const next =
+        stored && stored.accessToken !== token && this.session.isFresh(stored)
+          ? stored
+          : await this.session.refresh();
+      if (!next) throw await this.errorOf(res);
+      res = await this.send(route, req, next.accessToken, options);
+      if (res.status === 401) {
+        this.session.clear();
+        throw await this.errorOf(res);
+      }
+    }
+    if (!res.ok) throw await this.errorOf(res);
+    return (await this.parse(res)) as ResponseOf<R>;
+  }
+
+  /** POST /refresh_token: the refresh token goes in the body and as the bearer. */
+  async refresh<R extends RouteDef>(
+    route: R,
+    userId: string,
+    refreshToken: string,
+  ): Promise<ResponseOf<R>> {
+    const res = await this.send(
+      route,
+      { body: { user_id: userId, refresh_token: refreshToken } },
+      refreshToken,
+      {},
+    );
+    if (!res.ok) throw await this.errorOf(res);
+    return (await this.parse(res)) as ResponseOf<R>;
+  }
+
+  /** A 2xx body; an empty one (204) is `{}`. */
+  private async parse(res: Response): Promise<unknown> {
+    const text = await res.text();
+    if (!text) return {};
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw {
+        error: 'The server sent an answer we could not read.',
+        code: 'internal',
+      } satisfies ApiError;
+    }
+  }
+
+  private async send(
+    route: RouteDef,
+    req: AnyRequest,
+    token: string | null,
+    options: CallOptions,
+  ): Promise<Response> {
+    let url =
+      this.baseUrl + buildPath(route.path, req.params as Record<string, string> | undefined);
+    if (req.query) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) {
+        if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+      }
+      const s = qs.toString();
+      if (s) url += `?${s}`;
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: BodyInit | undefined;
+    if (options.formData) body = options.formData;
+    else if (req.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    try {
+      return await this.fetchImpl(url, {
+        method: route.method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        credentials: 'omit',
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch {
+      throw NETWORK_ERROR;
+    }
+  }
+
+  private async errorOf(res: Response): Promise<ApiError> {
+    try {
+      const body = (await res.json()) as Partial<ApiError>;
+      if (typeof body.error === 'string' && typeof body.code === 'string') return body as ApiError;
+    } catch {
+      // fall through
+    }
+    return {
+      error: `Request failed (${res.status}).`,
+      code: res.status >= 500 ? 'internal' : 'bad_request',
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { buildPath, type RouteDef, type RequestOf, type ResponseOf } from '@tradeshelf/contract';
+import { data } from 'react-router';
+
+/** What the server gives loaders: the API called in-process (see apps/api/src/platform/web.ts). */
+export interface PageApi {
+  call(
+    route: RouteDef,
+    req: { body?: unknown; query?: unknown; params?: unknown },
+  ): Promise<unknown>;
+}
+
+declare module 'react-router' {
+  interface AppLoadContext {
+    api?: PageApi;
+  }
+}
+
+/**
+ * Calls the API from a loader: in-process under `npm start`, over HTTP to the same origin under the
+ * Vite dev server. A 404 from the API becomes this page's 404.
+ */
+export async function loadFrom<R extends RouteDef>(
+  context: { api?: PageApi } | undefined,
+  request: Request,
+  route: R,
+  req: RequestOf<R>,
+): Promise<ResponseOf<R>> {
+  try {
+    if (context?.api) return (await context.api.call(route, req)) as ResponseOf<R>;
+    const url = new URL(
+      buildPath(route.path, req.params as Record<string, string> | undefined),
+      request.url,
+    );
+    for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    }
+    const res = await fetch(url, { headers: { accept: 'application/json' } });
+    if (!res.ok)
+      throw Object.assign(new Error('api error'), {
+        status: res.status,
+        body: await res.json().catch(() => null),
+      });
+    return (await res.json()) as ResponseOf<R>;
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status === 404 || status === 400) throw data(null, { status: 404 });
+    throw err;
+  }
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { validateNewPassword } from '@tradeshelf/contract';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { changePassword } from '../features/auth/api.ts';
+import { reset } from '../features/auth/slice.ts';
+import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => pageMeta('Change password');
+
+function ChangePasswordForm() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => s.auth.changePassword);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ next?: string; confirm?: string }>({});
+
+  useEffect(() => {
+    dispatch(reset());
+  }, [dispatch]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problems: { next?: string; confirm?: string } = {};
+    const rule = validateNewPassword(next);
+    if (rule) problems.next = rule;
+    if (next !== confirm) problems.confirm = 'The passwords do not match.';
+    setErrors(problems);
+    if (!problems.next && !problems.confirm)
+      void dispatch(changePassword({ currentPassword: current, newPassword: next }));
+  };
+  const fields = state.error?.fields ?? {};
+
+  if (state.status === 'success') {
+    return (
+      <Card title="Change password">
+        <div className="flex flex-col gap-4">
+          <Alert tone="success">{state.data?.message}</Alert>
+          <Link to="/account" className="text-center font-semibold text-brand-400 hover:underline">
+            Back to your account
+          </Link>
+        </div>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Change password" subtitle="Other devices will be signed out.">
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        {state.status === 'failure' && state.error && <Alert>{state.error.error}</Alert>}
+        <Field
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={fields.currentPassword}
+        />
+        <Field
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={errors.next ?? fields.newPassword}
+        />
+        <Field
+          label="Confirm new password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={errors.confirm}
+        />
+        <Button
+          type="submit"
+          loading={state.status === 'loading'}
+          disabled={!current || !next || !confirm}
+        >
+          Change password
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+export default function AccountPassword() {
+  return (
+    <RequireAuth>
+      <ChangePasswordForm />
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,159 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { Link } from 'react-router';
+import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { useToast } from '../components/toasts.tsx';
+import { Alert, Button } from '../components/ui.tsx';
+import { addVendorRole, uploadAvatar } from '../features/user/api.ts';
+import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => pageMeta('Your account');
+
+function AccountPage() {
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const profile = useAppSelector((s) => s.user.profile);
+  const vendor = useAppSelector((s) => s.user.addVendorRole);
+  const avatar = useAppSelector((s) => s.user.avatar);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const user = profile.data;
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    if (!(avatarTypes as readonly string[]).includes(file.type))
+      return setFileError(usersMessages.imageType);
+    if (file.size > AVATAR_MAX_BYTES) return setFileError(usersMessages.imageTooLarge);
+    setFileError(null);
+    const result = await dispatch(uploadAvatar(file));
+    if (uploadAvatar.fulfilled.match(result)) toast('Profile picture updated');
+  };
+
+  const becomeVendor = async () => {
+    const result = await dispatch(addVendorRole());
+    if (addVendorRole.fulfilled.match(result))
+      toast('You are now a vendor. Your vendor area is ready.');
+  };
+
+  if (profile.status === 'failure')
+    return <Alert>{profile.error?.error ?? 'We could not load your profile.'}</Alert>;
+  if (!user) {
+    return (
+      <div className="mx-auto max-w-2xl animate-pulse space-y-4" aria-busy="true">
+        <div className="h-8 w-48 rounded bg-ink-800" />
+        <div className="h-32 rounded-2xl bg-ink-800" />
+      </div>
+    );
+  }
+  const isVendor = user.roles.includes('vendor');
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <h1 className="text-2xl font-bold text-white">Your account</h1>
+      <section className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:flex-row sm:items-center">
+        <div className="h-20 w-20 shrink-0 overflow-hidden rounded-full bg-ink-700">
+          {user.avatarUrl ? (
+            <img
+              src={user.avatarUrl}
+              alt="Your profile picture"
+              className="h-full w-full object-cover"
+            />
+          ) : (
+            <span
+              aria-hidden
+              className="flex h-full items-center justify-center text-2xl font-bold text-slate-300"
+            >
+              {(user.username || user.email).slice(0, 1).toUpperCase()}
+            </span>
+          )}
+        </div>
+        <dl className="grid flex-1 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-400">Username</dt>
+          <dd className="font-semibold text-white">{user.username || '—'}</dd>
+          <dt className="text-slate-400">Email</dt>
+          <dd>
+            {user.email}{' '}
+            {user.emailVerified ? (
+              <span className="ml-1 rounded bg-brand-500/20 px-1.5 py-0.5 text-xs text-brand-300">
+                verified
+              </span>
+            ) : (
+              <Link
+                to={`/activate?email=${encodeURIComponent(user.email)}`}
+                className="ml-1 text-xs text-amber-300 underline"
+              >
+                not verified: activate
+              </Link>
+            )}
+          </dd>
+          <dt className="text-slate-400">Roles</dt>
+          <dd>{user.roles.join(', ')}</dd>
+        </dl>
+      </section>
+      <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+        <h2 className="font-semibold text-white">Profile picture</h2>
+        <p className="text-sm text-slate-400">PNG, JPEG or WebP, up to 2 MB.</p>
+        {(fileError || avatar.error) && <Alert>{fileError ?? avatar.error?.error}</Alert>}
+        <input
+          ref={fileInput}
+          id="avatar-file"
+          type="file"
+          accept={avatarTypes.join(',')}
+          className="sr-only"
+          onChange={(e) => void onFile(e)}
+        />
+        <Button
+          type="button"
+          variant="ghost"
+          loading={avatar.status === 'loading'}
+          onClick={() => fileInput.current?.click()}
+          className="self-start"
+        >
+          Upload a picture
+        </Button>
+      </section>
+      <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+        <h2 className="font-semibold text-white">Security</h2>
+        <Link
+          to="/account/password"
+          className="self-start text-sm font-semibold text-brand-400 hover:underline"
+        >
+          Change password
+        </Link>
+      </section>
+      <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+        <h2 className="font-semibold text-white">Sell on Tradeshelf</h2>
+        {isVendor ? (
+          <p className="text-sm text-slate-300">
+            You are a vendor. Your vendor area uses a separate sign-in token we have stored for you.
+          </p>
+        ) : (
+          <>
+            <p className="text-sm text-slate-300">
+              List indicators, communities, courses and apps, and get paid out every week.
+            </p>
+            {vendor.status === 'failure' && vendor.error && <Alert>{vendor.error.error}</Alert>}
+            <Button
+              type="button"
+              loading={vendor.status === 'loading'}
+              onClick={() => void becomeVendor()}
+              className="self-start"
+            >
+              Become a vendor
+            </Button>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export default function Account() {
+  return (
+    <RequireAuth>
+      <AccountPage />
+    </RequireAuth>
+  );
+}

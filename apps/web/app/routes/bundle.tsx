@@ -1,0 +1,117 @@
+import { Link, redirect } from 'react-router';
+import { catalogRoutes } from '@tradeshelf/contract';
+import { bundlePath, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
+import { formatMoney } from '../lib/format.ts';
+import { loadFrom } from '../lib/loader-api.ts';
+import { Markdown } from '../lib/markdown.tsx';
+import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import type { Route } from './+types/bundle';
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { bundle } = await loadFrom(context, request, catalogRoutes.bundleDetails, {
+    query: { id: params.id },
+  });
+  if (params.slug !== bundle.slug) throw redirect(bundlePath(bundle), 301);
+  return { bundle };
+}
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  if (!data) return [];
+  const { bundle } = data;
+  const origin = originOf(matches);
+  const path = bundlePath(bundle);
+  return seo({
+    title: bundle.title,
+    description: bundle.summary,
+    path,
+    origin,
+    type: 'product',
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: bundle.title,
+        description: bundle.summary,
+        sku: bundle.id,
+        brand: { '@type': 'Brand', name: bundle.vendor.displayName },
+        url: origin + path,
+        offers: {
+          '@type': 'Offer',
+          price: (bundle.price.amount / 100).toFixed(2),
+          priceCurrency: bundle.price.currency.toUpperCase(),
+          availability: 'https://schema.org/InStock',
+          url: origin + path,
+        },
+      },
+      breadcrumbs(origin, [
+        ['Home', '/'],
+        ['Bundles', '/search?category=bundles'],
+        [bundle.title, path],
+      ]),
+    ],
+  });
+};
+
+export default function Bundle({ loaderData }: Route.ComponentProps) {
+  const { bundle } = loaderData;
+  const saving = bundle.valueAmount - bundle.price.amount;
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-8">
+      <section className="grid gap-6 rounded-2xl border border-amber-500/30 bg-ink-900 p-6 lg:grid-cols-[1fr_320px]">
+        <div>
+          <p className="text-xs font-semibold tracking-wide text-amber-200 uppercase">
+            Bundle · {bundle.products.length} products
+          </p>
+          <h1 className="mt-1 text-3xl font-extrabold text-white">{bundle.title}</h1>
+          <p className="mt-2 text-slate-300">
+            by{' '}
+            <Link to={vendorPath(bundle.vendor)} className="text-brand-400 hover:underline">
+              {bundle.vendor.displayName}
+            </Link>
+          </p>
+          <div className="mt-4">
+            <Markdown source={bundle.description || bundle.summary} />
+          </div>
+        </div>
+        <div className="flex flex-col gap-3 rounded-xl bg-ink-800 p-5">
+          <p className="text-3xl font-extrabold text-white">
+            {formatMoney(bundle.price.amount, bundle.price.currency)}
+          </p>
+          {saving > 0 && (
+            <p className="text-sm text-slate-300">
+              <span className="line-through">
+                {formatMoney(bundle.valueAmount, bundle.price.currency)}
+              </span>{' '}
+              separately · you save {formatMoney(saving, bundle.price.currency)}
+            </p>
+          )}
+          {bundle.purchased ? (
+            <p
+              role="status"
+              className="rounded-lg bg-brand-500/15 p-3 text-sm font-semibold text-brand-200"
+            >
+              Purchased: every product is in your library.
+            </p>
+          ) : (
+            <a
+              href={`/checkout?bundle=${encodeURIComponent(bundle.id)}`}
+              className="rounded-lg bg-brand-500 px-4 py-3 text-center font-semibold text-ink-950 hover:bg-brand-400"
+            >
+              Buy the bundle
+            </a>
+          )}
+        </div>
+      </section>
+      <section aria-labelledby="included">
+        <h2 id="included" className="text-xl font-bold text-white">
+          What is included
+        </h2>
+        <div className="mt-4">
+          <ProductGrid products={bundle.products} />
+        </div>
+      </section>
+    </div>
+  );
+}

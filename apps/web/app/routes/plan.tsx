@@ -1,0 +1,100 @@
+import { Link } from 'react-router';
+import { catalogRoutes } from '@tradeshelf/contract';
+import { productPath } from '../features/catalog/components.tsx';
+import { formatPrice, trialLabel } from '../lib/format.ts';
+import { loadFrom } from '../lib/loader-api.ts';
+import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import type { Route } from './+types/plan';
+
+const PLANS = {
+  '/premium': {
+    slug: 'tradeshelf-premium',
+    name: 'Premium',
+    features: [
+      'Unlimited watchlists',
+      '50 real-time alerts',
+      '5% off every purchase',
+      'Priority support',
+    ],
+  },
+  '/pro-plus': {
+    slug: 'tradeshelf-pro-plus',
+    name: 'Pro Plus',
+    features: [
+      'Everything in Premium',
+      '500 real-time alerts',
+      'API access',
+      '10% off every purchase',
+      'Early access to new tools',
+    ],
+  },
+} as const;
+
+/** The platform's own plans, sold as products of the Tradeshelf vendor account. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const plan = PLANS[new URL(request.url).pathname as keyof typeof PLANS];
+  const list = await loadFrom(context, request, catalogRoutes.sellerProductList, {
+    query: { vendorUrl: 'tradeshelf', isActive: 'true' },
+  });
+  const card = list.products.find((p) => p.slug === plan.slug);
+  const { product } = card
+    ? await loadFrom(context, request, catalogRoutes.productDetails, { query: { id: card.id } })
+    : { product: null };
+  return { plan, product };
+}
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) =>
+  seo({
+    title: `Tradeshelf ${data?.plan.name ?? ''}`,
+    description: data?.product?.summary ?? 'Tradeshelf plans for active traders.',
+    path: location.pathname,
+    origin: originOf(matches),
+  });
+
+export default function Plan({ loaderData }: Route.ComponentProps) {
+  const { plan, product } = loaderData;
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-8 text-center">
+      <h1 className="text-4xl font-extrabold text-white">Tradeshelf {plan.name}</h1>
+      {product && <p className="text-lg text-slate-300">{product.summary}</p>}
+      <ul className="mx-auto flex max-w-md flex-col gap-2 text-left">
+        {plan.features.map((f) => (
+          <li key={f} className="flex gap-2 text-slate-200">
+            <span className="text-brand-400">✓</span> {f}
+          </li>
+        ))}
+      </ul>
+      {product ? (
+        <div className="mx-auto flex w-full max-w-md flex-col gap-3">
+          {product.prices.map((p) => (
+            <a
+              key={p.priceId}
+              href={`/checkout?product=${encodeURIComponent(product.id)}&priceId=${encodeURIComponent(p.priceId)}`}
+              className="flex items-center justify-between rounded-xl border border-ink-600 bg-ink-900 px-5 py-4 hover:border-brand-500"
+            >
+              <span className="font-semibold text-white">{formatPrice(p)}</span>
+              <span className="text-sm text-brand-300">{trialLabel(p) ?? 'Choose'}</span>
+            </a>
+          ))}
+          <Link to={productPath(product)} className="text-sm text-slate-400 hover:text-white">
+            Plan details
+          </Link>
+        </div>
+      ) : (
+        <p className="text-slate-400">This plan is not on sale right now.</p>
+      )}
+      <p className="text-sm text-slate-400">
+        Compare:{' '}
+        <Link to="/premium" className="text-brand-400 hover:underline">
+          Premium
+        </Link>{' '}
+        ·{' '}
+        <Link to="/pro-plus" className="text-brand-400 hover:underline">
+          Pro Plus
+        </Link>
+      </p>
+    </div>
+  );
+}

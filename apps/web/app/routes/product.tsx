@@ -1,0 +1,250 @@
+import { useState } from 'react';
+import { Link, redirect } from 'react-router';
+import { catalogRoutes, categoryLabels, platformLabels } from '@tradeshelf/contract';
+import {
+  bundlePath,
+  Cover,
+  productPath,
+  Stars,
+  vendorPath,
+} from '../features/catalog/components.tsx';
+import { useOwnedDetails } from '../features/catalog/hooks.ts';
+import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
+import { loadFrom } from '../lib/loader-api.ts';
+import { Markdown } from '../lib/markdown.tsx';
+import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import type { Route } from './+types/product';
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { product } = await loadFrom(context, request, catalogRoutes.productDetails, {
+    query: { id: params.id },
+  });
+  // One canonical URL per product: a missing or stale slug redirects permanently.
+  if (params.slug !== product.slug) throw redirect(productPath(product), 301);
+  return { product };
+}
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  if (!data) return [];
+  const { product } = data;
+  const origin = originOf(matches);
+  const path = productPath(product);
+  const offers = product.prices.map((p) => ({
+    '@type': 'Offer',
+    price: (p.amount / 100).toFixed(2),
+    priceCurrency: p.currency.toUpperCase(),
+    availability: 'https://schema.org/InStock',
+    url: origin + path,
+    ...(p.scheme === 'recurring'
+      ? {
+          priceSpecification: {
+            '@type': 'UnitPriceSpecification',
+            price: (p.amount / 100).toFixed(2),
+            priceCurrency: p.currency.toUpperCase(),
+            billingDuration: 1,
+            unitCode: { week: 'WEE', month: 'MON', quarter: 'QAN', year: 'ANN' }[
+              p.interval ?? 'month'
+            ],
+          },
+        }
+      : {}),
+  }));
+  return seo({
+    title: product.title,
+    description: product.summary,
+    path,
+    origin,
+    type: 'product',
+    image: product.images[0] ?? null,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: product.title,
+        description: product.summary,
+        sku: product.id,
+        category: categoryLabels[product.category],
+        brand: { '@type': 'Brand', name: product.vendor.displayName },
+        url: origin + path,
+        ...(product.images[0] ? { image: origin + product.images[0] } : {}),
+        offers: offers.length === 1 ? offers[0] : offers,
+        ...(product.rating.count > 0
+          ? {
+              aggregateRating: {
+                '@type': 'AggregateRating',
+                ratingValue: product.rating.average.toFixed(2),
+                reviewCount: product.rating.count,
+              },
+            }
+          : {}),
+      },
+      breadcrumbs(origin, [
+        ['Home', '/'],
+        [categoryLabels[product.category], `/search?category=${product.category}`],
+        [product.title, path],
+      ]),
+    ],
+  });
+};
+
+export default function Product({ loaderData }: Route.ComponentProps) {
+  const product = useOwnedDetails(loaderData.product);
+  const [priceId, setPriceId] = useState(product.priceId);
+  const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
+  const missing = product.prerequisites.filter((p) => !p.purchased);
+  const checkoutHref = `/checkout?product=${encodeURIComponent(product.id)}&priceId=${encodeURIComponent(chosen.priceId)}`;
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-400">
+        <Link to="/" className="hover:text-white">
+          Home
+        </Link>{' '}
+        /{' '}
+        <Link to={`/search?category=${product.category}`} className="hover:text-white">
+          {categoryLabels[product.category]}
+        </Link>
+      </nav>
+      <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
+        <div className="flex flex-col gap-6">
+          <div className="overflow-hidden rounded-2xl border border-ink-700">
+            <Cover kind={product.kind} title={product.title} imageUrl={product.images[0] ?? null} />
+          </div>
+          {product.images.length > 1 && (
+            <ul className="grid grid-cols-4 gap-2">
+              {product.images.slice(1, 5).map((src) => (
+                <li key={src}>
+                  <img
+                    src={src}
+                    alt=""
+                    loading="lazy"
+                    className="aspect-video rounded-lg object-cover"
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+          <section aria-labelledby="about">
+            <h2 id="about" className="sr-only">
+              About this product
+            </h2>
+            <Markdown source={product.description || product.summary} />
+          </section>
+        </div>
+        <aside className="flex flex-col gap-5">
+          <div className="rounded-2xl border border-ink-700 bg-ink-900 p-6">
+            <h1 className="text-2xl font-extrabold text-white">{product.title}</h1>
+            <p className="mt-2 text-slate-300">{product.summary}</p>
+            <div className="mt-3 flex items-center gap-3">
+              <Stars {...product.rating} />
+              {product.salesCount > 0 && (
+                <span className="text-xs text-slate-500">{product.salesCount} sold</span>
+              )}
+            </div>
+            {product.platforms.length > 0 && (
+              <p className="mt-2 text-xs text-slate-400">
+                Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
+              </p>
+            )}
+            {product.purchased ? (
+              <div
+                className="mt-5 rounded-lg bg-brand-500/15 p-4 text-sm font-semibold text-brand-200"
+                role="status"
+              >
+                Purchased: it is in your library.
+              </div>
+            ) : (
+              <form action="/checkout" method="get" className="mt-5 flex flex-col gap-3">
+                <input type="hidden" name="product" value={product.id} />
+                <fieldset className="flex flex-col gap-2">
+                  <legend className="mb-1 text-sm font-medium text-slate-200">Choose a plan</legend>
+                  {product.prices.map((p) => (
+                    <label
+                      key={p.priceId}
+                      className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
+                        p.priceId === chosen.priceId
+                          ? 'border-brand-500 bg-brand-500/10'
+                          : 'border-ink-600'
+                      }`}
+                    >
+                      <span className="flex items-center gap-2">
+                        <input
+                          type="radio"
+                          name="priceId"
+                          value={p.priceId}
+                          checked={p.priceId === chosen.priceId}
+                          onChange={() => setPriceId(p.priceId)}
+                        />
+                        <span className="font-semibold text-white">{formatPrice(p)}</span>
+                      </span>
+                      {trialLabel(p) && (
+                        <span className="text-xs text-brand-300">{trialLabel(p)}</span>
+                      )}
+                    </label>
+                  ))}
+                </fieldset>
+                {missing.length > 0 && (
+                  <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
+                    Requires{' '}
+                    {missing.map((m, i) => (
+                      <span key={m.id}>
+                        {i > 0 && ', '}
+                        <Link to={productPath(m)} className="font-semibold underline">
+                          {m.title}
+                        </Link>
+                      </span>
+                    ))}{' '}
+                    first.
+                  </p>
+                )}
+                <a
+                  href={checkoutHref}
+                  aria-disabled={missing.length > 0 || undefined}
+                  onClick={(e) => missing.length > 0 && e.preventDefault()}
+                  className={`rounded-lg px-4 py-3 text-center font-semibold ${missing.length ? 'cursor-not-allowed bg-ink-700 text-slate-400' : 'bg-brand-500 text-ink-950 hover:bg-brand-400'}`}
+                >
+                  Buy now · {formatMoney(chosen.amount, chosen.currency)}
+                </a>
+              </form>
+            )}
+          </div>
+          <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
+            <p className="text-xs tracking-wide text-slate-500 uppercase">Sold by</p>
+            <Link
+              to={vendorPath(product.vendor)}
+              className="mt-1 block text-lg font-semibold text-white hover:text-brand-300"
+            >
+              {product.vendor.displayName}{' '}
+              {product.vendor.verified && <span className="text-brand-400">✓</span>}
+            </Link>
+            <Link
+              to={vendorPath(product.vendor)}
+              className="text-sm text-brand-400 hover:underline"
+            >
+              Visit the storefront
+            </Link>
+          </div>
+          {product.bundles.length > 0 && (
+            <div className="rounded-2xl border border-amber-500/30 bg-ink-900 p-5">
+              <p className="text-sm font-semibold text-white">Also in a bundle</p>
+              <ul className="mt-2 flex flex-col gap-1 text-sm">
+                {product.bundles.map((b) => (
+                  <li key={b.id}>
+                    <Link to={bundlePath(b)} className="text-brand-400 hover:underline">
+                      {b.title}
+                    </Link>{' '}
+                    <span className="text-slate-400">
+                      · {formatMoney(b.price.amount, b.price.currency)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

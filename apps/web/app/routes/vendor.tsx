@@ -1,0 +1,123 @@
+import { catalogRoutes } from '@tradeshelf/contract';
+import { ProductGrid } from '../features/catalog/components.tsx';
+import { useOwnedList } from '../features/catalog/hooks.ts';
+import { loadFrom } from '../lib/loader-api.ts';
+import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import type { Route } from './+types/vendor';
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const vendorUrl = params.vendorUrl;
+  const [{ vendor }, list] = await Promise.all([
+    loadFrom(context, request, catalogRoutes.vendorProfile, { query: { vendorUrl } }),
+    loadFrom(context, request, catalogRoutes.sellerProductList, {
+      query: { vendorUrl, isActive: 'true' },
+    }),
+  ]);
+  return { vendor, ...list };
+}
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  if (!data) return [];
+  const origin = originOf(matches);
+  const path = `/v/${encodeURIComponent(data.vendor.vendorUrl)}`;
+  return seo({
+    title: `${data.vendor.displayName}: trading tools and communities`,
+    description:
+      data.vendor.bio ||
+      `${data.vendor.displayName} sells ${data.products.length} products on Tradeshelf.`,
+    path,
+    origin,
+    type: 'profile',
+    image: data.vendor.bannerUrl,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Organization',
+        name: data.vendor.displayName,
+        url: origin + path,
+        description: data.vendor.bio,
+      },
+      breadcrumbs(origin, [
+        ['Home', '/'],
+        [data.vendor.displayName, path],
+      ]),
+    ],
+  });
+};
+
+export default function Vendor({ loaderData }: Route.ComponentProps) {
+  const { vendor } = loaderData;
+  const { products, bundles } = useOwnedList(vendor.id, vendor.vendorUrl, loaderData);
+  const links = Object.entries(vendor.socialLinks);
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-8">
+      <section className="overflow-hidden rounded-2xl border border-ink-700 bg-ink-900">
+        {vendor.bannerUrl ? (
+          <img src={vendor.bannerUrl} alt="" className="h-40 w-full object-cover sm:h-56" />
+        ) : (
+          <div
+            aria-hidden
+            className="h-32 bg-gradient-to-r from-brand-600/40 via-indigo-600/30 to-fuchsia-600/30 sm:h-44"
+          />
+        )}
+        <div className="flex flex-col gap-3 p-6">
+          <h1 className="text-3xl font-extrabold text-white">
+            {vendor.displayName}{' '}
+            {vendor.verified && (
+              <span className="align-middle text-base text-brand-400" title="Verified vendor">
+                ✓ Verified
+              </span>
+            )}
+          </h1>
+          {vendor.bio && <p className="max-w-3xl text-slate-300">{vendor.bio}</p>}
+          <div className="flex flex-wrap gap-4 text-sm text-slate-400">
+            <span>{vendor.productCount} products</span>
+            {vendor.discordServer && <span>Discord: {vendor.discordServer.name}</span>}
+            <span>
+              Selling since{' '}
+              {new Date(vendor.createdAt).toLocaleDateString('en-US', {
+                month: 'long',
+                year: 'numeric',
+              })}
+            </span>
+            {links.map(([name, href]) => (
+              <a
+                key={name}
+                href={href}
+                rel="nofollow noopener noreferrer"
+                target="_blank"
+                className="text-brand-400 hover:underline"
+              >
+                {name === 'x' ? 'X' : name.charAt(0).toUpperCase() + name.slice(1)}
+              </a>
+            ))}
+          </div>
+        </div>
+      </section>
+      {bundles.length > 0 && (
+        <section aria-labelledby="bundles">
+          <h2 id="bundles" className="text-xl font-bold text-white">
+            Bundles
+          </h2>
+          <div className="mt-4">
+            <ProductGrid products={[]} bundles={bundles} />
+          </div>
+        </section>
+      )}
+      <section aria-labelledby="products">
+        <h2 id="products" className="text-xl font-bold text-white">
+          Products
+        </h2>
+        <div className="mt-4">
+          {products.length ? (
+            <ProductGrid products={products} />
+          ) : (
+            <p className="text-slate-400">No products listed yet.</p>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openDatabase } from '../apps/api/src/db/open.ts';
+import { createDeps, type AppDeps } from '../apps/api/src/deps.ts';
+import type { FastifyInstance } from 'fastify';
+import { MemoryRateLimitStore } from '../apps/api/src/platform/rate-limit.ts';
+import type { WebApp } from '../apps/api/src/platform/web.ts';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The real app on a real socket: DATABASE_URL when set, else a fresh embedded PostgreSQL. */
+export async function startBenchApp(
+  web: WebApp | null = null,
+  options: { beforeListen?: (app: FastifyInstance, deps: AppDeps) => Promise<void> | void } = {},
+) {
+  // On a real server, a throwaway database so benchmarks never touch real data.
+  let dbUrl = process.env.DATABASE_URL;
+  const dbName = `tradeshelf_bench_${process.pid}`;
+  if (dbUrl && !process.env.BENCH_REUSE_DB) {
+    const admin = new pg.Client({ connectionString: dbUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName}`);
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const u = new URL(dbUrl);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
+  const config = loadConfig({
+    ...process.env,
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    APP_ENV: 'local',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-bench-')),
+    LOG_LEVEL: 'silent',
+  });
+  const opened = await openDatabase(config);
+  const deps = createDeps(config, opened.database, quiet, {
+    rateLimitStore: new MemoryRateLimitStore(),
+  });
+  const app = await buildApp(deps, { web });
+  await options.beforeListen?.(app, deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    deps,
+    url: `http://127.0.0.1:${port}`,
+    database: opened.database,
+    dbUrl: opened.url,
+    backend: config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite',
+    async close() {
+      await app.close();
+      await deps.close();
+      await opened.database.close();
+      await opened.embedded?.stop();
+      if (process.env.DATABASE_URL && !process.env.BENCH_REUSE_DB) {
+        const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await admin.connect();
+        await admin.query(`drop database if exists ${dbName} with (force)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+export async function measure(
+  title: string,
+  url: string,
+  headers: Record<string, string> = {},
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+  extra: Partial<autocannon.Options> = {},
+): Promise<{ title: string; rps: number; p99: number }> {
+  const result = await autocannon({ url, headers, connections: 16, duration: seconds, ...extra });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${title}: ${result.non2xx} non-2xx and ${result.errors} errors`);
+  }
+  return { title, rps: result.requests.average, p99: result.latency.p99 };
+}
+
+export function report(
+  name: string,
+  backend: string,
+  baseline: { title: string; rps: number; p99: number },
+  runs: Array<{ title: string; rps: number; p99: number }>,
+) {
+  console.log(`\n${name} (${backend}, ${os.cpus().length} cores, Node ${process.version})`);
+  const row = (r: { title: string; rps: number; p99: number }) =>
+    `  ${r.title.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / baseline.rps).toFixed(2)}`;
+  console.log(row(baseline) + '  (baseline)');
+  for (const r of runs) console.log(row(r));
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}

@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+
+test('home → search → filter → product → storefront, and the back button restores the search', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Best sellers' })).toBeVisible();
+  await page.getByLabel('Search the marketplace').fill('divergence');
+  await page.getByLabel('Search the marketplace').press('Enter');
+
+  await expect(page).toHaveURL(/\/search\?q=divergence/);
+  await expect(page.getByRole('heading', { name: 'Results for “divergence”' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'RSI Divergence Pro' }).first()).toBeVisible();
+
+  await page.getByLabel('Category').selectOption('indicators');
+  await expect(page).toHaveURL(/category=indicators/);
+  await expect(
+    page.getByRole('link', { name: 'Cumulative Delta Divergence' }).first(),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Momentum Trading Masterclass' })).toHaveCount(0);
+
+  await page.goBack();
+  await expect(page).not.toHaveURL(/category=/);
+  await expect(
+    page.getByRole('link', { name: 'Momentum Trading Masterclass' }).first(),
+  ).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(/category=indicators/);
+
+  await page.getByRole('link', { name: 'RSI Divergence Pro' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'RSI Divergence Pro' })).toBeVisible();
+  await expect(page.getByRole('radio')).toHaveCount(3);
+  await page.getByRole('radio', { name: '$249 / year' }).check();
+  await expect(page.getByRole('link', { name: /Buy now · \$249/ })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Visit the storefront' }).click();
+  await expect(page).toHaveURL(/\/v\/alpha-edge$/);
+  await expect(page.getByRole('heading', { level: 1, name: /Alpha Edge Labs/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Momentum Trader Bundle' })).toBeVisible();
+});
+
+test('typos find results and say what was searched', async ({ page }) => {
+  await page.goto('/search?q=footprnt');
+  await expect(page.getByText('No exact matches. Showing results for')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Footprint Delta Bars' }).first()).toBeVisible();
+});
+
+test('server-rendered HTML carries title, meta and valid JSON-LD before any script runs', async ({
+  request,
+}) => {
+  const search = await request.get('/api/v1/products/term/search?q=RSI%20Divergence%20Pro&limit=1');
+  const { products } = await search.json();
+  const product = products[0];
+  const res = await request.get(`/p/${product.id}/${product.slug}`);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  expect(html).toContain('<title>RSI Divergence Pro · Tradeshelf</title>');
+  expect(html).toMatch(
+    /<meta name="description" content="Finds regular and hidden RSI divergences/,
+  );
+  expect(html).toMatch(/<link rel="canonical" href="[^"]+\/p\/prd_[^"]+\/rsi-divergence-pro"/);
+  expect(html).toContain('property="og:title"');
+  const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(
+    (m) => JSON.parse(m[1]!),
+  );
+  const types = blocks.map((b) => b['@type']);
+  expect(types).toEqual(
+    expect.arrayContaining(['Product', 'BreadcrumbList', 'Organization', 'WebSite']),
+  );
+  const ld = blocks.find((b) => b['@type'] === 'Product');
+  expect(ld.offers.length).toBe(3);
+  expect(ld.offers[0]).toMatchObject({ '@type': 'Offer', priceCurrency: 'USD' });
+  expect(ld.aggregateRating['@type']).toBe('AggregateRating');
+  // The visible content is in the HTML itself, not only after hydration.
+  expect(html).toContain('Choose a plan');
+
+  const missing = await request.get('/p/prd_missing/anything');
+  expect(missing.status()).toBe(404);
+  const unknownVendor = await request.get('/v/no-such-vendor');
+  expect(unknownVendor.status()).toBe(404);
+  expect((await request.get('/sitemap.xml')).status()).toBe(200);
+});

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { emailSchema, messageResponse } from './common.ts';
+import { defineRoute } from './route.ts';
+import { codeMessage, codePattern } from './rules/code.ts';
+import { PASSWORD_MAX, validateNewPassword } from './rules/password.ts';
+
+/** A password being chosen: length and common-password rules. */
+export const newPasswordSchema = z.string().superRefine((value, ctx) => {
+  const problem = validateNewPassword(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A password being presented: only bounded, never judged (old accounts may predate rules). */
+const presentedPassword = z
+  .string()
+  .min(1, 'Enter your password.')
+  .max(PASSWORD_MAX, 'Password is too long.');
+
+const codeSchema = z.string().trim().regex(codePattern, codeMessage);
+
+export const credentialsSchema = z.object({ email: emailSchema, password: presentedPassword });
+export const signupSchema = z.object({ email: emailSchema, password: newPasswordSchema });
+
+export const loginResponse = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    token: z.string(),
+    /** Seconds. */
+    accessTokenValidity: z.number().int(),
+    refreshToken: z.string(),
+    /** Minutes. */
+    refreshTokenValidity: z.number().int(),
+    emailVerified: z.boolean(),
+    /** Days left to verify the e-mail before sign-in is blocked; 0 once verified or expired. */
+    verificationDaysRemaining: z.number().int(),
+  })
+  .meta({ id: 'LoginResponse' });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const refreshRequest = z.object({
+  user_id: z.string().min(1).max(64),
+  refresh_token: z.string().min(1).max(200),
+});
+
+export const refreshResponse = z
+  .object({
+    authentication_token: z.string(),
+    /** Minutes. */
+    access_token_validity: z.number().int(),
+    refresh_token: z.string(),
+    /** Minutes. */
+    refresh_token_validity: z.number().int(),
+  })
+  .meta({ id: 'RefreshResponse' });
+export type RefreshResponse = z.infer<typeof refreshResponse>;
+
+export const emailOnly = z.object({ email: emailSchema });
+export const emailAndCode = z.object({ email: emailSchema, code: codeSchema });
+export const resetPasswordSchema = z.object({
+  email: emailSchema,
+  code: codeSchema,
+  password: newPasswordSchema,
+});
+export const changePasswordSchema = z.object({
+  currentPassword: presentedPassword,
+  newPassword: newPasswordSchema,
+});
+
+export const changePasswordResponse = z.object({
+  message: z.string(),
+  token: z.string(),
+  accessTokenValidity: z.number().int(),
+  refreshToken: z.string(),
+  refreshTokenValidity: z.number().int(),
+});
+
+export const verifyAccountResponse = z.object({
+  message: z.string(),
+  emailVerified: z.literal(true),
+});
+
+export const authRoutes = {
+  signupBuyer: defineRoute({
+    method: 'POST',
+    path: '/auth/signup/buyer',
+    auth: 'none',
+    summary: 'Create a buyer account; e-mails an activation code and signs the buyer in.',
+    tags: ['auth'],
+    status: 201,
+    body: signupSchema,
+    response: loginResponse,
+  }),
+  login: defineRoute({
+    method: 'POST',
+    path: '/auth/login',
+    auth: 'none',
+    summary: 'Sign in with e-mail and password.',
+    tags: ['auth'],
+    status: 200,
+    body: credentialsSchema,
+    response: loginResponse,
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/auth/logout',
+    auth: 'none',
+    summary: 'Revoke the refresh token (and its rotation family) of this session.',
+    tags: ['auth'],
+    status: 200,
+    body: z.object({ refresh_token: z.string().min(1).max(200) }),
+    response: messageResponse,
+  }),
+  refreshToken: defineRoute({
+    method: 'POST',
+    path: '/refresh_token',
+    auth: 'refresh',
+    summary:
+      'Rotate the refresh token. The refresh token goes both in the body and as the bearer token. Reusing a rotated token revokes its whole family.',
+    tags: ['auth'],
+    status: 200,
+    body: refreshRequest,
+    response: refreshResponse,
+  }),
+  sendForgotPasswordEmail: defineRoute({
+    method: 'POST',
+    path: '/api/v1/password/send-forgot-password-email',
+    auth: 'none',
+    summary: 'E-mail a 6-digit reset code. Answers the same whether or not the account exists.',
+    tags: ['auth'],
+    status: 200,
+    body: emailOnly,
+    response: messageResponse,
+  }),
+  checkForgotPasswordCode: defineRoute({
+    method: 'POST',
+    path: '/api/v1/password/check-forgot-password-code',
+    auth: 'none',
+    summary: 'Check a reset code without using it up.',
+    tags: ['auth'],
+    status: 200,
+    body: emailAndCode,
+    response: messageResponse,
+  }),
+  resetForgotPassword: defineRoute({
+    method: 'POST',
+    path: '/api/v1/password/reset-forgot-password',
+    auth: 'none',
+    summary: 'Set a new password with a reset code; signs out every session.',
+    tags: ['auth'],
+    status: 200,
+    body: resetPasswordSchema,
+    response: messageResponse,
+  }),
+  changePassword: defineRoute({
+    method: 'POST',
+    path: '/api/v1/password/reset-request',
+    auth: 'bearer',
+    summary:
+      'Change the password. Revokes every refresh token and returns a fresh pair for this session.',
+    tags: ['auth'],
+    status: 200,
+    body: changePasswordSchema,
+    response: changePasswordResponse,
+  }),
+  sendAccountVerificationEmail: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/send-account-verification-email',
+    auth: 'none',
+    summary: 'E-mail a new activation code. Answers the same whether or not the account exists.',
+    tags: ['auth'],
+    status: 200,
+    body: emailOnly,
+    response: messageResponse,
+  }),
+  verifyAccountCode: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/verify-account-code',
+    auth: 'none',
+    summary: 'Activate the account with the e-mailed code.',
+    tags: ['auth'],
+    status: 200,
+    body: emailAndCode,
+    response: verifyAccountResponse,
+  }),
+} as const;
+
+/** Messages the server answers with; the web app shows them as they are. */
+export const authMessages = {
+  invalidCredentials: 'Invalid e-mail or password.',
+  forgotPasswordSent: 'If an account exists for that e-mail, we have sent it a reset code.',
+  codeValid: 'Code verified. Choose a new password.',
+  invalidCode: 'The code is invalid or has expired. Request a new one.',
+  passwordReset: 'Your password has been reset. Log in with the new password.',
+  passwordChanged: 'Password changed. Other devices have been signed out.',
+  wrongCurrentPassword: 'The current password is incorrect.',
+  activationSent: 'If that account needs activating, we have sent it a new code.',
+  accountVerified: 'Your account is activated.',
+  loggedOut: 'Signed out.',
+  emailTaken: 'An account with this e-mail already exists. Log in or reset your password.',
+  verificationExpired:
+    'Your e-mail is not verified and the grace period has ended. Enter the code we e-mailed you to continue.',
+} as const;

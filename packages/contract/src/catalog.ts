@@ -1,0 +1,312 @@
+import { z } from 'zod';
+import { idSchema, isoDateTime } from './common.ts';
+import { defineRoute } from './route.ts';
+
+export const productKinds = [
+  'indicator',
+  'scanner',
+  'alert',
+  'community',
+  'course',
+  'app',
+] as const;
+export const productKind = z.enum(productKinds);
+export type ProductKind = z.infer<typeof productKind>;
+
+/** Catalogue categories as buyers see them (`category=discord` lists Discord communities). */
+export const catalogCategories = [
+  'indicators',
+  'scanners',
+  'alerts',
+  'discord',
+  'courses',
+  'apps',
+  'bundles',
+] as const;
+export const catalogCategory = z.enum(catalogCategories);
+export type CatalogCategory = z.infer<typeof catalogCategory>;
+
+export const categoryOfKind: Record<ProductKind, CatalogCategory> = {
+  indicator: 'indicators',
+  scanner: 'scanners',
+  alert: 'alerts',
+  community: 'discord',
+  course: 'courses',
+  app: 'apps',
+};
+
+export const categoryLabels: Record<CatalogCategory, string> = {
+  indicators: 'Indicators',
+  scanners: 'Scanners',
+  alerts: 'Alerts',
+  discord: 'Discord communities',
+  courses: 'Courses',
+  apps: 'Apps',
+  bundles: 'Bundles',
+};
+
+export const tradingPlatforms = [
+  'tradingview',
+  'mt4',
+  'mt5',
+  'ninjatrader',
+  'ctrader',
+  'other',
+] as const;
+export const tradingPlatform = z.enum(tradingPlatforms);
+export type TradingPlatform = z.infer<typeof tradingPlatform>;
+export const platformLabels: Record<TradingPlatform, string> = {
+  tradingview: 'TradingView',
+  mt4: 'MetaTrader 4',
+  mt5: 'MetaTrader 5',
+  ninjatrader: 'NinjaTrader',
+  ctrader: 'cTrader',
+  other: 'Other',
+};
+
+export const assetClasses = [
+  'stocks',
+  'options',
+  'futures',
+  'forex',
+  'crypto',
+  'indices',
+  'commodities',
+] as const;
+export const assetClass = z.enum(assetClasses);
+
+export const priceIntervals = ['week', 'month', 'quarter', 'year'] as const;
+export const priceSchema = z
+  .object({
+    priceId: z.string(),
+    amount: z.number().int(),
+    currency: z.string().length(3),
+    scheme: z.enum(['one_time', 'recurring']),
+    /** Recurring prices only. */
+    interval: z.enum(priceIntervals).nullable(),
+    trialDays: z.number().int().nullable(),
+  })
+  .meta({ id: 'Price' });
+export type Price = z.infer<typeof priceSchema>;
+
+export const vendorSummary = z
+  .object({
+    id: z.string(),
+    vendorUrl: z.string(),
+    displayName: z.string(),
+    avatarUrl: z.string().nullable(),
+    verified: z.boolean(),
+  })
+  .meta({ id: 'VendorSummary' });
+export type VendorSummary = z.infer<typeof vendorSummary>;
+
+export const ratingSummary = z.object({ average: z.number(), count: z.number().int() });
+
+/** A product as lists and search show it. */
+export const productCard = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    kind: productKind,
+    category: catalogCategory,
+    title: z.string(),
+    summary: z.string(),
+    imageUrl: z.string().nullable(),
+    platforms: z.array(tradingPlatform),
+    tags: z.array(z.string()),
+    /** The default price. */
+    priceId: z.string(),
+    price: priceSchema,
+    rating: ratingSummary,
+    vendor: vendorSummary,
+    isActive: z.boolean(),
+    /** True when the signed-in buyer owns it; false when signed out. */
+    purchased: z.boolean(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'ProductCard' });
+export type ProductCard = z.infer<typeof productCard>;
+
+export const bundleCard = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    imageUrl: z.string().nullable(),
+    priceId: z.string(),
+    price: priceSchema,
+    /** Sum of the included products' default prices, in the bundle's currency. */
+    valueAmount: z.number().int(),
+    productIds: z.array(z.string()),
+    vendor: vendorSummary,
+    isActive: z.boolean(),
+    purchased: z.boolean(),
+  })
+  .meta({ id: 'BundleCard' });
+export type BundleCard = z.infer<typeof bundleCard>;
+
+export const productDetails = productCard
+  .extend({
+    description: z.string(),
+    images: z.array(z.string()),
+    assetClasses: z.array(assetClass),
+    prices: z.array(priceSchema),
+    bundles: z.array(
+      bundleCard.pick({ id: true, slug: true, title: true, priceId: true, price: true }),
+    ),
+    prerequisites: z.array(
+      z.object({ id: z.string(), slug: z.string(), title: z.string(), purchased: z.boolean() }),
+    ),
+    salesCount: z.number().int(),
+  })
+  .meta({ id: 'ProductDetails' });
+export type ProductDetails = z.infer<typeof productDetails>;
+
+export const vendorProfile = vendorSummary
+  .extend({
+    bio: z.string(),
+    bannerUrl: z.string().nullable(),
+    socialLinks: z.record(z.string(), z.string()),
+    discordServer: z.object({ id: z.string(), name: z.string() }).nullable(),
+    productCount: z.number().int(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'VendorProfile' });
+export type VendorProfile = z.infer<typeof vendorProfile>;
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+export const vendorUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, 'Unknown vendor.');
+
+export const searchSorts = [
+  'relevance',
+  'newest',
+  'price_asc',
+  'price_desc',
+  'rating',
+  'best_selling',
+] as const;
+export const SEARCH_Q_MAX = 200;
+export const SEARCH_LIMIT_MAX = 50;
+
+export const searchQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(SEARCH_Q_MAX, `Search for at most ${SEARCH_Q_MAX} characters.`)
+    .default(''),
+  category: catalogCategory.optional(),
+  kind: productKind.optional(),
+  platform: tradingPlatform.optional(),
+  minPrice: z.coerce.number().int().min(0).max(100_000_000).optional(),
+  maxPrice: z.coerce.number().int().min(0).max(100_000_000).optional(),
+  sort: z.enum(searchSorts).default('relevance'),
+  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(24),
+  cursor: z.string().max(200).optional(),
+});
+export type SearchQuery = z.input<typeof searchQuery>;
+
+export const bundleDetails = bundleCard
+  .extend({
+    description: z.string(),
+    products: z.array(productCard),
+  })
+  .meta({ id: 'BundleDetails' });
+export type BundleDetails = z.infer<typeof bundleDetails>;
+
+export const catalogRoutes = {
+  vendorProfile: defineRoute({
+    method: 'GET',
+    path: '/api/v1/user/vendor-profile/search',
+    auth: 'optional',
+    summary: "A vendor's public profile (seller details).",
+    tags: ['catalog'],
+    status: 200,
+    query: z.object({ vendorUrl: vendorUrlSchema }),
+    response: z.object({ vendor: vendorProfile }),
+  }),
+  sellerProductList: defineRoute({
+    method: 'GET',
+    path: '/api/v1/products/list/search',
+    auth: 'optional',
+    summary: "A vendor's products and bundles in one call.",
+    tags: ['catalog'],
+    status: 200,
+    query: z.object({ vendorUrl: vendorUrlSchema, isActive: bool.default(true) }),
+    response: z.object({ products: z.array(productCard), bundles: z.array(bundleCard) }),
+  }),
+  productDetails: defineRoute({
+    method: 'GET',
+    path: '/api/v1/products/details/search',
+    auth: 'optional',
+    summary: 'One product with its prices, vendor, bundles, prerequisites and rating.',
+    tags: ['catalog'],
+    status: 200,
+    query: z.object({ id: idSchema }),
+    response: z.object({ product: productDetails }),
+  }),
+  search: defineRoute({
+    method: 'GET',
+    path: '/api/v1/products/term/search',
+    auth: 'optional',
+    summary:
+      'Full-text search with typo tolerance and prefix matching; filters by category, kind, platform and price.',
+    tags: ['catalog'],
+    status: 200,
+    query: searchQuery,
+    response: z.object({
+      products: z.array(productCard),
+      bundles: z.array(bundleCard),
+      nextCursor: z.string().nullable(),
+      /** Set when nothing matched as typed and a spelling correction was searched instead. */
+      didYouMean: z.string().nullable(),
+    }),
+  }),
+  bundleDetails: defineRoute({
+    method: 'GET',
+    path: '/api/v1/bundles/details/search',
+    auth: 'optional',
+    summary: 'One bundle with its products.',
+    tags: ['catalog'],
+    status: 200,
+    query: z.object({ id: idSchema }),
+    response: z.object({ bundle: bundleDetails }),
+  }),
+  topVendors: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendors/top',
+    auth: 'none',
+    summary: 'Vendors with the most sales, for the home page.',
+    tags: ['catalog'],
+    status: 200,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(24).default(8) }),
+    response: z.object({ vendors: z.array(vendorProfile) }),
+  }),
+  validatePrerequisites: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/validate-prerequisites',
+    auth: 'bearer',
+    summary: 'Which prerequisite products the buyer still needs before buying this one.',
+    tags: ['catalog'],
+    status: 200,
+    body: z.object({ productId: idSchema }),
+    response: z.object({
+      productId: z.string(),
+      satisfied: z.boolean(),
+      missing: z.array(z.object({ id: z.string(), slug: z.string(), title: z.string() })),
+    }),
+  }),
+} as const;
+
+export const catalogMessages = {
+  vendorNotFound: 'We could not find that vendor.',
+  productNotFound: 'We could not find that product.',
+  bundleNotFound: 'We could not find that bundle.',
+  badCursor: 'That page link has expired. Start the search again.',
+  ownListingsOnly: 'Only the vendor can see inactive listings.',
+} as const;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export const idSchema = z.string().min(1).max(64);
+export const isoDateTime = z.string().meta({ format: 'date-time' });
+export const moneySchema = z
+  .object({ amount: z.number().int(), currency: z.string().length(3) })
+  .meta({ id: 'Money' });
+export type Money = z.infer<typeof moneySchema>;
+
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+export const messageResponse = z.object({ message: z.string() });
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'E-mail is too long.')
+  .pipe(z.email('Enter a valid e-mail address.'));

@@ -1,0 +1,24 @@
+export * from './errors.ts';
+export * from './common.ts';
+export * from './route.ts';
+export * from './auth.ts';
+export * from './users.ts';
+export * from './analytics.ts';
+export * from './catalog.ts';
+export * from './rules/username.ts';
+export * from './rules/password.ts';
+export * from './rules/code.ts';
+
+import { analyticsRoutes } from './analytics.ts';
+import { authRoutes } from './auth.ts';
+import { catalogRoutes } from './catalog.ts';
+import { usersRoutes } from './users.ts';
+
+/** Every call of the API, by name. */
+export const routes = {
+  ...authRoutes,
+  ...usersRoutes,
+  ...analyticsRoutes,
+  ...catalogRoutes,
+} as const;
+export type RouteName = keyof typeof routes;

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { statusFor } from '../errors.ts';
+import { buildPath } from '../route.ts';
+import { passwordMessages, validateNewPassword } from './password.ts';
+import { usernameMessages, validateUsername } from './username.ts';
+
+describe('username rule (SPEC §5)', () => {
+  it.each([
+    ['abc', usernameMessages.length],
+    ['', usernameMessages.length],
+    ['abcdefghijklmnop', usernameMessages.length],
+    ['ab__cd', usernameMessages.consecutiveUnderscores],
+    ['a___b', usernameMessages.consecutiveUnderscores],
+    ['bad-name', usernameMessages.invalid],
+    ['spa ce1', usernameMessages.invalid],
+    ['ümlaut1', usernameMessages.invalid],
+  ])('%j → %s', (input, message) => {
+    expect(validateUsername(input)).toBe(message);
+  });
+
+  it.each(['abcd', 'Trader_One', 'a_b_c_d', '_lead', 'x'.repeat(15), '1234'])(
+    'accepts %j',
+    (input) => {
+      expect(validateUsername(input)).toBeNull();
+    },
+  );
+
+  it('accepts exactly the 4–15 letters, digits and single underscores', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), (s) => {
+        const valid = /^[A-Za-z0-9_]{4,15}$/.test(s) && !s.includes('__');
+        expect(validateUsername(s) === null).toBe(valid);
+      }),
+    );
+  });
+});
+
+describe('password rule', () => {
+  it('bounds length and refuses common passwords case-insensitively', () => {
+    expect(validateNewPassword('short')).toBe(passwordMessages.tooShort);
+    expect(validateNewPassword('x'.repeat(129))).toBe(passwordMessages.tooLong);
+    expect(validateNewPassword('PassWord123')).toBe(passwordMessages.common);
+    expect(validateNewPassword('correct-horse-42')).toBeNull();
+  });
+});
+
+describe('contract helpers', () => {
+  it('maps error codes to statuses', () => {
+    expect(statusFor('validation_failed')).toBe(400);
+    expect(statusFor('token_reused')).toBe(401);
+    expect(statusFor('username_taken')).toBe(409);
+    expect(statusFor('rate_limited')).toBe(429);
+  });
+  it('fills and encodes path parameters', () => {
+    expect(buildPath('/api/v1/courses/{id}', { id: 'a/b' })).toBe('/api/v1/courses/a%2Fb');
+    expect(() => buildPath('/api/v1/courses/{id}')).toThrow('Missing path parameter id');
+  });
+});

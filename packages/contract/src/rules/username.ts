@@ -1,0 +1,19 @@
+/** SPEC §5 username rule, shared by the form and the server. */
+export const USERNAME_MIN = 4;
+export const USERNAME_MAX = 15;
+
+export const usernameMessages = {
+  length: 'Username must be between 4 and 15 characters long.',
+  consecutiveUnderscores: 'Username cannot contain consecutive underscores.',
+  invalid: 'Invalid username. Use letters, numbers, or underscores.',
+} as const;
+
+/** Returns the §5 message for a bad username, or null when it is valid. */
+export function validateUsername(username: string): string | null {
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) {
+    return usernameMessages.length;
+  }
+  if (username.includes('__')) return usernameMessages.consecutiveUnderscores;
+  if (!/^[A-Za-z0-9_]+$/.test(username)) return usernameMessages.invalid;
+  return null;
+}

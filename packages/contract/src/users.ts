@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { isoDateTime } from './common.ts';
+import { defineRoute } from './route.ts';
+import { validateUsername } from './rules/username.ts';
+
+export const roleSchema = z.enum(['buyer', 'vendor', 'affiliate']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    /** Empty until the user picks one (SPEC §2 username prompt). */
+    username: z.string(),
+    emailVerified: z.boolean(),
+    roles: z.array(roleSchema),
+    avatarUrl: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof userSchema>;
+
+export const usernameSchema = z.string().superRefine((value, ctx) => {
+  const problem = validateUsername(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+export const updateProfileSchema = z.object({ username: usernameSchema });
+
+export const vendorRoleResponse = z.object({
+  token: z.string(),
+  /** Seconds. */
+  accessTokenValidity: z.number().int(),
+  user: z.object({ email: z.string(), token: z.string(), roles: z.array(roleSchema) }),
+});
+export type VendorRoleResponse = z.infer<typeof vendorRoleResponse>;
+
+export const imageCategory = z.enum(['avatar']);
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const avatarTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
+
+export const usersRoutes = {
+  getProfile: defineRoute({
+    method: 'GET',
+    path: '/api/v1/user/profile',
+    auth: 'bearer',
+    summary: "The signed-in user's profile.",
+    tags: ['users'],
+    status: 200,
+    response: z.object({ user: userSchema }),
+  }),
+  updateProfile: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/user/profile',
+    auth: 'bearer',
+    summary: 'Set the username (unique, case-insensitive).',
+    tags: ['users'],
+    status: 200,
+    body: updateProfileSchema,
+    response: z.object({ user: userSchema }),
+  }),
+  addVendorRole: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/role/vendor',
+    auth: 'bearer',
+    summary: 'Become a vendor; returns a token scoped to the vendor area.',
+    tags: ['users'],
+    status: 200,
+    response: vendorRoleResponse,
+  }),
+  imageUpload: defineRoute({
+    method: 'POST',
+    path: '/api/v1/image-upload',
+    auth: 'bearer',
+    summary: 'Upload an image (multipart field `file`; PNG, JPEG or WebP up to 2 MB).',
+    tags: ['users'],
+    status: 200,
+    multipart: true,
+    query: z.object({ category: imageCategory }),
+    response: z.object({ url: z.string(), user: userSchema }),
+  }),
+} as const;
+
+export const usersMessages = {
+  usernameUpdated: 'Username updated successfully',
+  updateFailed: 'Failed to update profile! Please try again.',
+  usernameTaken: 'That username is taken. Try another.',
+  imageTooLarge: 'The image must be 2 MB or smaller.',
+  imageType: 'Upload a PNG, JPEG or WebP image.',
+  imageMissing: 'Choose an image to upload.',
+} as const;
