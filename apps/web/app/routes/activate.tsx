@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Field } from '../components/ui.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
@@ -14,6 +14,10 @@ export const meta = () =>
     'Enter the code we e-mailed you to activate your Tradeshelf account.',
   );
 
+const noSubscribe = () => () => {};
+const isClient = () => true;
+const isServer = () => false;
+
 export default function Activate() {
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
@@ -21,17 +25,20 @@ export default function Activate() {
   const resend = useAppSelector((s) => s.auth.sendAccountActivationEmail);
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
   const { session } = useServices();
-  const [email, setEmail] = useState(params.get('email') ?? '');
+  // null until the user types: the field then shows the link's e-mail, else the session's.
+  const [typed, setEmail] = useState<string | null>(null);
+  const hydrated = useSyncExternalStore(noSubscribe, isClient, isServer);
   const [code, setCode] = useState('');
 
   useEffect(() => {
     dispatch(reset());
   }, [dispatch]);
-  // Prefill from the session (stored, or a sign-up still waiting out its delay). Client only.
-  useEffect(() => {
-    const known = session.peek()?.userEmail ?? session.pendingAnswer()?.email;
-    if (known) setEmail((current) => current || known);
-  }, [session]);
+  // Prefill from the session (stored, or a sign-up still waiting out its delay), after hydration
+  // so the server and first client render agree.
+  const known = hydrated
+    ? (session.peek()?.userEmail ?? session.pendingAnswer()?.email)
+    : undefined;
+  const email = typed ?? params.get('email') ?? known ?? '';
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
