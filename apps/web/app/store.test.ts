@@ -1,11 +1,6 @@
 import type { LoginResponse } from '@tradeshelf/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  changePassword,
-  login,
-  signup,
-  verifyAccountActivation,
-} from './features/auth/api.ts';
+import { changePassword, login, signup, verifyAccountActivation } from './features/auth/api.ts';
 import { reset } from './features/auth/slice.ts';
 import { fetchProfile } from './features/user/api.ts';
 import { hydrate } from './lib/hydrate.ts';
@@ -53,7 +48,10 @@ function setup(routes: Record<string, Array<[number, unknown]>> = {}) {
       auth: (init?.headers as Record<string, string>)?.authorization ?? null,
       body: init?.body ? JSON.parse(init.body as string) : undefined,
     });
-    const [status, body] = routes[path]?.shift() ?? [404, { error: 'Not found', code: 'not_found' }];
+    const [status, body] = routes[path]?.shift() ?? [
+      404,
+      { error: 'Not found', code: 'not_found' },
+    ];
     return new Response(JSON.stringify(body), { status });
   }) as typeof fetch;
   const made = makeStore({ storage, fetch: fetchImpl, now: () => Date.now() });
@@ -124,14 +122,18 @@ describe('login through the store (SPEC §4, §9)', () => {
         [200, { message: 'Your account is activated.', emailVerified: true }],
       ],
     });
-    session.write(recordFromLogin(answer({ emailVerified: false, verificationDaysRemaining: 7 }), T0));
+    session.write(
+      recordFromLogin(answer({ emailVerified: false, verificationDaysRemaining: 7 }), T0),
+    );
     await store.dispatch(verifyAccountActivation({ email: 'a@example.com', code: '123456' }));
     expect(state().auth.verifyAccountActivation.status).toBe('success');
     expect(session.peek()?.emailVerified).toBe(true);
   });
 
   it('reset returns every auth group to idle', async () => {
-    const { store, state } = setup({ '/auth/login': [[401, { error: 'x', code: 'invalid_credentials' }]] });
+    const { store, state } = setup({
+      '/auth/login': [[401, { error: 'x', code: 'invalid_credentials' }]],
+    });
     await store.dispatch(login(creds));
     store.dispatch(reset());
     expect(state().auth.login).toEqual({ status: 'idle', data: null, error: null });
@@ -250,7 +252,9 @@ describe('store factory', () => {
   it('accepts preloaded state and merges hydrate into it', () => {
     const { store } = makeStore({
       storage: memory(),
-      preloadedState: { auth: { ...makeStore({ storage: memory() }).store.getState().auth, sessionChecked: true } },
+      preloadedState: {
+        auth: { ...makeStore({ storage: memory() }).store.getState().auth, sessionChecked: true },
+      },
     });
     expect(store.getState().auth.sessionChecked).toBe(true);
     store.dispatch(hydrate({ user: { portal: { status: 'success' } } }));

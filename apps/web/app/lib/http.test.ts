@@ -59,7 +59,13 @@ function client(replies: Reply[], refresh = vi.fn(), signedIn = true) {
     );
   const auth = (i: number) =>
     (calls[i]!.init.headers as Record<string, string>).authorization ?? null;
-  return { api: new ApiClient('https://api.test', session, fetchImpl), calls, session, storage, auth };
+  return {
+    api: new ApiClient('https://api.test', session, fetchImpl),
+    calls,
+    session,
+    storage,
+    auth,
+  };
 }
 
 beforeEach(() => {
@@ -111,7 +117,12 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
   it('sends the token on optional calls only when signed in', async () => {
     const events = {
       events: [
-        { type: 'page_view' as const, anonymousId: 'anon-1234', path: '/', occurredAt: '2026-11-22T12:00:00.000Z' },
+        {
+          type: 'page_view' as const,
+          anonymousId: 'anon-1234',
+          path: '/',
+          occurredAt: '2026-11-22T12:00:00.000Z',
+        },
       ],
     };
     const signedIn = client([[202, { accepted: 1 }]]);

@@ -211,7 +211,12 @@ describe('expiry and refresh', () => {
     expect(store.peek()).toEqual(
       recordWithNewPair(
         recordFromLogin(login(), T0),
-        { token: 'access-3', accessTokenValidity: 600, refreshToken: 'refresh-3', refreshTokenValidity: 120 },
+        {
+          token: 'access-3',
+          accessTokenValidity: 600,
+          refreshToken: 'refresh-3',
+          refreshTokenValidity: 120,
+        },
         T0 + 1000,
       ),
     );

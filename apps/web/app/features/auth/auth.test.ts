@@ -69,7 +69,11 @@ describe('auth group (SPEC §4)', () => {
   });
 
   it('a failure keeps the API field errors for the form', () => {
-    const fields = { error: 'Check the fields.', code: 'validation_failed', fields: { email: 'Bad.' } };
+    const fields = {
+      error: 'Check the fields.',
+      code: 'validation_failed',
+      fields: { email: 'Bad.' },
+    };
     const s = reduce(initialAuthState, login.rejected(null, 'id', arg, fields));
     expect(s.login.error?.fields).toEqual({ email: 'Bad.' });
   });

@@ -131,7 +131,11 @@ describe('user group (SPEC §3, §4)', () => {
       accessTokenValidity: 900,
       user: { email: 'a@b.co', token: 'v', roles: ['buyer', 'vendor'] as User['roles'] },
     };
-    let s = reduce(initialUserState, fetchProfile.fulfilled(user, 'id'), addVendorRole.pending('id'));
+    let s = reduce(
+      initialUserState,
+      fetchProfile.fulfilled(user, 'id'),
+      addVendorRole.pending('id'),
+    );
     expect(s.addVendorRole.status).toBe('loading');
     s = reduce(s, addVendorRole.fulfilled(payload, 'id'));
     expect(s.profile.data?.roles).toEqual(['buyer', 'vendor']);
@@ -147,7 +151,11 @@ describe('user group (SPEC §3, §4)', () => {
     const s = reduce(
       initialUserState,
       fetchProfile.fulfilled(user, 'id'),
-      uploadAvatar.fulfilled({ url: '/files/x.png', user: { ...user, avatarUrl: '/files/x.png' } }, 'id', file),
+      uploadAvatar.fulfilled(
+        { url: '/files/x.png', user: { ...user, avatarUrl: '/files/x.png' } },
+        'id',
+        file,
+      ),
     );
     expect(s.profile.data?.avatarUrl).toBe('/files/x.png');
     expect(s.avatar.status).toBe('success');
