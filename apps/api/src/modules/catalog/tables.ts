@@ -88,6 +88,11 @@ export const products = pgTable(
       (): SQL =>
         sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', tradeshelf_immutable_join(tags)), 'B') || setweight(to_tsvector('english', coalesce(summary, '') || ' ' || coalesce(description, '')), 'C')`,
     ),
+    /** Title and tags only, for ranking: small, so ranking thousands of matches stays cheap. */
+    rankVector: tsvector('rank_vector').generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', tradeshelf_immutable_join(tags)), 'B')`,
+    ),
   },
   (t) => [
     uniqueIndex('products_vendor_slug_key').on(t.vendorId, t.slug),

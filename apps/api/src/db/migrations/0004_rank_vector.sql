@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "rank_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', tradeshelf_immutable_join(tags)), 'B')) STORED;
