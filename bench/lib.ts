@@ -16,12 +16,19 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 /** The real app on a real socket: DATABASE_URL when set, else a fresh embedded PostgreSQL. */
 export async function startBenchApp(
   web: WebApp | null = null,
-  options: { beforeListen?: (app: FastifyInstance, deps: AppDeps) => Promise<void> | void } = {},
+  options: {
+    beforeListen?: (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
+    /** Extra configuration, e.g. SEARCH_CACHE_SECONDS. */
+    env?: Record<string, string>;
+    /** A second app on the database of a first one (PostgreSQL only): no create, no drop. */
+    sharedDbUrl?: string;
+  } = {},
 ) {
   // On a real server, a throwaway database so benchmarks never touch real data.
-  let dbUrl = process.env.DATABASE_URL;
+  let dbUrl = options.sharedDbUrl ?? process.env.DATABASE_URL;
   const dbName = `tradeshelf_bench_${process.pid}`;
-  if (dbUrl && !process.env.BENCH_REUSE_DB) {
+  const ownsDb = !options.sharedDbUrl && !process.env.BENCH_REUSE_DB;
+  if (dbUrl && ownsDb) {
     const admin = new pg.Client({ connectionString: dbUrl });
     await admin.connect();
     await admin.query(`drop database if exists ${dbName}`);
@@ -37,6 +44,7 @@ export async function startBenchApp(
     APP_ENV: 'local',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-bench-')),
     LOG_LEVEL: 'silent',
+    ...options.env,
   });
   const opened = await openDatabase(config);
   const deps = createDeps(config, opened.database, quiet, {
@@ -59,7 +67,7 @@ export async function startBenchApp(
       await deps.close();
       await opened.database.close();
       await opened.embedded?.stop();
-      if (process.env.DATABASE_URL && !process.env.BENCH_REUSE_DB) {
+      if (process.env.DATABASE_URL && ownsDb) {
         const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
         await admin.connect();
         await admin.query(`drop database if exists ${dbName} with (force)`);

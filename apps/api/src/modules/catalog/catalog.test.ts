@@ -1,4 +1,5 @@
 import { authRoutes, catalogMessages, catalogRoutes, type ProductCard } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
@@ -268,6 +269,15 @@ describe('search', () => {
     // Query syntax characters are just text, never a tsquery error.
     for (const q of ["rsi & | ! ( ) :* '", '%_\\', '   '])
       expect((await search({ q })).statusCode).toBe(200);
+  });
+
+  it('reuses cached result ids but never shows a product deactivated since', async () => {
+    const gap = await createProduct(t, vendor.id, { title: 'Ephemeral Gap Scanner' });
+    expect(titles((await search({ q: 'ephemeral' })).json().products)).toEqual([
+      'Ephemeral Gap Scanner',
+    ]);
+    await t.database.db.execute(sql`update products set is_active = false where id = ${gap.id}`);
+    expect((await search({ q: 'ephemeral' })).json().products).toEqual([]);
   });
 });
 

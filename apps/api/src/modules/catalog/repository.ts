@@ -123,3 +123,56 @@ export async function findVendorByUrl(db: Db, vendorUrl: string): Promise<Vendor
   );
   return found[0] ?? null;
 }
+
+interface PriceRow {
+  amount: number;
+  currency: string;
+  scheme: string;
+  interval: string | null;
+  trial_days: number | null;
+}
+
+export type ProductDetailsRow = ProductCardRow & {
+  description: string;
+  images: string[];
+  asset_classes: string[];
+  prices: Array<PriceRow & { price_id: string }>;
+  bundles: Array<PriceRow & { id: string; slug: string; title: string; price_id: string }>;
+  prerequisites: Array<{ id: string; slug: string; title: string; purchased: boolean }>;
+};
+
+/** One active product with its prices, bundle memberships and prerequisites, in one statement. */
+export function productDetailsQuery(userId: string | null, id: string): SQL {
+  return sql`select ${productCardColumns(userId)}, p.description, p.images, p.asset_classes,
+      (select coalesce(json_agg(json_build_object('price_id', x.id, 'amount', x.amount, 'currency', x.currency,
+              'scheme', x.scheme, 'interval', x.interval, 'trial_days', x.trial_days) order by x.position, x.amount), '[]')
+         from prices x where x.product_id = p.id and x.is_active) as prices,
+      (select coalesce(json_agg(json_build_object('id', b.id, 'slug', b.slug, 'title', b.title, 'price_id', bp.id,
+              'amount', bp.amount, 'currency', bp.currency, 'scheme', bp.scheme, 'interval', bp.interval,
+              'trial_days', bp.trial_days) order by b.created_at), '[]')
+         from bundle_items bi join bundles b on b.id = bi.bundle_id and b.is_active join prices bp on bp.id = b.price_id
+         where bi.product_id = p.id) as bundles,
+      (select coalesce(json_agg(json_build_object('id', rq.id, 'slug', rq.slug, 'title', rq.title,
+              'purchased', ${userId ? sql`exists (select 1 from ownerships o where o.user_id = ${userId} and o.product_id = rq.id and o.revoked_at is null)` : sql`false`}) order by rq.title), '[]')
+         from product_prerequisites pp join products rq on rq.id = pp.requires_product_id
+         where pp.product_id = p.id) as prerequisites
+      ${productCardFrom}
+      where p.id = ${id} and p.is_active`;
+}
+
+/** A vendor's products and bundles in one round trip; an unknown vendor yields a null `vendor_id` marker. */
+export function sellerListQuery(userId: string | null, vendorUrl: string, isActive: boolean): SQL {
+  return sql`
+    with v as (select id from vendors where lower(vendor_url) = lower(${vendorUrl}))
+    select 'vendor' as row_type, (select id from v) as vendor_id, null::json as data
+    union all
+    select 'product', null, row_to_json(x) from (
+      select ${productCardColumns(userId)} ${productCardFrom}
+      where p.vendor_id = (select id from v) and p.is_active = ${isActive}
+      order by p.sales_count desc, p.created_at desc limit 500) x
+    union all
+    select 'bundle', null, row_to_json(y) from (
+      ${bundleCardSelect(userId)}
+      where b.vendor_id = (select id from v) and b.is_active = ${isActive}
+      order by b.created_at desc limit 100) y`;
+}

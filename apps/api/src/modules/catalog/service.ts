@@ -11,13 +11,17 @@ import type { z } from 'zod';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
+import { TtlCache } from '../../platform/ttl-cache.ts';
 import { presentBundleCard, presentPrice, presentProductCard, presentVendor } from './presenter.ts';
 import {
   bundleCardSelect,
   findVendorByUrl,
   productCardColumns,
   productCardFrom,
+  productDetailsQuery,
+  sellerListQuery,
   rows,
+  type ProductDetailsRow,
   type BundleCardRow,
   type ProductCardRow,
   type VendorRow,
@@ -46,19 +50,7 @@ export async function sellerProducts(
     if (vendor.user_id !== userId) throw new AppError('forbidden', catalogMessages.ownListingsOnly);
   }
   // Both lists in one round trip; an unknown vendor yields no rows and a null marker.
-  const result = await db.execute(sql`
-    with v as (select id from vendors where lower(vendor_url) = lower(${vendorUrl}))
-    select 'vendor' as row_type, (select id from v) as vendor_id, null::json as data
-    union all
-    select 'product', null, row_to_json(x) from (
-      select ${productCardColumns(userId)} ${productCardFrom}
-      where p.vendor_id = (select id from v) and p.is_active = ${isActive}
-      order by p.sales_count desc, p.created_at desc limit 500) x
-    union all
-    select 'bundle', null, row_to_json(y) from (
-      ${bundleCardSelect(userId)}
-      where b.vendor_id = (select id from v) and b.is_active = ${isActive}
-      order by b.created_at desc limit 100) y`);
+  const result = await db.execute(sellerListQuery(userId, vendorUrl, isActive));
   const all = result.rows as Array<{ row_type: string; vendor_id: string | null; data: unknown }>;
   if (!all[0]?.vendor_id) throw unknownVendor();
   return {
@@ -77,50 +69,7 @@ export async function productDetails(
   id: string,
 ): Promise<ProductDetails> {
   const db = deps.database.db;
-  const found = await rows<
-    ProductCardRow & {
-      description: string;
-      images: string[];
-      asset_classes: string[];
-      prices: Array<{
-        price_id: string;
-        amount: number;
-        currency: string;
-        scheme: string;
-        interval: string | null;
-        trial_days: number | null;
-      }>;
-      bundles: Array<{
-        id: string;
-        slug: string;
-        title: string;
-        price_id: string;
-        amount: number;
-        currency: string;
-        scheme: string;
-        interval: string | null;
-        trial_days: number | null;
-      }>;
-      prerequisites: Array<{ id: string; slug: string; title: string; purchased: boolean }>;
-    }
-  >(
-    db,
-    sql`select ${productCardColumns(userId)}, p.description, p.images, p.asset_classes,
-      (select coalesce(json_agg(json_build_object('price_id', x.id, 'amount', x.amount, 'currency', x.currency,
-              'scheme', x.scheme, 'interval', x.interval, 'trial_days', x.trial_days) order by x.position, x.amount), '[]')
-         from prices x where x.product_id = p.id and x.is_active) as prices,
-      (select coalesce(json_agg(json_build_object('id', b.id, 'slug', b.slug, 'title', b.title, 'price_id', bp.id,
-              'amount', bp.amount, 'currency', bp.currency, 'scheme', bp.scheme, 'interval', bp.interval,
-              'trial_days', bp.trial_days) order by b.created_at), '[]')
-         from bundle_items bi join bundles b on b.id = bi.bundle_id and b.is_active join prices bp on bp.id = b.price_id
-         where bi.product_id = p.id) as bundles,
-      (select coalesce(json_agg(json_build_object('id', rq.id, 'slug', rq.slug, 'title', rq.title,
-              'purchased', ${userId ? sql`exists (select 1 from ownerships o where o.user_id = ${userId} and o.product_id = rq.id and o.revoked_at is null)` : sql`false`}) order by rq.title), '[]')
-         from product_prerequisites pp join products rq on rq.id = pp.requires_product_id
-         where pp.product_id = p.id) as prerequisites
-      ${productCardFrom}
-      where p.id = ${id} and p.is_active`,
-  );
+  const found = await rows<ProductDetailsRow>(db, productDetailsQuery(userId, id));
   const row = found[0];
   if (!row) throw unknownProduct();
   const card = presentProductCard(row, deps.storage);
@@ -236,10 +185,29 @@ const encodeCursor = (mode: Mode, n: number) =>
 
 type SearchInput = z.output<typeof searchQuery>;
 
+/** What a search found, as ids: shared by every buyer, so it can be cached; cards are loaded per request. */
+interface SearchMatches {
+  productIds: string[];
+  bundleIds: string[];
+  nextCursor: string | null;
+  didYouMean: string | null;
+}
+
+// One cache per app instance (tests build many apps). Bounded: 5000 queries of ~50 ids.
+const caches = new WeakMap<AppDeps, TtlCache<SearchMatches>>();
+function searchCache(deps: AppDeps): TtlCache<SearchMatches> {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = new TtlCache(deps.config.SEARCH_CACHE_SECONDS * 1000, 5000);
+    caches.set(deps, cache);
+  }
+  return cache;
+}
+
 /**
- * Full-text first (weighted title > tags > description, prefix on the last word, GIN index). Only when
- * that finds nothing does it fall back to trigram word similarity on titles, which forgives typos but
- * cannot use the cheap ranking, so it never runs for queries that already have answers.
+ * Search: the matching ids come from the cache when the same query ran within SEARCH_CACHE_SECONDS,
+ * else from {@link findMatches}; the cards (with this buyer's `purchased` flags and current prices) are
+ * always read fresh, by primary key, and a product deactivated meanwhile drops out.
  */
 export async function search(
   deps: AppDeps,
@@ -251,6 +219,60 @@ export async function search(
   nextCursor: string | null;
   didYouMean: string | null;
 }> {
+  const cache = searchCache(deps);
+  const key = JSON.stringify([
+    input.q.trim().toLowerCase().replace(/\s+/g, ' '),
+    input.category ?? null,
+    input.kind ?? null,
+    input.platform ?? null,
+    input.minPrice ?? null,
+    input.maxPrice ?? null,
+    input.sort,
+    input.limit,
+    input.cursor ?? null,
+  ]);
+  let matches = cache.get(key);
+  if (!matches) {
+    matches = await findMatches(deps, input);
+    cache.set(key, matches);
+  }
+  const db = deps.database.db;
+  const [productRows, bundleRows] = await Promise.all([
+    matches.productIds.length
+      ? rows<ProductCardRow>(
+          db,
+          sql`select ${productCardColumns(userId)} ${productCardFrom}
+              where p.id = any(${sql.param(matches.productIds)}::text[]) and p.is_active`,
+        )
+      : [],
+    matches.bundleIds.length
+      ? rows<BundleCardRow>(
+          db,
+          sql`${bundleCardSelect(userId)} where b.id = any(${sql.param(matches.bundleIds)}::text[]) and b.is_active`,
+        )
+      : [],
+  ]);
+  return {
+    products: inOrder(matches.productIds, productRows).map((r) =>
+      presentProductCard(r, deps.storage),
+    ),
+    bundles: inOrder(matches.bundleIds, bundleRows).map((r) => presentBundleCard(r, deps.storage)),
+    nextCursor: matches.nextCursor,
+    didYouMean: matches.didYouMean,
+  };
+}
+
+function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Full-text first (weighted title > tags > description, prefix on the last word, GIN index), ranked on
+ * the small title+tags vector. Only when that finds nothing does it try spelling corrections, then
+ * trigram word similarity on titles, so the costly steps never run for queries that already have answers.
+ */
+async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMatches> {
   const db = deps.database.db;
   const cursor = decodeCursor(input.cursor);
   const offset = cursor.offset;
@@ -278,52 +300,62 @@ export async function search(
     })[input.sort];
 
   const limit = input.limit;
-  const run = (mode: Mode | null) => {
+  const run = async (mode: Mode | null) => {
     const where = [...filters];
     let relevance = sql`p.sales_count desc, p.created_at desc, p.id`;
     if (tsq && mode === 'text') {
       const query = sql`to_tsquery('english', ${tsq})`;
       where.push(sql`p.search_vector @@ ${query}`);
-      relevance = sql`(lower(p.title) = ${lq})::int desc, ts_rank(p.search_vector, ${query}) desc, p.sales_count desc, p.id`;
+      relevance = sql`(lower(p.title) = ${lq})::int desc, ts_rank(p.rank_vector, ${query}) desc, p.sales_count desc, p.id`;
     }
     if (tsq && mode === 'fuzzy') {
       where.push(sql`${lq} <% lower(p.title)`);
       relevance = sql`word_similarity(${lq}, lower(p.title)) desc, p.sales_count desc, p.id`;
     }
-    return rows<ProductCardRow>(
+    // With a text condition and an indexed sort, match through the text index first (the CTE is a
+    // fence): otherwise, for a rare or misspelt word, the planner walks the sort index and filters
+    // the whole catalogue looking for LIMIT rows that do not exist (~100 ms at 100k products).
+    const found = await rows<{ id: string }>(
       db,
-      sql`select ${productCardColumns(userId)} ${productCardFrom} where ${sql.join(where, sql` and `)}
-          order by ${sorts(relevance)} limit ${limit + 1} offset ${offset}`,
+      mode && input.sort !== 'relevance'
+        ? sql`with p as materialized (
+                select p.id, p.title, p.rank_vector, p.sales_count, p.created_at, p.sort_amount,
+                  p.rating_average, p.rating_count
+                from products p where ${sql.join(where, sql` and `)})
+              select p.id from p order by ${sorts(relevance)} limit ${limit + 1} offset ${offset}`
+        : sql`select p.id from products p where ${sql.join(where, sql` and `)}
+              order by ${sorts(relevance)} limit ${limit + 1} offset ${offset}`,
     );
+    return found.map((r) => r.id);
   };
 
   let mode: Mode = cursor.mode ?? 'text';
-  let productRows: ProductCardRow[] = [];
+  let productIds: string[] = [];
   if (!wantBundlesOnly) {
     if (mode === 'fix') {
       didYouMean = await correctSpelling(deps, lq);
       tsq = didYouMean ? prefixQuery(didYouMean) : tsq;
     }
-    productRows = await run(tsq ? (mode === 'fix' ? 'text' : mode) : null);
-    if (tsq && mode === 'text' && offset === 0 && productRows.length === 0 && lq.length >= 3) {
+    productIds = await run(tsq ? (mode === 'fix' ? 'text' : mode) : null);
+    if (tsq && mode === 'text' && offset === 0 && productIds.length === 0 && lq.length >= 3) {
       // Nothing matched as typed: try the closest known words, then similar titles.
       didYouMean = await correctSpelling(deps, lq);
       if (didYouMean) {
         mode = 'fix';
         tsq = prefixQuery(didYouMean);
-        productRows = await run('text');
+        productIds = await run('text');
       }
-      if (productRows.length === 0) {
+      if (productIds.length === 0) {
         mode = 'fuzzy';
         didYouMean = null;
         tsq = prefixQuery(q);
-        productRows = await run('fuzzy');
+        productIds = await run('fuzzy');
       }
     }
   }
 
   // Bundles: few per vendor, matched on title; shown on the first page (or paged when asked for alone).
-  let bundleRows: BundleCardRow[] = [];
+  let bundleIds: string[] = [];
   const includeBundles = wantBundlesOnly || (!input.category && !input.kind && !input.platform);
   if (includeBundles && (offset === 0 || wantBundlesOnly)) {
     const bundleFilters: SQL[] = [sql`b.is_active`];
@@ -333,19 +365,19 @@ export async function search(
     }
     if (input.minPrice !== undefined) bundleFilters.push(sql`pr.amount >= ${input.minPrice}`);
     if (input.maxPrice !== undefined) bundleFilters.push(sql`pr.amount <= ${input.maxPrice}`);
-    bundleRows = await rows<BundleCardRow>(
+    const found = await rows<{ id: string }>(
       db,
-      sql`${bundleCardSelect(userId)} where ${sql.join(bundleFilters, sql` and `)}
+      sql`select b.id from bundles b join prices pr on pr.id = b.price_id
+          where ${sql.join(bundleFilters, sql` and `)}
           order by b.created_at desc, b.id limit ${wantBundlesOnly ? limit + 1 : 6} offset ${wantBundlesOnly ? offset : 0}`,
     );
+    bundleIds = found.map((r) => r.id);
   }
-  const more = wantBundlesOnly ? bundleRows.length > limit : productRows.length > limit;
+  const more = wantBundlesOnly ? bundleIds.length > limit : productIds.length > limit;
   const canPage = offset + limit <= MAX_OFFSET;
   return {
-    products: productRows.slice(0, limit).map((r) => presentProductCard(r, deps.storage)),
-    bundles: (wantBundlesOnly ? bundleRows.slice(0, limit) : bundleRows).map((r) =>
-      presentBundleCard(r, deps.storage),
-    ),
+    productIds: productIds.slice(0, limit),
+    bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : bundleIds,
     nextCursor: more && canPage ? encodeCursor(mode, offset + limit) : null,
     didYouMean,
   };
