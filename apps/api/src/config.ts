@@ -19,6 +19,8 @@ const envSchema = z.object({
   JWT_SECRET: secret.optional(),
   CODE_SECRET: secret.optional(),
   STORAGE_SECRET: secret.optional(),
+  /** Signs the payment sandbox's webhook events. */
+  SANDBOX_WEBHOOK_SECRET: secret.optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -28,6 +30,17 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** `sandbox` (local hosted checkout) or `stripe`; sandbox is refused in production. */
+  PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Overrides the Stripe API origin (tests point it at a loopback fake). */
+  STRIPE_API_URL: z.url().optional(),
+  /** Platform fee on each payment: basis points of the total plus a fixed amount in minor units. */
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(500),
+  PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(30),
+  /** How long an unpaid checkout holds a coupon redemption before it is released. */
+  CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -47,11 +60,12 @@ const envSchema = z.object({
 
 export type Config = Omit<
   z.infer<typeof envSchema>,
-  'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET'
+  'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET' | 'SANDBOX_WEBHOOK_SECRET'
 > & {
   JWT_SECRET: string;
   CODE_SECRET: string;
   STORAGE_SECRET: string;
+  SANDBOX_WEBHOOK_SECRET: string;
 };
 
 export class ConfigError extends Error {
@@ -60,7 +74,12 @@ export class ConfigError extends Error {
   }
 }
 
-const secretNames = ['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET'] as const;
+const secretNames = [
+  'JWT_SECRET',
+  'CODE_SECRET',
+  'STORAGE_SECRET',
+  'SANDBOX_WEBHOOK_SECRET',
+] as const;
 
 /** Reads `.env` from the working directory when present (variables already set win). */
 export function loadDotEnv(file = '.env'): void {
@@ -83,13 +102,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (cfg.APP_ENV === 'production') {
     for (const name of secretNames)
-      if (!cfg[name]) problems.push(`${name}: required in production`);
+      if (!cfg[name] && name !== 'SANDBOX_WEBHOOK_SECRET')
+        problems.push(`${name}: required in production`);
+    if (cfg.PAYMENTS_PROVIDER !== 'stripe')
+      problems.push('PAYMENTS_PROVIDER: must be stripe in production');
     if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
     if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
     if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
   }
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  if (cfg.PAYMENTS_PROVIDER === 'stripe') {
+    if (!cfg.STRIPE_SECRET_KEY)
+      problems.push('STRIPE_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe');
+    if (!cfg.STRIPE_WEBHOOK_SECRET)
+      problems.push('STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROVIDER=stripe');
   }
   if (problems.length) throw new ConfigError(problems);
 

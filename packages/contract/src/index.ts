@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
+export * from './orders.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -12,6 +13,7 @@ export * from './rules/code.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
+import { ordersRoutes } from './orders.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -20,5 +22,6 @@ export const routes = {
   ...usersRoutes,
   ...analyticsRoutes,
   ...catalogRoutes,
+  ...ordersRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { idSchema, isoDateTime, moneySchema } from './common.ts';
+import { priceIntervals, vendorUrlSchema } from './catalog.ts';
+import { defineRoute } from './route.ts';
+
+/** A checkout's life: pending until the provider reports an outcome. */
+export const purchaseStatuses = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
+export const purchaseStatus = z.enum(purchaseStatuses);
+export type PurchaseStatus = z.infer<typeof purchaseStatus>;
+
+export const subscriptionStatuses = [
+  'trialing',
+  'active',
+  'past_due',
+  /** Cancelled by the buyer; access runs to the end of the paid period. */
+  'cancelling',
+  'ended',
+] as const;
+export const subscriptionStatus = z.enum(subscriptionStatuses);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
+
+export const COUPON_CODE_MAX = 32;
+/** Coupon codes: letters, digits, dashes and underscores; matched case-insensitively. */
+export const couponCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a coupon code.')
+  .max(COUPON_CODE_MAX, `Coupon codes are at most ${COUPON_CODE_MAX} characters.`)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Coupon codes use only letters, digits, dashes and underscores.');
+
+/** A plan of a product: the one-time price, or a recurring interval. */
+export const checkoutScheme = z.enum(['one_time', ...priceIntervals]);
+export type CheckoutScheme = z.infer<typeof checkoutScheme>;
+
+/** Referral ids as the `referral_id` cookie carries them. */
+export const refIdSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]*$/);
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REFERRAL_COOKIE = 'referral_id';
+export const REFERRAL_WINDOW_DAYS = 30;
+
+export const checkoutProductBody = z.object({
+  priceId: idSchema,
+  coupon: couponCodeSchema.optional(),
+  scheme: checkoutScheme.optional(),
+  refId: refIdSchema.optional(),
+});
+export type CheckoutProductBody = z.infer<typeof checkoutProductBody>;
+
+export const checkoutBundleBody = z.object({
+  bundleId: idSchema,
+  coupon: couponCodeSchema.optional(),
+  refId: refIdSchema.optional(),
+});
+export type CheckoutBundleBody = z.infer<typeof checkoutBundleBody>;
+
+export const checkoutResponse = z.object({
+  url: z.string(),
+  sessionId: z.string(),
+});
+export type CheckoutResponse = z.infer<typeof checkoutResponse>;
+
+export const couponDuration = z.enum(['once', 'forever']);
+export const couponPreview = z
+  .object({
+    code: z.string(),
+    /** `percent`: percentOff of the price; `amount`: a fixed amount off. */
+    type: z.enum(['percent', 'amount']),
+    percentOff: z.number().int().nullable(),
+    amountOff: z.number().int().nullable(),
+    /** For subscriptions: the first payment only, or every payment. */
+    duration: couponDuration,
+    subtotal: moneySchema,
+    discount: moneySchema,
+    total: moneySchema,
+  })
+  .meta({ id: 'CouponPreview' });
+export type CouponPreview = z.infer<typeof couponPreview>;
+
+export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;
+export const entitlementSchema = z.object({
+  kind: z.enum(entitlementKinds),
+  productId: z.string(),
+  productTitle: z.string(),
+  productSlug: z.string(),
+  status: z.enum(['active', 'ended']),
+  /** When access ends (subscriptions cancelled at period end), else null. */
+  endsAt: isoDateTime.nullable(),
+});
+export type Entitlement = z.infer<typeof entitlementSchema>;
+
+export const purchaseSchema = z
+  .object({
+    id: z.string(),
+    sessionId: z.string(),
+    status: purchaseStatus,
+    /** What was bought: one product at one price, or a bundle. */
+    item: z.object({
+      type: z.enum(['product', 'bundle']),
+      id: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      priceId: z.string(),
+      vendor: z.object({ vendorUrl: z.string(), displayName: z.string() }),
+    }),
+    scheme: checkoutScheme,
+    subtotal: moneySchema,
+    discount: moneySchema,
+    total: moneySchema,
+    coupon: z.object({ code: z.string(), duration: couponDuration }).nullable(),
+    subscription: z
+      .object({
+        status: subscriptionStatus,
+        currentPeriodEnd: isoDateTime.nullable(),
+        /** What each renewal costs after any first-payment-only coupon. */
+        renewalAmount: moneySchema,
+      })
+      .nullable(),
+    receiptNumber: z.string().nullable(),
+    entitlements: z.array(entitlementSchema),
+    createdAt: isoDateTime,
+    paidAt: isoDateTime.nullable(),
+    refundedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: 'Purchase' });
+export type Purchase = z.infer<typeof purchaseSchema>;
+
+export const ordersRoutes = {
+  checkoutProduct: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/product',
+    auth: 'bearer',
+    summary:
+      'Start checkout for a product plan. Send an `Idempotency-Key` header to make retries return the same session.',
+    tags: ['checkout'],
+    status: 201,
+    query: z.object({ vendorUrl: vendorUrlSchema }),
+    body: checkoutProductBody,
+    response: checkoutResponse,
+  }),
+  checkoutBundle: defineRoute({
+    method: 'POST',
+    path: '/api/v1/user/bundle',
+    auth: 'bearer',
+    summary: 'Start checkout for a bundle, with an optional vendor coupon.',
+    tags: ['checkout'],
+    status: 201,
+    body: checkoutBundleBody,
+    response: checkoutResponse,
+  }),
+  previewCoupon: defineRoute({
+    method: 'GET',
+    path: '/api/v1/coupons/preview',
+    auth: 'optional',
+    summary: 'Check a coupon against a product price or a bundle and show the discounted total.',
+    tags: ['checkout'],
+    status: 200,
+    query: z
+      .object({
+        code: couponCodeSchema,
+        priceId: idSchema.optional(),
+        bundleId: idSchema.optional(),
+      })
+      .refine((q) => Boolean(q.priceId) !== Boolean(q.bundleId), {
+        message: 'Give either priceId or bundleId.',
+        path: ['priceId'],
+      }),
+    response: z.object({ coupon: couponPreview }),
+  }),
+  purchaseStatus: defineRoute({
+    method: 'GET',
+    path: '/api/v1/purchase/session/{id}',
+    auth: 'bearer',
+    summary: 'The purchase behind a checkout session, for the return page.',
+    tags: ['orders'],
+    status: 200,
+    params: z.object({ id: idSchema }),
+    response: z.object({ purchase: purchaseSchema }),
+  }),
+  purchaseList: defineRoute({
+    method: 'GET',
+    path: '/api/v1/purchases/buyer/list',
+    auth: 'bearer',
+    summary: "The buyer's purchases, newest first.",
+    tags: ['orders'],
+    status: 200,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(50).default(20),
+      cursor: z.string().max(200).optional(),
+    }),
+    response: z.object({ purchases: z.array(purchaseSchema), nextCursor: z.string().nullable() }),
+  }),
+  purchaseDetails: defineRoute({
+    method: 'GET',
+    path: '/api/v1/purchases/buyer/{id}',
+    auth: 'bearer',
+    summary: "One of the buyer's own purchases.",
+    tags: ['orders'],
+    status: 200,
+    params: z.object({ id: idSchema }),
+    response: z.object({ purchase: purchaseSchema }),
+  }),
+  customerPortal: defineRoute({
+    method: 'GET',
+    path: '/api/v1/payment/customer-portal',
+    auth: 'bearer',
+    summary: "A link to manage the buyer's subscriptions and payment methods with this vendor.",
+    tags: ['orders'],
+    status: 200,
+    query: z.object({ vendorUrl: vendorUrlSchema }),
+    response: z.object({ session: z.object({ url: z.string() }) }),
+  }),
+} as const;
+
+export const ordersMessages = {
+  unknownPlan: 'That plan is not available for this product.',
+  inactive: 'This product is not for sale right now.',
+  alreadyOwned: 'You already own this.',
+  missingPrerequisite: 'Buy the required product first.',
+  couponInvalid: 'That coupon code is not valid.',
+  couponExpired: 'That coupon has expired.',
+  couponExhausted: 'That coupon has been fully redeemed.',
+  couponNotApplicable: 'That coupon does not apply to this item.',
+  purchaseNotFound: 'We could not find that order.',
+  noSubscriptions: 'You have no subscriptions with this vendor.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different checkout.',
+} as const;
