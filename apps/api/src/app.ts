@@ -21,7 +21,9 @@ import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
+import { ordersModule } from './modules/orders/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
+import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { filesModule } from './platform/files.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
@@ -102,6 +104,8 @@ export async function buildApp(
   await app.register(usersModule);
   await app.register(analyticsModule);
   await app.register(catalogModule);
+  await app.register(ordersModule);
+  if (deps.sandbox) await app.register(sandboxPaymentsModule);
   await app.register(filesModule);
   if (deps.config.APP_ENV === 'local') await app.register(devModule);
   return app;

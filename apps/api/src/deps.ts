@@ -5,6 +5,9 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { Mailer } from './integrations/mail/mailer.ts';
 import { LogTransport, SmtpTransport, type MailTransport } from './integrations/mail/port.ts';
+import type { PaymentsProvider } from './integrations/payments/port.ts';
+import { SandboxPayments } from './integrations/payments/sandbox.ts';
+import { StripePayments } from './integrations/payments/stripe.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
 import { S3Storage } from './integrations/storage/s3.ts';
@@ -32,6 +35,9 @@ export interface AppDeps {
   mailer: Mailer;
   mailTransport: MailTransport;
   storage: Storage;
+  payments: PaymentsProvider;
+  /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
+  sandbox: SandboxPayments | null;
   boss: PgBoss | null;
   redis: Redis | null;
   close(): Promise<void>;
@@ -44,6 +50,7 @@ export function createDeps(
   options: {
     boss?: PgBoss | null;
     mailTransport?: MailTransport;
+    payments?: PaymentsProvider;
     rateLimitStore?: RateLimitStore;
   } = {},
 ): AppDeps {
@@ -86,9 +93,24 @@ export function createDeps(
         })
       : new LocalDiskStorage(path.resolve(config.DATA_DIR, 'files'), config.STORAGE_SECRET);
 
+  const sandbox =
+    config.PAYMENTS_PROVIDER === 'sandbox'
+      ? new SandboxPayments(database.db, config.SANDBOX_WEBHOOK_SECRET)
+      : null;
+  const payments: PaymentsProvider =
+    options.payments ??
+    sandbox ??
+    new StripePayments({
+      secretKey: config.STRIPE_SECRET_KEY!,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+      ...(config.STRIPE_API_URL ? { apiUrl: config.STRIPE_API_URL } : {}),
+    });
+
   return {
     config,
     database,
+    payments,
+    sandbox,
     tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
     limiter: new RateLimiter(store),
     mailer,

@@ -5,3 +5,5 @@ export * from '../modules/analytics/tables.ts';
 export * from '../integrations/mail/tables.ts';
 export * from '../modules/catalog/tables.ts';
 export * from '../modules/orders/tables.ts';
+export * from '../modules/affiliates/tables.ts';
+export * from '../integrations/payments/tables.ts';

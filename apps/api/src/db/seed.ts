@@ -1,3 +1,4 @@
+import { seedDemoOrders } from '../modules/orders/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
@@ -42,5 +43,6 @@ export async function seedAll(db: Db): Promise<{ accounts: number; catalog: bool
     ownerEmails: { 'alpha-edge': 'vendor@demo.tradeshelf.test' },
     buyerEmail: 'buyer@demo.tradeshelf.test',
   });
+  await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
   return { accounts, catalog };
 }

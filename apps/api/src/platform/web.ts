@@ -19,6 +19,7 @@ const API_PREFIXES = [
   '/healthz',
   '/readyz',
   '/dev/',
+  '/sandbox/',
   '/robots.txt',
   '/sitemap.xml',
   '/sitemaps/',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { originOf } from '../../platform/origin.ts';
 import { rows } from './repository.ts';
 
 /** URLs per sitemap file (the protocol allows 50,000; smaller files regenerate faster). */
@@ -10,12 +11,6 @@ const xmlEscape = (s: string) =>
     /[<>&'"]/g,
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
   );
-
-function originOf(req: FastifyRequest): string {
-  const configured = req.server.deps.config.PUBLIC_URL;
-  if (configured) return configured.replace(/\/$/, '');
-  return `${req.protocol}://${req.host}`;
-}
 
 /** robots.txt and a paged sitemap of vendors and active products, for search engines. */
 export async function sitemapRoutes(app: FastifyInstance): Promise<void> {

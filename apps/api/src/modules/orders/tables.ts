@@ -1,5 +1,16 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { bundles, products, vendors } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -28,4 +39,215 @@ export const ownerships = pgTable(
       .where(sql`${t.bundleId} is not null and ${t.revokedAt} is null`),
     index('ownerships_product_idx').on(t.productId),
   ],
+);
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Vendor coupons: percent or fixed amount, optionally scoped to one product. */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: text('id').primaryKey(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    type: text('type', { enum: ['percent', 'amount'] }).notNull(),
+    percentOff: integer('percent_off'),
+    amountOff: integer('amount_off'),
+    currency: text('currency'),
+    productId: text('product_id').references(() => products.id, { onDelete: 'cascade' }),
+    duration: text('duration', { enum: ['once', 'forever'] })
+      .notNull()
+      .default('once'),
+    expiresAt: ts('expires_at'),
+    maxRedemptions: integer('max_redemptions'),
+    /** Held by pending checkouts and paid orders; released when a checkout is cancelled or expires. */
+    redemptions: integer('redemptions').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('coupons_vendor_code_key').on(t.vendorId, sql`upper(${t.code})`),
+    check(
+      'coupons_redemptions_within_max',
+      sql`${t.maxRedemptions} is null or ${t.redemptions} <= ${t.maxRedemptions}`,
+    ),
+  ],
+);
+
+/** A checkout and, once paid, the order it became. */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: text('id').primaryKey(),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'restrict' }),
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    sessionId: text('session_id'),
+    checkoutUrl: text('checkout_url'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Hash of what was asked for, so a reused Idempotency-Key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
+      .notNull()
+      .default('pending'),
+    itemType: text('item_type', { enum: ['product', 'bundle'] }).notNull(),
+    productId: text('product_id').references(() => products.id, { onDelete: 'restrict' }),
+    bundleId: text('bundle_id').references(() => bundles.id, { onDelete: 'restrict' }),
+    priceId: text('price_id').notNull(),
+    scheme: text('scheme').notNull(),
+    currency: text('currency').notNull(),
+    subtotal: integer('subtotal').notNull(),
+    discount: integer('discount').notNull().default(0),
+    total: integer('total').notNull(),
+    /** What each renewal costs (subscriptions), after a first-payment-only coupon stops applying. */
+    renewalAmount: integer('renewal_amount'),
+    couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
+    couponCode: text('coupon_code'),
+    couponDuration: text('coupon_duration', { enum: ['once', 'forever'] }),
+    couponReleased: boolean('coupon_released').notNull().default(false),
+    refId: text('ref_id'),
+    affiliateUserId: text('affiliate_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    affiliateBps: integer('affiliate_bps'),
+    trialDays: integer('trial_days'),
+    subscriptionId: text('subscription_id'),
+    subscriptionStatus: text('subscription_status', {
+      enum: ['trialing', 'active', 'past_due', 'cancelling', 'ended'],
+    }),
+    currentPeriodEnd: ts('current_period_end'),
+    customerId: text('customer_id'),
+    receiptNumber: text('receipt_number'),
+    expiresAt: ts('expires_at').notNull(),
+    paidAt: ts('paid_at'),
+    failedAt: ts('failed_at'),
+    cancelledAt: ts('cancelled_at'),
+    refundedAt: ts('refunded_at'),
+    disputedAt: ts('disputed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('purchases_buyer_idempotency_key').on(t.buyerId, t.idempotencyKey),
+    uniqueIndex('purchases_session_key').on(t.sessionId),
+    uniqueIndex('purchases_receipt_key').on(t.receiptNumber),
+    index('purchases_buyer_created_idx').on(t.buyerId, t.createdAt.desc(), t.id.desc()),
+    index('purchases_pending_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * What a purchase granted: product access, course enrolment, a licence to issue, a Discord role.
+ * Later slices perform them through jobs; `performedAt` records that they did.
+ */
+export const entitlements = pgTable(
+  'entitlements',
+  {
+    id: text('id').primaryKey(),
+    purchaseId: text('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    kind: text('kind', {
+      enum: ['access', 'course_enrolment', 'licence', 'discord_role'],
+    }).notNull(),
+    status: text('status', { enum: ['active', 'ended'] })
+      .notNull()
+      .default('active'),
+    endsAt: ts('ends_at'),
+    endedReason: text('ended_reason'),
+    performedAt: ts('performed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('entitlements_purchase_product_kind_key').on(t.purchaseId, t.productId, t.kind),
+    index('entitlements_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Every money movement, in minor units. Each payment writes a set that sums to zero: the provider
+ * clearing account pays out to the platform fee, the vendor's share and any affiliate commission.
+ * Balances are sums per account.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    purchaseId: text('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'restrict' }),
+    /** The provider's payment (or refund) reference: one set per payment. */
+    paymentRef: text('payment_ref').notNull(),
+    entryType: text('entry_type', {
+      enum: ['sale', 'platform_fee', 'vendor_share', 'affiliate_commission', 'refund_reversal'],
+    }).notNull(),
+    accountType: text('account_type', {
+      enum: ['clearing', 'platform', 'vendor', 'affiliate'],
+    }).notNull(),
+    accountId: text('account_id').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_payment_entry_key').on(
+      t.purchaseId,
+      t.paymentRef,
+      t.entryType,
+      t.accountType,
+    ),
+    index('ledger_entries_account_idx').on(t.accountType, t.accountId),
+  ],
+);
+
+/** Provider webhook events already processed: the deduplication record. */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  purchaseId: text('purchase_id'),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+/** A buyer's customer record at the payment provider (for subscriptions and the portal). */
+export const paymentCustomers = pgTable(
+  'payment_customers',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/** A vendor's connected account at the provider (Stripe Connect). */
+export const vendorPaymentAccounts = pgTable(
+  'vendor_payment_accounts',
+  {
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    accountId: text('account_id').notNull(),
+    chargesEnabled: boolean('charges_enabled').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.provider] })],
 );

@@ -1,0 +1,290 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { WEBHOOK_PATH } from '../../modules/orders/routes.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { PaymentEvent, PaymentEventType } from './port.ts';
+import { addInterval, SANDBOX_SIGNATURE_HEADER, type SandboxSession } from './sandbox.ts';
+
+const esc = (s: string) =>
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!,
+  );
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+    amount / 100,
+  );
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${esc(title)} · Payment sandbox</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaf0;margin:0;padding:2rem 1rem}
+main{max-width:34rem;margin:0 auto;background:#181b22;border:1px solid #2a2f3a;border-radius:12px;padding:1.5rem}
+h1{font-size:1.3rem;margin-top:0} .muted{color:#9aa3b2;font-size:.9rem}
+table{width:100%;border-collapse:collapse;margin:1rem 0} td{padding:.35rem 0;border-bottom:1px solid #2a2f3a}
+td:last-child{text-align:right} form{display:inline} .row{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
+button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:1px solid #3a4150;background:#232833;color:#e8eaf0;cursor:pointer}
+button.primary{background:#4f7cff;border-color:#4f7cff;color:#fff} button:focus-visible{outline:2px solid #9db6ff;outline-offset:2px}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#2a2f3a;font-size:.8rem}
+</style></head><body><main>
+<p class="muted">Tradeshelf payment sandbox: no real money moves.</p>${body}</main></body></html>`;
+}
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+/** The sandbox's hosted pages: checkout, customer portal and (local only) a payments dashboard. */
+export async function sandboxPaymentsModule(app: FastifyInstance): Promise<void> {
+  const sandbox = app.deps.sandbox!;
+  // HTML forms post url-encoded bodies; the pages act on the path alone.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_req, _body, done) => done(null, {}),
+  );
+
+  /** Delivers an event through the real webhook endpoint, signature and all. */
+  async function deliver(
+    session: SandboxSession,
+    type: PaymentEventType,
+    fields: Partial<PaymentEvent> = {},
+  ): Promise<void> {
+    const { body, signature } = sandbox.event(session, type, fields);
+    const res = await app.inject({
+      method: 'POST',
+      url: WEBHOOK_PATH,
+      payload: body,
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    });
+    if (res.statusCode !== 200) {
+      throw new AppError('service_unavailable', 'The sandbox could not deliver its event.');
+    }
+  }
+
+  async function sessionOr404(id: string): Promise<SandboxSession> {
+    const session = await sandbox.session(id);
+    if (!session) throw new AppError('not_found', 'That checkout session does not exist.');
+    return session;
+  }
+
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(body);
+
+  app.get('/sandbox/checkout/:id', { schema: { hide: true } }, async (req, reply) => {
+    const { id } = idParams.parse(req.params);
+    const s = await sessionOr404(id);
+    const r = s.request;
+    const discount = r.discount?.amountOff ?? 0;
+    const due = r.trialDays ? 0 : r.item.amount - discount;
+    const every = r.item.interval ? ` / ${r.item.interval}` : '';
+    const rowsHtml = [
+      `<tr><td>${esc(r.item.name)}</td><td>${money(r.item.amount, r.item.currency)}${every}</td></tr>`,
+      discount
+        ? `<tr><td>Coupon (${r.discount!.duration === 'once' ? 'first payment' : 'every payment'})</td><td>−${money(discount, r.item.currency)}</td></tr>`
+        : '',
+      r.trialDays ? `<tr><td>Free trial</td><td>${r.trialDays} days</td></tr>` : '',
+      `<tr><td><strong>Due today</strong></td><td><strong>${money(due, r.item.currency)}</strong></td></tr>`,
+    ].join('');
+    const open = s.status === 'open' && s.expiresAt > new Date();
+    return html(
+      reply,
+      page(
+        'Checkout',
+        `<h1>Pay ${esc(r.item.name)}</h1><p class="muted">Paying as ${esc(r.buyer.email)}</p>
+<table>${rowsHtml}</table>
+${
+  open
+    ? `<div class="row"><form method="post" action="/sandbox/checkout/${esc(s.id)}/pay"><button class="primary" type="submit">Pay</button></form>
+<form method="post" action="/sandbox/checkout/${esc(s.id)}/cancel"><button type="submit">Cancel</button></form></div>`
+    : `<p>This checkout is <span class="badge">${s.status === 'open' ? 'expired' : esc(s.status)}</span>.</p>`
+}`,
+      ),
+    );
+  });
+
+  app.post('/sandbox/checkout/:id/pay', { schema: { hide: true } }, async (req, reply) => {
+    const { id } = idParams.parse(req.params);
+    let s = await sessionOr404(id);
+    const success = s.request.successUrl.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(s.id));
+    if (s.status !== 'open') return reply.redirect(success, 303);
+    if (s.expiresAt <= new Date()) {
+      throw new AppError('business_rule', 'This checkout has expired. Start again.');
+    }
+    const r = s.request;
+    const now = new Date();
+    const subscription = r.mode === 'subscription';
+    const periodEnd = subscription
+      ? r.trialDays
+        ? new Date(now.getTime() + r.trialDays * 86_400_000)
+        : addInterval(now, r.item.interval ?? 'month')
+      : null;
+    s = await sandbox.update(s.id, {
+      status: 'paid',
+      paymentRef: `pi_sbx_${s.id.slice(7)}`,
+      subscriptionId: subscription ? `sub_sbx_${s.id.slice(7)}` : null,
+      subscriptionStatus: subscription ? 'active' : null,
+      currentPeriodEnd: periodEnd,
+    });
+    const charged = r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0);
+    await deliver(s, 'checkout.completed', { amount: charged });
+    return reply.redirect(success, 303);
+  });
+
+  app.post('/sandbox/checkout/:id/cancel', { schema: { hide: true } }, async (req, reply) => {
+    const { id } = idParams.parse(req.params);
+    let s = await sessionOr404(id);
+    if (s.status === 'open') {
+      s = await sandbox.update(s.id, { status: 'cancelled' });
+      await deliver(s, 'checkout.expired');
+    }
+    return reply.redirect(s.request.cancelUrl, 303);
+  });
+
+  /* Customer portal: the buyer's subscriptions, cancel at period end or resume. */
+  const portalParams = z.object({
+    token: z.string().min(1).max(500),
+    id: z.string().max(100).optional(),
+    action: z.enum(['cancel', 'resume']).optional(),
+  });
+  app.get('/sandbox/portal/:token', { schema: { hide: true } }, async (req, reply) => {
+    const { token } = portalParams.parse(req.params);
+    const customerId = sandbox.verifyPortalToken(token);
+    if (!customerId) {
+      return html(
+        reply,
+        page(
+          'Link expired',
+          '<h1>This link has expired</h1><p><a href="/orders">Back to your orders</a></p>',
+        ),
+        404,
+      );
+    }
+    const subs = await sandbox.sessionsOfCustomer(customerId);
+    const list = subs
+      .map((s) => {
+        const end = s.currentPeriodEnd ? s.currentPeriodEnd.toISOString().slice(0, 10) : '';
+        const state =
+          s.subscriptionStatus === 'cancelling'
+            ? `Cancels on ${end}`
+            : s.subscriptionStatus === 'ended'
+              ? 'Ended'
+              : `Renews on ${end}`;
+        const action =
+          s.subscriptionStatus === 'active'
+            ? `<form method="post" action="/sandbox/portal/${esc(token)}/${esc(s.id)}/cancel"><button type="submit">Cancel subscription</button></form>`
+            : s.subscriptionStatus === 'cancelling'
+              ? `<form method="post" action="/sandbox/portal/${esc(token)}/${esc(s.id)}/resume"><button class="primary" type="submit">Resume subscription</button></form>`
+              : '';
+        const amount =
+          s.request.discount?.duration === 'forever'
+            ? s.request.item.amount - s.request.discount.amountOff
+            : s.request.item.amount;
+        return `<tr><td>${esc(s.request.item.name)}<br><span class="muted">${money(amount, s.request.item.currency)} / ${esc(s.request.item.interval ?? 'month')} · ${esc(state)}</span></td><td>${action}</td></tr>`;
+      })
+      .join('');
+    return html(
+      reply,
+      page(
+        'Manage subscriptions',
+        `<h1>Manage subscriptions</h1>${list ? `<table>${list}</table>` : '<p>No subscriptions.</p>'}
+<p class="muted">Payment method: sandbox card ending 4242.</p><p><a href="/orders" style="color:#9db6ff">Back to your orders</a></p>`,
+      ),
+    );
+  });
+
+  app.post('/sandbox/portal/:token/:id/:action', { schema: { hide: true } }, async (req, reply) => {
+    const { token, id, action } = portalParams.parse(req.params);
+    const customerId = sandbox.verifyPortalToken(token);
+    const s = id ? await sandbox.session(id) : null;
+    if (!customerId || !s || s.customerId !== customerId || !s.subscriptionId) {
+      throw new AppError('not_found', 'That subscription does not exist.');
+    }
+    const cancelling = action === 'cancel';
+    if (
+      (cancelling && s.subscriptionStatus === 'active') ||
+      (!cancelling && s.subscriptionStatus === 'cancelling')
+    ) {
+      const updated = await sandbox.update(s.id, {
+        subscriptionStatus: cancelling ? 'cancelling' : 'active',
+      });
+      await deliver(updated, 'subscription.updated', { cancelAtPeriodEnd: cancelling });
+    }
+    return reply.redirect(`/sandbox/portal/${token}`, 303);
+  });
+
+  /* The sandbox's "dashboard": what a vendor or support would do in Stripe. Local only. */
+  if (app.deps.config.APP_ENV !== 'local') return;
+  const actions = ['refund', 'renew', 'fail', 'dispute', 'end'] as const;
+  app.get('/sandbox/payments', { schema: { hide: true } }, async (_req, reply) => {
+    const sessions = await sandbox.recentSessions();
+    const list = sessions
+      .map((s) => {
+        const r = s.request;
+        const sub = s.subscriptionId
+          ? ` · subscription ${esc(s.subscriptionStatus ?? '')}${s.currentPeriodEnd ? ` to ${s.currentPeriodEnd.toISOString().slice(0, 10)}` : ''}`
+          : '';
+        const buttons = actions
+          .filter((a) => (a === 'renew' || a === 'fail' || a === 'end' ? s.subscriptionId : true))
+          .filter(() => !s.refundedAt)
+          .map(
+            (a) =>
+              `<form method="post" action="/sandbox/payments/${esc(s.id)}/${a}"><button type="submit">${
+                {
+                  refund: 'Refund',
+                  renew: 'Renew now',
+                  fail: 'Fail renewal',
+                  dispute: 'Dispute',
+                  end: 'End subscription',
+                }[a]
+              }</button></form>`,
+          )
+          .join(' ');
+        return `<tr><td>${esc(r.item.name)}<br><span class="muted">${esc(r.buyer.email)} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${sub}${s.refundedAt ? ' · refunded' : ''}</span><div class="row">${buttons}</div></td></tr>`;
+      })
+      .join('');
+    return html(
+      reply,
+      page(
+        'Payments',
+        `<h1>Sandbox payments</h1>${list ? `<table>${list}</table>` : '<p>No payments yet.</p>'}`,
+      ),
+    );
+  });
+
+  const actionParams = z.object({ id: z.string().min(1).max(100), action: z.enum(actions) });
+  app.post('/sandbox/payments/:id/:action', { schema: { hide: true } }, async (req, reply) => {
+    const { id, action } = actionParams.parse(req.params);
+    let s = await sessionOr404(id);
+    const r = s.request;
+    if (action === 'refund' && !s.refundedAt) {
+      s = await sandbox.update(s.id, {
+        refundedAt: new Date(),
+        subscriptionStatus: s.subscriptionId ? 'ended' : null,
+      });
+      await deliver(s, 'refund', { paymentRef: s.paymentRef });
+    } else if (action === 'renew' && s.subscriptionId && s.subscriptionStatus !== 'ended') {
+      const periodEnd = addInterval(s.currentPeriodEnd ?? new Date(), r.item.interval ?? 'month');
+      const invoice = `in_sbx_${s.id.slice(7)}_${s.renewals.length + 1}`;
+      s = await sandbox.update(s.id, {
+        currentPeriodEnd: periodEnd,
+        renewals: [...s.renewals, invoice],
+      });
+      const amount =
+        r.discount?.duration === 'forever' ? r.item.amount - r.discount.amountOff : r.item.amount;
+      await deliver(s, 'subscription.renewed', { paymentRef: invoice, amount, periodEnd });
+    } else if (action === 'fail' && s.subscriptionId) {
+      await deliver(s, 'payment.failed', { paymentRef: `in_sbx_failed_${Date.now()}` });
+    } else if (action === 'dispute') {
+      await deliver(s, 'dispute');
+    } else if (action === 'end' && s.subscriptionId && s.subscriptionStatus !== 'ended') {
+      s = await sandbox.update(s.id, { subscriptionStatus: 'ended' });
+      await deliver(s, 'subscription.ended');
+    }
+    return reply.redirect('/sandbox/payments', 303);
+  });
+}

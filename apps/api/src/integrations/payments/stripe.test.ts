@@ -1,0 +1,657 @@
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
+import { WebhookSignatureError, type CheckoutRequest } from './port.ts';
+import { StripePayments } from './stripe.ts';
+
+const SECRET_KEY = 'sk_test_fake_key';
+const WEBHOOK_SECRET = 'whsec_test_5f0c1d2e3a4b';
+
+let fake: FakeStripe;
+let payments: StripePayments;
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  payments = new StripePayments({
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    apiUrl: fake.url,
+  });
+});
+
+afterAll(async () => {
+  await fake?.close();
+});
+
+function checkoutRequest(over: Partial<CheckoutRequest> = {}): CheckoutRequest {
+  return {
+    purchaseId: `pur_${randomUUID()}`,
+    mode: 'payment',
+    item: { name: 'Ceramic mug', amount: 2500, currency: 'eur', interval: null },
+    discount: null,
+    trialDays: null,
+    buyer: { userId: 'usr_1', email: 'buyer@example.test', customerId: null },
+    connectedAccountId: 'acct_vendor_1',
+    applicationFeeAmount: 155,
+    applicationFeePercent: 5,
+    successUrl: 'https://shop.test/checkout/done?session_id={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'https://shop.test/checkout/cancelled',
+    idempotencyKey: `checkout-${randomUUID()}`,
+    ...over,
+  };
+}
+
+/** The checkout-session request carrying this purchase (the last one when retried). */
+function sessionRequest(purchaseId: string) {
+  const found = fake
+    .requestsTo('/v1/checkout/sessions')
+    .filter((r) => r.body.client_reference_id === purchaseId);
+  expect(found.length).toBeGreaterThan(0);
+  return found.at(-1)!;
+}
+
+describe('StripePayments.createCheckout', () => {
+  it('sends a payment-mode session with the discounted price, fee and destination', async () => {
+    const req = checkoutRequest({
+      discount: { amountOff: 500, duration: 'once', couponId: 'spring' },
+    });
+    const couponsBefore = fake.requestsTo('/v1/coupons').length;
+
+    const session = await payments.createCheckout(req);
+
+    const sent = sessionRequest(req.purchaseId);
+    expect(sent.method).toBe('POST');
+    expect(sent.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+    expect(sent.idempotencyKey).toBe(req.idempotencyKey);
+    expect(sent.body).toMatchObject({
+      mode: 'payment',
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][unit_amount]': '2000',
+      'line_items[0][price_data][currency]': 'eur',
+      'line_items[0][price_data][product_data][name]': 'Ceramic mug',
+      client_reference_id: req.purchaseId,
+      'metadata[purchase_id]': req.purchaseId,
+      customer_email: 'buyer@example.test',
+      success_url: 'https://shop.test/checkout/done?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://shop.test/checkout/cancelled',
+      'payment_intent_data[metadata][purchase_id]': req.purchaseId,
+      'payment_intent_data[application_fee_amount]': '155',
+      'payment_intent_data[transfer_data][destination]': 'acct_vendor_1',
+    });
+    expect(sent.body).not.toHaveProperty('customer');
+    expect(sent.body).not.toHaveProperty('line_items[0][price_data][recurring][interval]');
+    expect(Object.keys(sent.body).some((k) => k.startsWith('subscription_data'))).toBe(false);
+    expect(Object.keys(sent.body).some((k) => k.startsWith('discounts'))).toBe(false);
+    // A one-off discount is priced in, not sent as a Stripe coupon.
+    expect(fake.requestsTo('/v1/coupons')).toHaveLength(couponsBefore);
+
+    expect(session.sessionId).toMatch(/^cs_test_\d+$/);
+    expect(session.url).toBe(`https://checkout.stripe.test/c/pay/${session.sessionId}`);
+    expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+  });
+
+  it('returns the same session when retried with the same idempotency key', async () => {
+    const req = checkoutRequest();
+    const first = await payments.createCheckout(req);
+    const second = await payments.createCheckout(req);
+
+    expect(second).toEqual(first);
+    const sent = fake
+      .requestsTo('/v1/checkout/sessions')
+      .filter((r) => r.body.client_reference_id === req.purchaseId);
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([req.idempotencyKey, req.idempotencyKey]);
+
+    const other = await payments.createCheckout({ ...req, idempotencyKey: `k-${randomUUID()}` });
+    expect(other.sessionId).not.toBe(first.sessionId);
+  });
+
+  it('retries a failed request with the same idempotency key', async () => {
+    const req = checkoutRequest();
+    fake.failNext(1);
+
+    const session = await payments.createCheckout(req);
+
+    const sent = fake
+      .requestsTo('/v1/checkout/sessions')
+      .filter((r) => r.body.client_reference_id === req.purchaseId);
+    expect(sent).toHaveLength(2);
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([req.idempotencyKey, req.idempotencyKey]);
+    expect(session.sessionId).toMatch(/^cs_test_/);
+  });
+
+  it('sends no fee or destination without a connected account, and an existing customer', async () => {
+    const req = checkoutRequest({
+      connectedAccountId: null,
+      buyer: { userId: 'usr_2', email: 'known@example.test', customerId: 'cus_existing' },
+    });
+    await payments.createCheckout(req);
+
+    const { body } = sessionRequest(req.purchaseId);
+    expect(body.customer).toBe('cus_existing');
+    expect(body).not.toHaveProperty('customer_email');
+    expect(body['payment_intent_data[metadata][purchase_id]']).toBe(req.purchaseId);
+    expect(body['line_items[0][price_data][unit_amount]']).toBe('2500');
+    const keys = Object.keys(body);
+    expect(keys.filter((k) => /application_fee|transfer_data/.test(k))).toEqual([]);
+  });
+
+  it('sends a quarterly subscription as every 3 months with trial and fee percent', async () => {
+    const req = checkoutRequest({
+      mode: 'subscription',
+      item: { name: 'Coffee club', amount: 4500, currency: 'usd', interval: 'quarter' },
+      trialDays: 14,
+      applicationFeePercent: 7.5,
+    });
+    await payments.createCheckout(req);
+
+    const { body } = sessionRequest(req.purchaseId);
+    expect(body).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][price_data][unit_amount]': '4500',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][recurring][interval]': 'month',
+      'line_items[0][price_data][recurring][interval_count]': '3',
+      'metadata[purchase_id]': req.purchaseId,
+      'subscription_data[metadata][purchase_id]': req.purchaseId,
+      'subscription_data[trial_period_days]': '14',
+      'subscription_data[application_fee_percent]': '7.5',
+      'subscription_data[transfer_data][destination]': 'acct_vendor_1',
+    });
+    expect(Object.keys(body).some((k) => k.startsWith('payment_intent_data'))).toBe(false);
+  });
+
+  it.each([
+    ['week', 'week', '1'],
+    ['month', 'month', '1'],
+    ['year', 'year', '1'],
+  ] as const)('maps a %s interval to %s x%s', async (interval, stripeInterval, count) => {
+    const req = checkoutRequest({
+      mode: 'subscription',
+      connectedAccountId: null,
+      item: { name: 'Plan', amount: 900, currency: 'eur', interval },
+    });
+    await payments.createCheckout(req);
+
+    const { body } = sessionRequest(req.purchaseId);
+    expect(body['line_items[0][price_data][recurring][interval]']).toBe(stripeInterval);
+    expect(body['line_items[0][price_data][recurring][interval_count]']).toBe(count);
+    expect(body).not.toHaveProperty('subscription_data[trial_period_days]');
+    expect(body).not.toHaveProperty('subscription_data[application_fee_percent]');
+    expect(body).not.toHaveProperty('subscription_data[transfer_data][destination]');
+  });
+
+  it('creates a subscription coupon once and reuses it', async () => {
+    const couponId = `welcome-${randomUUID().slice(0, 8)}`;
+    const discount = { amountOff: 1000, duration: 'once' as const, couponId };
+    const expectedId = `ts_${couponId}_1000_usd_once`;
+    const sub = (over: Partial<CheckoutRequest> = {}) =>
+      checkoutRequest({
+        mode: 'subscription',
+        item: { name: 'Coffee club', amount: 4500, currency: 'usd', interval: 'month' },
+        discount,
+        ...over,
+      });
+
+    const a = sub();
+    const b = sub();
+    await payments.createCheckout(a);
+    await payments.createCheckout(b);
+
+    const couponCalls = fake.requestsTo('/v1/coupons').filter((r) => r.body.id === expectedId);
+    expect(couponCalls).toHaveLength(2);
+    expect(couponCalls[0]!.body).toEqual({
+      id: expectedId,
+      amount_off: '1000',
+      currency: 'usd',
+      duration: 'once',
+    });
+    for (const req of [a, b]) {
+      const { body } = sessionRequest(req.purchaseId);
+      expect(body['discounts[0][coupon]']).toBe(expectedId);
+      // The subscription is charged the full price; the coupon takes the discount off.
+      expect(body['line_items[0][price_data][unit_amount]']).toBe('4500');
+    }
+
+    const forever = sub({ discount: { ...discount, duration: 'forever' } });
+    await payments.createCheckout(forever);
+    expect(sessionRequest(forever.purchaseId).body['discounts[0][coupon]']).toBe(
+      `ts_${couponId}_1000_usd_forever`,
+    );
+  });
+
+  it('refuses a subscription without an interval before calling Stripe', async () => {
+    const req = checkoutRequest({ mode: 'subscription' });
+    await expect(payments.createCheckout(req)).rejects.toThrow(/interval/);
+    expect(
+      fake
+        .requestsTo('/v1/checkout/sessions')
+        .some((r) => r.body.client_reference_id === req.purchaseId),
+    ).toBe(false);
+  });
+
+  it('surfaces Stripe errors', async () => {
+    const bad = new StripePayments({
+      secretKey: 'rk_wrong',
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: fake.url,
+    });
+    await expect(bad.createCheckout(checkoutRequest())).rejects.toBeInstanceOf(
+      Stripe.errors.StripeError,
+    );
+  });
+});
+
+describe('StripePayments portal, Connect and customers', () => {
+  it('creates a billing portal session', async () => {
+    const { url } = await payments.createPortal({
+      customerId: 'cus_portal',
+      returnUrl: 'https://shop.test/account',
+    });
+
+    const sent = fake.requestsTo('/v1/billing_portal/sessions').at(-1)!;
+    expect(sent.body).toEqual({ customer: 'cus_portal', return_url: 'https://shop.test/account' });
+    expect(url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_test_\d+$/);
+  });
+
+  it('creates an Express account and its onboarding link', async () => {
+    const accountsBefore = fake.requestsTo('/v1/accounts').length;
+    const result = await payments.createConnectOnboarding({
+      accountId: null,
+      email: 'vendor@example.test',
+      refreshUrl: 'https://shop.test/vendor/connect/refresh',
+      returnUrl: 'https://shop.test/vendor/connect/done',
+    });
+
+    const accounts = fake.requestsTo('/v1/accounts');
+    expect(accounts).toHaveLength(accountsBefore + 1);
+    expect(accounts.at(-1)!.body).toEqual({
+      type: 'express',
+      email: 'vendor@example.test',
+      'capabilities[card_payments][requested]': 'true',
+      'capabilities[transfers][requested]': 'true',
+    });
+    expect(result.accountId).toMatch(/^acct_test_\d+$/);
+    expect(fake.requestsTo('/v1/account_links').at(-1)!.body).toEqual({
+      account: result.accountId,
+      refresh_url: 'https://shop.test/vendor/connect/refresh',
+      return_url: 'https://shop.test/vendor/connect/done',
+      type: 'account_onboarding',
+    });
+    expect(result.url).toContain(result.accountId);
+  });
+
+  it('reuses an existing connected account', async () => {
+    const accountsBefore = fake.requestsTo('/v1/accounts').length;
+    const result = await payments.createConnectOnboarding({
+      accountId: 'acct_known',
+      email: 'vendor@example.test',
+      refreshUrl: 'https://shop.test/r',
+      returnUrl: 'https://shop.test/d',
+    });
+
+    expect(fake.requestsTo('/v1/accounts')).toHaveLength(accountsBefore);
+    expect(result.accountId).toBe('acct_known');
+    expect(fake.requestsTo('/v1/account_links').at(-1)!.body.account).toBe('acct_known');
+    expect(result.url).toContain('acct_known');
+  });
+
+  it('creates a customer only when the buyer has none', async () => {
+    const before = fake.requestsTo('/v1/customers').length;
+    await expect(
+      payments.ensureCustomer({ userId: 'usr_9', email: 'b@example.test', customerId: 'cus_kept' }),
+    ).resolves.toBe('cus_kept');
+    expect(fake.requestsTo('/v1/customers')).toHaveLength(before);
+
+    const created = await payments.ensureCustomer({
+      userId: 'usr_9',
+      email: 'b@example.test',
+      customerId: null,
+    });
+    expect(created).toMatch(/^cus_test_\d+$/);
+    expect(fake.requestsTo('/v1/customers').at(-1)!.body).toEqual({
+      email: 'b@example.test',
+      'metadata[user_id]': 'usr_9',
+    });
+  });
+});
+
+describe('StripePayments.parseWebhook', () => {
+  const CREATED = 1_760_000_000;
+  const PERIOD_END = 1_767_000_000;
+
+  function signed(
+    type: string,
+    object: Record<string, unknown>,
+    opts: { secret?: string; timestamp?: number; id?: string } = {},
+  ) {
+    const payload = JSON.stringify({
+      id: opts.id ?? `evt_${randomUUID().replaceAll('-', '')}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: CREATED,
+      livemode: false,
+      type,
+      data: { object },
+    });
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: opts.secret ?? WEBHOOK_SECRET,
+      ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
+    });
+    return { body: Buffer.from(payload), headers: { 'stripe-signature': header } };
+  }
+
+  const parse = (w: ReturnType<typeof signed>) => payments.parseWebhook(w.body, w.headers);
+
+  const paidSession = {
+    id: 'cs_test_paid',
+    object: 'checkout.session',
+    mode: 'payment',
+    payment_status: 'paid',
+    status: 'complete',
+    client_reference_id: 'pur_1',
+    metadata: { purchase_id: 'pur_1' },
+    payment_intent: 'pi_1',
+    invoice: null,
+    subscription: null,
+    customer: 'cus_1',
+    amount_total: 2000,
+    currency: 'eur',
+  };
+
+  it('maps a paid checkout to checkout.completed', () => {
+    const w = signed('checkout.session.completed', paidSession, { id: 'evt_paid' });
+    expect(parse(w)).toEqual({
+      id: 'evt_paid',
+      type: 'checkout.completed',
+      purchaseId: 'pur_1',
+      occurredAt: new Date(CREATED * 1000),
+      paymentRef: 'pi_1',
+      amount: 2000,
+      currency: 'eur',
+      subscriptionId: null,
+      customerId: 'cus_1',
+      periodEnd: null,
+      cancelAtPeriodEnd: null,
+    });
+  });
+
+  it('maps a trial subscription checkout (no payment required) with the invoice as reference', () => {
+    const event = parse(
+      signed('checkout.session.completed', {
+        ...paidSession,
+        mode: 'subscription',
+        payment_status: 'no_payment_required',
+        payment_intent: null,
+        invoice: 'in_trial',
+        subscription: 'sub_1',
+        amount_total: 0,
+      }),
+    );
+    expect(event).toMatchObject({
+      type: 'checkout.completed',
+      paymentRef: 'in_trial',
+      amount: 0,
+      subscriptionId: 'sub_1',
+      customerId: 'cus_1',
+    });
+  });
+
+  it('falls back to client_reference_id and then to the session id', () => {
+    const event = parse(
+      signed('checkout.session.completed', {
+        ...paidSession,
+        metadata: {},
+        client_reference_id: 'pur_ref',
+        payment_intent: null,
+        invoice: null,
+      }),
+    );
+    expect(event).toMatchObject({ purchaseId: 'pur_ref', paymentRef: 'cs_test_paid' });
+  });
+
+  it('waits for async payments: unpaid completion is ignored, async success completes', () => {
+    const unpaid = { ...paidSession, payment_status: 'unpaid' };
+    expect(parse(signed('checkout.session.completed', unpaid))).toBeNull();
+    expect(parse(signed('checkout.session.async_payment_succeeded', paidSession))).toMatchObject({
+      type: 'checkout.completed',
+      purchaseId: 'pur_1',
+      paymentRef: 'pi_1',
+    });
+  });
+
+  it('maps expiry and async failure', () => {
+    const open = { ...paidSession, payment_status: 'unpaid', status: 'expired' };
+    expect(parse(signed('checkout.session.expired', open))).toMatchObject({
+      type: 'checkout.expired',
+      purchaseId: 'pur_1',
+    });
+    expect(parse(signed('checkout.session.async_payment_failed', open))).toMatchObject({
+      type: 'payment.failed',
+      purchaseId: 'pur_1',
+      paymentRef: 'pi_1',
+    });
+  });
+
+  it('returns null for an event without a purchase id', () => {
+    const foreign = { ...paidSession, metadata: {}, client_reference_id: null };
+    expect(parse(signed('checkout.session.completed', foreign))).toBeNull();
+  });
+
+  const cycleInvoice = {
+    id: 'in_cycle',
+    object: 'invoice',
+    billing_reason: 'subscription_cycle',
+    amount_paid: 4500,
+    amount_due: 4500,
+    currency: 'usd',
+    customer: 'cus_1',
+    lines: { object: 'list', data: [{ id: 'il_1', period: { start: CREATED, end: PERIOD_END } }] },
+  };
+
+  it('maps a renewal invoice (subscription details under parent)', () => {
+    const event = parse(
+      signed('invoice.paid', {
+        ...cycleInvoice,
+        parent: {
+          type: 'subscription_details',
+          subscription_details: { metadata: { purchase_id: 'pur_sub' }, subscription: 'sub_1' },
+        },
+      }),
+    );
+    expect(event).toMatchObject({
+      type: 'subscription.renewed',
+      purchaseId: 'pur_sub',
+      paymentRef: 'in_cycle',
+      amount: 4500,
+      currency: 'usd',
+      subscriptionId: 'sub_1',
+      customerId: 'cus_1',
+      periodEnd: new Date(PERIOD_END * 1000),
+    });
+  });
+
+  it('maps a renewal invoice in the older shape', () => {
+    const event = parse(
+      signed('invoice.paid', {
+        ...cycleInvoice,
+        subscription: 'sub_old',
+        subscription_details: { metadata: { purchase_id: 'pur_old' } },
+      }),
+    );
+    expect(event).toMatchObject({
+      type: 'subscription.renewed',
+      purchaseId: 'pur_old',
+      subscriptionId: 'sub_old',
+      periodEnd: new Date(PERIOD_END * 1000),
+    });
+  });
+
+  it('ignores the first subscription invoice (checkout covers it)', () => {
+    const first = {
+      ...cycleInvoice,
+      billing_reason: 'subscription_create',
+      parent: { subscription_details: { metadata: { purchase_id: 'pur_sub' } } },
+    };
+    expect(parse(signed('invoice.paid', first))).toBeNull();
+  });
+
+  it('maps a failed invoice payment', () => {
+    const event = parse(
+      signed('invoice.payment_failed', {
+        ...cycleInvoice,
+        amount_paid: 0,
+        parent: { subscription_details: { metadata: { purchase_id: 'pur_sub' } } },
+      }),
+    );
+    expect(event).toMatchObject({
+      type: 'payment.failed',
+      purchaseId: 'pur_sub',
+      paymentRef: 'in_cycle',
+      amount: 4500,
+    });
+  });
+
+  const subscription = {
+    id: 'sub_1',
+    object: 'subscription',
+    customer: 'cus_1',
+    currency: 'usd',
+    metadata: { purchase_id: 'pur_sub' },
+    cancel_at_period_end: true,
+    cancel_at: null,
+    items: { object: 'list', data: [{ id: 'si_1', current_period_end: PERIOD_END }] },
+  };
+
+  it('maps a cancellation at period end (period end on the item)', () => {
+    expect(parse(signed('customer.subscription.updated', subscription))).toMatchObject({
+      type: 'subscription.updated',
+      purchaseId: 'pur_sub',
+      subscriptionId: 'sub_1',
+      cancelAtPeriodEnd: true,
+      periodEnd: new Date(PERIOD_END * 1000),
+    });
+  });
+
+  it('maps a resumed subscription (period end on the subscription, older shape)', () => {
+    const resumed = {
+      ...subscription,
+      cancel_at_period_end: false,
+      current_period_end: PERIOD_END + 60,
+      items: { object: 'list', data: [{ id: 'si_1' }] },
+    };
+    expect(parse(signed('customer.subscription.updated', resumed))).toMatchObject({
+      type: 'subscription.updated',
+      cancelAtPeriodEnd: false,
+      periodEnd: new Date((PERIOD_END + 60) * 1000),
+    });
+  });
+
+  it('treats cancel_at as a scheduled cancellation ending then', () => {
+    const scheduled = { ...subscription, cancel_at_period_end: false, cancel_at: PERIOD_END - 10 };
+    expect(parse(signed('customer.subscription.updated', scheduled))).toMatchObject({
+      cancelAtPeriodEnd: true,
+      periodEnd: new Date((PERIOD_END - 10) * 1000),
+    });
+  });
+
+  it('maps a deleted subscription to subscription.ended', () => {
+    const ended = { ...subscription, status: 'canceled', ended_at: CREATED };
+    expect(parse(signed('customer.subscription.deleted', ended))).toMatchObject({
+      type: 'subscription.ended',
+      purchaseId: 'pur_sub',
+      subscriptionId: 'sub_1',
+      periodEnd: new Date(CREATED * 1000),
+    });
+  });
+
+  it('maps a refund from the charge metadata', () => {
+    const charge = {
+      id: 'ch_1',
+      object: 'charge',
+      amount: 2000,
+      amount_refunded: 800,
+      currency: 'eur',
+      payment_intent: 'pi_1',
+      customer: 'cus_1',
+      metadata: { purchase_id: 'pur_1' },
+    };
+    expect(parse(signed('charge.refunded', charge))).toMatchObject({
+      type: 'refund',
+      purchaseId: 'pur_1',
+      paymentRef: 'pi_1',
+      amount: 800,
+      currency: 'eur',
+    });
+  });
+
+  it('maps a dispute only when it carries a purchase id', () => {
+    const dispute = {
+      id: 'dp_1',
+      object: 'dispute',
+      amount: 2000,
+      currency: 'eur',
+      charge: 'ch_1',
+      payment_intent: 'pi_1',
+      metadata: { purchase_id: 'pur_1' },
+    };
+    expect(parse(signed('charge.dispute.created', dispute))).toMatchObject({
+      type: 'dispute',
+      purchaseId: 'pur_1',
+      paymentRef: 'pi_1',
+      amount: 2000,
+    });
+    expect(parse(signed('charge.dispute.created', { ...dispute, metadata: {} }))).toBeNull();
+  });
+
+  it('returns null for event types it does not handle', () => {
+    const w = signed('customer.created', { id: 'cus_1', object: 'customer', metadata: {} });
+    expect(parse(w)).toBeNull();
+    expect(
+      parse(signed('payment_intent.succeeded', { id: 'pi_1', metadata: { purchase_id: 'p' } })),
+    ).toBeNull();
+  });
+
+  describe('signature checks', () => {
+    const expectRejected = (fn: () => unknown) => {
+      let caught: unknown;
+      try {
+        fn();
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(WebhookSignatureError);
+      // No internals: neither the secret nor the received header is echoed back.
+      expect((caught as Error).message).not.toMatch(/whsec|t=\d+/);
+    };
+
+    it('rejects a tampered body', () => {
+      const w = signed('checkout.session.completed', paidSession);
+      const tampered = Buffer.from(
+        w.body.toString().replace('"amount_total":2000', '"amount_total":1'),
+      );
+      expect(tampered.equals(w.body)).toBe(false);
+      expectRejected(() => payments.parseWebhook(tampered, w.headers));
+    });
+
+    it('rejects a signature made with another secret', () => {
+      const w = signed('checkout.session.completed', paidSession, { secret: 'whsec_other' });
+      expectRejected(() => parse(w));
+    });
+
+    it('rejects a stale timestamp but accepts a recent one', () => {
+      const now = Math.floor(Date.now() / 1000);
+      const stale = signed('checkout.session.completed', paidSession, { timestamp: now - 600 });
+      expectRejected(() => parse(stale));
+      const recent = signed('checkout.session.completed', paidSession, { timestamp: now - 240 });
+      expect(parse(recent)).toMatchObject({ type: 'checkout.completed' });
+    });
+
+    it('rejects a missing or malformed signature header', () => {
+      const w = signed('checkout.session.completed', paidSession);
+      expectRejected(() => payments.parseWebhook(w.body, {}));
+      expectRejected(() => payments.parseWebhook(w.body, { 'stripe-signature': 'garbage' }));
+    });
+  });
+});

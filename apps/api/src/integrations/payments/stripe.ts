@@ -1,0 +1,448 @@
+import Stripe from 'stripe';
+import {
+  WebhookSignatureError,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type Interval,
+  type PaymentEvent,
+  type PaymentEventType,
+  type PaymentsProvider,
+} from './port.ts';
+
+/** Stripe rejects webhook deliveries older than this (seconds); replays of captured payloads fail. */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+const recurringFor: Record<
+  Interval,
+  { interval: 'week' | 'month' | 'year'; interval_count: number }
+> = {
+  week: { interval: 'week', interval_count: 1 },
+  month: { interval: 'month', interval_count: 1 },
+  quarter: { interval: 'month', interval_count: 3 },
+  year: { interval: 'year', interval_count: 1 },
+};
+
+/** Real adapter: Stripe Checkout, Billing portal and Connect (Express accounts, destination charges). */
+export class StripePayments implements PaymentsProvider {
+  readonly name = 'stripe' as const;
+  private readonly stripe: Stripe;
+  private readonly webhookSecret: string;
+
+  constructor(opts: { secretKey: string; webhookSecret: string; apiUrl?: string }) {
+    this.webhookSecret = opts.webhookSecret;
+    this.stripe = new Stripe(opts.secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      ...(opts.apiUrl ? hostOptions(opts.apiUrl) : {}),
+    });
+  }
+
+  async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
+    const { item, discount } = req;
+    const purchase = { purchase_id: req.purchaseId };
+    const connected = req.connectedAccountId;
+    const params: Stripe.Checkout.SessionCreateParams = {
+      mode: req.mode,
+      client_reference_id: req.purchaseId,
+      metadata: purchase,
+      success_url: req.successUrl,
+      cancel_url: req.cancelUrl,
+      ...(req.buyer.customerId
+        ? { customer: req.buyer.customerId }
+        : { customer_email: req.buyer.email }),
+    };
+
+    if (req.mode === 'payment') {
+      // A one-off payment needs no Stripe coupon: charge the discounted price directly.
+      const unitAmount = Math.max(0, item.amount - (discount?.amountOff ?? 0));
+      params.line_items = [lineItem(item.name, item.currency, unitAmount)];
+      params.payment_intent_data = {
+        metadata: purchase,
+        ...(connected
+          ? {
+              application_fee_amount: req.applicationFeeAmount,
+              transfer_data: { destination: connected },
+            }
+          : {}),
+      };
+    } else {
+      if (!item.interval) throw new Error('A subscription checkout needs an interval');
+      params.line_items = [
+        lineItem(item.name, item.currency, item.amount, recurringFor[item.interval]),
+      ];
+      params.subscription_data = {
+        metadata: purchase,
+        ...(req.trialDays ? { trial_period_days: req.trialDays } : {}),
+        ...(connected
+          ? {
+              application_fee_percent: req.applicationFeePercent,
+              transfer_data: { destination: connected },
+            }
+          : {}),
+      };
+      if (discount) {
+        const coupon = await this.ensureCoupon(discount, item.currency);
+        params.discounts = [{ coupon }];
+      }
+    }
+
+    const session = await this.stripe.checkout.sessions.create(params, {
+      idempotencyKey: req.idempotencyKey,
+    });
+    if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+    return {
+      sessionId: session.id,
+      url: session.url,
+      expiresAt: new Date(session.expires_at * 1000),
+    };
+  }
+
+  async createPortal(req: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+    const session = await this.stripe.billingPortal.sessions.create({
+      customer: req.customerId,
+      return_url: req.returnUrl,
+    });
+    return { url: session.url };
+  }
+
+  async createConnectOnboarding(req: {
+    accountId: string | null;
+    email: string;
+    refreshUrl: string;
+    returnUrl: string;
+  }): Promise<{ accountId: string; url: string }> {
+    let accountId = req.accountId;
+    if (!accountId) {
+      const account = await this.stripe.accounts.create({
+        type: 'express',
+        email: req.email,
+        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+      });
+      accountId = account.id;
+    }
+    const link = await this.stripe.accountLinks.create({
+      account: accountId,
+      refresh_url: req.refreshUrl,
+      return_url: req.returnUrl,
+      type: 'account_onboarding',
+    });
+    return { accountId, url: link.url };
+  }
+
+  async ensureCustomer(req: {
+    userId: string;
+    email: string;
+    customerId: string | null;
+  }): Promise<string> {
+    if (req.customerId) return req.customerId;
+    const customer = await this.stripe.customers.create({
+      email: req.email,
+      metadata: { user_id: req.userId },
+    });
+    return customer.id;
+  }
+
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): PaymentEvent | null {
+    const header = headerValue(headers, 'stripe-signature');
+    if (!header) throw new WebhookSignatureError('Missing Stripe signature');
+    let event: WireEvent;
+    try {
+      event = this.stripe.webhooks.constructEvent(
+        rawBody,
+        header,
+        this.webhookSecret,
+        WEBHOOK_TOLERANCE_SECONDS,
+      ) as unknown as WireEvent;
+    } catch {
+      // The SDK's message echoes the header and hints at the cause; callers only need "rejected".
+      throw new WebhookSignatureError('Invalid Stripe signature');
+    }
+    return mapEvent(event);
+  }
+
+  /** Subscriptions need a real coupon; its id is derived from the discount so retries reuse it. */
+  private async ensureCoupon(
+    discount: NonNullable<CheckoutRequest['discount']>,
+    currency: string,
+  ): Promise<string> {
+    const id = `ts_${discount.couponId}_${discount.amountOff}_${currency.toLowerCase()}_${discount.duration}`;
+    try {
+      await this.stripe.coupons.create({
+        id,
+        amount_off: discount.amountOff,
+        currency,
+        duration: discount.duration,
+      });
+    } catch (err) {
+      if (!(err instanceof Stripe.errors.StripeError && err.code === 'resource_already_exists'))
+        throw err;
+    }
+    return id;
+  }
+}
+
+function hostOptions(apiUrl: string): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+  };
+}
+
+function lineItem(
+  name: string,
+  currency: string,
+  unitAmount: number,
+  recurring?: Stripe.Checkout.SessionCreateParams.LineItem.PriceData.Recurring,
+): Stripe.Checkout.SessionCreateParams.LineItem {
+  return {
+    quantity: 1,
+    price_data: {
+      currency,
+      unit_amount: unitAmount,
+      product_data: { name },
+      ...(recurring ? { recurring } : {}),
+    },
+  };
+}
+
+function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/*
+ * Webhook payloads follow the endpoint's API version, not the SDK's pinned one, so they are read
+ * through these loose shapes that accept both the older and the newer field locations.
+ */
+type Ref = string | { id: string } | null | undefined;
+type Meta = Record<string, string> | null | undefined;
+
+interface WireEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown> };
+}
+
+interface WireSession {
+  id: string;
+  metadata?: Meta;
+  client_reference_id?: string | null;
+  payment_status?: string;
+  payment_intent?: Ref;
+  invoice?: Ref;
+  subscription?: Ref;
+  customer?: Ref;
+  amount_total?: number | null;
+  currency?: string | null;
+}
+
+interface WireInvoice {
+  id: string;
+  billing_reason?: string | null;
+  amount_paid?: number;
+  amount_due?: number;
+  currency?: string;
+  customer?: Ref;
+  metadata?: Meta;
+  /** Older API versions. */
+  subscription?: Ref;
+  subscription_details?: { metadata?: Meta } | null;
+  /** Newer API versions. */
+  parent?: { subscription_details?: { metadata?: Meta; subscription?: Ref } | null } | null;
+  lines?: { data?: Array<{ period?: { end?: number }; metadata?: Meta }> };
+}
+
+interface WireSubscription {
+  id: string;
+  metadata?: Meta;
+  customer?: Ref;
+  currency?: string;
+  cancel_at_period_end?: boolean;
+  cancel_at?: number | null;
+  ended_at?: number | null;
+  /** Older API versions; newer ones keep it per item. */
+  current_period_end?: number;
+  items?: { data?: Array<{ current_period_end?: number }> };
+}
+
+interface WireCharge {
+  id: string;
+  metadata?: Meta;
+  amount_refunded?: number;
+  currency?: string;
+  payment_intent?: Ref;
+  customer?: Ref;
+}
+
+interface WireDispute {
+  id: string;
+  metadata?: Meta;
+  amount?: number;
+  currency?: string;
+  payment_intent?: Ref;
+  charge?: string | { id: string; metadata?: Meta } | null;
+}
+
+function refId(ref: Ref): string | null {
+  if (!ref) return null;
+  return typeof ref === 'string' ? ref : ref.id;
+}
+
+function date(seconds: number | null | undefined): Date | null {
+  return typeof seconds === 'number' ? new Date(seconds * 1000) : null;
+}
+
+function mapEvent(event: WireEvent): PaymentEvent | null {
+  const obj = event.data.object;
+  const base = {
+    id: event.id,
+    occurredAt: new Date(event.created * 1000),
+    paymentRef: null,
+    amount: null,
+    currency: null,
+    subscriptionId: null,
+    customerId: null,
+    periodEnd: null,
+    cancelAtPeriodEnd: null,
+  };
+  const make = (
+    type: PaymentEventType,
+    purchaseId: string | null | undefined,
+    fields: Partial<PaymentEvent> = {},
+  ): PaymentEvent | null => (purchaseId ? { ...base, ...fields, type, purchaseId } : null);
+
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const s = obj as unknown as WireSession;
+      // 'unpaid' means an async method (e.g. bank debit) is still pending; async_payment_succeeded follows.
+      if (s.payment_status !== 'paid' && s.payment_status !== 'no_payment_required') return null;
+      return make('checkout.completed', sessionPurchaseId(s), {
+        paymentRef: refId(s.payment_intent) ?? refId(s.invoice) ?? s.id,
+        amount: s.amount_total ?? null,
+        currency: s.currency ?? null,
+        subscriptionId: refId(s.subscription),
+        customerId: refId(s.customer),
+      });
+    }
+    case 'checkout.session.expired': {
+      const s = obj as unknown as WireSession;
+      return make('checkout.expired', sessionPurchaseId(s), { customerId: refId(s.customer) });
+    }
+    case 'checkout.session.async_payment_failed': {
+      const s = obj as unknown as WireSession;
+      return make('payment.failed', sessionPurchaseId(s), {
+        paymentRef: refId(s.payment_intent) ?? s.id,
+        amount: s.amount_total ?? null,
+        currency: s.currency ?? null,
+        customerId: refId(s.customer),
+      });
+    }
+    case 'invoice.paid': {
+      const inv = obj as unknown as WireInvoice;
+      // The first invoice is covered by checkout.session.completed.
+      if (inv.billing_reason !== 'subscription_cycle') return null;
+      const periodEnds = (inv.lines?.data ?? []).map((l) => l.period?.end ?? 0);
+      return make('subscription.renewed', invoicePurchaseId(inv), {
+        paymentRef: inv.id,
+        amount: inv.amount_paid ?? null,
+        currency: inv.currency ?? null,
+        subscriptionId: invoiceSubscriptionId(inv),
+        customerId: refId(inv.customer),
+        periodEnd: periodEnds.length ? date(Math.max(...periodEnds)) : null,
+      });
+    }
+    case 'invoice.payment_failed': {
+      const inv = obj as unknown as WireInvoice;
+      return make('payment.failed', invoicePurchaseId(inv), {
+        paymentRef: inv.id,
+        amount: inv.amount_due ?? null,
+        currency: inv.currency ?? null,
+        subscriptionId: invoiceSubscriptionId(inv),
+        customerId: refId(inv.customer),
+      });
+    }
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const sub = obj as unknown as WireSubscription;
+      const periodEnd = sub.current_period_end ?? itemsPeriodEnd(sub);
+      const common = {
+        subscriptionId: sub.id,
+        customerId: refId(sub.customer),
+        currency: sub.currency ?? null,
+      };
+      if (event.type === 'customer.subscription.deleted') {
+        return make('subscription.ended', sub.metadata?.purchase_id, {
+          ...common,
+          periodEnd: date(sub.ended_at ?? periodEnd),
+          cancelAtPeriodEnd: false,
+        });
+      }
+      // Newer billing portals cancel by setting cancel_at instead of cancel_at_period_end.
+      const cancelAt = sub.cancel_at ?? null;
+      return make('subscription.updated', sub.metadata?.purchase_id, {
+        ...common,
+        cancelAtPeriodEnd: sub.cancel_at_period_end === true || cancelAt !== null,
+        periodEnd: date(cancelAt ?? periodEnd),
+      });
+    }
+    case 'charge.refunded': {
+      const ch = obj as unknown as WireCharge;
+      // Only one-off payments carry purchase_id on the charge (from payment_intent_data.metadata).
+      return make('refund', ch.metadata?.purchase_id, {
+        paymentRef: refId(ch.payment_intent) ?? ch.id,
+        amount: ch.amount_refunded ?? null,
+        currency: ch.currency ?? null,
+        customerId: refId(ch.customer),
+      });
+    }
+    case 'charge.dispute.created': {
+      const d = obj as unknown as WireDispute;
+      // Stripe does not copy charge metadata onto disputes and the charge arrives unexpanded,
+      // so this yields null unless the dispute itself was tagged with purchase_id.
+      const chargeMeta = typeof d.charge === 'object' && d.charge ? d.charge.metadata : undefined;
+      return make('dispute', d.metadata?.purchase_id ?? chargeMeta?.purchase_id, {
+        paymentRef: refId(d.payment_intent),
+        amount: d.amount ?? null,
+        currency: d.currency ?? null,
+      });
+    }
+    default:
+      return null;
+  }
+}
+
+function sessionPurchaseId(s: WireSession): string | null {
+  return s.metadata?.purchase_id ?? s.client_reference_id ?? null;
+}
+
+function invoicePurchaseId(inv: WireInvoice): string | null {
+  return (
+    inv.parent?.subscription_details?.metadata?.purchase_id ??
+    inv.subscription_details?.metadata?.purchase_id ??
+    inv.lines?.data?.find((l) => l.metadata?.purchase_id)?.metadata?.purchase_id ??
+    null
+  );
+}
+
+function invoiceSubscriptionId(inv: WireInvoice): string | null {
+  return refId(inv.parent?.subscription_details?.subscription) ?? refId(inv.subscription);
+}
+
+function itemsPeriodEnd(sub: WireSubscription): number | undefined {
+  const ends = (sub.items?.data ?? [])
+    .map((i) => i.current_period_end)
+    .filter((e): e is number => typeof e === 'number');
+  return ends.length ? Math.max(...ends) : undefined;
+}

@@ -1,0 +1,579 @@
+import { catalogRoutes, ordersMessages, ordersRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createBundle,
+  createProduct,
+  createVendor,
+  grantOwnership,
+  requirePrerequisite,
+} from '../../../test/factories/catalog.ts';
+import {
+  createBuyer,
+  createCoupon,
+  createReferral,
+  deliverEvent,
+  ledgerOf,
+  sandboxPost,
+} from '../../../test/factories/orders.ts';
+import { createUser } from '../../../test/factories/users.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+let vendor: Awaited<ReturnType<typeof createVendor>>;
+let indicator: Awaited<ReturnType<typeof createProduct>>;
+let course: Awaited<ReturnType<typeof createProduct>>;
+
+beforeAll(async () => {
+  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' });
+  vendor = await createVendor(t, { vendorUrl: 'orders-vendor' });
+  indicator = await createProduct(t, vendor.id, {
+    title: 'Order Flow Pro',
+    amount: 10_000,
+    extraPrices: [2_000],
+  });
+  course = await createProduct(t, vendor.id, {
+    title: 'Course One',
+    kind: 'course',
+    amount: 5_000,
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Buyer = Awaited<ReturnType<typeof createBuyer>>;
+
+function checkout(
+  buyer: Buyer,
+  body: Record<string, unknown>,
+  options: { vendorUrl?: string; key?: string } = {},
+) {
+  return t.call(ordersRoutes.checkoutProduct, {
+    token: buyer.token,
+    query: { vendorUrl: options.vendorUrl ?? vendor.vendorUrl },
+    body,
+    ...(options.key ? { headers: { 'idempotency-key': options.key } } : {}),
+  });
+}
+
+async function status(buyer: Buyer, sessionId: string) {
+  const res = await t.call(ordersRoutes.purchaseStatus, {
+    token: buyer.token,
+    params: { id: sessionId },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().purchase;
+}
+
+async function buy(buyer: Buyer, body: Record<string, unknown>) {
+  const res = await checkout(buyer, body);
+  expect(res.statusCode, res.body).toBe(201);
+  const { sessionId } = res.json();
+  const paid = await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`);
+  expect(paid.statusCode).toBe(303);
+  return status(buyer, sessionId);
+}
+
+const count = async (query: ReturnType<typeof sql>) =>
+  Number(((await t.database.db.execute(query)).rows[0] as { n: string }).n);
+
+describe('checkout through the sandbox', () => {
+  it('takes a one-time product from checkout to a paid order with receipt, ledger and ownership', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, { percentOff: 25 });
+    const res = await checkout(buyer, {
+      priceId: indicator.priceId,
+      coupon: coupon.code.toLowerCase(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { url, sessionId } = res.json();
+    expect(url).toMatch(new RegExp(`/sandbox/checkout/${sessionId}$`));
+
+    expect((await status(buyer, sessionId)).status).toBe('pending');
+    const pageRes = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+    expect(pageRes.statusCode).toBe(200);
+    expect(pageRes.body).toContain('Order Flow Pro');
+    expect(pageRes.body).toContain('$75.00');
+
+    const paid = await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`);
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toMatch(`/orders/status?session_id=${sessionId}`);
+
+    const purchase = await status(buyer, sessionId);
+    expect(purchase).toMatchObject({
+      status: 'paid',
+      scheme: 'one_time',
+      subtotal: { amount: 10_000, currency: 'usd' },
+      discount: { amount: 2_500 },
+      total: { amount: 7_500 },
+      coupon: { code: coupon.code, duration: 'once' },
+      subscription: null,
+      item: { type: 'product', id: indicator.id, priceId: indicator.priceId },
+    });
+    expect(purchase.receiptNumber).toMatch(/^TS-\d{4}-\d{6}$/);
+    expect(purchase.entitlements).toEqual([
+      expect.objectContaining({ kind: 'access', productId: indicator.id, status: 'active' }),
+    ]);
+
+    // 5% + 30 of 7,500 is 405; the vendor gets the rest; the set sums to zero.
+    const ledger = await ledgerOf(t, purchase.id);
+    expect(ledger.map((e) => [e.entry_type, e.amount])).toEqual([
+      ['platform_fee', 405],
+      ['sale', -7_500],
+      ['vendor_share', 7_095],
+    ]);
+    expect(t.smtp.inbox.filter((m) => m.subject.includes(purchase.receiptNumber))).toHaveLength(1);
+
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: indicator.id },
+    });
+    expect(details.json().product.purchased).toBe(true);
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
+
+    const again = await checkout(buyer, { priceId: indicator.priceId });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'conflict', error: ordersMessages.alreadyOwned });
+  });
+
+  it('cancel leaves no order and gives the coupon redemption back', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 1 });
+    const res = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
+    const { sessionId } = res.json();
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
+    const cancelled = await sandboxPost(t, `/sandbox/checkout/${sessionId}/cancel`);
+    expect(cancelled.statusCode).toBe(303);
+    expect(cancelled.headers.location).toMatch(/\/p\/.+\?checkout=cancelled$/);
+    expect((await status(buyer, sessionId)).status).toBe('cancelled');
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(0);
+    const list = await t.call(ordersRoutes.purchaseList, { token: buyer.token });
+    expect(list.json().purchases).toEqual([]);
+    expect(await count(sql`select count(*) as n from ownerships where user_id = ${buyer.id}`)).toBe(
+      0,
+    );
+  });
+
+  it('refuses what cannot be bought, with a clear 4xx and nothing recorded', async () => {
+    const buyer = await createBuyer(t);
+    const inactive = await createProduct(t, vendor.id, { isActive: false });
+    const needsBase = await createProduct(t, vendor.id, { title: 'Add-on' });
+    await requirePrerequisite(t, needsBase.id, indicator.id);
+    const expired = await createCoupon(t, vendor.id, { expiresAt: new Date(Date.now() - 1000) });
+    const scoped = await createCoupon(t, vendor.id, { productId: course.id });
+    const other = await createVendor(t);
+    const foreign = await createCoupon(t, other.id);
+
+    const cases: Array<[Record<string, unknown>, number, string]> = [
+      [{ priceId: inactive.priceId }, 422, ordersMessages.inactive],
+      [{ priceId: 'price_nope' }, 422, ordersMessages.unknownPlan],
+      [{ priceId: indicator.priceId, scheme: 'year' }, 422, ordersMessages.unknownPlan],
+      [{ priceId: needsBase.priceId }, 422, ordersMessages.missingPrerequisite],
+      [{ priceId: indicator.priceId, coupon: 'NOPE' }, 422, ordersMessages.couponInvalid],
+      [{ priceId: indicator.priceId, coupon: expired.code }, 422, ordersMessages.couponExpired],
+      [
+        { priceId: indicator.priceId, coupon: scoped.code },
+        422,
+        ordersMessages.couponNotApplicable,
+      ],
+      [{ priceId: indicator.priceId, coupon: foreign.code }, 422, ordersMessages.couponInvalid],
+      [{ priceId: indicator.priceId, coupon: 'bad code!' }, 400, ''],
+    ];
+    for (const [body, code, message] of cases) {
+      const res = await checkout(buyer, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(code);
+      expect(res.json().error).toContain(message);
+    }
+    const unsigned = await t.call(ordersRoutes.checkoutProduct, {
+      query: { vendorUrl: vendor.vendorUrl },
+      body: { priceId: indicator.priceId },
+    });
+    expect(unsigned.statusCode).toBe(401);
+    expect(await count(sql`select count(*) as n from purchases where buyer_id = ${buyer.id}`)).toBe(
+      0,
+    );
+  });
+
+  it('sells a subscription plan picked by scheme; cancel in the portal keeps access to period end', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, {
+      type: 'amount',
+      amountOff: 500,
+      duration: 'once',
+    });
+    const purchase = await buy(buyer, {
+      priceId: indicator.priceId,
+      scheme: 'month',
+      coupon: coupon.code,
+    });
+    expect(purchase).toMatchObject({
+      status: 'paid',
+      scheme: 'month',
+      total: { amount: 1_500 },
+      subscription: { status: 'active', renewalAmount: { amount: 2_000 } },
+    });
+    const periodEnd = purchase.subscription.currentPeriodEnd;
+    expect(Date.parse(periodEnd)).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+
+    const portal = await t.call(ordersRoutes.customerPortal, {
+      token: buyer.token,
+      query: { vendorUrl: vendor.vendorUrl },
+    });
+    expect(portal.statusCode).toBe(200);
+    const portalPath = new URL(portal.json().session.url).pathname;
+    const portalPage = await t.app.inject({ method: 'GET', url: portalPath });
+    expect(portalPage.body).toContain('Cancel subscription');
+    const sandboxId = (
+      await t.database.db.execute(
+        sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
+      )
+    ).rows[0] as { id: string };
+    await sandboxPost(t, `${portalPath}/${sandboxId.id}/cancel`);
+
+    const cancelling = (
+      await t.call(ordersRoutes.purchaseDetails, {
+        token: buyer.token,
+        params: { id: purchase.id },
+      })
+    ).json().purchase;
+    expect(cancelling.subscription.status).toBe('cancelling');
+    expect(cancelling.entitlements[0]).toMatchObject({ status: 'active', endsAt: periodEnd });
+
+    await sandboxPost(t, `${portalPath}/${sandboxId.id}/resume`);
+    const resumed = (
+      await t.call(ordersRoutes.purchaseDetails, {
+        token: buyer.token,
+        params: { id: purchase.id },
+      })
+    ).json().purchase;
+    expect(resumed.subscription.status).toBe('active');
+    expect(resumed.entitlements[0].endsAt).toBeNull();
+
+    // A renewal charges the full price (the coupon was first-payment-only) and writes its own set.
+    await sandboxPost(t, `/sandbox/payments/${sandboxId.id}/renew`);
+    const sales = (await ledgerOf(t, purchase.id)).filter((e) => e.entry_type === 'sale');
+    expect(sales.map((e) => e.amount).sort((a, b) => a - b)).toEqual([-2_000, -1_500]);
+
+    await sandboxPost(t, `/sandbox/payments/${sandboxId.id}/end`);
+    const ended = (
+      await t.call(ordersRoutes.purchaseDetails, {
+        token: buyer.token,
+        params: { id: purchase.id },
+      })
+    ).json().purchase;
+    expect(ended.subscription.status).toBe('ended');
+    expect(ended.entitlements[0].status).toBe('ended');
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: indicator.id },
+    });
+    expect(details.json().product.purchased).toBe(false);
+  });
+
+  it('sells a bundle with entitlements for each product and credits a referral', async () => {
+    const buyer = await createBuyer(t);
+    const affiliate = await createUser(t);
+    const refId = await createReferral(t, vendor.id, affiliate.id, 1000);
+    const bundle = await createBundle(t, vendor.id, [indicator.id, course.id], 12_000);
+    const res = await t.call(ordersRoutes.checkoutBundle, {
+      token: buyer.token,
+      body: { bundleId: bundle.id, refId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
+    const purchase = await status(buyer, res.json().sessionId);
+    expect(purchase.item).toMatchObject({ type: 'bundle', id: bundle.id });
+    expect(
+      purchase.entitlements.map((e: { kind: string; productId: string }) => [e.productId, e.kind]),
+    ).toEqual(
+      expect.arrayContaining([
+        [indicator.id, 'access'],
+        [course.id, 'access'],
+        [course.id, 'course_enrolment'],
+      ]),
+    );
+    const ledger = await ledgerOf(t, purchase.id);
+    expect(ledger.find((e) => e.entry_type === 'affiliate_commission')).toMatchObject({
+      account_id: affiliate.id,
+      amount: 1_200,
+    });
+    expect(ledger.reduce((s, e) => s + e.amount, 0)).toBe(0);
+    const list = await t.call(catalogRoutes.sellerProductList, {
+      token: buyer.token,
+      query: { vendorUrl: vendor.vendorUrl },
+    });
+    expect(list.json().products.find((p: { id: string }) => p.id === course.id).purchased).toBe(
+      true,
+    );
+  });
+
+  it('ignores a self-referral and a referral id of another vendor', async () => {
+    const buyer = await createBuyer(t);
+    const own = await createReferral(t, vendor.id, buyer.id);
+    const purchase = await buy(buyer, { priceId: course.priceId, refId: own });
+    expect(
+      (await ledgerOf(t, purchase.id)).some((e) => e.entry_type === 'affiliate_commission'),
+    ).toBe(false);
+  });
+
+  it('keeps orders private: another buyer gets 404', async () => {
+    const buyer = await createBuyer(t);
+    const purchase = await buy(buyer, { priceId: course.priceId });
+    const stranger = await createBuyer(t);
+    const byId = await t.call(ordersRoutes.purchaseDetails, {
+      token: stranger.token,
+      params: { id: purchase.id },
+    });
+    expect(byId.statusCode).toBe(404);
+    const bySession = await t.call(ordersRoutes.purchaseStatus, {
+      token: stranger.token,
+      params: { id: purchase.sessionId },
+    });
+    expect(bySession.statusCode).toBe(404);
+  });
+
+  it('lists orders newest first, paged', async () => {
+    const buyer = await createBuyer(t);
+    const bought: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const p = await createProduct(t, vendor.id, { title: `Paged ${i}` });
+      bought.push((await buy(buyer, { priceId: p.priceId })).id);
+    }
+    const first = await t.call(ordersRoutes.purchaseList, {
+      token: buyer.token,
+      query: { limit: '2' },
+    });
+    expect(first.json().purchases.map((p: { id: string }) => p.id)).toEqual([bought[2], bought[1]]);
+    const second = await t.call(ordersRoutes.purchaseList, {
+      token: buyer.token,
+      query: { limit: '2', cursor: first.json().nextCursor },
+    });
+    expect(second.json()).toMatchObject({ nextCursor: null });
+    expect(second.json().purchases.map((p: { id: string }) => p.id)).toEqual([bought[0]]);
+    const bad = await t.call(ordersRoutes.purchaseList, {
+      token: buyer.token,
+      query: { cursor: 'x' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('previews a coupon with the discounted total', async () => {
+    const coupon = await createCoupon(t, vendor.id, { percentOff: 20, duration: 'forever' });
+    const res = await t.call(ordersRoutes.previewCoupon, {
+      query: { code: coupon.code, priceId: indicator.priceId },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().coupon).toMatchObject({
+      subtotal: { amount: 10_000 },
+      discount: { amount: 2_000 },
+      total: { amount: 8_000 },
+      duration: 'forever',
+    });
+    const bad = await t.call(ordersRoutes.previewCoupon, {
+      query: { code: 'NOPE', priceId: indicator.priceId },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ fields: { coupon: ordersMessages.couponInvalid } });
+  });
+});
+
+describe('idempotency', () => {
+  it('returns one provider session for retries with the same Idempotency-Key, also concurrent ones', async () => {
+    const buyer = await createBuyer(t);
+    const key = `checkout-${Date.now()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => checkout(buyer, { priceId: course.priceId }, { key })),
+    );
+    const retry = await checkout(buyer, { priceId: course.priceId }, { key });
+    const ids = new Set(
+      [...responses, retry].map((r) => (r.statusCode === 201 ? r.json().sessionId : r.statusCode)),
+    );
+    expect(ids.size).toBe(1);
+    expect(await count(sql`select count(*) as n from purchases where buyer_id = ${buyer.id}`)).toBe(
+      1,
+    );
+    expect(
+      await count(sql`select count(*) as n from sandbox_sessions s join purchases p on p.id = s.purchase_id
+        where p.buyer_id = ${buyer.id}`),
+    ).toBe(1);
+    const other = await checkout(buyer, { priceId: indicator.priceId }, { key });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe(ordersMessages.idempotencyMismatch);
+  });
+});
+
+describe('coupon redemption limit under concurrency', () => {
+  it('20 concurrent checkouts with 5 redemptions left record exactly 5', async () => {
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 8, redemptions: 3 });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => createBuyer(t)));
+    const results = await Promise.all(
+      buyers.map((b) => checkout(b, { priceId: course.priceId, coupon: coupon.code })),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(5);
+    expect(codes.filter((c) => c === 422)).toHaveLength(15);
+    for (const r of results.filter((x) => x.statusCode === 422)) {
+      expect(r.json().error).toBe(ordersMessages.couponExhausted);
+    }
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(8);
+    expect(
+      await count(sql`select count(*) as n from purchases where coupon_id = ${coupon.id}`),
+    ).toBe(5);
+  });
+});
+
+describe('webhooks', () => {
+  async function pendingPurchase() {
+    const buyer = await createBuyer(t);
+    const res = await checkout(buyer, { priceId: course.priceId });
+    const purchaseId = (
+      (
+        await t.database.db.execute(
+          sql`select id from purchases where session_id = ${res.json().sessionId}`,
+        )
+      ).rows[0] as { id: string }
+    ).id;
+    return { buyer, purchaseId, sessionId: res.json().sessionId as string };
+  }
+  const facts = async (purchaseId: string, buyerId: string) => ({
+    entitlements: await count(
+      sql`select count(*) as n from entitlements where purchase_id = ${purchaseId}`,
+    ),
+    ledger: await count(
+      sql`select count(*) as n from ledger_entries where purchase_id = ${purchaseId}`,
+    ),
+    receipts:
+      await count(sql`select count(*) as n from mail_outbox o join users u on lower(u.email) = lower(o.to)
+      where u.id = ${buyerId} and o.subject like 'Your Tradeshelf receipt%'`),
+    ownerships: await count(
+      sql`select count(*) as n from ownerships where source = ${`purchase:${purchaseId}`}`,
+    ),
+  });
+
+  it('applies the same completed event once, delivered 3 times in sequence and 3 times concurrently', async () => {
+    const { buyer, purchaseId } = await pendingPurchase();
+    const event = {
+      id: `evt_${purchaseId}`,
+      type: 'checkout.completed' as const,
+      purchaseId,
+      amount: 5_000,
+    };
+    const sequential = [];
+    for (let i = 0; i < 3; i++) sequential.push((await deliverEvent(t, event)).json().outcome);
+    expect(sequential).toEqual(['processed', 'duplicate', 'duplicate']);
+    const concurrent = await Promise.all(Array.from({ length: 3 }, () => deliverEvent(t, event)));
+    expect(concurrent.map((r) => r.json().outcome)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
+    expect(await facts(purchaseId, buyer.id)).toEqual({
+      entitlements: 2,
+      ledger: 3,
+      receipts: 1,
+      ownerships: 1,
+    });
+  });
+
+  it('applies the first of 3 concurrent deliveries of a fresh event exactly once', async () => {
+    const { buyer, purchaseId } = await pendingPurchase();
+    const event = {
+      id: `evt_c_${purchaseId}`,
+      type: 'checkout.completed' as const,
+      purchaseId,
+      amount: 5_000,
+    };
+    const outcomes = (
+      await Promise.all(Array.from({ length: 3 }, () => deliverEvent(t, event)))
+    ).map((r) => r.json().outcome);
+    expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'processed']);
+    expect(await facts(purchaseId, buyer.id)).toEqual({
+      entitlements: 2,
+      ledger: 3,
+      receipts: 1,
+      ownerships: 1,
+    });
+    // A second, different completed event for the same purchase changes nothing either.
+    await deliverEvent(t, { ...event, id: `evt_c2_${purchaseId}` });
+    expect(await facts(purchaseId, buyer.id)).toEqual({
+      entitlements: 2,
+      ledger: 3,
+      receipts: 1,
+      ownerships: 1,
+    });
+  });
+
+  it('converges to refunded when the refund arrives before the completed event', async () => {
+    const { buyer, purchaseId, sessionId } = await pendingPurchase();
+    await deliverEvent(t, { id: `evt_r_${purchaseId}`, type: 'refund', purchaseId });
+    await deliverEvent(t, {
+      id: `evt_p_${purchaseId}`,
+      type: 'checkout.completed',
+      purchaseId,
+      amount: 5_000,
+    });
+    const purchase = await status(buyer, sessionId);
+    expect(purchase.status).toBe('refunded');
+    expect(purchase.entitlements).toEqual([]);
+    const f = await facts(purchaseId, buyer.id);
+    expect(f.ownerships).toBe(0);
+  });
+
+  it('a refund after payment ends access at once and reverses the ledger', async () => {
+    const buyer = await createBuyer(t);
+    const purchase = await buy(buyer, { priceId: course.priceId });
+    const sandboxId = (
+      (
+        await t.database.db.execute(
+          sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
+        )
+      ).rows[0] as { id: string }
+    ).id;
+    await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund`);
+    const after = await status(buyer, purchase.sessionId);
+    expect(after.status).toBe('refunded');
+    expect(after.entitlements.every((e: { status: string }) => e.status === 'ended')).toBe(true);
+    const ledger = await ledgerOf(t, purchase.id);
+    const byAccount = new Map<string, number>();
+    for (const e of ledger)
+      byAccount.set(e.account_type, (byAccount.get(e.account_type) ?? 0) + e.amount);
+    expect([...byAccount.values()].every((v) => v === 0)).toBe(true);
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: course.id },
+    });
+    expect(details.json().product.purchased).toBe(false);
+  });
+
+  it('rejects a tampered body, a wrong secret and a stale timestamp with 400 and no change', async () => {
+    const { buyer, purchaseId } = await pendingPurchase();
+    const event = { id: `evt_bad_${purchaseId}`, type: 'checkout.completed' as const, purchaseId };
+    const tampered = await deliverEvent(t, event, { tamper: (b) => b.replace('"usd"', '"eur"') });
+    const wrong = await deliverEvent(t, event, { secret: 'x'.repeat(40) });
+    const stale = await deliverEvent(t, event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    for (const res of [tampered, wrong, stale]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'bad_request' });
+    }
+    expect(await facts(purchaseId, buyer.id)).toEqual({
+      entitlements: 0,
+      ledger: 0,
+      receipts: 0,
+      ownerships: 0,
+    });
+    expect(await count(sql`select count(*) as n from payment_events where id = ${event.id}`)).toBe(
+      0,
+    );
+  });
+});
+
+describe('ownership before checkout', () => {
+  it('refuses a product owned through a bundle', async () => {
+    const buyer = await createBuyer(t);
+    const bundle = await createBundle(t, vendor.id, [course.id], 4_000);
+    await grantOwnership(t, buyer.id, { bundleId: bundle.id });
+    const res = await checkout(buyer, { priceId: course.priceId });
+    expect(res.statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,45 @@
+/** Pure money rules for checkout: integer minor units throughout, rounding never favours the platform. */
+
+export interface CouponRule {
+  type: 'percent' | 'amount';
+  percent_off: number | null;
+  amount_off: number | null;
+}
+
+/** The discount a coupon gives on a subtotal: percentages round down, never more than the subtotal. */
+export function couponDiscount(subtotal: number, coupon: CouponRule): number {
+  const raw =
+    coupon.type === 'percent'
+      ? Math.floor((subtotal * (coupon.percent_off ?? 0)) / 100)
+      : (coupon.amount_off ?? 0);
+  return Math.max(0, Math.min(subtotal, raw));
+}
+
+export interface Split {
+  platformFee: number;
+  affiliateCommission: number;
+  vendorShare: number;
+}
+
+/**
+ * How one payment divides: the platform fee (basis points of the total, rounded down, plus a fixed
+ * amount), the affiliate's commission (basis points of the total) and the rest to the vendor. The
+ * parts always sum to the total and none is negative.
+ */
+export function splitPayment(
+  total: number,
+  fee: { bps: number; fixed: number },
+  affiliateBps: number | null,
+): Split {
+  if (total <= 0) return { platformFee: 0, affiliateCommission: 0, vendorShare: 0 };
+  const platformFee = Math.min(total, Math.floor((total * fee.bps) / 10_000) + fee.fixed);
+  const affiliateCommission = Math.min(
+    total - platformFee,
+    affiliateBps ? Math.floor((total * affiliateBps) / 10_000) : 0,
+  );
+  return {
+    platformFee,
+    affiliateCommission,
+    vendorShare: total - platformFee - affiliateCommission,
+  };
+}

@@ -1,0 +1,81 @@
+import { IDEMPOTENCY_KEY_HEADER, ordersRoutes } from '@tradeshelf/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WebhookSignatureError } from '../../integrations/payments/port.ts';
+import { AppError } from '../../platform/errors.ts';
+import { originOf } from '../../platform/origin.ts';
+import { registerRoute } from '../../platform/routes.ts';
+import * as orders from './service.ts';
+
+export const WEBHOOK_PATH = '/api/v1/payment/webhook';
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
+
+function idempotencyKeyOf(req: FastifyRequest): string | null {
+  const value = req.headers[IDEMPOTENCY_KEY_HEADER];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new AppError(
+      'validation_failed',
+      'Idempotency-Key must be 8 to 200 letters, digits or . _ : - characters.',
+      { [IDEMPOTENCY_KEY_HEADER]: 'Invalid Idempotency-Key.' },
+    );
+  }
+  return value;
+}
+
+export async function ordersModule(app: FastifyInstance): Promise<void> {
+  const deps = app.deps;
+  registerRoute(app, ordersRoutes.checkoutProduct, ({ query, body, auth, req }) =>
+    orders.startCheckout(
+      deps,
+      { buyerId: auth.sub, idempotencyKey: idempotencyKeyOf(req), origin: originOf(req) },
+      { type: 'product', vendorUrl: query.vendorUrl, ...body },
+    ),
+  );
+  registerRoute(app, ordersRoutes.checkoutBundle, ({ body, auth, req }) =>
+    orders.startCheckout(
+      deps,
+      { buyerId: auth.sub, idempotencyKey: idempotencyKeyOf(req), origin: originOf(req) },
+      { type: 'bundle', ...body },
+    ),
+  );
+  registerRoute(app, ordersRoutes.previewCoupon, async ({ query }) => ({
+    coupon: await orders.previewCoupon(deps, query),
+  }));
+  registerRoute(app, ordersRoutes.purchaseStatus, async ({ params, auth }) => ({
+    purchase: await orders.purchaseBySession(deps, auth.sub, params.id),
+  }));
+  registerRoute(app, ordersRoutes.purchaseList, ({ query, auth }) =>
+    orders.purchaseList(deps, auth.sub, query.limit, query.cursor),
+  );
+  registerRoute(app, ordersRoutes.purchaseDetails, async ({ params, auth }) => ({
+    purchase: await orders.purchaseDetails(deps, auth.sub, params.id),
+  }));
+  registerRoute(app, ordersRoutes.customerPortal, async ({ query, auth, req }) => ({
+    session: await orders.customerPortal(deps, auth.sub, query.vendorUrl, originOf(req)),
+  }));
+  await app.register(webhookRoute);
+}
+
+/** The provider's webhook: verified on the raw body, so this plugin keeps JSON unparsed. */
+async function webhookRoute(app: FastifyInstance): Promise<void> {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.post(WEBHOOK_PATH, { schema: { hide: true }, bodyLimit: 1024 * 1024 }, async (req, reply) => {
+    if (!Buffer.isBuffer(req.body)) {
+      throw new AppError('bad_request', 'Webhook bodies must be JSON.');
+    }
+    let event;
+    try {
+      event = app.deps.payments.parseWebhook(req.body, req.headers);
+    } catch (err) {
+      if (err instanceof WebhookSignatureError || err instanceof SyntaxError) {
+        throw new AppError('bad_request', 'Webhook signature verification failed.');
+      }
+      throw err;
+    }
+    if (!event) return reply.send({ received: true, outcome: 'ignored' });
+    const outcome = await orders.applyPaymentEvent(app.deps, event);
+    return reply.send({ received: true, outcome });
+  });
+}

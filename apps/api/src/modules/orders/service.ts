@@ -1,0 +1,774 @@
+import {
+  ordersMessages,
+  type CheckoutScheme,
+  type CouponPreview,
+  type Purchase,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { PaymentEvent } from '../../integrations/payments/port.ts';
+import { newId, sha256 } from '../../lib.ts';
+import { AppError } from '../../platform/errors.ts';
+import { missingPrerequisites } from '../catalog/service.ts';
+import { couponDiscount, splitPayment } from './pricing.ts';
+import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
+
+const rule = (message: string, fields?: Record<string, string>) =>
+  new AppError('business_rule', message, fields);
+
+/** What a buyer asked to check out. */
+export type CheckoutInput =
+  | {
+      type: 'product';
+      vendorUrl: string;
+      priceId: string;
+      scheme?: CheckoutScheme | undefined;
+      coupon?: string | undefined;
+      refId?: string | undefined;
+    }
+  | { type: 'bundle'; bundleId: string; coupon?: string | undefined; refId?: string | undefined };
+
+interface PriceRow {
+  price_id: string;
+  amount: number;
+  currency: string;
+  scheme: 'one_time' | 'recurring';
+  interval: 'week' | 'month' | 'quarter' | 'year' | null;
+  trial_days: number | null;
+  price_active: boolean;
+}
+
+/** The item resolved from a checkout request: one product plan or one bundle. */
+interface Item extends PriceRow {
+  type: 'product' | 'bundle';
+  id: string;
+  slug: string;
+  title: string;
+  is_active: boolean;
+  vendor_id: string;
+  vendor_url: string;
+}
+
+const schemeOf = (p: Pick<PriceRow, 'scheme' | 'interval'>): CheckoutScheme =>
+  p.scheme === 'one_time' ? 'one_time' : (p.interval ?? 'month');
+
+async function resolveItem(deps: AppDeps, input: CheckoutInput): Promise<Item> {
+  const db = deps.database.db;
+  if (input.type === 'bundle') {
+    const found = await one<Item>(
+      db,
+      sql`select 'bundle' as type, b.id, b.slug, b.title, b.is_active, v.id as vendor_id, v.vendor_url,
+            pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
+          from bundles b join vendors v on v.id = b.vendor_id join prices pr on pr.id = b.price_id
+          where b.id = ${input.bundleId}`,
+    );
+    if (!found) throw new AppError('not_found', 'We could not find that bundle.');
+    if (!found.is_active) throw rule(ordersMessages.inactive);
+    return found;
+  }
+  // Every price of the product the priceId belongs to; `scheme` may pick a sibling plan.
+  const plans = await rows<Item>(
+    db,
+    sql`select 'product' as type, p.id, p.slug, p.title, p.is_active, v.id as vendor_id, v.vendor_url,
+          pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
+        from prices pr join products p on p.id = pr.product_id join vendors v on v.id = p.vendor_id
+        where pr.product_id = (select product_id from prices where id = ${input.priceId})
+          and lower(v.vendor_url) = lower(${input.vendorUrl})
+        order by pr.position`,
+  );
+  if (!plans.length)
+    throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
+  const chosen = input.scheme
+    ? plans.find((p) => p.price_active && schemeOf(p) === input.scheme)
+    : plans.find((p) => p.price_id === input.priceId && p.price_active);
+  if (!chosen) throw rule(ordersMessages.unknownPlan, { scheme: ordersMessages.unknownPlan });
+  if (!chosen.is_active) throw rule(ordersMessages.inactive);
+  return chosen;
+}
+
+async function findCoupon(
+  deps: AppDeps,
+  item: Item,
+  code: string,
+  db: Tx = deps.database.db,
+): Promise<CouponRow> {
+  const coupon = await one<CouponRow>(
+    db,
+    sql`select id, code, type, percent_off, amount_off, currency, product_id, duration, expires_at,
+          max_redemptions, redemptions, is_active
+        from coupons where vendor_id = ${item.vendor_id} and upper(code) = upper(${code})`,
+  );
+  const field = (message: string) => rule(message, { coupon: message });
+  if (!coupon || !coupon.is_active) throw field(ordersMessages.couponInvalid);
+  if (coupon.expires_at && new Date(coupon.expires_at) <= new Date()) {
+    throw field(ordersMessages.couponExpired);
+  }
+  if (coupon.product_id && (item.type !== 'product' || coupon.product_id !== item.id)) {
+    throw field(ordersMessages.couponNotApplicable);
+  }
+  if (coupon.type === 'amount' && coupon.currency && coupon.currency !== item.currency) {
+    throw field(ordersMessages.couponNotApplicable);
+  }
+  if (coupon.max_redemptions !== null && coupon.redemptions >= coupon.max_redemptions) {
+    throw field(ordersMessages.couponExhausted);
+  }
+  return coupon;
+}
+
+function previewOf(item: Item, coupon: CouponRow): CouponPreview {
+  const discount = couponDiscount(item.amount, coupon);
+  const money = (amount: number) => ({ amount, currency: item.currency });
+  return {
+    code: coupon.code,
+    type: coupon.type,
+    percentOff: coupon.percent_off,
+    amountOff: coupon.amount_off,
+    duration: coupon.duration,
+    subtotal: money(item.amount),
+    discount: money(discount),
+    total: money(item.amount - discount),
+  };
+}
+
+/** Checks a coupon for a price or bundle without reserving it (live validation on the product page). */
+export async function previewCoupon(
+  deps: AppDeps,
+  q: { code: string; priceId?: string | undefined; bundleId?: string | undefined },
+): Promise<CouponPreview> {
+  let item: Item;
+  if (q.bundleId) {
+    item = await resolveItem(deps, { type: 'bundle', bundleId: q.bundleId });
+  } else {
+    const vendor = await one<{ vendor_url: string }>(
+      deps.database.db,
+      sql`select v.vendor_url from prices pr join products p on p.id = pr.product_id
+          join vendors v on v.id = p.vendor_id where pr.id = ${q.priceId!}`,
+    );
+    if (!vendor) throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
+    item = await resolveItem(deps, {
+      type: 'product',
+      vendorUrl: vendor.vendor_url,
+      priceId: q.priceId!,
+    });
+  }
+  return previewOf(item, await findCoupon(deps, item, q.code));
+}
+
+async function assertNotOwned(deps: AppDeps, buyerId: string, item: Item): Promise<void> {
+  const owned = await one<{ owned: boolean }>(
+    deps.database.db,
+    item.type === 'bundle'
+      ? sql`select exists (select 1 from ownerships where user_id = ${buyerId} and bundle_id = ${item.id}
+              and revoked_at is null) as owned`
+      : sql`select (exists (select 1 from ownerships where user_id = ${buyerId} and product_id = ${item.id}
+                and revoked_at is null)
+              or exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
+                where o.user_id = ${buyerId} and bi.product_id = ${item.id} and o.revoked_at is null)) as owned`,
+  );
+  if (owned?.owned) throw new AppError('conflict', ordersMessages.alreadyOwned);
+}
+
+/** Releases the coupon redemptions held by checkouts that expired unpaid. */
+async function releaseExpired(tx: Tx, couponId: string): Promise<void> {
+  await tx.execute(sql`with expired as (
+      update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
+      where coupon_id = ${couponId} and status = 'pending' and expires_at < now() and not coupon_released
+      returning 1)
+    update coupons set redemptions = redemptions - (select count(*) from expired)
+    where id = ${couponId} and (select count(*) from expired) > 0`);
+}
+
+export interface CheckoutContext {
+  buyerId: string;
+  idempotencyKey: string | null;
+  origin: string;
+}
+
+/**
+ * Starts checkout. A pending purchase (holding any coupon redemption) commits first; the provider
+ * session is created after, with the purchase id as its idempotency key, so a retry with the same
+ * `Idempotency-Key` finds the purchase and gets the same provider session.
+ */
+export async function startCheckout(
+  deps: AppDeps,
+  ctx: CheckoutContext,
+  input: CheckoutInput,
+): Promise<{ url: string; sessionId: string }> {
+  const db = deps.database.db;
+  const requestHash = sha256(JSON.stringify(input));
+  const idempotencyKey = ctx.idempotencyKey ?? newId('idem');
+
+  if (ctx.idempotencyKey) {
+    const existing = await existingCheckout(deps, ctx, ctx.idempotencyKey, requestHash, input);
+    if (existing) return existing;
+  }
+
+  const item = await resolveItem(deps, input);
+  await assertNotOwned(deps, ctx.buyerId, item);
+  if (item.type === 'product') {
+    const prereq = await missingPrerequisites(deps, ctx.buyerId, item.id);
+    if (!prereq.satisfied) {
+      throw rule(
+        `${ordersMessages.missingPrerequisite} You need: ${prereq.missing.map((m) => m.title).join(', ')}.`,
+      );
+    }
+  }
+  const buyer = await one<{ email: string }>(
+    db,
+    sql`select email from users where id = ${ctx.buyerId}`,
+  );
+  if (!buyer) throw new AppError('unauthorized', 'Sign in to continue.');
+  if (input.coupon) await findCoupon(deps, item, input.coupon);
+
+  // Referrals are best-effort: an unknown, foreign or self-referral id is ignored, never an error.
+  const referral = input.refId
+    ? await one<{ user_id: string; commission_bps: number }>(
+        db,
+        sql`select user_id, commission_bps from referral_links
+            where ref_id = ${input.refId} and vendor_id = ${item.vendor_id} and user_id <> ${ctx.buyerId}`,
+      )
+    : null;
+
+  const purchaseId = newId('pur');
+  const recurring = item.scheme === 'recurring';
+  const inserted = await db
+    .transaction(async (tx) => {
+      let coupon: CouponRow | null = null;
+      if (input.coupon) {
+        coupon = await findCoupon(deps, item, input.coupon, tx);
+        await releaseExpired(tx, coupon.id);
+        // The conditional increment is the concurrency guard: the row lock serialises redemptions.
+        const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
+          where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
+          returning id`);
+        if (!reserved.rows.length) {
+          throw rule(ordersMessages.couponExhausted, { coupon: ordersMessages.couponExhausted });
+        }
+      }
+      const discount = coupon ? couponDiscount(item.amount, coupon) : 0;
+      const total = item.amount - discount;
+      const renewal = recurring ? (coupon?.duration === 'forever' ? total : item.amount) : null;
+      const result = await tx.execute(sql`insert into purchases (id, buyer_id, vendor_id, provider,
+        idempotency_key, request_hash, item_type, product_id, bundle_id, price_id, scheme, currency,
+        subtotal, discount, total, renewal_amount, coupon_id, coupon_code, coupon_duration,
+        ref_id, affiliate_user_id, affiliate_bps, trial_days, expires_at)
+      values (${purchaseId}, ${ctx.buyerId}, ${item.vendor_id}, ${deps.payments.name},
+        ${idempotencyKey}, ${requestHash}, ${item.type}, ${item.type === 'product' ? item.id : null},
+        ${item.type === 'bundle' ? item.id : null}, ${item.price_id}, ${schemeOf(item)}, ${item.currency},
+        ${item.amount}, ${discount}, ${total}, ${renewal}, ${coupon?.id ?? null}, ${coupon?.code ?? null},
+        ${coupon?.duration ?? null}, ${referral ? input.refId! : null}, ${referral?.user_id ?? null},
+        ${referral?.commission_bps ?? null}, ${recurring ? item.trial_days : null},
+        now() + make_interval(mins => ${deps.config.CHECKOUT_EXPIRY_MINUTES}))
+      on conflict (buyer_id, idempotency_key) do nothing
+      returning id`);
+      if (!result.rows.length) throw new RaceLost();
+      return { coupon, discount, total };
+    })
+    .catch((err: unknown) => {
+      if (err instanceof RaceLost) return null;
+      throw err;
+    });
+  if (!inserted) {
+    // A concurrent request with the same Idempotency-Key committed first: answer with its session.
+    const existing = await existingCheckout(deps, ctx, idempotencyKey, requestHash, input);
+    if (existing) return existing;
+    throw new AppError('conflict', 'This checkout is already being started. Try again.');
+  }
+  return createProviderSession(deps, ctx, purchaseId, item, buyer.email, inserted);
+}
+
+class RaceLost extends Error {}
+
+/**
+ * The checkout an earlier request with this Idempotency-Key started. If that request is still
+ * creating its provider session, this one creates it too, under the same provider idempotency key,
+ * so both get the one session.
+ */
+async function existingCheckout(
+  deps: AppDeps,
+  ctx: CheckoutContext,
+  key: string,
+  requestHash: string,
+  input: CheckoutInput,
+): Promise<{ url: string; sessionId: string } | null> {
+  const found = await one<{
+    id: string;
+    request_hash: string;
+    session_id: string | null;
+    checkout_url: string | null;
+    coupon_id: string | null;
+    discount: number;
+    total: number;
+  }>(
+    deps.database.db,
+    sql`select id, request_hash, session_id, checkout_url, coupon_id, discount, total from purchases
+        where buyer_id = ${ctx.buyerId} and idempotency_key = ${key}`,
+  );
+  if (!found) return null;
+  if (found.request_hash !== requestHash) {
+    throw new AppError('conflict', ordersMessages.idempotencyMismatch);
+  }
+  if (found.session_id && found.checkout_url) {
+    return { url: found.checkout_url, sessionId: found.session_id };
+  }
+  const item = await resolveItem(deps, input);
+  const buyer = await one<{ email: string }>(
+    deps.database.db,
+    sql`select email from users where id = ${ctx.buyerId}`,
+  );
+  const coupon = found.coupon_id
+    ? await one<CouponRow>(
+        deps.database.db,
+        sql`select * from coupons where id = ${found.coupon_id}`,
+      )
+    : null;
+  return createProviderSession(deps, ctx, found.id, item, buyer?.email ?? '', {
+    coupon,
+    discount: found.discount,
+    total: found.total,
+  });
+}
+
+async function createProviderSession(
+  deps: AppDeps,
+  ctx: CheckoutContext,
+  purchaseId: string,
+  item: Item,
+  email: string,
+  priced: { coupon: CouponRow | null; discount: number; total: number },
+): Promise<{ url: string; sessionId: string }> {
+  const db = deps.database.db;
+  const fee = { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED };
+  const split = splitPayment(priced.total, fee, null);
+  const account = await one<{ account_id: string }>(
+    db,
+    sql`select account_id from vendor_payment_accounts
+        where vendor_id = ${item.vendor_id} and provider = ${deps.payments.name} and charges_enabled`,
+  );
+  const itemPath = `/${item.type === 'product' ? 'p' : 'b'}/${item.id}/${item.slug}`;
+  try {
+    const customerId = await ensureCustomer(deps, ctx.buyerId, email);
+    const session = await deps.payments.createCheckout({
+      purchaseId,
+      mode: item.scheme === 'recurring' ? 'subscription' : 'payment',
+      item: {
+        name: item.title,
+        amount: item.amount,
+        currency: item.currency,
+        interval: item.scheme === 'recurring' ? (item.interval ?? 'month') : null,
+      },
+      discount:
+        priced.coupon && priced.discount > 0
+          ? {
+              amountOff: priced.discount,
+              duration: priced.coupon.duration,
+              couponId: priced.coupon.id,
+            }
+          : null,
+      trialDays: item.scheme === 'recurring' ? item.trial_days : null,
+      buyer: { userId: ctx.buyerId, email, customerId },
+      connectedAccountId: account?.account_id ?? null,
+      applicationFeeAmount: split.platformFee,
+      applicationFeePercent: fee.bps / 100,
+      successUrl: `${ctx.origin}/orders/status?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${ctx.origin}${itemPath}?checkout=cancelled`,
+      idempotencyKey: purchaseId,
+    });
+    await db.execute(sql`update purchases set session_id = ${session.sessionId},
+        checkout_url = ${session.url}, customer_id = ${customerId}, updated_at = now()
+      where id = ${purchaseId} and session_id is null`);
+    return { url: session.url, sessionId: session.sessionId };
+  } catch (err) {
+    // Nothing references the purchase yet: remove it and give its coupon redemption back.
+    await db.transaction(async (tx) => {
+      const removed = await tx.execute(
+        sql`delete from purchases where id = ${purchaseId} and session_id is null returning coupon_id`,
+      );
+      const couponId = (removed.rows[0] as { coupon_id: string | null } | undefined)?.coupon_id;
+      if (couponId) {
+        await tx.execute(
+          sql`update coupons set redemptions = redemptions - 1 where id = ${couponId}`,
+        );
+      }
+    });
+    if (err instanceof AppError) throw err;
+    throw new AppError(
+      'service_unavailable',
+      'Payments are unavailable right now. Try again shortly.',
+    );
+  }
+}
+
+async function ensureCustomer(deps: AppDeps, userId: string, email: string): Promise<string> {
+  const db = deps.database.db;
+  const found = await one<{ customer_id: string }>(
+    db,
+    sql`select customer_id from payment_customers where user_id = ${userId} and provider = ${deps.payments.name}`,
+  );
+  if (found) return found.customer_id;
+  const customerId = await deps.payments.ensureCustomer({ userId, email, customerId: null });
+  await db.execute(sql`insert into payment_customers (user_id, provider, customer_id)
+    values (${userId}, ${deps.payments.name}, ${customerId}) on conflict do nothing`);
+  const stored = await one<{ customer_id: string }>(
+    db,
+    sql`select customer_id from payment_customers where user_id = ${userId} and provider = ${deps.payments.name}`,
+  );
+  return stored!.customer_id;
+}
+
+/* ---------------------------------------------------------------- webhooks and fulfilment */
+
+export type EventOutcome = 'processed' | 'duplicate' | 'ignored';
+
+/**
+ * Applies one provider event exactly once. The event id is recorded in the same transaction as its
+ * effects: a concurrent duplicate blocks on that row and then sees it, and a failed attempt leaves no
+ * record so the provider's retry runs it again. The purchase row lock orders events of one purchase.
+ */
+export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Promise<EventOutcome> {
+  const mailIds: string[] = [];
+  const outcome = await deps.database.db.transaction(async (tx) => {
+    const fresh = await tx.execute(sql`insert into payment_events (id, provider, type, purchase_id)
+      values (${event.id}, ${deps.payments.name}, ${event.type}, ${event.purchaseId})
+      on conflict (id) do nothing returning id`);
+    if (!fresh.rows.length) return 'duplicate' as const;
+    const purchase = await one<PurchaseRow>(
+      tx,
+      sql`select * from purchases where id = ${event.purchaseId} for update`,
+    );
+    if (!purchase) return 'ignored' as const;
+    switch (event.type) {
+      case 'checkout.completed':
+        await completeCheckout(deps, tx, purchase, event, mailIds);
+        break;
+      case 'checkout.expired':
+        if (purchase.status === 'pending') await closeUnpaid(tx, purchase, 'cancelled');
+        break;
+      case 'payment.failed':
+        if (purchase.status === 'pending') await closeUnpaid(tx, purchase, 'failed');
+        else if (purchase.status === 'paid' && purchase.subscription_id) {
+          await tx.execute(sql`update purchases set subscription_status = 'past_due', updated_at = now()
+            where id = ${purchase.id} and subscription_status in ('active', 'trialing')`);
+        }
+        break;
+      case 'subscription.renewed':
+        if (purchase.status === 'paid' && purchase.subscription_status !== 'ended') {
+          const amount = event.amount ?? purchase.renewal_amount ?? purchase.total;
+          await writeSale(deps, tx, purchase, event.paymentRef ?? event.id, amount);
+          await tx.execute(sql`update purchases set subscription_status =
+              case when subscription_status = 'cancelling' then 'cancelling' else 'active' end,
+              current_period_end = coalesce(${event.periodEnd}, current_period_end), updated_at = now()
+            where id = ${purchase.id}`);
+        }
+        break;
+      case 'subscription.updated':
+        await updateSubscription(tx, purchase, event);
+        break;
+      case 'subscription.ended':
+        await endAccess(tx, purchase, 'subscription_ended');
+        await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
+          where id = ${purchase.id}`);
+        break;
+      case 'refund':
+        await refund(tx, purchase, event);
+        break;
+      case 'dispute':
+        await tx.execute(sql`update purchases set disputed_at = coalesce(disputed_at, now()), updated_at = now()
+          where id = ${purchase.id}`);
+        await reverseLedger(tx, purchase, `dispute:${event.paymentRef ?? event.id}`);
+        await endAccess(tx, purchase, 'disputed');
+        break;
+    }
+    return 'processed' as const;
+  });
+  await deps.mailer.dispatch(mailIds);
+  return outcome;
+}
+
+async function closeUnpaid(
+  tx: Tx,
+  purchase: PurchaseRow,
+  status: 'cancelled' | 'failed',
+): Promise<void> {
+  await tx.execute(sql`update purchases set status = ${status},
+      ${status === 'cancelled' ? sql`cancelled_at` : sql`failed_at`} = now(),
+      coupon_released = coupon_id is not null, updated_at = now()
+    where id = ${purchase.id}`);
+  if (purchase.coupon_id && !purchase.coupon_released) {
+    await tx.execute(
+      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
+    );
+  }
+}
+
+const entitlementKind: Record<string, string> = {
+  course: 'course_enrolment',
+  app: 'licence',
+  community: 'discord_role',
+};
+
+async function completeCheckout(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  event: PaymentEvent,
+  mailIds: string[],
+): Promise<void> {
+  if (purchase.status === 'paid') return;
+  // A refund that arrived first wins: the purchase stays refunded and grants nothing.
+  if (purchase.status === 'refunded') {
+    await tx.execute(sql`update purchases set paid_at = coalesce(paid_at, ${event.occurredAt}), updated_at = now()
+      where id = ${purchase.id}`);
+    return;
+  }
+  if (purchase.coupon_released && purchase.coupon_id) {
+    // Paid after we had released its coupon (an expiry raced the payment): take the redemption back.
+    await tx.execute(
+      sql`update coupons set redemptions = redemptions + 1 where id = ${purchase.coupon_id}`,
+    );
+  }
+  const subscription = purchase.scheme !== 'one_time';
+  const trial = subscription && (purchase.trial_days ?? 0) > 0;
+  await tx.execute(sql`update purchases set status = 'paid', paid_at = ${event.occurredAt},
+      coupon_released = false,
+      receipt_number = 'TS-' || to_char(now(), 'YYYY') || '-' || lpad(nextval('receipt_number_seq')::text, 6, '0'),
+      subscription_id = ${event.subscriptionId}, customer_id = coalesce(${event.customerId}, customer_id),
+      subscription_status = ${subscription ? (trial ? 'trialing' : 'active') : null},
+      current_period_end = ${subscription ? event.periodEnd : null}, updated_at = now()
+    where id = ${purchase.id}`);
+  // A trial charges nothing now; the first renewal writes the first sale.
+  const charged = event.amount ?? (trial ? 0 : purchase.total);
+  if (charged > 0) await writeSale(deps, tx, purchase, event.paymentRef ?? event.id, charged);
+
+  const granted = await rows<{ id: string; kind: string }>(
+    tx,
+    purchase.item_type === 'product'
+      ? sql`select id, kind from products where id = ${purchase.product_id}`
+      : sql`select p.id, p.kind from bundle_items bi join products p on p.id = bi.product_id
+            where bi.bundle_id = ${purchase.bundle_id} order by p.title`,
+  );
+  for (const product of granted) {
+    const kinds = [
+      'access',
+      ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : []),
+    ];
+    for (const kind of kinds) {
+      await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
+        values (${newId('ent')}, ${purchase.id}, ${purchase.buyer_id}, ${product.id}, ${kind})
+        on conflict do nothing`);
+    }
+  }
+  await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
+    values (${newId('own')}, ${purchase.buyer_id}, ${purchase.product_id}, ${purchase.bundle_id},
+      ${`purchase:${purchase.id}`})
+    on conflict do nothing`);
+  await tx.execute(sql`update products set sales_count = sales_count + 1
+    where id in (select product_id from entitlements where purchase_id = ${purchase.id} and kind = 'access')`);
+
+  const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
+  const buyer = await one<{ email: string }>(
+    tx,
+    sql`select email from users where id = ${purchase.buyer_id}`,
+  );
+  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyer.email, full)));
+}
+
+/** One payment's ledger set: the clearing account pays out fee, vendor share and commission. */
+async function writeSale(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  paymentRef: string,
+  amount: number,
+): Promise<void> {
+  const split = splitPayment(
+    amount,
+    { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED },
+    purchase.affiliate_user_id ? purchase.affiliate_bps : null,
+  );
+  const entries: Array<[string, string, string, number]> = [
+    ['sale', 'clearing', deps.payments.name, -amount],
+    ['platform_fee', 'platform', 'platform', split.platformFee],
+    ['vendor_share', 'vendor', purchase.vendor_id, split.vendorShare],
+  ];
+  if (purchase.affiliate_user_id && split.affiliateCommission > 0) {
+    entries.push([
+      'affiliate_commission',
+      'affiliate',
+      purchase.affiliate_user_id,
+      split.affiliateCommission,
+    ]);
+  }
+  for (const [entryType, accountType, accountId, value] of entries) {
+    await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
+        account_id, amount, currency)
+      values (${newId('led')}, ${purchase.id}, ${paymentRef}, ${entryType}, ${accountType}, ${accountId},
+        ${value}, ${purchase.currency})
+      on conflict do nothing`);
+  }
+}
+
+/** Reverses every entry of the purchase not yet reversed, as one set under `ref`. */
+async function reverseLedger(tx: Tx, purchase: PurchaseRow, ref: string): Promise<void> {
+  await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
+      account_id, amount, currency)
+    select 'led_' || md5(${ref} || account_type || account_id), ${purchase.id}, ${ref}, 'refund_reversal',
+      account_type, min(account_id), -sum(amount), min(currency)
+    from ledger_entries where purchase_id = ${purchase.id}
+    group by account_type, account_id having sum(amount) <> 0
+    on conflict do nothing`);
+}
+
+async function endAccess(tx: Tx, purchase: PurchaseRow, reason: string): Promise<void> {
+  await tx.execute(sql`update entitlements set status = 'ended', ends_at = least(coalesce(ends_at, now()), now()),
+      ended_reason = ${reason}
+    where purchase_id = ${purchase.id} and status = 'active'`);
+  await tx.execute(sql`update ownerships set revoked_at = now()
+    where source = ${`purchase:${purchase.id}`} and revoked_at is null`);
+}
+
+async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promise<void> {
+  if (purchase.status === 'refunded') return;
+  const wasPaid = purchase.status === 'paid';
+  await tx.execute(sql`update purchases set status = 'refunded', refunded_at = ${event.occurredAt},
+      subscription_status = case when subscription_status is null then null else 'ended' end,
+      coupon_released = coupon_id is not null and status = 'pending', updated_at = now()
+    where id = ${purchase.id}`);
+  if (purchase.status === 'pending' && purchase.coupon_id && !purchase.coupon_released) {
+    await tx.execute(
+      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
+    );
+  }
+  if (!wasPaid) return;
+  await reverseLedger(tx, purchase, `refund:${event.paymentRef ?? event.id}`);
+  await endAccess(tx, purchase, 'refunded');
+  await tx.execute(sql`update products set sales_count = greatest(0, sales_count - 1)
+    where id in (select product_id from entitlements where purchase_id = ${purchase.id} and kind = 'access')`);
+}
+
+async function updateSubscription(
+  tx: Tx,
+  purchase: PurchaseRow,
+  event: PaymentEvent,
+): Promise<void> {
+  if (purchase.status !== 'paid' || purchase.subscription_status === 'ended') return;
+  const cancelling = event.cancelAtPeriodEnd === true;
+  const periodEnd = event.periodEnd ?? purchase.current_period_end;
+  await tx.execute(sql`update purchases set
+      subscription_status = ${cancelling ? 'cancelling' : 'active'},
+      current_period_end = ${periodEnd}, updated_at = now()
+    where id = ${purchase.id}`);
+  // Cancellation keeps access to the end of the paid period; resuming clears the end date.
+  await tx.execute(sql`update entitlements set ends_at = ${cancelling ? periodEnd : null}
+    where purchase_id = ${purchase.id} and status = 'active'`);
+}
+
+function receiptMail(to: string, p: Purchase) {
+  const money = (m: { amount: number; currency: string }) =>
+    `${(m.amount / 100).toFixed(2)} ${m.currency.toUpperCase()}`;
+  const lines = [
+    `Thank you for your purchase from ${p.item.vendor.displayName}.`,
+    '',
+    `Receipt: ${p.receiptNumber}`,
+    `Item: ${p.item.title}${p.subscription ? ` (${p.scheme} plan)` : ''}`,
+    `Subtotal: ${money(p.subtotal)}`,
+    ...(p.discount.amount > 0 ? [`Discount (${p.coupon?.code}): -${money(p.discount)}`] : []),
+    `Total: ${money(p.total)}`,
+    '',
+    'What you now have:',
+    ...p.entitlements.map((e) => `- ${e.productTitle}: ${e.kind.replace('_', ' ')}`),
+  ];
+  return { to, subject: `Your Tradeshelf receipt ${p.receiptNumber}`, text: lines.join('\n') };
+}
+
+/* ---------------------------------------------------------------- buyer reads */
+
+export async function purchaseBySession(
+  deps: AppDeps,
+  buyerId: string,
+  sessionId: string,
+): Promise<Purchase> {
+  const [found] = await loadPurchases(
+    deps.database.db,
+    sql`p.session_id = ${sessionId} and p.buyer_id = ${buyerId}`,
+    1,
+  );
+  if (!found) throw new AppError('not_found', ordersMessages.purchaseNotFound);
+  return found;
+}
+
+export async function purchaseDetails(
+  deps: AppDeps,
+  buyerId: string,
+  id: string,
+): Promise<Purchase> {
+  const [found] = await loadPurchases(
+    deps.database.db,
+    sql`p.id = ${id} and p.buyer_id = ${buyerId}`,
+    1,
+  );
+  if (!found) throw new AppError('not_found', ordersMessages.purchaseNotFound);
+  return found;
+}
+
+const encodeCursor = (p: Purchase) =>
+  Buffer.from(JSON.stringify([p.createdAt, p.id])).toString('base64url');
+
+/** Newest first; abandoned checkouts (pending past expiry, cancelled) are left out of the list. */
+export async function purchaseList(
+  deps: AppDeps,
+  buyerId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ purchases: Purchase[]; nextCursor: string | null }> {
+  let after = sql`true`;
+  if (cursor) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } catch {
+      parsed = null;
+    }
+    if (
+      !Array.isArray(parsed) ||
+      typeof parsed[0] !== 'string' ||
+      typeof parsed[1] !== 'string' ||
+      Number.isNaN(Date.parse(parsed[0]))
+    ) {
+      throw new AppError('bad_request', 'That page link has expired. Reload the list.');
+    }
+    after = sql`(p.created_at, p.id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
+  }
+  const found = await loadPurchases(
+    deps.database.db,
+    sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
+      and not (p.status = 'pending' and p.expires_at < now()) and ${after}`,
+    limit + 1,
+  );
+  const page = found.slice(0, limit);
+  return {
+    purchases: page,
+    nextCursor: found.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+  };
+}
+
+export async function customerPortal(
+  deps: AppDeps,
+  buyerId: string,
+  vendorUrl: string,
+  origin: string,
+): Promise<{ url: string }> {
+  const found = await one<{ customer_id: string }>(
+    deps.database.db,
+    sql`select p.customer_id from purchases p join vendors v on v.id = p.vendor_id
+        where p.buyer_id = ${buyerId} and lower(v.vendor_url) = lower(${vendorUrl})
+          and p.subscription_id is not null and p.customer_id is not null
+        order by p.created_at desc limit 1`,
+  );
+  if (!found) throw rule(ordersMessages.noSubscriptions);
+  return deps.payments.createPortal({
+    customerId: found.customer_id,
+    returnUrl: `${origin}/orders`,
+  });
+}

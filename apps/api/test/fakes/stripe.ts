@@ -1,0 +1,229 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeStripeRequest {
+  method: string;
+  path: string;
+  /** The form body, flat: keys keep Stripe's bracket notation (`line_items[0][quantity]`). */
+  body: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  idempotencyKey: string | null;
+}
+
+interface Reply {
+  status: number;
+  json: unknown;
+}
+
+const error = (status: number, type: string, message: string, code?: string): Reply => ({
+  status,
+  json: { error: { type, message, ...(code ? { code } : {}) } },
+});
+
+/**
+ * A loopback stand-in for the Stripe API: the boundary where our payment calls leave the app.
+ * Records every request and answers the endpoints the adapter uses, with Stripe's idempotent
+ * replay and error shapes.
+ */
+export async function startFakeStripe() {
+  const requests: FakeStripeRequest[] = [];
+  const replays = new Map<string, { body: string; reply: Reply }>();
+  const coupons = new Map<string, Record<string, unknown>>();
+  let seq = 0;
+  let failures = 0;
+  const now = () => Math.floor(Date.now() / 1000);
+
+  function route(method: string, path: string, body: Record<string, string>): Reply {
+    if (method !== 'POST') return error(404, 'invalid_request_error', `Unrecognized request URL`);
+    const n = ++seq;
+    switch (path) {
+      case '/v1/checkout/sessions': {
+        const id = `cs_test_${n}`;
+        const unit = Number(body['line_items[0][price_data][unit_amount]'] ?? 0);
+        const qty = Number(body['line_items[0][quantity]'] ?? 1);
+        return {
+          status: 200,
+          json: {
+            id,
+            object: 'checkout.session',
+            mode: body.mode,
+            status: 'open',
+            payment_status: 'unpaid',
+            url: `https://checkout.stripe.test/c/pay/${id}`,
+            expires_at: now() + 24 * 3600,
+            created: now(),
+            client_reference_id: body.client_reference_id ?? null,
+            customer: body.customer ?? null,
+            customer_email: body.customer_email ?? null,
+            amount_total: unit * qty,
+            currency: body['line_items[0][price_data][currency]'] ?? null,
+            metadata: prefixed(body, 'metadata'),
+            success_url: body.success_url ?? null,
+            cancel_url: body.cancel_url ?? null,
+            payment_intent: null,
+            subscription: null,
+            invoice: null,
+          },
+        };
+      }
+      case '/v1/coupons': {
+        const id = body.id ?? `coupon_${n}`;
+        if (coupons.has(id))
+          return error(
+            400,
+            'invalid_request_error',
+            'Coupon already exists.',
+            'resource_already_exists',
+          );
+        const coupon = {
+          id,
+          object: 'coupon',
+          amount_off: body.amount_off ? Number(body.amount_off) : null,
+          currency: body.currency ?? null,
+          duration: body.duration,
+          valid: true,
+          created: now(),
+        };
+        coupons.set(id, coupon);
+        return { status: 200, json: coupon };
+      }
+      case '/v1/customers':
+        return {
+          status: 200,
+          json: {
+            id: `cus_test_${n}`,
+            object: 'customer',
+            email: body.email ?? null,
+            metadata: prefixed(body, 'metadata'),
+            created: now(),
+          },
+        };
+      case '/v1/billing_portal/sessions':
+        return {
+          status: 200,
+          json: {
+            id: `bps_test_${n}`,
+            object: 'billing_portal.session',
+            customer: body.customer,
+            return_url: body.return_url ?? null,
+            url: `https://billing.stripe.test/p/session/bps_test_${n}`,
+            created: now(),
+          },
+        };
+      case '/v1/accounts':
+        return {
+          status: 200,
+          json: {
+            id: `acct_test_${n}`,
+            object: 'account',
+            type: body.type,
+            email: body.email ?? null,
+            charges_enabled: false,
+            payouts_enabled: false,
+            details_submitted: false,
+            created: now(),
+          },
+        };
+      case '/v1/account_links':
+        if (!body.account) return error(400, 'invalid_request_error', 'Missing account');
+        return {
+          status: 200,
+          json: {
+            object: 'account_link',
+            url: `https://connect.stripe.test/setup/e/${body.account}/${n}`,
+            expires_at: now() + 300,
+            created: now(),
+          },
+        };
+      default:
+        return error(404, 'invalid_request_error', `Unrecognized request URL (POST: ${path})`);
+    }
+  }
+
+  function send(res: ServerResponse, reply: Reply, key: string | null) {
+    res.writeHead(reply.status, {
+      'content-type': 'application/json',
+      'request-id': `req_fake_${requests.length}`,
+      ...(key ? { 'idempotency-key': key } : {}),
+    });
+    res.end(JSON.stringify(reply.json));
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const method = req.method ?? 'GET';
+      const key =
+        typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
+      requests.push({
+        method,
+        path: url.pathname,
+        body: Object.fromEntries(new URLSearchParams(raw)),
+        headers: req.headers,
+        idempotencyKey: key,
+      });
+
+      if (failures > 0) {
+        failures--;
+        return send(res, error(500, 'api_error', 'Something went wrong on our end.'), key);
+      }
+      if (!/^Bearer sk_(test|live)_/.test(req.headers.authorization ?? ''))
+        return send(res, error(401, 'invalid_request_error', 'Invalid API Key provided'), key);
+
+      const replayKey = key && `${method} ${url.pathname} ${key}`;
+      const seen = replayKey ? replays.get(replayKey) : undefined;
+      if (seen) {
+        if (seen.body !== raw)
+          return send(
+            res,
+            error(
+              400,
+              'idempotency_error',
+              'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            ),
+            key,
+          );
+        return send(res, seen.reply, key);
+      }
+      const reply = route(method, url.pathname, requests.at(-1)!.body);
+      // Stripe replays successes and client errors, not server errors.
+      if (replayKey && reply.status < 500) replays.set(replayKey, { body: raw, reply });
+      send(res, reply, key);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    /** Requests to one path, oldest first. */
+    requestsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** Answers the next `n` requests with a 500, as during a Stripe incident. */
+    failNext(n: number) {
+      failures = n;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+/** `metadata[purchase_id]=x` → `{ purchase_id: 'x' }`. */
+function prefixed(body: Record<string, string>, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const m = new RegExp(`^${name}\\[([^\\]]+)\\]$`).exec(k);
+    if (m) out[m[1]!] = v;
+  }
+  return out;
+}
