@@ -1,0 +1,158 @@
+import { catalogRoutes, ordersRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
+import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { WEBHOOK_PATH } from './routes.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_orders_secret';
+let stripe: FakeStripe;
+let t: TestApp;
+let vendor: Awaited<ReturnType<typeof createVendor>>;
+let product: Awaited<ReturnType<typeof createProduct>>;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  t = await startTestApp({
+    PAYMENTS_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_orders',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    PLATFORM_FEE_BPS: '1000',
+    PLATFORM_FEE_FIXED: '0',
+  });
+  vendor = await createVendor(t, { vendorUrl: 'stripe-vendor' });
+  product = await createProduct(t, vendor.id, { title: 'Stripe Tool', amount: 8_000 });
+  await t.database.db
+    .execute(sql`insert into vendor_payment_accounts (vendor_id, provider, account_id, charges_enabled)
+    values (${vendor.id}, 'stripe', 'acct_vendor_1', true)`);
+});
+afterAll(async () => {
+  await t?.close();
+  await stripe?.close();
+});
+
+function stripeEvent(type: string, object: Record<string, unknown>, id: string) {
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: { object },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return t.app.inject({
+    method: 'POST',
+    url: WEBHOOK_PATH,
+    payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+  });
+}
+
+describe('checkout against Stripe (loopback fake)', () => {
+  it('creates a Connect checkout session and fulfils on the signed completed webhook', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, { percentOff: 50 });
+    const key = 'stripe-checkout-key-1';
+    const call = () =>
+      t.call(ordersRoutes.checkoutProduct, {
+        token: buyer.token,
+        query: { vendorUrl: vendor.vendorUrl },
+        body: { priceId: product.priceId, coupon: coupon.code },
+        headers: { 'idempotency-key': key },
+      });
+    const res = await call();
+    expect(res.statusCode, res.body).toBe(201);
+    const { url, sessionId } = res.json();
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    expect((await call()).json().sessionId).toBe(sessionId);
+
+    const created = stripe.requestsTo('/v1/checkout/sessions');
+    expect(created).toHaveLength(1);
+    const params = created[0]!.body;
+    expect(params).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][unit_amount]': '4000',
+      'payment_intent_data[application_fee_amount]': '400',
+      'payment_intent_data[transfer_data][destination]': 'acct_vendor_1',
+    });
+    const purchaseId = params['metadata[purchase_id]']!;
+    expect(purchaseId).toMatch(/^pur_/);
+    expect(params.success_url).toContain('/orders/status?session_id={CHECKOUT_SESSION_ID}');
+
+    const session = {
+      id: sessionId,
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      status: 'complete',
+      amount_total: 4000,
+      currency: 'usd',
+      client_reference_id: purchaseId,
+      metadata: { purchase_id: purchaseId },
+      payment_intent: 'pi_123',
+      customer: 'cus_123',
+      subscription: null,
+    };
+    const delivered = await stripeEvent('checkout.session.completed', session, 'evt_stripe_1');
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    expect(
+      (await stripeEvent('checkout.session.completed', session, 'evt_stripe_1')).json().outcome,
+    ).toBe('duplicate');
+    const status = await t.call(ordersRoutes.purchaseStatus, {
+      token: buyer.token,
+      params: { id: sessionId },
+    });
+    expect(status.json().purchase).toMatchObject({ status: 'paid', total: { amount: 4000 } });
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: product.id },
+    });
+    expect(details.json().product.purchased).toBe(true);
+  });
+
+  it('rejects a webhook signed with another secret', async () => {
+    const payload = JSON.stringify({
+      id: 'evt_bad',
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: {} },
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: WEBHOOK_PATH,
+      payload,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: 'whsec_other',
+        }),
+      },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('opens the Stripe billing portal for a subscriber', async () => {
+    const buyer = await createBuyer(t);
+    await t.database.db
+      .execute(sql`insert into purchases (id, buyer_id, vendor_id, provider, session_id, checkout_url,
+        idempotency_key, request_hash, status, item_type, product_id, price_id, scheme, currency, subtotal, total,
+        subscription_id, subscription_status, customer_id, expires_at)
+      values ('pur_sub_1', ${buyer.id}, ${vendor.id}, 'stripe', 'cs_sub_1', 'https://x', 'k-sub-1', 'h', 'paid',
+        'product', ${product.id}, ${product.priceId}, 'month', 'usd', 8000, 8000, 'sub_1', 'active', 'cus_portal', now())`);
+    const res = await t.call(ordersRoutes.customerPortal, {
+      token: buyer.token,
+      query: { vendorUrl: vendor.vendorUrl },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(stripe.requestsTo('/v1/billing_portal/sessions').at(-1)!.body).toMatchObject({
+      customer: 'cus_portal',
+    });
+    expect(res.json().session.url).toMatch(/^https:\/\//);
+  });
+});
