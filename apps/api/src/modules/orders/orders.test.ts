@@ -75,6 +75,12 @@ async function buy(buyer: Buyer, body: Record<string, unknown>) {
   return status(buyer, sessionId);
 }
 
+async function orderOf(buyer: Buyer, id: string) {
+  const res = await t.call(ordersRoutes.purchaseDetails, { token: buyer.token, params: { id } });
+  expect(res.statusCode).toBe(200);
+  return res.json().purchase;
+}
+
 const count = async (query: ReturnType<typeof sql>) =>
   Number(((await t.database.db.execute(query)).rows[0] as { n: string }).n);
 
@@ -231,22 +237,12 @@ describe('checkout through the sandbox', () => {
     ).rows[0] as { id: string };
     await sandboxPost(t, `${portalPath}/${sandboxId.id}/cancel`);
 
-    const cancelling = (
-      await t.call(ordersRoutes.purchaseDetails, {
-        token: buyer.token,
-        params: { id: purchase.id },
-      })
-    ).json().purchase;
+    const cancelling = await orderOf(buyer, purchase.id);
     expect(cancelling.subscription.status).toBe('cancelling');
     expect(cancelling.entitlements[0]).toMatchObject({ status: 'active', endsAt: periodEnd });
 
     await sandboxPost(t, `${portalPath}/${sandboxId.id}/resume`);
-    const resumed = (
-      await t.call(ordersRoutes.purchaseDetails, {
-        token: buyer.token,
-        params: { id: purchase.id },
-      })
-    ).json().purchase;
+    const resumed = await orderOf(buyer, purchase.id);
     expect(resumed.subscription.status).toBe('active');
     expect(resumed.entitlements[0].endsAt).toBeNull();
 
@@ -256,12 +252,7 @@ describe('checkout through the sandbox', () => {
     expect(sales.map((e) => e.amount).sort((a, b) => a - b)).toEqual([-2_000, -1_500]);
 
     await sandboxPost(t, `/sandbox/payments/${sandboxId.id}/end`);
-    const ended = (
-      await t.call(ordersRoutes.purchaseDetails, {
-        token: buyer.token,
-        params: { id: purchase.id },
-      })
-    ).json().purchase;
+    const ended = await orderOf(buyer, purchase.id);
     expect(ended.subscription.status).toBe('ended');
     expect(ended.entitlements[0].status).toBe('ended');
     const details = await t.call(catalogRoutes.productDetails, {

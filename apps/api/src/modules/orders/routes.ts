@@ -42,13 +42,13 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
     coupon: await orders.previewCoupon(deps, query),
   }));
   registerRoute(app, ordersRoutes.purchaseStatus, async ({ params, auth }) => ({
-    purchase: await orders.purchaseBySession(deps, auth.sub, params.id),
+    purchase: await orders.ownPurchase(deps, auth.sub, { sessionId: params.id }),
   }));
   registerRoute(app, ordersRoutes.purchaseList, ({ query, auth }) =>
     orders.purchaseList(deps, auth.sub, query.limit, query.cursor),
   );
   registerRoute(app, ordersRoutes.purchaseDetails, async ({ params, auth }) => ({
-    purchase: await orders.purchaseDetails(deps, auth.sub, params.id),
+    purchase: await orders.ownPurchase(deps, auth.sub, { id: params.id }),
   }));
   registerRoute(app, ordersRoutes.customerPortal, async ({ query, auth, req }) => ({
     session: await orders.customerPortal(deps, auth.sub, query.vendorUrl, originOf(req)),

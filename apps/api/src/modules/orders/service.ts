@@ -684,28 +684,16 @@ function receiptMail(to: string, p: Purchase) {
 
 /* ---------------------------------------------------------------- buyer reads */
 
-export async function purchaseBySession(
+/** One of the buyer's own purchases, by checkout session or by id; 404 for anyone else's. */
+export async function ownPurchase(
   deps: AppDeps,
   buyerId: string,
-  sessionId: string,
+  by: { sessionId: string } | { id: string },
 ): Promise<Purchase> {
+  const match = 'sessionId' in by ? sql`p.session_id = ${by.sessionId}` : sql`p.id = ${by.id}`;
   const [found] = await loadPurchases(
     deps.database.db,
-    sql`p.session_id = ${sessionId} and p.buyer_id = ${buyerId}`,
-    1,
-  );
-  if (!found) throw new AppError('not_found', ordersMessages.purchaseNotFound);
-  return found;
-}
-
-export async function purchaseDetails(
-  deps: AppDeps,
-  buyerId: string,
-  id: string,
-): Promise<Purchase> {
-  const [found] = await loadPurchases(
-    deps.database.db,
-    sql`p.id = ${id} and p.buyer_id = ${buyerId}`,
+    sql`${match} and p.buyer_id = ${buyerId}`,
     1,
   );
   if (!found) throw new AppError('not_found', ordersMessages.purchaseNotFound);
