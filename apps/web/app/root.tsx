@@ -18,6 +18,7 @@ import {
 import type { Route } from './+types/root';
 import './app.css';
 import { Header, useLogout } from './components/header.tsx';
+import { ReferralCapture } from './components/referral-capture.tsx';
 import { SessionBridge } from './components/session-bridge.tsx';
 import { ToastProvider } from './components/toasts.tsx';
 import {
@@ -84,12 +85,13 @@ function Shell() {
         <main id="main" className="flex-1 px-4 py-10">
           <Outlet />
         </main>
-        <footer className="border-t border-ink-800 px-4 py-6 text-center text-xs text-slate-500">
+        <footer className="border-t border-ink-800 px-4 py-6 text-center text-xs text-slate-500 print:hidden">
           © {new Date().getFullYear()} Tradeshelf. Trading involves risk; tools do not guarantee
           profits.
         </footer>
       </div>
       <SessionBridge session={session} api={api} />
+      <ReferralCapture />
       <ProfileUpdateNotifier />
       {blocked && <UsernamePrompt onLogout={logout} />}
     </>

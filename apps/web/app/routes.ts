@@ -15,5 +15,8 @@ export default [
   route('activate', 'routes/activate.tsx'),
   route('account', 'routes/account.tsx'),
   route('account/password', 'routes/account-password.tsx'),
+  route('orders', 'routes/orders.tsx'),
+  route('orders/status', 'routes/order-status.tsx'),
+  route('orders/:id', 'routes/order.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -3,6 +3,7 @@ import { authRoutes } from '@tradeshelf/contract';
 import { authSlice, sessionEnded, sessionStarted } from './features/auth/slice.ts';
 import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
+import { orderSlice } from './features/orders/slice.ts';
 import { ApiClient } from './lib/http.ts';
 import { SessionStore, type KeyValueStorage } from './lib/session.ts';
 
@@ -17,6 +18,7 @@ const rootReducer = combineReducers({
   user: userSlice.reducer,
   product: productSlice.reducer,
   seller: sellerSlice.reducer,
+  order: orderSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 

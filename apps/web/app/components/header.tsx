@@ -31,7 +31,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
   const profile = useAppSelector((s) => s.user.profile.data);
   const logout = useLogout(session, api);
   return (
-    <header className="border-b border-ink-800 bg-ink-950/90 backdrop-blur">
+    <header className="border-b border-ink-800 bg-ink-950/90 backdrop-blur print:hidden">
       <nav
         aria-label="Main"
         className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3"
@@ -56,19 +56,30 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
             className="w-full rounded-lg border border-ink-700 bg-ink-900 px-3 py-2 text-sm placeholder:text-slate-500"
           />
         </form>
-        <div className="flex items-center gap-2 text-sm" aria-busy={!checked}>
+        <div
+          className="flex items-center gap-1 text-sm whitespace-nowrap sm:gap-2"
+          aria-busy={!checked}
+        >
           {isLoggedIn ? (
             <>
               <Link
-                to="/account"
-                className="rounded-lg px-3 py-2 font-medium text-slate-200 hover:bg-ink-800"
+                to="/orders"
+                className="rounded-lg px-2 py-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
               >
-                {profile?.username || 'Account'}
+                Orders
+              </Link>
+              <Link
+                to="/account"
+                className="rounded-lg px-2 py-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+              >
+                <span className="inline-block max-w-[7rem] truncate align-bottom sm:max-w-none">
+                  {profile?.username || 'Account'}
+                </span>
               </Link>
               <button
                 type="button"
                 onClick={logout}
-                className="rounded-lg border border-ink-600 px-3 py-2 font-medium hover:bg-ink-800"
+                className="rounded-lg border border-ink-600 px-2 py-2 font-medium hover:bg-ink-800 sm:px-3"
               >
                 Log out
               </button>
@@ -77,7 +88,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
             <>
               <Link
                 to="/login"
-                className="rounded-lg px-3 py-2 font-medium text-slate-200 hover:bg-ink-800"
+                className="rounded-lg px-2 py-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
               >
                 Log in
               </Link>

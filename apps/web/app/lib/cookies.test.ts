@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { vendorCookieStrings } from './cookies.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  captureReferral,
+  readCookie,
+  readReferralId,
+  referralCookieString,
+  validRefId,
+  vendorCookieStrings,
+} from './cookies.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const res = {
@@ -45,5 +52,56 @@ describe('vendor cookies (SPEC §6, §9)', () => {
   it('encodes values so JSON cannot break the cookie', () => {
     const raw = vendorCookieStrings(res, T0, false)[2]!;
     expect(raw.split('; ')[0]).not.toMatch(/[{}";,\s]/);
+  });
+});
+
+describe('referral cookie (SPEC §9: referral_id)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lasts 30 days, site-wide, SameSite=Lax, Secure only over https', () => {
+    const c = parse(referralCookieString('demo-affiliate', T0, false));
+    expect(c).toMatchObject({ name: 'referral_id', value: 'demo-affiliate' });
+    expect(c.attrs).toEqual(
+      expect.arrayContaining([
+        'Path=/',
+        'SameSite=Lax',
+        `Expires=${new Date(T0 + 30 * 86_400_000).toUTCString()}`,
+        `Max-Age=${30 * 86_400}`,
+      ]),
+    );
+    expect(c.attrs).not.toContain('Secure');
+    expect(parse(referralCookieString('x', T0, true)).attrs).toContain('Secure');
+  });
+
+  it('reads one cookie out of a cookie string', () => {
+    const jar = 'a=1; referral_id=demo-affiliate; referral_id_old=zzz; b=%7B%7D';
+    expect(readCookie(jar, 'referral_id')).toBe('demo-affiliate');
+    expect(readCookie(jar, 'b')).toBe('{}');
+    expect(readCookie(jar, 'missing')).toBeNull();
+    expect(readCookie('', 'a')).toBeNull();
+    expect(readCookie('bad=%E0%A4%A', 'bad')).toBeNull();
+  });
+
+  it('accepts only referral ids the contract allows', () => {
+    expect(validRefId('demo-affiliate')).toBe('demo-affiliate');
+    expect(validRefId(' ref_1 ')).toBe('ref_1');
+    for (const bad of ['', null, undefined, 'has space', 'a;b', 'x'.repeat(65), '<script>'])
+      expect(validRefId(bad)).toBeNull();
+  });
+
+  it('?ref= stores the cookie (last click wins); a bad or missing ref leaves it alone', () => {
+    const jar = { cookie: '' };
+    vi.stubGlobal('document', jar);
+    expect(captureReferral('?q=rsi', T0)).toBeNull();
+    expect(jar.cookie).toBe('');
+    expect(captureReferral('?ref=first', T0)).toBe('first');
+    expect(captureReferral('?ref=demo-affiliate', T0)).toBe('demo-affiliate');
+    expect(parse(jar.cookie)).toMatchObject({ name: 'referral_id', value: 'demo-affiliate' });
+    expect(captureReferral('?ref=not%20valid', T0)).toBeNull();
+    expect(parse(jar.cookie).value).toBe('demo-affiliate');
+    jar.cookie = 'referral_id=demo-affiliate';
+    expect(readReferralId()).toBe('demo-affiliate');
+    jar.cookie = 'referral_id=bad%20id';
+    expect(readReferralId()).toBeNull();
   });
 });

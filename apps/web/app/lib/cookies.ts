@@ -1,4 +1,9 @@
-import type { VendorRoleResponse } from '@tradeshelf/contract';
+import {
+  REFERRAL_COOKIE,
+  REFERRAL_WINDOW_DAYS,
+  refIdSchema,
+  type VendorRoleResponse,
+} from '@tradeshelf/contract';
 
 /** SPEC §9: the vendor area's cookies. */
 export const VENDOR_COOKIES = ['auth_token_vendor', 'access_token_expiry', 'user_details'] as const;
@@ -42,4 +47,50 @@ export function clearVendorCookies(): void {
   if (typeof document === 'undefined') return;
   for (const name of VENDOR_COOKIES)
     document.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`;
+}
+
+/** The value of one cookie in a `document.cookie`-style string, or null. */
+export function readCookie(cookieString: string, name: string): string | null {
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** A usable referral id (contract rule, non-empty), else null. */
+export function validRefId(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const parsed = refIdSchema.safeParse(value);
+  return parsed.success && parsed.data ? parsed.data : null;
+}
+
+/**
+ * SPEC §9: the `referral_id` cookie, site-wide for REFERRAL_WINDOW_DAYS, SameSite=Lax. The page
+ * script writes it and reads it back for the checkout body; the HTTP client never sends cookies.
+ */
+export function referralCookieString(refId: string, now: number, secure: boolean): string {
+  const maxAge = REFERRAL_WINDOW_DAYS * 24 * 60 * 60;
+  return `${cookie(REFERRAL_COOKIE, refId, new Date(now + maxAge * 1000), secure)}; Max-Age=${maxAge}`;
+}
+
+/** `?ref=<refId>` on any page: remember the referral (the last click wins). Returns what was stored. */
+export function captureReferral(search: string, now: number): string | null {
+  if (typeof document === 'undefined') return null;
+  const refId = validRefId(new URLSearchParams(search).get('ref'));
+  if (!refId) return null;
+  const secure = typeof location !== 'undefined' && location.protocol === 'https:';
+  document.cookie = referralCookieString(refId, now, secure);
+  return refId;
+}
+
+/** The remembered referral id, if any and still valid. */
+export function readReferralId(): string | null {
+  if (typeof document === 'undefined') return null;
+  return validRefId(readCookie(document.cookie, REFERRAL_COOKIE));
 }

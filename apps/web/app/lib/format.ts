@@ -25,3 +25,15 @@ export function formatPrice(price: Price): string {
 export function trialLabel(price: Price): string | null {
   return price.trialDays ? `${price.trialDays}-day free trial` : null;
 }
+
+/** "Nov 22, 2026" in the reader's time zone. */
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+/** "Nov 22, 2026, 12:05 PM" in the reader's time zone. */
+export function formatDateTime(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
+}

@@ -1,4 +1,11 @@
-import { analyticsRoutes, authRoutes, usersRoutes, type RouteDef } from '@tradeshelf/contract';
+import {
+  analyticsRoutes,
+  authRoutes,
+  IDEMPOTENCY_KEY_HEADER,
+  ordersRoutes,
+  usersRoutes,
+  type RouteDef,
+} from '@tradeshelf/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, NETWORK_ERROR } from './http.ts';
 import { recordFromLogin, SessionStore, TOKENS_KEY, type KeyValueStorage } from './session.ts';
@@ -149,6 +156,47 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
     expect(calls[0]!.url).toBe('https://api.test/api/v1/image-upload?category=avatar');
     expect(calls[0]!.init.body).toBe(form);
     expect((calls[0]!.init.headers as Record<string, string>)['content-type']).toBeUndefined();
+  });
+});
+
+describe('ApiClient: extra headers', () => {
+  const checkout = {
+    query: { vendorUrl: 'alpha-edge' },
+    body: { priceId: 'price_1' },
+  };
+  const header = (init: RequestInit, name: string) =>
+    (init.headers as Record<string, string>)[name] ?? null;
+
+  it('sends an Idempotency-Key, also on the retry after a 401', async () => {
+    const refresh = vi.fn().mockResolvedValue(rotated);
+    const { api, calls, auth } = client(
+      [
+        [401, { error: 'expired', code: 'invalid_token' }],
+        [201, { url: 'https://pay.test/s', sessionId: 'cs_1' }],
+      ],
+      refresh,
+    );
+    await api.call(ordersRoutes.checkoutProduct, checkout, {
+      headers: { 'Idempotency-Key': 'key-1' },
+    });
+    expect(calls.map((c) => header(c.init, IDEMPOTENCY_KEY_HEADER))).toEqual(['key-1', 'key-1']);
+    expect(auth(1)).toBe('Bearer access-2');
+    expect(calls[0]!.init.credentials).toBe('omit');
+  });
+
+  it('cannot replace the headers the client owns', async () => {
+    const { api, calls, auth } = client([[201, { url: 'u', sessionId: 's' }]]);
+    await api.call(ordersRoutes.checkoutProduct, checkout, {
+      headers: { Authorization: 'Bearer forged', 'Content-Type': 'text/plain', Accept: 'x' },
+    });
+    expect(auth(0)).toBe('Bearer access-1');
+    expect(header(calls[0]!.init, 'content-type')).toBe('application/json');
+    expect(header(calls[0]!.init, 'accept')).toBe('application/json');
+    expect(Object.keys(calls[0]!.init.headers as object).sort()).toEqual([
+      'accept',
+      'authorization',
+      'content-type',
+    ]);
   });
 });
 

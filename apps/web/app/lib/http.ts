@@ -28,6 +28,11 @@ export interface CallOptions {
   /** Multipart body (uploads); replaces the JSON body. */
   formData?: FormData;
   signal?: AbortSignal;
+  /**
+   * Extra request headers (e.g. `Idempotency-Key`). They cannot replace the ones the client owns
+   * (`authorization`, `accept`, `content-type`), and they are sent again on the retry after a 401.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -122,7 +127,11 @@ export class ApiClient {
       const s = qs.toString();
       if (s) url += `?${s}`;
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
+    headers.accept = 'application/json';
+    delete headers.authorization;
+    delete headers['content-type'];
     if (token) headers.authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;
     if (options.formData) body = options.formData;

@@ -1,6 +1,8 @@
-import { Link, redirect } from 'react-router';
+import { Link, redirect, useSearchParams } from 'react-router';
 import { catalogRoutes } from '@tradeshelf/contract';
+import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { bundlePath, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
+import { useOwnedBundle } from '../features/catalog/hooks.ts';
 import { formatMoney } from '../lib/format.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Markdown } from '../lib/markdown.tsx';
@@ -55,7 +57,9 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
 };
 
 export default function Bundle({ loaderData }: Route.ComponentProps) {
-  const { bundle } = loaderData;
+  const bundle = useOwnedBundle(loaderData.bundle);
+  const [params] = useSearchParams();
+  const cancelled = params.get('checkout') === 'cancelled';
   const saving = bundle.valueAmount - bundle.price.amount;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8">
@@ -87,20 +91,15 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
               separately · you save {formatMoney(saving, bundle.price.currency)}
             </p>
           )}
+          {cancelled && !bundle.purchased && <CheckoutCancelled />}
           {bundle.purchased ? (
-            <p
-              role="status"
-              className="rounded-lg bg-brand-500/15 p-3 text-sm font-semibold text-brand-200"
-            >
-              Purchased: every product is in your library.
-            </p>
+            <Owned what="Every product is in your library." />
           ) : (
-            <a
-              href={`/checkout?bundle=${encodeURIComponent(bundle.id)}`}
-              className="rounded-lg bg-brand-500 px-4 py-3 text-center font-semibold text-ink-950 hover:bg-brand-400"
-            >
-              Buy the bundle
-            </a>
+            <CheckoutPanel
+              target={{ kind: 'bundle', bundleId: bundle.id }}
+              price={bundle.price}
+              label="Buy the bundle"
+            />
           )}
         </div>
       </section>

@@ -9,7 +9,7 @@ import { pageMeta } from '../lib/seo.ts';
 
 export const meta = () => pageMeta('Log in', 'Log in to your Tradeshelf account.');
 
-/** Only same-site paths are followed after login. */
+/** Only same-site paths are followed after login (`?next=`, or `?redirect=`). */
 export function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/account';
 }
@@ -29,7 +29,8 @@ export default function Login() {
   }, [dispatch]);
   // The session is stored (and the user logged in) 5 s after the answer, per SPEC §4.
   useEffect(() => {
-    if (isLoggedIn && state.status === 'success') void navigate(safeNext(params.get('next')));
+    if (isLoggedIn && state.status === 'success')
+      void navigate(safeNext(params.get('next') ?? params.get('redirect')));
   }, [isLoggedIn, state.status, navigate, params]);
 
   const submit = (e: FormEvent) => {

@@ -71,7 +71,7 @@ export default function Plan({ loaderData }: Route.ComponentProps) {
           {product.prices.map((p) => (
             <a
               key={p.priceId}
-              href={`/checkout?product=${encodeURIComponent(product.id)}&priceId=${encodeURIComponent(p.priceId)}`}
+              href={`${productPath(product)}?priceId=${encodeURIComponent(p.priceId)}`}
               className="flex items-center justify-between rounded-xl border border-ink-600 bg-ink-900 px-5 py-4 hover:border-brand-500"
             >
               <span className="font-semibold text-white">{formatPrice(p)}</span>

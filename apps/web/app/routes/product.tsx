@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, redirect } from 'react-router';
+import { Link, redirect, useSearchParams } from 'react-router';
 import { catalogRoutes, categoryLabels, platformLabels } from '@tradeshelf/contract';
 import {
   bundlePath,
@@ -8,6 +8,7 @@ import {
   Stars,
   vendorPath,
 } from '../features/catalog/components.tsx';
+import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { useOwnedDetails } from '../features/catalog/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -91,10 +92,12 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const product = useOwnedDetails(loaderData.product);
-  const [priceId, setPriceId] = useState(product.priceId);
+  const [params] = useSearchParams();
+  // A plan can be preselected by link (`?priceId=`, e.g. from the plan pages).
+  const [priceId, setPriceId] = useState(params.get('priceId') ?? product.priceId);
   const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
   const missing = product.prerequisites.filter((p) => !p.purchased);
-  const checkoutHref = `/checkout?product=${encodeURIComponent(product.id)}&priceId=${encodeURIComponent(chosen.priceId)}`;
+  const cancelled = params.get('checkout') === 'cancelled';
 
   return (
     <div className="mx-auto max-w-6xl">
@@ -148,66 +151,75 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                 Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
               </p>
             )}
+            {cancelled && !product.purchased && (
+              <div className="mt-5">
+                <CheckoutCancelled />
+              </div>
+            )}
             {product.purchased ? (
-              <div
-                className="mt-5 rounded-lg bg-brand-500/15 p-4 text-sm font-semibold text-brand-200"
-                role="status"
-              >
-                Purchased: it is in your library.
+              <div className="mt-5">
+                <Owned what="It is in your library." />
               </div>
             ) : (
-              <form action="/checkout" method="get" className="mt-5 flex flex-col gap-3">
-                <input type="hidden" name="product" value={product.id} />
-                <fieldset className="flex flex-col gap-2">
-                  <legend className="mb-1 text-sm font-medium text-slate-200">Choose a plan</legend>
-                  {product.prices.map((p) => (
-                    <label
-                      key={p.priceId}
-                      className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
-                        p.priceId === chosen.priceId
-                          ? 'border-brand-500 bg-brand-500/10'
-                          : 'border-ink-600'
-                      }`}
-                    >
-                      <span className="flex items-center gap-2">
-                        <input
-                          type="radio"
-                          name="priceId"
-                          value={p.priceId}
-                          checked={p.priceId === chosen.priceId}
-                          onChange={() => setPriceId(p.priceId)}
-                        />
-                        <span className="font-semibold text-white">{formatPrice(p)}</span>
-                      </span>
-                      {trialLabel(p) && (
-                        <span className="text-xs text-brand-300">{trialLabel(p)}</span>
-                      )}
-                    </label>
-                  ))}
-                </fieldset>
-                {missing.length > 0 && (
-                  <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
-                    Requires{' '}
-                    {missing.map((m, i) => (
-                      <span key={m.id}>
-                        {i > 0 && ', '}
-                        <Link to={productPath(m)} className="font-semibold underline">
-                          {m.title}
-                        </Link>
-                      </span>
-                    ))}{' '}
-                    first.
-                  </p>
-                )}
-                <a
-                  href={checkoutHref}
-                  aria-disabled={missing.length > 0 || undefined}
-                  onClick={(e) => missing.length > 0 && e.preventDefault()}
-                  className={`rounded-lg px-4 py-3 text-center font-semibold ${missing.length ? 'cursor-not-allowed bg-ink-700 text-slate-400' : 'bg-brand-500 text-ink-950 hover:bg-brand-400'}`}
+              <div className="mt-5">
+                <CheckoutPanel
+                  target={{
+                    kind: 'product',
+                    vendorUrl: product.vendor.vendorUrl,
+                    priceId: chosen.priceId,
+                    scheme:
+                      chosen.scheme === 'one_time' ? 'one_time' : (chosen.interval ?? 'month'),
+                  }}
+                  price={chosen}
+                  recurring={chosen.scheme === 'recurring'}
+                  label="Buy now"
+                  blocked={missing.length > 0}
                 >
-                  Buy now · {formatMoney(chosen.amount, chosen.currency)}
-                </a>
-              </form>
+                  <fieldset className="flex flex-col gap-2">
+                    <legend className="mb-1 text-sm font-medium text-slate-200">
+                      Choose a plan
+                    </legend>
+                    {product.prices.map((p) => (
+                      <label
+                        key={p.priceId}
+                        className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
+                          p.priceId === chosen.priceId
+                            ? 'border-brand-500 bg-brand-500/10'
+                            : 'border-ink-600'
+                        }`}
+                      >
+                        <span className="flex items-center gap-2">
+                          <input
+                            type="radio"
+                            name="priceId"
+                            value={p.priceId}
+                            checked={p.priceId === chosen.priceId}
+                            onChange={() => setPriceId(p.priceId)}
+                          />
+                          <span className="font-semibold text-white">{formatPrice(p)}</span>
+                        </span>
+                        {trialLabel(p) && (
+                          <span className="text-xs text-brand-300">{trialLabel(p)}</span>
+                        )}
+                      </label>
+                    ))}
+                  </fieldset>
+                  {missing.length > 0 && (
+                    <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
+                      Requires{' '}
+                      {missing.map((m, i) => (
+                        <span key={m.id}>
+                          {i > 0 && ', '}
+                          <Link to={productPath(m)} className="font-semibold underline">
+                            {m.title}
+                          </Link>
+                        </span>
+                      ))}{' '}
+                      first.
+                    </p>
+                  )}
+                </CheckoutPanel>
+              </div>
             )}
           </div>
           <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">

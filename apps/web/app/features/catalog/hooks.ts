@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import type { BundleCard, ProductCard, ProductDetails } from '@tradeshelf/contract';
+import type { BundleCard, BundleDetails, ProductCard, ProductDetails } from '@tradeshelf/contract';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { fetchProductDetails, fetchProductList } from './slice.ts';
+import { fetchBundleDetails, fetchProductDetails, fetchProductList } from './slice.ts';
 
 /**
  * Server-rendered pages are anonymous (the session lives in the browser), so once a buyer is known the
@@ -13,6 +13,19 @@ export function useOwnedDetails(initial: ProductDetails): ProductDetails {
   const details = useAppSelector((s) => s.product.details);
   useEffect(() => {
     if (isLoggedIn) void dispatch(fetchProductDetails(initial.id));
+  }, [dispatch, isLoggedIn, initial.id]);
+  return isLoggedIn && details.status === 'success' && details.data?.id === initial.id
+    ? details.data
+    : initial;
+}
+
+/** The bundle page's counterpart of `useOwnedDetails`. */
+export function useOwnedBundle(initial: BundleDetails): BundleDetails {
+  const dispatch = useAppDispatch();
+  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const details = useAppSelector((s) => s.product.bundleDetails);
+  useEffect(() => {
+    if (isLoggedIn) void dispatch(fetchBundleDetails(initial.id));
   }, [dispatch, isLoggedIn, initial.id]);
   return isLoggedIn && details.status === 'success' && details.data?.id === initial.id
     ? details.data

@@ -1,14 +1,22 @@
-import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import {
   catalogRoutes,
+  IDEMPOTENCY_KEY_HEADER,
+  ordersRoutes,
   type ApiError,
   type BundleCard,
+  type BundleDetails,
+  type CheckoutBundleBody,
+  type CheckoutProductBody,
+  type CheckoutResponse,
   type ProductCard,
   type ProductDetails,
+  type Purchase,
   type SearchQuery,
   type VendorProfile,
 } from '@tradeshelf/contract';
 import { toApiError } from '../../lib/http.ts';
+import { fetchPurchaseDetails, fetchPurchaseStatus } from '../orders/api.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
 import type { ThunkExtra } from '../../store.ts';
@@ -60,6 +68,45 @@ export const validatePrerequisite = createAsyncThunk<
     api.call(catalogRoutes.validatePrerequisites, { body: { productId } }),
   ),
 );
+export const fetchBundleDetails = createAsyncThunk<BundleDetails, string, Config>(
+  'product/bundleDetails',
+  guard(
+    async (id, { api }) => (await api.call(catalogRoutes.bundleDetails, { query: { id } })).bundle,
+  ),
+);
+
+/** One buy attempt: the same `idempotencyKey` for retries of the same attempt. */
+export interface CheckoutProductArg {
+  vendorUrl: string;
+  body: CheckoutProductBody;
+  idempotencyKey: string;
+}
+export interface CheckoutBundleArg {
+  body: CheckoutBundleBody;
+  idempotencyKey: string;
+}
+/** Starts a hosted checkout for a product plan; the answer's `url` is where the buyer pays. */
+export const checkoutProduct = createAsyncThunk<CheckoutResponse, CheckoutProductArg, Config>(
+  'product/checkout',
+  guard(({ vendorUrl, body, idempotencyKey }, { api }) =>
+    api.call(
+      ordersRoutes.checkoutProduct,
+      { query: { vendorUrl }, body },
+      { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
+    ),
+  ),
+);
+export const checkoutBundle = createAsyncThunk<CheckoutResponse, CheckoutBundleArg, Config>(
+  'product/checkoutBundle',
+  guard(({ body, idempotencyKey }, { api }) =>
+    api.call(
+      ordersRoutes.checkoutBundle,
+      { body },
+      { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
+    ),
+  ),
+);
+
 export const fetchSeller = createAsyncThunk<VendorProfile, string, Config>(
   'seller/details',
   guard(
@@ -82,7 +129,44 @@ export interface ProductState {
     satisfied: boolean;
     missing: Array<{ id: string; title: string; slug: string }>;
   }>;
-  checkout: RequestState<unknown>;
+  /** The bundle page's bundle (re-read with the buyer's token to show what they own). */
+  bundleDetails: RequestState<BundleDetails>;
+  /** The hosted-checkout session being started (product or bundle). */
+  checkout: RequestState<CheckoutResponse>;
+}
+
+/** What a paid purchase unlocked: its price, and the products its entitlements name. */
+export interface PurchasedPayload {
+  priceId: string;
+  productIds?: string[];
+}
+export const purchasedPayload = (p: Purchase): PurchasedPayload => ({
+  priceId: p.item.priceId,
+  productIds: [...new Set(p.entitlements.map((e) => e.productId))],
+});
+
+function applyPurchased(s: ProductState, { priceId, productIds = [] }: PurchasedPayload) {
+  const owned = new Set(productIds);
+  const card = (p: ProductCard) => {
+    if (p.priceId === priceId || p.price.priceId === priceId || owned.has(p.id)) p.purchased = true;
+  };
+  const bundle = (b: BundleCard) => {
+    if (b.priceId === priceId || b.price.priceId === priceId) b.purchased = true;
+  };
+  s.productList.data?.forEach(card);
+  s.bundleList.data?.forEach(bundle);
+  s.search.data?.products.forEach(card);
+  s.search.data?.bundles.forEach(bundle);
+  const d = s.details.data;
+  if (d) {
+    if (d.prices.some((p) => p.priceId === priceId) || owned.has(d.id)) d.purchased = true;
+    for (const pre of d.prerequisites) if (owned.has(pre.id)) pre.purchased = true;
+  }
+  const bd = s.bundleDetails.data;
+  if (bd) {
+    bundle(bd);
+    bd.products.forEach(card);
+  }
 }
 
 export const initialProductState: ProductState = {
@@ -91,6 +175,7 @@ export const initialProductState: ProductState = {
   details: idle(),
   search: idle(),
   prerequisite: idle(),
+  bundleDetails: idle(),
   checkout: idle(),
 };
 
@@ -98,13 +183,14 @@ export const productSlice = createSlice({
   name: 'product',
   initialState: initialProductState,
   reducers: {
-    /** SPEC §4: after a purchase, the listed product with the matching priceId is marked purchased. */
-    markPurchased: (s, a: PayloadAction<{ priceId: string }>) => {
-      for (const p of s.productList.data ?? [])
-        if (p.priceId === a.payload.priceId || p.price.priceId === a.payload.priceId)
-          p.purchased = true;
-      if (s.details.data && s.details.data.prices.some((p) => p.priceId === a.payload.priceId))
-        s.details.data.purchased = true;
+    /**
+     * SPEC §4: after a purchase, the product with the matching priceId is marked purchased, in the
+     * list, search results, details and bundles (plus the products a bundle's entitlements name).
+     */
+    markPurchased: (s, a: PayloadAction<PurchasedPayload>) => applyPurchased(s, a.payload),
+    /** The buyer changed the plan or coupon: a previous checkout error no longer applies. */
+    resetCheckout: (s) => {
+      s.checkout = idle();
     },
   },
   extraReducers: (b) => {
@@ -130,11 +216,27 @@ export const productSlice = createSlice({
       .addCase(validatePrerequisite.pending, (s) => start(s.prerequisite))
       .addCase(validatePrerequisite.fulfilled, (s, a) => succeed(s.prerequisite, a.payload))
       .addCase(validatePrerequisite.rejected, (s, a) => fail(s.prerequisite, a.payload))
-      .addCase(hydrate, (s, a) => mergeState(s, a.payload.product));
+      .addCase(fetchBundleDetails.pending, (s) => start(s.bundleDetails))
+      .addCase(fetchBundleDetails.fulfilled, (s, a) => succeed(s.bundleDetails, a.payload))
+      .addCase(fetchBundleDetails.rejected, (s, a) => fail(s.bundleDetails, a.payload))
+      .addCase(checkoutProduct.pending, (s) => start(s.checkout))
+      .addCase(checkoutProduct.fulfilled, (s, a) => succeed(s.checkout, a.payload))
+      .addCase(checkoutProduct.rejected, (s, a) => fail(s.checkout, a.payload))
+      .addCase(checkoutBundle.pending, (s) => start(s.checkout))
+      .addCase(checkoutBundle.fulfilled, (s, a) => succeed(s.checkout, a.payload))
+      .addCase(checkoutBundle.rejected, (s, a) => fail(s.checkout, a.payload))
+      .addCase(hydrate, (s, a) => mergeState(s, a.payload.product))
+      // SPEC §4: an order that comes back paid marks what it bought as purchased.
+      .addMatcher(
+        isAnyOf(fetchPurchaseStatus.fulfilled, fetchPurchaseDetails.fulfilled),
+        (s, a) => {
+          if (a.payload.status === 'paid') applyPurchased(s, purchasedPayload(a.payload));
+        },
+      );
   },
 });
 
-export const { markPurchased } = productSlice.actions;
+export const { markPurchased, resetCheckout } = productSlice.actions;
 
 /** SPEC §3 seller group. */
 export interface SellerState {

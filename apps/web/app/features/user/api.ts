@@ -1,5 +1,6 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import {
+  ordersRoutes,
   usersRoutes,
   type ApiError,
   type User,
@@ -58,6 +59,18 @@ export const uploadAvatar = createAsyncThunk<{ url: string; user: User }, File, 
         { query: { category: 'avatar' } },
         { formData: form },
       );
+    } catch (err) {
+      return rejectWithValue(toApiError(err));
+    }
+  },
+);
+
+/** A link to the payment provider's page where the buyer manages this vendor's subscriptions. */
+export const openCustomerPortal = createAsyncThunk<{ url: string }, string, Config>(
+  'user/portal',
+  async (vendorUrl, { extra, rejectWithValue }) => {
+    try {
+      return (await extra.api.call(ordersRoutes.customerPortal, { query: { vendorUrl } })).session;
     } catch (err) {
       return rejectWithValue(toApiError(err));
     }

@@ -14,9 +14,15 @@ import {
   type RequestState,
   type RequestStatus,
 } from '../../lib/request-state.ts';
-import { addVendorRole, fetchProfile, updateProfile, uploadAvatar } from './api.ts';
+import {
+  addVendorRole,
+  fetchProfile,
+  openCustomerPortal,
+  updateProfile,
+  uploadAvatar,
+} from './api.ts';
 
-/** SPEC §3 user group (discord, portal and apps arrive with their issues). */
+/** SPEC §3 user group (discord and apps arrive with their issues). */
 export interface UserState {
   profile: RequestState<User>;
   /**
@@ -28,7 +34,8 @@ export interface UserState {
   addVendorRole: RequestState<VendorRoleResponse>;
   avatar: RequestState<{ url: string }>;
   discord: RequestState<unknown>;
-  portal: RequestState<unknown>;
+  /** The payment provider's customer portal session (manage subscriptions). */
+  portal: RequestState<{ url: string }>;
   apps: RequestState<unknown>;
 }
 
@@ -56,7 +63,7 @@ export const initialUserState: UserState = {
   addVendorRole: idle<VendorRoleResponse>(),
   avatar: idle<{ url: string }>(),
   discord: idle(),
-  portal: idle(),
+  portal: idle<{ url: string }>(),
   apps: idle(),
 };
 
@@ -113,6 +120,11 @@ export const userSlice = createSlice({
         s.profile.data = { ...(s.profile.data ?? a.payload.user), ...a.payload.user };
       })
       .addCase(uploadAvatar.rejected, (s, a) => fail(s.avatar, a.payload as ApiError | undefined))
+      .addCase(openCustomerPortal.pending, (s) => start(s.portal))
+      .addCase(openCustomerPortal.fulfilled, (s, a) => succeed(s.portal, a.payload))
+      .addCase(openCustomerPortal.rejected, (s, a) =>
+        fail(s.portal, a.payload as ApiError | undefined),
+      )
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.user));
   },
 });

@@ -1,7 +1,13 @@
 import { usersMessages, type User } from '@tradeshelf/contract';
 import { describe, expect, it } from 'vitest';
 import { hydrate } from '../../lib/hydrate.ts';
-import { addVendorRole, fetchProfile, updateProfile, uploadAvatar } from './api.ts';
+import {
+  addVendorRole,
+  fetchProfile,
+  openCustomerPortal,
+  updateProfile,
+  uploadAvatar,
+} from './api.ts';
 import {
   clearUpdateStatus,
   clearUser,
@@ -159,6 +165,21 @@ describe('user group (SPEC §3, §4)', () => {
     );
     expect(s.profile.data?.avatarUrl).toBe('/files/x.png');
     expect(s.avatar.status).toBe('success');
+  });
+
+  it('customer portal: loading → the session url; failure keeps the server message', () => {
+    let s = reduce(initialUserState, openCustomerPortal.pending('id', 'alpha-edge'));
+    expect(s.portal.status).toBe('loading');
+    s = reduce(s, openCustomerPortal.fulfilled({ url: '/sandbox/portal/tok' }, 'id', 'alpha-edge'));
+    expect(s.portal).toEqual({
+      status: 'success',
+      data: { url: '/sandbox/portal/tok' },
+      error: null,
+    });
+    const err = { error: 'You have no subscriptions with this vendor.', code: 'business_rule' };
+    expect(
+      reduce(initialUserState, openCustomerPortal.rejected(null, 'id', 'alpha-edge', err)).portal,
+    ).toEqual({ status: 'failure', data: null, error: err });
   });
 
   it('hydrate merges server state into client state', () => {

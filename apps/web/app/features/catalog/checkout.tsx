@@ -1,0 +1,301 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import {
+  couponCodeSchema,
+  ordersRoutes,
+  type ApiError,
+  type CheckoutScheme,
+  type CouponPreview,
+  type Money,
+} from '@tradeshelf/contract';
+import { Alert, Spinner } from '../../components/ui.tsx';
+import { readReferralId } from '../../lib/cookies.ts';
+import { formatMoney } from '../../lib/format.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
+import { toApiError } from '../../lib/http.ts';
+import { CheckoutAttempt, isRetryable } from '../../lib/idempotency.ts';
+import { useServices } from '../../lib/services.tsx';
+import { checkoutBundle, checkoutProduct, resetCheckout } from './slice.ts';
+
+/** What is being bought: one plan of a product, or a bundle. */
+export type CheckoutTarget =
+  | { kind: 'product'; vendorUrl: string; priceId: string; scheme: CheckoutScheme }
+  | { kind: 'bundle'; bundleId: string };
+
+/** Typing pauses this long before the coupon is checked. */
+export const COUPON_DEBOUNCE_MS = 400;
+
+export type CouponCheck =
+  | { state: 'empty' }
+  | { state: 'checking' }
+  | { state: 'valid'; preview: CouponPreview }
+  | { state: 'invalid'; message: string }
+  /** The check itself failed (offline, server down): the server checks again at checkout. */
+  | { state: 'unknown'; message: string };
+
+const targetKey = (t: CheckoutTarget) =>
+  t.kind === 'product' ? `price:${t.priceId}` : `bundle:${t.bundleId}`;
+
+/**
+ * Live coupon validation: the contract's format rule at once, then (debounced) the server's preview
+ * for this price or bundle. Answers for an older code or plan are never shown.
+ */
+export function useCouponPreview(code: string, target: CheckoutTarget): CouponCheck {
+  const { api } = useServices();
+  const trimmed = code.trim();
+  const format = trimmed ? couponCodeSchema.safeParse(trimmed) : null;
+  const key = `${targetKey(target)}|${trimmed.toUpperCase()}`;
+  const [answer, setAnswer] = useState<{ key: string; check: CouponCheck } | null>(null);
+  const priceId = target.kind === 'product' ? target.priceId : undefined;
+  const bundleId = target.kind === 'bundle' ? target.bundleId : undefined;
+  const valid = Boolean(format?.success);
+
+  useEffect(() => {
+    if (!valid) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api
+        .call(
+          ordersRoutes.previewCoupon,
+          { query: { code: trimmed, ...(priceId ? { priceId } : { bundleId: bundleId! }) } },
+          { signal: abort.signal },
+        )
+        .then(({ coupon }) => setAnswer({ key, check: { state: 'valid', preview: coupon } }))
+        .catch((err: unknown) => {
+          if (abort.signal.aborted) return;
+          const e = toApiError(err);
+          setAnswer({
+            key,
+            check: isRetryable(e)
+              ? { state: 'unknown', message: 'We could not check this coupon right now.' }
+              : { state: 'invalid', message: e.error },
+          });
+        });
+    }, COUPON_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [api, key, trimmed, valid, priceId, bundleId]);
+
+  if (!format) return { state: 'empty' };
+  if (!format.success)
+    return { state: 'invalid', message: format.error.issues[0]?.message ?? 'Invalid coupon.' };
+  return answer?.key === key ? answer.check : { state: 'checking' };
+}
+
+function durationNote(preview: CouponPreview, recurring: boolean): string | null {
+  if (!recurring) return null;
+  return preview.duration === 'once' ? 'on the first payment' : 'on every payment';
+}
+
+/**
+ * The buy box below the plan picker: coupon field with live validation, the total, and the buy
+ * button. Signed out, the button is a link to log in and come back; signed in, it starts a hosted
+ * checkout (one Idempotency-Key per attempt, `refId` from the referral cookie) and leaves for it.
+ */
+export function CheckoutPanel({
+  target,
+  price,
+  recurring = false,
+  label,
+  blocked = false,
+  children,
+}: {
+  target: CheckoutTarget;
+  price: Money;
+  recurring?: boolean;
+  label: string;
+  /** Something else stops the purchase (e.g. a missing prerequisite, explained by the page). */
+  blocked?: boolean;
+  children?: ReactNode;
+}) {
+  const dispatch = useAppDispatch();
+  const location = useLocation();
+  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const checkout = useAppSelector((s) => s.product.checkout);
+  const [code, setCode] = useState('');
+  const coupon = useCouponPreview(code, target);
+  const attempt = useRef(new CheckoutAttempt());
+  const couponId = useId();
+
+  // A checkout error belongs to this page; coming back from the payment page (bfcache) starts over.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => e.persisted && dispatch(resetCheckout());
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      window.removeEventListener('pageshow', onShow);
+      dispatch(resetCheckout());
+    };
+  }, [dispatch]);
+
+  const total = coupon.state === 'valid' ? coupon.preview.total : price;
+  const couponBlocks = coupon.state === 'checking' || coupon.state === 'invalid';
+  const busy = checkout.status === 'loading' || checkout.status === 'success';
+  const disabled = blocked || couponBlocks || busy;
+
+  const buy = async () => {
+    if (disabled) return;
+    const refId = readReferralId() ?? undefined;
+    const couponCode = code.trim() || undefined;
+    if (target.kind === 'product') {
+      const body = {
+        priceId: target.priceId,
+        scheme: target.scheme,
+        ...(couponCode ? { coupon: couponCode } : {}),
+        ...(refId ? { refId } : {}),
+      };
+      const idempotencyKey = attempt.current.keyFor(JSON.stringify([target.vendorUrl, body]));
+      const result = await dispatch(
+        checkoutProduct({ vendorUrl: target.vendorUrl, body, idempotencyKey }),
+      );
+      if (checkoutProduct.fulfilled.match(result)) {
+        attempt.current.settle();
+        window.location.assign(result.payload.url);
+      } else attempt.current.settle(result.payload as ApiError | undefined);
+    } else {
+      const body = {
+        bundleId: target.bundleId,
+        ...(couponCode ? { coupon: couponCode } : {}),
+        ...(refId ? { refId } : {}),
+      };
+      const idempotencyKey = attempt.current.keyFor(JSON.stringify(body));
+      const result = await dispatch(checkoutBundle({ body, idempotencyKey }));
+      if (checkoutBundle.fulfilled.match(result)) {
+        attempt.current.settle();
+        window.location.assign(result.payload.url);
+      } else attempt.current.settle(result.payload as ApiError | undefined);
+    }
+  };
+
+  const here = new URLSearchParams(location.search);
+  here.delete('checkout');
+  const rest = here.toString();
+  const back = location.pathname + (rest ? `?${rest}` : '');
+  const buttonText = `${label} · ${formatMoney(total.amount, total.currency)}`;
+  const buttonClass = `flex items-center justify-center gap-2 rounded-lg px-4 py-3 text-center font-semibold ${
+    disabled && !busy
+      ? 'cursor-not-allowed bg-ink-700 text-slate-400'
+      : 'bg-brand-500 text-ink-950 hover:bg-brand-400'
+  }`;
+  const couponMessageId = `${couponId}-message`;
+
+  return (
+    <div className="flex flex-col gap-3">
+      {children}
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={couponId} className="text-sm font-medium text-slate-200">
+          Coupon code <span className="font-normal text-slate-400">(optional)</span>
+        </label>
+        <div className="relative">
+          <input
+            id={couponId}
+            name="coupon"
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value);
+              if (checkout.status === 'failure') dispatch(resetCheckout());
+            }}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={64}
+            aria-invalid={coupon.state === 'invalid' || undefined}
+            aria-describedby={coupon.state === 'empty' ? undefined : couponMessageId}
+            placeholder="e.g. SAVE20"
+            className="w-full rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 uppercase placeholder:text-slate-500 placeholder:normal-case focus:border-brand-400"
+          />
+          {coupon.state === 'checking' && (
+            <span className="absolute top-1/2 right-3 -translate-y-1/2 text-slate-400">
+              <Spinner />
+            </span>
+          )}
+        </div>
+        <div id={couponMessageId} aria-live="polite" className="text-sm">
+          {coupon.state === 'checking' && (
+            <span className="text-slate-400">Checking the coupon…</span>
+          )}
+          {coupon.state === 'invalid' && <span className="text-rose-400">{coupon.message}</span>}
+          {coupon.state === 'unknown' && <span className="text-amber-300">{coupon.message}</span>}
+          {coupon.state === 'valid' && (
+            <span className="text-brand-300">
+              {coupon.preview.code.toUpperCase()} applied:{' '}
+              {coupon.preview.type === 'percent'
+                ? `${coupon.preview.percentOff}% off`
+                : `${formatMoney(coupon.preview.discount.amount, coupon.preview.discount.currency)} off`}
+              {durationNote(coupon.preview, recurring) &&
+                ` ${durationNote(coupon.preview, recurring)}`}
+              .
+            </span>
+          )}
+        </div>
+      </div>
+      {coupon.state === 'valid' && (
+        <dl
+          aria-label="Order total"
+          className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-ink-800 px-3 py-2.5 text-sm"
+        >
+          <dt className="text-slate-400">Subtotal</dt>
+          <dd className="text-right text-slate-200">
+            {formatMoney(coupon.preview.subtotal.amount, coupon.preview.subtotal.currency)}
+          </dd>
+          <dt className="text-slate-400">Discount</dt>
+          <dd className="text-right text-brand-300">
+            −{formatMoney(coupon.preview.discount.amount, coupon.preview.discount.currency)}
+          </dd>
+          <dt className="font-semibold text-white">Total</dt>
+          <dd className="text-right font-semibold text-white">
+            {formatMoney(coupon.preview.total.amount, coupon.preview.total.currency)}
+          </dd>
+        </dl>
+      )}
+      {checkout.status === 'failure' && checkout.error && <Alert>{checkout.error.error}</Alert>}
+      {isLoggedIn ? (
+        <button
+          type="button"
+          onClick={() => void buy()}
+          disabled={disabled}
+          aria-busy={busy || undefined}
+          className={`${buttonClass} disabled:cursor-not-allowed`}
+        >
+          {busy && <Spinner />}
+          {checkout.status === 'success' ? 'Taking you to checkout…' : buttonText}
+        </button>
+      ) : (
+        <Link
+          to={`/login?next=${encodeURIComponent(back)}`}
+          aria-disabled={blocked || undefined}
+          onClick={(e) => blocked && e.preventDefault()}
+          className={buttonClass}
+        >
+          {buttonText}
+        </Link>
+      )}
+      {!isLoggedIn && (
+        <p className="text-center text-xs text-slate-400">You will log in before you pay.</p>
+      )}
+    </div>
+  );
+}
+
+/** Back from the hosted checkout without paying (`?checkout=cancelled`). */
+export function CheckoutCancelled() {
+  return <Alert tone="info">Checkout cancelled — you were not charged.</Alert>;
+}
+
+/** Shown instead of the buy box when the buyer already owns the item. */
+export function Owned({ what }: { what: string }) {
+  return (
+    <div role="status" className="flex flex-col gap-2 rounded-lg bg-brand-500/15 p-4 text-sm">
+      <p className="font-semibold text-brand-200">
+        <span className="mr-1.5 rounded bg-brand-500/25 px-1.5 py-0.5 text-xs tracking-wide uppercase">
+          Purchased
+        </span>
+        {what}
+      </p>
+      <Link to="/orders" className="self-start font-semibold text-brand-300 hover:underline">
+        View your orders
+      </Link>
+    </div>
+  );
+}

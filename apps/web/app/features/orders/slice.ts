@@ -1,0 +1,86 @@
+import { createSlice } from '@reduxjs/toolkit';
+import type { Purchase } from '@tradeshelf/contract';
+import { sessionEnded } from '../auth/slice.ts';
+import { hydrate, mergeState } from '../../lib/hydrate.ts';
+import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
+import {
+  fetchPurchaseDetails,
+  fetchPurchaseList,
+  fetchPurchaseStatus,
+  type PurchasePage,
+} from './api.ts';
+
+/** SPEC §3 order group. */
+export interface OrderState {
+  /** The purchase behind the checkout session the buyer came back from. */
+  status: RequestState<Purchase>;
+  details: RequestState<Purchase>;
+  /** Pages loaded so far, newest first; `nextCursor` null when there are no more. */
+  list: RequestState<PurchasePage>;
+}
+
+export const initialOrderState: OrderState = {
+  status: idle<Purchase>(),
+  details: idle<Purchase>(),
+  list: idle<PurchasePage>(),
+};
+
+export const FINAL_STATUSES: ReadonlyArray<Purchase['status']> = [
+  'paid',
+  'failed',
+  'cancelled',
+  'refunded',
+];
+export const isFinal = (p: Pick<Purchase, 'status'>) => FINAL_STATUSES.includes(p.status);
+
+/** A fresher copy of a purchase replaces the one in the loaded list. */
+function refreshInList(s: OrderState, purchase: Purchase) {
+  const list = s.list.data?.purchases;
+  const i = list?.findIndex((p) => p.id === purchase.id) ?? -1;
+  if (list && i >= 0) list[i] = purchase;
+}
+
+export const orderSlice = createSlice({
+  name: 'order',
+  initialState: initialOrderState,
+  reducers: {},
+  extraReducers: (b) => {
+    b.addCase(fetchPurchaseStatus.pending, (s, a) => {
+      // Polling keeps showing the last answer; another session starts from nothing.
+      if (s.status.data && s.status.data.sessionId !== a.meta.arg) s.status.data = null;
+      start(s.status);
+    })
+      .addCase(fetchPurchaseStatus.fulfilled, (s, a) => {
+        succeed(s.status, a.payload);
+        refreshInList(s, a.payload);
+      })
+      .addCase(fetchPurchaseStatus.rejected, (s, a) => fail(s.status, a.payload))
+      .addCase(fetchPurchaseDetails.pending, (s, a) => {
+        if (s.details.data && s.details.data.id !== a.meta.arg) s.details.data = null;
+        start(s.details);
+      })
+      .addCase(fetchPurchaseDetails.fulfilled, (s, a) => {
+        succeed(s.details, a.payload);
+        refreshInList(s, a.payload);
+      })
+      .addCase(fetchPurchaseDetails.rejected, (s, a) => fail(s.details, a.payload))
+      .addCase(fetchPurchaseList.pending, (s) => start(s.list))
+      .addCase(fetchPurchaseList.fulfilled, (s, a) => {
+        const more = Boolean(a.meta.arg?.cursor) && s.list.data !== null;
+        if (!more) return succeed(s.list, a.payload);
+        // "Load more": append the next page, skipping anything already shown.
+        const seen = new Set(s.list.data!.purchases.map((p) => p.id));
+        succeed(s.list, {
+          purchases: [
+            ...s.list.data!.purchases,
+            ...a.payload.purchases.filter((p) => !seen.has(p.id)),
+          ],
+          nextCursor: a.payload.nextCursor,
+        });
+      })
+      .addCase(fetchPurchaseList.rejected, (s, a) => fail(s.list, a.payload))
+      // Orders are the signed-in buyer's: nothing of them outlives the session.
+      .addCase(sessionEnded, () => initialOrderState)
+      .addCase(hydrate, (s, a) => mergeState(s, a.payload.order));
+  },
+});

@@ -1,0 +1,216 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { ApiError, Purchase } from '@tradeshelf/contract';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { Alert, Spinner } from '../components/ui.tsx';
+import { fetchPurchaseStatus } from '../features/orders/api.ts';
+import {
+  Entitlements,
+  itemPath,
+  money,
+  orderPath,
+  schemeLabel,
+} from '../features/orders/components.tsx';
+import { pollPurchase } from '../features/orders/poll.ts';
+import { isFinal } from '../features/orders/slice.ts';
+import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { isRetryable } from '../lib/idempotency.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => pageMeta('Your payment');
+
+const linkClass =
+  'rounded-lg bg-brand-500 px-4 py-2.5 text-center text-sm font-semibold text-ink-950 hover:bg-brand-400';
+const ghostClass =
+  'rounded-lg border border-ink-600 px-4 py-2.5 text-center text-sm font-semibold text-slate-200 hover:bg-ink-800';
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby="status-title"
+      className="mx-auto flex w-full max-w-xl flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:p-8"
+    >
+      <h1 id="status-title" className="text-2xl font-bold text-white">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * Polls the purchase behind the checkout session until it is final (every 1.5 s, for up to two
+ * minutes). A network or server hiccup keeps polling; any other error stops and is shown.
+ */
+function usePurchaseStatus(sessionId: string) {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => s.order.status);
+  const [timedOutFor, setTimedOutFor] = useState<string | null>(null);
+  const [stopped, setStopped] = useState<{ id: string; error: ApiError } | null>(null);
+
+  useEffect(() => {
+    if (!sessionId) return;
+    return pollPurchase({
+      check: async () => {
+        const result = await dispatch(fetchPurchaseStatus(sessionId));
+        if (fetchPurchaseStatus.fulfilled.match(result))
+          return isFinal(result.payload) ? 'done' : 'pending';
+        const error = result.payload as ApiError | undefined;
+        if (error && isRetryable(error)) return 'pending';
+        setStopped({ id: sessionId, error: error ?? { error: 'Something went wrong', code: '' } });
+        return 'done';
+      },
+      onTimeout: () => setTimedOutFor(sessionId),
+    });
+  }, [dispatch, sessionId]);
+
+  const purchase = state.data?.sessionId === sessionId ? state.data : null;
+  return {
+    purchase,
+    timedOut: timedOutFor === sessionId,
+    error: stopped?.id === sessionId ? stopped.error : null,
+  };
+}
+
+function Paid({ purchase }: { purchase: Purchase }) {
+  return (
+    <Panel title="Payment received">
+      <p className="text-slate-300">
+        Thank you! You bought{' '}
+        <Link to={itemPath(purchase.item)} className="font-semibold text-white hover:underline">
+          {purchase.item.title}
+        </Link>{' '}
+        from {purchase.item.vendor.displayName}. A receipt is on its way to your inbox.
+      </p>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-xl bg-ink-800 p-4 text-sm">
+        <dt className="text-slate-400">Total paid</dt>
+        <dd className="font-semibold text-white tabular-nums">{money(purchase.total)}</dd>
+        {purchase.coupon && purchase.discount.amount > 0 && (
+          <>
+            <dt className="text-slate-400">Coupon</dt>
+            <dd>
+              <span className="font-mono">{purchase.coupon.code}</span> (−
+              {money(purchase.discount)})
+            </dd>
+          </>
+        )}
+        <dt className="text-slate-400">Plan</dt>
+        <dd>{schemeLabel(purchase)}</dd>
+        <dt className="text-slate-400">Receipt number</dt>
+        <dd className="font-mono">{purchase.receiptNumber ?? 'being issued'}</dd>
+      </dl>
+      <div>
+        <h2 className="mb-2 font-semibold text-white">What you get</h2>
+        {purchase.entitlements.length > 0 ? (
+          <Entitlements items={purchase.entitlements} />
+        ) : (
+          <p className="text-sm text-slate-400">Access is being set up. It appears in a moment.</p>
+        )}
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Link to={orderPath(purchase)} className={linkClass}>
+          View your order
+        </Link>
+        <Link to={itemPath(purchase.item)} className={ghostClass}>
+          Go to the {purchase.item.type === 'bundle' ? 'bundle' : 'product'}
+        </Link>
+      </div>
+    </Panel>
+  );
+}
+
+const endings: Record<'failed' | 'cancelled' | 'refunded', [string, string]> = {
+  failed: [
+    'Payment failed',
+    'Your payment did not go through, so you were not charged. You can try again with another card.',
+  ],
+  cancelled: ['Checkout cancelled', 'The checkout was cancelled. You were not charged.'],
+  refunded: ['Payment refunded', 'This payment has been refunded to your original payment method.'],
+};
+
+function OrderStatusPage() {
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id') ?? '';
+  const { purchase, timedOut, error } = usePurchaseStatus(sessionId);
+
+  if (!sessionId)
+    return (
+      <Panel title="We could not find your checkout">
+        <Alert>This link is missing its checkout session.</Alert>
+        <Link to="/orders" className={ghostClass}>
+          Go to your orders
+        </Link>
+      </Panel>
+    );
+  if (purchase?.status === 'paid') return <Paid purchase={purchase} />;
+  if (purchase && purchase.status !== 'pending') {
+    const [title, text] = endings[purchase.status];
+    return (
+      <Panel title={title}>
+        <p className="text-slate-300">
+          {text} ({purchase.item.title}, {money(purchase.total)})
+        </p>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          {purchase.status === 'refunded' ? (
+            <Link to={orderPath(purchase)} className={linkClass}>
+              View your order
+            </Link>
+          ) : (
+            <Link to={itemPath(purchase.item)} className={linkClass}>
+              Back to {purchase.item.title}
+            </Link>
+          )}
+          <Link to="/orders" className={ghostClass}>
+            Your orders
+          </Link>
+        </div>
+      </Panel>
+    );
+  }
+  if (error)
+    return (
+      <Panel title="We could not check your payment">
+        <Alert>{error.error}</Alert>
+        <p className="text-sm text-slate-400">
+          If you paid, your order appears on your orders page and we e-mail your receipt.
+        </p>
+        <Link to="/orders" className={ghostClass}>
+          Go to your orders
+        </Link>
+      </Panel>
+    );
+  if (timedOut)
+    return (
+      <Panel title="Your payment is still processing">
+        <p className="text-slate-300">
+          This is taking longer than usual. There is nothing more you need to do: we&apos;ll e-mail
+          your receipt as soon as the payment is confirmed, and the order appears on your orders
+          page.
+        </p>
+        <Link to="/orders" className={ghostClass}>
+          Go to your orders
+        </Link>
+      </Panel>
+    );
+  return (
+    <Panel title="Confirming your payment…">
+      <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
+        <span className="text-brand-400">
+          <Spinner />
+        </span>
+        <span>
+          Confirming your payment{purchase ? ` for ${purchase.item.title}` : ''}. This usually takes
+          a few seconds; please keep this page open.
+        </span>
+      </div>
+    </Panel>
+  );
+}
+
+export default function OrderStatus() {
+  return (
+    <RequireAuth>
+      <OrderStatusPage />
+    </RequireAuth>
+  );
+}

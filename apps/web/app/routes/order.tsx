@@ -1,0 +1,226 @@
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { Alert, Button } from '../components/ui.tsx';
+import { fetchPurchaseDetails } from '../features/orders/api.ts';
+import {
+  Entitlements,
+  itemPath,
+  money,
+  RowsSkeleton,
+  schemeLabel,
+  StatusBadge,
+  subscriptionLabels,
+} from '../features/orders/components.tsx';
+import { openCustomerPortal } from '../features/user/api.ts';
+import { formatDate, formatDateTime } from '../lib/format.ts';
+import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => pageMeta('Your order');
+
+function OrderPage({ id }: { id: string }) {
+  const dispatch = useAppDispatch();
+  const details = useAppSelector((s) => s.order.details);
+  const portal = useAppSelector((s) => s.user.portal);
+  useEffect(() => {
+    void dispatch(fetchPurchaseDetails(id));
+  }, [dispatch, id]);
+
+  const purchase = details.data?.id === id ? details.data : null;
+  if (details.status === 'failure' && !purchase)
+    return (
+      <div className="mx-auto flex max-w-2xl flex-col gap-4">
+        <Alert>{details.error?.error ?? 'We could not load this order.'}</Alert>
+        <Link to="/orders" className="font-semibold text-brand-400 hover:underline">
+          Back to your orders
+        </Link>
+      </div>
+    );
+  if (!purchase)
+    return (
+      <div className="mx-auto max-w-2xl">
+        <RowsSkeleton rows={3} label="Loading your order…" />
+      </div>
+    );
+
+  const manage = async () => {
+    const result = await dispatch(openCustomerPortal(purchase.item.vendor.vendorUrl));
+    if (openCustomerPortal.fulfilled.match(result)) window.location.assign(result.payload.url);
+  };
+  const sub = purchase.subscription;
+
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
+        <Link to="/orders" className="text-sm text-slate-400 hover:text-white">
+          ← Your orders
+        </Link>
+        <div className="flex flex-wrap gap-2">
+          {sub && (
+            <Button
+              type="button"
+              variant="ghost"
+              loading={portal.status === 'loading' || portal.status === 'success'}
+              onClick={() => void manage()}
+            >
+              Manage subscription
+            </Button>
+          )}
+          <Button type="button" onClick={() => window.print()}>
+            Print receipt
+          </Button>
+        </div>
+      </div>
+      {portal.status === 'failure' && portal.error && <Alert>{portal.error.error}</Alert>}
+      <article
+        aria-labelledby="receipt-title"
+        className="flex flex-col gap-5 rounded-2xl border border-ink-700 bg-ink-900 p-6 print:border-black print:bg-white print:text-black"
+      >
+        <header className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <p className="text-xs tracking-wide text-slate-400 uppercase print:text-black">
+              Tradeshelf receipt
+            </p>
+            <h1 id="receipt-title" className="text-2xl font-bold text-white print:text-black">
+              {purchase.receiptNumber ? `Receipt ${purchase.receiptNumber}` : 'Order'}
+            </h1>
+          </div>
+          <StatusBadge status={purchase.status} />
+        </header>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 text-sm">
+          <dt className="text-slate-400 print:text-black">Receipt number</dt>
+          <dd className="font-mono">{purchase.receiptNumber ?? '—'}</dd>
+          <dt className="text-slate-400 print:text-black">Order date</dt>
+          <dd>
+            <time dateTime={purchase.createdAt}>{formatDateTime(purchase.createdAt)}</time>
+          </dd>
+          {purchase.paidAt && (
+            <>
+              <dt className="text-slate-400 print:text-black">Paid</dt>
+              <dd>
+                <time dateTime={purchase.paidAt}>{formatDateTime(purchase.paidAt)}</time>
+              </dd>
+            </>
+          )}
+          {purchase.refundedAt && (
+            <>
+              <dt className="text-slate-400 print:text-black">Refunded</dt>
+              <dd>
+                <time dateTime={purchase.refundedAt}>{formatDateTime(purchase.refundedAt)}</time>
+              </dd>
+            </>
+          )}
+          <dt className="text-slate-400 print:text-black">Sold by</dt>
+          <dd>{purchase.item.vendor.displayName}</dd>
+          <dt className="text-slate-400 print:text-black">Order id</dt>
+          <dd className="font-mono text-xs break-all">{purchase.id}</dd>
+        </dl>
+        <section aria-labelledby="receipt-item" className="border-t border-ink-700 pt-4">
+          <h2 id="receipt-item" className="sr-only">
+            Item
+          </h2>
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <p>
+              <Link
+                to={itemPath(purchase.item)}
+                className="font-semibold text-white hover:text-brand-300 print:text-black"
+              >
+                {purchase.item.title}
+              </Link>
+              <span className="block text-xs text-slate-400 print:text-black">
+                {purchase.item.type === 'bundle' ? 'Bundle' : 'Product'} · {schemeLabel(purchase)}
+              </span>
+            </p>
+            <span className="tabular-nums">{money(purchase.subtotal)}</span>
+          </div>
+          <dl className="mt-4 grid grid-cols-[1fr_auto] gap-y-1 text-sm">
+            <dt className="text-slate-400 print:text-black">Subtotal</dt>
+            <dd className="text-right tabular-nums">{money(purchase.subtotal)}</dd>
+            {purchase.discount.amount > 0 && (
+              <>
+                <dt className="text-slate-400 print:text-black">
+                  Discount
+                  {purchase.coupon && (
+                    <>
+                      {' '}
+                      (coupon <span className="font-mono">{purchase.coupon.code}</span>
+                      {purchase.coupon.duration === 'once' && sub ? ', first payment' : ''})
+                    </>
+                  )}
+                </dt>
+                <dd className="text-right text-brand-300 tabular-nums print:text-black">
+                  −{money(purchase.discount)}
+                </dd>
+              </>
+            )}
+            <dt className="border-t border-ink-700 pt-1 font-semibold text-white print:text-black">
+              Total
+            </dt>
+            <dd className="border-t border-ink-700 pt-1 text-right font-semibold text-white tabular-nums print:text-black">
+              {money(purchase.total)}
+            </dd>
+          </dl>
+        </section>
+        {sub && (
+          <section aria-labelledby="receipt-plan" className="border-t border-ink-700 pt-4">
+            <h2 id="receipt-plan" className="font-semibold text-white print:text-black">
+              Subscription
+            </h2>
+            <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 text-sm">
+              <dt className="text-slate-400 print:text-black">Plan</dt>
+              <dd>{schemeLabel(purchase)}</dd>
+              <dt className="text-slate-400 print:text-black">Status</dt>
+              <dd>{subscriptionLabels[sub.status]}</dd>
+              {sub.currentPeriodEnd && sub.status !== 'ended' && (
+                <>
+                  <dt className="text-slate-400 print:text-black">
+                    {sub.status === 'cancelling' ? 'Access until' : 'Renews on'}
+                  </dt>
+                  <dd>
+                    <time dateTime={sub.currentPeriodEnd}>{formatDate(sub.currentPeriodEnd)}</time>
+                  </dd>
+                </>
+              )}
+              {sub.status !== 'ended' && sub.status !== 'cancelling' && (
+                <>
+                  <dt className="text-slate-400 print:text-black">Renewal amount</dt>
+                  <dd className="tabular-nums">{money(sub.renewalAmount)}</dd>
+                </>
+              )}
+            </dl>
+          </section>
+        )}
+        <section aria-labelledby="receipt-access" className="border-t border-ink-700 pt-4">
+          <h2 id="receipt-access" className="mb-2 font-semibold text-white print:text-black">
+            What you get
+          </h2>
+          {purchase.entitlements.length > 0 ? (
+            <Entitlements items={purchase.entitlements} />
+          ) : (
+            <p className="text-sm text-slate-400 print:text-black">
+              {purchase.status === 'paid'
+                ? 'Access is being set up. It appears here in a moment.'
+                : purchase.status === 'pending'
+                  ? 'Access starts as soon as the payment is confirmed.'
+                  : 'This order gives no access.'}
+            </p>
+          )}
+        </section>
+      </article>
+    </div>
+  );
+}
+
+function OrderRoute() {
+  const { id = '' } = useParams();
+  return <OrderPage id={id} />;
+}
+
+export default function Order() {
+  return (
+    <RequireAuth>
+      <OrderRoute />
+    </RequireAuth>
+  );
+}
