@@ -511,6 +511,24 @@ describe('webhooks', () => {
     expect(f.ownerships).toBe(0);
   });
 
+  it('refuses a subscription event that overtakes its checkout, so the provider retries it', async () => {
+    const { buyer, purchaseId } = await pendingPurchase();
+    const early = {
+      id: `evt_u_${purchaseId}`,
+      type: 'subscription.updated' as const,
+      purchaseId,
+      cancelAtPeriodEnd: true,
+    };
+    const refused = await deliverEvent(t, early);
+    expect(refused.statusCode).toBe(409);
+    expect(await count(sql`select count(*) as n from payment_events where id = ${early.id}`)).toBe(
+      0,
+    );
+    await deliverEvent(t, { id: `evt_done_${purchaseId}`, type: 'checkout.completed', purchaseId });
+    expect((await deliverEvent(t, early)).json().outcome).toBe('processed');
+    expect((await facts(purchaseId, buyer.id)).ownerships).toBe(1);
+  });
+
   it('a refund after payment ends access at once and reverses the ledger', async () => {
     const buyer = await createBuyer(t);
     const purchase = await buy(buyer, { priceId: course.priceId });

@@ -438,6 +438,14 @@ export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Pro
       sql`select * from purchases where id = ${event.purchaseId} for update`,
     );
     if (!purchase) return 'ignored' as const;
+    // Subscription events can overtake the completed checkout. Refusing them (nothing recorded) makes
+    // the provider deliver them again later, after the purchase is paid.
+    if (event.type.startsWith('subscription.') && purchase.status === 'pending') {
+      throw new AppError(
+        'conflict',
+        'The purchase is not fulfilled yet; deliver this event again later.',
+      );
+    }
     switch (event.type) {
       case 'checkout.completed':
         await completeCheckout(deps, tx, purchase, event, mailIds);
