@@ -9,6 +9,8 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { injectCaller, loadWebApp } from '../apps/api/src/platform/web.ts';
 import Product from '../apps/web/app/routes/product.tsx';
+import { ToastProvider } from '../apps/web/app/components/toasts.tsx';
+import { ServicesContext } from '../apps/web/app/lib/services.tsx';
 import { makeStore } from '../apps/web/app/store.ts';
 import { measure, report, startBenchApp } from './lib.ts';
 import type { FastifyInstance } from 'fastify';
@@ -23,9 +25,11 @@ const JS_BUDGET_GZIP = 120 * 1024;
 export async function run(): Promise<void> {
   createRequire(import.meta.url); // keep Node's CJS interop warm for react-dom/server
   let built: FastifyInstance | null = null;
+  // Every request rendered (no page cache): the figure the target is about.
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
     injectCaller(() => built!),
+    { pageCacheSeconds: 0 },
   );
   if (!web) throw new Error('apps/web/build is missing: run `npm run build` first');
   const b = await startBenchApp(web, {
@@ -48,16 +52,20 @@ export async function run(): Promise<void> {
 
     // Baseline: the same route component and data, rendered with nothing around it but what it needs.
     bare.get('/bare', async (_req, reply) => {
-      const { store } = makeStore();
+      const { store, api, session } = makeStore();
       const html = renderToString(
         <Provider store={store}>
-          <MemoryRouter initialEntries={[pagePath]}>
-            <Product
-              loaderData={{ product }}
-              params={{ id: card.id, slug: card.slug }}
-              matches={[] as never}
-            />
-          </MemoryRouter>
+          <ServicesContext.Provider value={{ api, session }}>
+            <ToastProvider>
+              <MemoryRouter initialEntries={[pagePath]}>
+                <Product
+                  loaderData={{ product }}
+                  params={{ id: card.id, slug: card.slug }}
+                  matches={[] as never}
+                />
+              </MemoryRouter>
+            </ToastProvider>
+          </ServicesContext.Provider>
         </Provider>,
       );
       return reply.type('text/html').send(`<!doctype html><html><body>${html}</body></html>`);
@@ -69,7 +77,29 @@ export async function run(): Promise<void> {
     if (!probe.ok) throw new Error(`bare render failed: ${await probe.text()}`);
     const baseline = await measure('bare renderToString(<Product/>)', `${bareUrl}/bare`);
     const page = await measure(`GET ${pagePath.replace(card.id, ':id')} (SSR)`, b.url + pagePath);
-    report('web: server-rendered product page (target ratio >= 0.5)', b.backend, baseline, [page]);
+
+    // The same page with the default public-page cache (PAGE_CACHE_SECONDS=10), on a second app.
+    let builtCached: FastifyInstance | null = null;
+    const webCached = await loadWebApp(
+      path.join(root, 'apps/web/build'),
+      injectCaller(() => builtCached!),
+      { pageCacheSeconds: 10 },
+    );
+    const cachedApp = await startBenchApp(webCached, {
+      sharedDbUrl: b.dbUrl,
+      beforeListen(app) {
+        builtCached = app;
+      },
+    });
+    const cachedPage = await measure(
+      `GET ${pagePath.replace(card.id, ':id')} (SSR, page cache)`,
+      cachedApp.url + pagePath,
+    );
+    await cachedApp.close();
+    report('web: server-rendered product page (target ratio >= 0.5)', b.backend, baseline, [
+      page,
+      cachedPage,
+    ]);
 
     // JavaScript shipped: every script and modulepreload the page references, gzipped.
     const html = await (await fetch(b.url + pagePath)).text();

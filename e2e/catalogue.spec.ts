@@ -80,3 +80,23 @@ test('server-rendered HTML carries title, meta and valid JSON-LD before any scri
   expect(unknownVendor.status()).toBe(404);
   expect((await request.get('/sitemap.xml')).status()).toBe(200);
 });
+
+test('public pages are served again from the page cache; 404s and signed requests are not', async ({
+  request,
+}) => {
+  const first = await request.get('/vendor/login');
+  expect(first.status()).toBe(200);
+  expect(first.headers()['cache-control']).toContain('s-maxage');
+  expect(first.headers()['age']).toBeUndefined();
+  const second = await request.get('/vendor/login');
+  expect(second.headers()['age']).toMatch(/^\d+$/);
+  expect(await second.text()).toBe(await first.text());
+
+  const signed = await request.get('/vendor/login', { headers: { authorization: 'Bearer x' } });
+  expect(signed.headers()['age']).toBeUndefined();
+
+  await request.get('/no-such-page-here');
+  const missing = await request.get('/no-such-page-here');
+  expect(missing.status()).toBe(404);
+  expect(missing.headers()['age']).toBeUndefined();
+});

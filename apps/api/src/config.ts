@@ -30,6 +30,8 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** How long a public page's HTML is served again from memory; 0 renders every request. */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** `sandbox` (local hosted checkout) or `stripe`; sandbox is refused in production. */
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   STRIPE_SECRET_KEY: z.string().optional(),

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
     injectCaller(() => built!),
+    { pageCacheSeconds: config.PAGE_CACHE_SECONDS },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');
   const app = await buildApp(deps, { logger: log, web });
