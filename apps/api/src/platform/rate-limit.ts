@@ -105,4 +105,7 @@ export const rules = {
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
   upload: { name: 'upload:user', limit: 20, windowSeconds: 60 * 60 },
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
+  checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
+  /** Coupon codes are guessable secrets: previews are limited per address. */
+  couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;

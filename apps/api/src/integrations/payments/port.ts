@@ -50,7 +50,12 @@ export interface PaymentEvent {
   /** The provider's event id: the deduplication key. */
   id: string;
   type: PaymentEventType;
-  purchaseId: string;
+  /**
+   * Our purchase id from the provider's metadata. Refunds and disputes may lack it (Stripe does not
+   * copy metadata onto every charge or dispute); the orders module then finds the purchase by
+   * `paymentRef`.
+   */
+  purchaseId: string | null;
   occurredAt: Date;
   /** Provider payment reference (payment intent or invoice) for ledger idempotency. */
   paymentRef: string | null;

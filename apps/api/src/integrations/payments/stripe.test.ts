@@ -586,7 +586,7 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a dispute only when it carries a purchase id', () => {
+  it('maps a dispute by purchase id, else by payment intent, else not at all', () => {
     const dispute = {
       id: 'dp_1',
       object: 'dispute',
@@ -602,7 +602,14 @@ describe('StripePayments.parseWebhook', () => {
       paymentRef: 'pi_1',
       amount: 2000,
     });
-    expect(parse(signed('charge.dispute.created', { ...dispute, metadata: {} }))).toBeNull();
+    expect(parse(signed('charge.dispute.created', { ...dispute, metadata: {} }))).toMatchObject({
+      type: 'dispute',
+      purchaseId: null,
+      paymentRef: 'pi_1',
+    });
+    expect(
+      parse(signed('charge.dispute.created', { ...dispute, metadata: {}, payment_intent: null })),
+    ).toBeNull();
   });
 
   it('returns null for event types it does not handle', () => {

@@ -399,24 +399,32 @@ function mapEvent(event: WireEvent): PaymentEvent | null {
     }
     case 'charge.refunded': {
       const ch = obj as unknown as WireCharge;
-      // Only one-off payments carry purchase_id on the charge (from payment_intent_data.metadata).
-      return make('refund', ch.metadata?.purchase_id, {
+      // Without purchase_id on the charge, the orders module matches the payment intent instead.
+      return {
+        ...base,
+        type: 'refund',
+        purchaseId: ch.metadata?.purchase_id ?? null,
         paymentRef: refId(ch.payment_intent) ?? ch.id,
         amount: ch.amount_refunded ?? null,
         currency: ch.currency ?? null,
         customerId: refId(ch.customer),
-      });
+      };
     }
     case 'charge.dispute.created': {
       const d = obj as unknown as WireDispute;
-      // Stripe does not copy charge metadata onto disputes and the charge arrives unexpanded,
-      // so this yields null unless the dispute itself was tagged with purchase_id.
+      // Disputes rarely carry our metadata; the payment intent identifies the purchase then.
       const chargeMeta = typeof d.charge === 'object' && d.charge ? d.charge.metadata : undefined;
-      return make('dispute', d.metadata?.purchase_id ?? chargeMeta?.purchase_id, {
-        paymentRef: refId(d.payment_intent),
+      const purchaseId = d.metadata?.purchase_id ?? chargeMeta?.purchase_id ?? null;
+      const paymentRef = refId(d.payment_intent);
+      if (!purchaseId && !paymentRef) return null;
+      return {
+        ...base,
+        type: 'dispute',
+        purchaseId,
+        paymentRef,
         amount: d.amount ?? null,
         currency: d.currency ?? null,
-      });
+      };
     }
     default:
       return null;

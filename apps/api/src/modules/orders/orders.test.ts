@@ -161,6 +161,19 @@ describe('checkout through the sandbox', () => {
     );
   });
 
+  it('holds one redemption per buyer: a new checkout with the same coupon releases the older one', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 1 });
+    const first = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
+    const second = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect((await status(buyer, first.json().sessionId)).status).toBe('cancelled');
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
+    const other = await createBuyer(t);
+    const blocked = await checkout(other, { priceId: course.priceId, coupon: coupon.code });
+    expect(blocked.statusCode).toBe(422);
+  });
+
   it('refuses what cannot be bought, with a clear 4xx and nothing recorded', async () => {
     const buyer = await createBuyer(t);
     const inactive = await createProduct(t, vendor.id, { isActive: false });
@@ -553,6 +566,25 @@ describe('webhooks', () => {
       query: { id: course.id },
     });
     expect(details.json().product.purchased).toBe(false);
+  });
+
+  it('matches a refund without purchase id by its payment, and refuses one it cannot match yet', async () => {
+    const { buyer, purchaseId, sessionId } = await pendingPurchase();
+    const orphan = {
+      id: `evt_o_${purchaseId}`,
+      type: 'refund' as const,
+      purchaseId: null,
+      paymentRef: `pi_x_${purchaseId}`,
+    };
+    expect((await deliverEvent(t, orphan)).statusCode).toBe(409);
+    await deliverEvent(t, {
+      id: `evt_paid_${purchaseId}`,
+      type: 'checkout.completed',
+      purchaseId,
+      paymentRef: `pi_x_${purchaseId}`,
+    });
+    expect((await deliverEvent(t, orphan)).json().outcome).toBe('processed');
+    expect((await status(buyer, sessionId)).status).toBe('refunded');
   });
 
   it('rejects a tampered body, a wrong secret and a stale timestamp with 400 and no change', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebhookSignatureError } from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
+import { rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as orders from './service.ts';
 
@@ -38,9 +39,10 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
       { type: 'bundle', ...body },
     ),
   );
-  registerRoute(app, ordersRoutes.previewCoupon, async ({ query }) => ({
-    coupon: await orders.previewCoupon(deps, query),
-  }));
+  registerRoute(app, ordersRoutes.previewCoupon, async ({ query, req }) => {
+    await deps.limiter.consume([{ rule: rules.couponPreviewIp, key: req.ip }]);
+    return { coupon: await orders.previewCoupon(deps, query) };
+  });
   registerRoute(app, ordersRoutes.purchaseStatus, async ({ params, auth }) => ({
     purchase: await orders.ownPurchase(deps, auth.sub, { sessionId: params.id }),
   }));

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
+import { rules } from '../../platform/rate-limit.ts';
 import { missingPrerequisites } from '../catalog/service.ts';
 import { couponDiscount, splitPayment } from './pricing.ts';
 import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
@@ -92,6 +93,8 @@ async function findCoupon(
   item: Item,
   code: string,
   db: Tx = deps.database.db,
+  /** Checkout leaves the limit to its conditional increment, after releasing stale holds. */
+  checkLimit = true,
 ): Promise<CouponRow> {
   const coupon = await one<CouponRow>(
     db,
@@ -110,7 +113,11 @@ async function findCoupon(
   if (coupon.type === 'amount' && coupon.currency && coupon.currency !== item.currency) {
     throw field(ordersMessages.couponNotApplicable);
   }
-  if (coupon.max_redemptions !== null && coupon.redemptions >= coupon.max_redemptions) {
+  if (
+    checkLimit &&
+    coupon.max_redemptions !== null &&
+    coupon.redemptions >= coupon.max_redemptions
+  ) {
     throw field(ordersMessages.couponExhausted);
   }
   return coupon;
@@ -179,6 +186,15 @@ async function releaseExpired(tx: Tx, couponId: string): Promise<void> {
     where id = ${couponId} and (select count(*) from expired) > 0`);
 }
 
+async function releaseHeldBy(tx: Tx, couponId: string, buyerId: string): Promise<void> {
+  await tx.execute(sql`with held as (
+      update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
+      where coupon_id = ${couponId} and buyer_id = ${buyerId} and status = 'pending' and not coupon_released
+      returning 1)
+    update coupons set redemptions = redemptions - (select count(*) from held)
+    where id = ${couponId} and (select count(*) from held) > 0`);
+}
+
 export interface CheckoutContext {
   buyerId: string;
   idempotencyKey: string | null;
@@ -203,6 +219,7 @@ export async function startCheckout(
     const existing = await existingCheckout(deps, ctx, ctx.idempotencyKey, requestHash, input);
     if (existing) return existing;
   }
+  await deps.limiter.consume([{ rule: rules.checkoutUser, key: ctx.buyerId }]);
 
   const item = await resolveItem(deps, input);
   await assertNotOwned(deps, ctx.buyerId, item);
@@ -219,7 +236,7 @@ export async function startCheckout(
     sql`select email from users where id = ${ctx.buyerId}`,
   );
   if (!buyer) throw new AppError('unauthorized', 'Sign in to continue.');
-  if (input.coupon) await findCoupon(deps, item, input.coupon);
+  if (input.coupon) await findCoupon(deps, item, input.coupon, deps.database.db, false);
 
   // Referrals are best-effort: an unknown, foreign or self-referral id is ignored, never an error.
   const referral = input.refId
@@ -236,8 +253,10 @@ export async function startCheckout(
     .transaction(async (tx) => {
       let coupon: CouponRow | null = null;
       if (input.coupon) {
-        coupon = await findCoupon(deps, item, input.coupon, tx);
+        coupon = await findCoupon(deps, item, input.coupon, tx, false);
         await releaseExpired(tx, coupon.id);
+        // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
+        await releaseHeldBy(tx, coupon.id, ctx.buyerId);
         // The conditional increment is the concurrency guard: the row lock serialises redemptions.
         const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
           where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
@@ -433,9 +452,17 @@ export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Pro
       values (${event.id}, ${deps.payments.name}, ${event.type}, ${event.purchaseId})
       on conflict (id) do nothing returning id`);
     if (!fresh.rows.length) return 'duplicate' as const;
+    const purchaseId = event.purchaseId ?? (await purchaseOfPayment(tx, event.paymentRef));
+    if (!purchaseId) {
+      // A refund or dispute of a payment we have not recorded yet: refuse, so it is delivered again.
+      throw new AppError(
+        'conflict',
+        'No purchase for this payment yet; deliver this event again later.',
+      );
+    }
     const purchase = await one<PurchaseRow>(
       tx,
-      sql`select * from purchases where id = ${event.purchaseId} for update`,
+      sql`select * from purchases where id = ${purchaseId} for update`,
     );
     if (!purchase) return 'ignored' as const;
     // Subscription events can overtake the completed checkout. Refusing them (nothing recorded) makes
@@ -492,6 +519,15 @@ export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Pro
   });
   await deps.mailer.dispatch(mailIds);
   return outcome;
+}
+
+async function purchaseOfPayment(tx: Tx, paymentRef: string | null): Promise<string | null> {
+  if (!paymentRef) return null;
+  const found = await one<{ purchase_id: string }>(
+    tx,
+    sql`select purchase_id from ledger_entries where payment_ref = ${paymentRef} and entry_type = 'sale' limit 1`,
+  );
+  return found?.purchase_id ?? null;
 }
 
 async function closeUnpaid(
