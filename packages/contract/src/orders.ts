@@ -214,6 +214,25 @@ export const ordersRoutes = {
     query: z.object({ vendorUrl: vendorUrlSchema }),
     response: z.object({ session: z.object({ url: z.string() }) }),
   }),
+  connectAccount: defineRoute({
+    method: 'POST',
+    path: '/api/v1/payment/connect-account',
+    auth: 'bearer',
+    summary:
+      "Start (or resume) the vendor's payout onboarding with the payment provider; returns the onboarding link.",
+    tags: ['payments'],
+    status: 200,
+    response: z.object({ url: z.string() }),
+  }),
+  connectAccountCallback: defineRoute({
+    method: 'POST',
+    path: '/api/v1/payment/connect-account-callback',
+    auth: 'bearer',
+    summary: 'After onboarding: refresh whether the connected account can take payments.',
+    tags: ['payments'],
+    status: 200,
+    response: z.object({ message: z.string(), chargesEnabled: z.boolean() }),
+  }),
 } as const;
 
 export const ordersMessages = {
@@ -228,4 +247,8 @@ export const ordersMessages = {
   purchaseNotFound: 'We could not find that order.',
   noSubscriptions: 'You have no subscriptions with this vendor.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different checkout.',
+  vendorsOnly: 'Only vendors can connect a payout account.',
+  connectNotStarted: 'Connect your payout account first.',
+  connectReady: 'Your payout account is connected. Sales now pay out to it.',
+  connectPending: 'The payment provider still needs details before your account can take payments.',
 } as const;

@@ -30,11 +30,27 @@ export async function startFakeStripe() {
   const requests: FakeStripeRequest[] = [];
   const replays = new Map<string, { body: string; reply: Reply }>();
   const coupons = new Map<string, Record<string, unknown>>();
+  const onboarded = new Set<string>();
   let seq = 0;
   let failures = 0;
   const now = () => Math.floor(Date.now() / 1000);
 
   function route(method: string, path: string, body: Record<string, string>): Reply {
+    // Retrieving a connected account: onboarded once `completeOnboarding` was called for it.
+    const account = /^\/v1\/accounts\/([\w-]+)$/.exec(path);
+    if (method === 'GET' && account) {
+      const done = onboarded.has(account[1]!);
+      return {
+        status: 200,
+        json: {
+          id: account[1],
+          object: 'account',
+          charges_enabled: done,
+          payouts_enabled: done,
+          details_submitted: done,
+        },
+      };
+    }
     if (method !== 'POST') return error(404, 'invalid_request_error', `Unrecognized request URL`);
     const n = ++seq;
     switch (path) {
@@ -204,6 +220,8 @@ export async function startFakeStripe() {
     requests,
     /** Requests to one path, oldest first. */
     requestsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** The vendor finished Stripe's hosted onboarding for this account. */
+    completeOnboarding: (accountId: string) => onboarded.add(accountId),
     /** Answers the next `n` requests with a 500, as during a Stripe incident. */
     failNext(n: number) {
       failures = n;

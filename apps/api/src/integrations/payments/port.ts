@@ -82,6 +82,10 @@ export interface PaymentsProvider {
     refreshUrl: string;
     returnUrl: string;
   }): Promise<{ accountId: string; url: string }>;
+  /** Whether a connected account can take charges and receive payouts yet. */
+  connectAccountStatus(
+    accountId: string,
+  ): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }>;
   /** A provider customer for a buyer, created on first checkout. */
   ensureCustomer(req: {
     userId: string;

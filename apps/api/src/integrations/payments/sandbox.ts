@@ -91,6 +91,10 @@ export class SandboxPayments implements PaymentsProvider {
     return { accountId: req.accountId ?? newId('acct_sbx'), url: req.returnUrl };
   }
 
+  async connectAccountStatus(): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }> {
+    return { chargesEnabled: true, payoutsEnabled: true };
+  }
+
   async ensureCustomer(req: { userId: string; customerId: string | null }): Promise<string> {
     return req.customerId ?? this.customerIdFor(req.userId);
   }

@@ -129,6 +129,16 @@ export class StripePayments implements PaymentsProvider {
     return { accountId, url: link.url };
   }
 
+  async connectAccountStatus(
+    accountId: string,
+  ): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }> {
+    const account = await this.stripe.accounts.retrieve(accountId);
+    return {
+      chargesEnabled: account.charges_enabled === true,
+      payoutsEnabled: account.payouts_enabled === true,
+    };
+  }
+
   async ensureCustomer(req: {
     userId: string;
     email: string;

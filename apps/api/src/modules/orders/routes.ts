@@ -55,6 +55,12 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, ordersRoutes.customerPortal, async ({ query, auth, req }) => ({
     session: await orders.customerPortal(deps, auth.sub, query.vendorUrl, originOf(req)),
   }));
+  registerRoute(app, ordersRoutes.connectAccount, ({ auth, req }) =>
+    orders.connectAccount(deps, auth.sub, originOf(req)),
+  );
+  registerRoute(app, ordersRoutes.connectAccountCallback, ({ auth }) =>
+    orders.connectAccountCallback(deps, auth.sub),
+  );
   await app.register(webhookRoute);
 }
 

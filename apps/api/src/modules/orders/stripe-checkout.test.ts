@@ -137,6 +137,41 @@ describe('checkout against Stripe (loopback fake)', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('onboards a vendor to Connect and routes later sales to the account once it is enabled', async () => {
+    const seller = await createVendor(t, { vendorUrl: 'connect-vendor' });
+    const sellerToken = await t.deps.tokens.sign({
+      sub: seller.userId,
+      email: 'seller@example.com',
+      roles: ['buyer', 'vendor'],
+    });
+    const started = await t.call(ordersRoutes.connectAccount, { token: sellerToken });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/e\/acct_test_\d+/);
+    const accountId = stripe.requestsTo('/v1/account_links').at(-1)!.body.account!;
+
+    const pending = await t.call(ordersRoutes.connectAccountCallback, { token: sellerToken });
+    expect(pending.json()).toMatchObject({ chargesEnabled: false });
+    stripe.completeOnboarding(accountId);
+    const ready = await t.call(ordersRoutes.connectAccountCallback, { token: sellerToken });
+    expect(ready.json()).toMatchObject({ chargesEnabled: true });
+
+    const item = await createProduct(t, seller.id, { amount: 3_000 });
+    const buyer = await createBuyer(t);
+    const res = await t.call(ordersRoutes.checkoutProduct, {
+      token: buyer.token,
+      query: { vendorUrl: seller.vendorUrl },
+      body: { priceId: item.priceId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body).toMatchObject({
+      'payment_intent_data[transfer_data][destination]': accountId,
+      'payment_intent_data[application_fee_amount]': '300',
+    });
+
+    const notVendor = await t.call(ordersRoutes.connectAccount, { token: buyer.token });
+    expect(notVendor.statusCode).toBe(403);
+  });
+
   it('opens the Stripe billing portal for a subscriber', async () => {
     const buyer = await createBuyer(t);
     await t.database.db
