@@ -8,6 +8,7 @@ import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
+import { expireCheckouts } from './modules/orders/service.ts';
 import { injectCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -35,7 +36,12 @@ async function main(): Promise<void> {
 
   const boss = await startQueue(opened.url);
   const deps = createDeps(config, opened.database, log, { boss });
-  if (config.RUN_WORKER) await startWorkers(boss, { mailer: deps.mailer, log });
+  if (config.RUN_WORKER)
+    await startWorkers(boss, {
+      mailer: deps.mailer,
+      expireCheckouts: () => expireCheckouts(deps.database.db),
+      log,
+    });
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(

@@ -5,6 +5,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
+import { expireCheckouts } from './modules/orders/service.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
@@ -19,7 +20,11 @@ async function main(): Promise<void> {
   await runMigrations(database.db);
   const boss = await startQueue(config.DATABASE_URL);
   const deps = createDeps(config, database, log, { boss });
-  await startWorkers(boss, { mailer: deps.mailer, log });
+  await startWorkers(boss, {
+    mailer: deps.mailer,
+    expireCheckouts: () => expireCheckouts(deps.database.db),
+    log,
+  });
   log.info({}, 'worker started');
   const stop = async () => {
     await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 export const queues = {
   mailDeliver: 'mail.deliver',
   mailSweep: 'mail.sweep',
+  checkoutExpiry: 'orders.expire-checkouts',
 } as const;
 
 /** pg-boss in the application database: jobs commit and survive with the data they act on. */

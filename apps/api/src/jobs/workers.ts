@@ -4,6 +4,8 @@ import { queues } from './queue.ts';
 
 export interface WorkerDeps {
   mailer: Mailer;
+  /** Cancels unpaid checkouts past their expiry; returns how many. */
+  expireCheckouts: () => Promise<number>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -21,4 +23,9 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     for (const id of ids) await deps.mailer.deliver(id);
   });
   await boss.schedule(queues.mailSweep, '* * * * *');
+  await boss.work(queues.checkoutExpiry, { pollingIntervalSeconds: 30 }, async () => {
+    const n = await deps.expireCheckouts();
+    if (n) deps.log.info({ n }, 'expired unpaid checkouts');
+  });
+  await boss.schedule(queues.checkoutExpiry, '*/5 * * * *');
 }

@@ -18,6 +18,7 @@ import {
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { expireCheckouts } from './service.ts';
 
 let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
@@ -172,6 +173,19 @@ describe('checkout through the sandbox', () => {
     const other = await createBuyer(t);
     const blocked = await checkout(other, { priceId: course.priceId, coupon: coupon.code });
     expect(blocked.statusCode).toBe(422);
+  });
+
+  it('the expiry job cancels unpaid checkouts past their expiry and releases their coupons', async () => {
+    const buyer = await createBuyer(t);
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 3 });
+    const res = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
+    await t.database.db.execute(
+      sql`update purchases set expires_at = now() - interval '1 minute' where session_id = ${res.json().sessionId}`,
+    );
+    expect(await expireCheckouts(t.database.db)).toBeGreaterThanOrEqual(1);
+    expect((await status(buyer, res.json().sessionId)).status).toBe('cancelled');
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(0);
+    expect(await expireCheckouts(t.database.db)).toBe(0);
   });
 
   it('refuses what cannot be bought, with a clear 4xx and nothing recorded', async () => {
