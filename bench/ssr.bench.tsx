@@ -1,26 +1,25 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { catalogRoutes, type ProductDetails } from '@tradeshelf/contract';
 import Fastify from 'fastify';
 import { renderToString } from 'react-dom/server';
-import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router';
-import { injectCaller, loadWebApp } from '../apps/api/src/platform/web.ts';
-import Product from '../apps/web/app/routes/product.tsx';
-import { ToastProvider } from '../apps/web/app/components/toasts.tsx';
-import { ServicesContext } from '../apps/web/app/lib/services.tsx';
-import { makeStore } from '../apps/web/app/store.ts';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { pageReads } from '../apps/api/src/page-reads.ts';
+import { inProcessCaller, loadWebApp } from '../apps/api/src/platform/web.ts';
+import { jsonLdString, siteJsonLd } from '../apps/web/app/lib/seo.ts';
 import { measure, report, startBenchApp } from './lib.ts';
 import type { FastifyInstance } from 'fastify';
+import type { ComponentType } from 'react';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const JS_BUDGET_GZIP = 120 * 1024;
 
 /**
  * The SSR product page (router, loaders through the API, meta, JSON-LD, full document) against a bare
- * renderToString of the same component with the same data; plus the JavaScript a product page ships.
+ * renderToString of the same component tree with the same data; plus the JavaScript a product page
+ * ships.
  */
 export async function run(): Promise<void> {
   createRequire(import.meta.url); // keep Node's CJS interop warm for react-dom/server
@@ -28,7 +27,7 @@ export async function run(): Promise<void> {
   // Every request rendered (no page cache): the figure the target is about.
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
-    injectCaller(() => built!),
+    inProcessCaller(() => built!, pageReads),
     { pageCacheSeconds: 0 },
   );
   if (!web) throw new Error('apps/web/build is missing: run `npm run build` first');
@@ -50,39 +49,91 @@ export async function run(): Promise<void> {
     const product = ((await details.json()) as { product: ProductDetails }).product;
     const pagePath = `/p/${card.id}/${card.slug}`;
 
-    // Baseline: the same route component and data, rendered with nothing around it but what it needs.
+    // Baseline: the page's own component tree (document head with the route's meta and JSON-LD, the
+    // root App with its store, header and footer, the product route) with the same data, rendered by a
+    // bare renderToString: no router framework, no loaders, no HTTP emulation.
+    // The route modules come from the same server build the SSR path renders (CSS imports and all).
+    const build = (await import(
+      pathToFileURL(path.join(root, 'apps/web/build/server/index.js')).href
+    )) as { routes: Record<string, { module: Record<string, unknown> }> };
+    const App = build.routes.root!.module.default as ComponentType<Record<string, unknown>>;
+    const productModule = build.routes['routes/product']!.module;
+    const Product = productModule.default as ComponentType<Record<string, unknown>>;
+    const productMeta = productModule.meta as (args: unknown) => Array<Record<string, unknown>>;
+    const origin = b.url;
+    const rootData = { origin, state: {} };
+    const head = productMeta({
+      data: { product },
+      matches: [{ id: 'root', data: rootData }],
+    });
+    const Head = () => (
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {head.map((d, i) =>
+          'title' in d ? (
+            <title key={i}>{String(d.title)}</title>
+          ) : 'script:ld+json' in d ? (
+            <script
+              key={i}
+              type="application/ld+json"
+              dangerouslySetInnerHTML={{ __html: jsonLdString(d['script:ld+json']) }}
+            />
+          ) : d.tagName === 'link' ? (
+            <link key={i} rel={String(d.rel)} href={String(d.href)} />
+          ) : (
+            <meta key={i} {...(d as Record<string, string>)} />
+          ),
+        )}
+        {siteJsonLd(origin).map((d, i) => (
+          <script
+            key={`site${i}`}
+            type="application/ld+json"
+            dangerouslySetInnerHTML={{ __html: jsonLdString(d) }}
+          />
+        ))}
+      </head>
+    );
+    // Route modules in a build are wrapped to read their props from a data router; a memory router
+    // built once, holding the loader data, gives them that without running anything per request.
+    const router = createMemoryRouter(
+      [
+        {
+          id: 'root',
+          path: '/',
+          element: <App />,
+          children: [{ id: 'routes/product', path: 'p/:id/:slug', element: <Product /> }],
+        },
+      ],
+      {
+        initialEntries: [pagePath],
+        hydrationData: { loaderData: { root: rootData, 'routes/product': { product } } },
+      },
+    );
     bare.get('/bare', async (_req, reply) => {
-      const { store, api, session } = makeStore();
       const html = renderToString(
-        <Provider store={store}>
-          <ServicesContext.Provider value={{ api, session }}>
-            <ToastProvider>
-              <MemoryRouter initialEntries={[pagePath]}>
-                <Product
-                  loaderData={{ product }}
-                  params={{ id: card.id, slug: card.slug }}
-                  matches={[] as never}
-                />
-              </MemoryRouter>
-            </ToastProvider>
-          </ServicesContext.Provider>
-        </Provider>,
+        <html lang="en" className="dark">
+          <Head />
+          <body className="min-h-screen">
+            <RouterProvider router={router} />
+          </body>
+        </html>,
       );
-      return reply.type('text/html').send(`<!doctype html><html><body>${html}</body></html>`);
+      return reply.type('text/html').send(`<!DOCTYPE html>${html}`);
     });
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
     const probe = await fetch(`${bareUrl}/bare`);
     if (!probe.ok) throw new Error(`bare render failed: ${await probe.text()}`);
-    const baseline = await measure('bare renderToString(<Product/>)', `${bareUrl}/bare`);
+    const baseline = await measure('bare renderToString(same tree, same data)', `${bareUrl}/bare`);
     const page = await measure(`GET ${pagePath.replace(card.id, ':id')} (SSR)`, b.url + pagePath);
 
     // The same page with the default public-page cache (PAGE_CACHE_SECONDS=10), on a second app.
     let builtCached: FastifyInstance | null = null;
     const webCached = await loadWebApp(
       path.join(root, 'apps/web/build'),
-      injectCaller(() => builtCached!),
+      inProcessCaller(() => builtCached!, pageReads),
       { pageCacheSeconds: 10 },
     );
     const cachedApp = await startBenchApp(webCached, {

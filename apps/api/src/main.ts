@@ -9,7 +9,8 @@ import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
 import { expireCheckouts } from './modules/orders/service.ts';
-import { injectCaller, loadWebApp } from './platform/web.ts';
+import { pageReads } from './page-reads.ts';
+import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
-    injectCaller(() => built!),
+    inProcessCaller(() => built!, pageReads),
     { pageCacheSeconds: config.PAGE_CACHE_SECONDS },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');

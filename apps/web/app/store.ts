@@ -1,5 +1,5 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { authRoutes } from '@tradeshelf/contract';
+import { endpoints } from '@tradeshelf/contract/client';
 import { authSlice, sessionEnded, sessionStarted } from './features/auth/slice.ts';
 import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
@@ -61,7 +61,7 @@ export function makeStore(options: StoreOptions = {}) {
     setTimer: options.setTimer ?? ((fn, ms) => setTimeout(fn, ms)),
     clearTimer: options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>)),
     refresh: (record) =>
-      holder.api!.refresh(authRoutes.refreshToken, record.userId, record.refreshToken),
+      holder.api!.refresh(endpoints.refreshToken, record.userId, record.refreshToken),
   });
   const api = new ApiClient(options.baseUrl ?? '', session, options.fetch);
   holder.api = api;

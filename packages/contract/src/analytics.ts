@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { ANALYTICS_BATCH_MAX } from './constants/analytics.ts';
 import { defineRoute } from './route.ts';
+
+export * from './constants/analytics.ts';
 
 export const analyticsEvent = z.discriminatedUnion('type', [
   z.object({
@@ -18,8 +21,6 @@ export const analyticsEvent = z.discriminatedUnion('type', [
   }),
 ]);
 export type AnalyticsEvent = z.infer<typeof analyticsEvent>;
-
-export const ANALYTICS_BATCH_MAX = 50;
 
 export const analyticsRoutes = {
   track: defineRoute({

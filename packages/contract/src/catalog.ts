@@ -1,81 +1,24 @@
 import { z } from 'zod';
 import { idSchema, isoDateTime } from './common.ts';
+import {
+  assetClasses,
+  catalogCategories,
+  priceIntervals,
+  productKinds,
+  SEARCH_LIMIT_MAX,
+  SEARCH_Q_MAX,
+  searchSorts,
+  tradingPlatforms,
+} from './constants/catalog.ts';
 import { defineRoute } from './route.ts';
 
-export const productKinds = [
-  'indicator',
-  'scanner',
-  'alert',
-  'community',
-  'course',
-  'app',
-] as const;
+export * from './constants/catalog.ts';
+
 export const productKind = z.enum(productKinds);
-export type ProductKind = z.infer<typeof productKind>;
-
-/** Catalogue categories as buyers see them (`category=discord` lists Discord communities). */
-export const catalogCategories = [
-  'indicators',
-  'scanners',
-  'alerts',
-  'discord',
-  'courses',
-  'apps',
-  'bundles',
-] as const;
 export const catalogCategory = z.enum(catalogCategories);
-export type CatalogCategory = z.infer<typeof catalogCategory>;
-
-export const categoryOfKind: Record<ProductKind, CatalogCategory> = {
-  indicator: 'indicators',
-  scanner: 'scanners',
-  alert: 'alerts',
-  community: 'discord',
-  course: 'courses',
-  app: 'apps',
-};
-
-export const categoryLabels: Record<CatalogCategory, string> = {
-  indicators: 'Indicators',
-  scanners: 'Scanners',
-  alerts: 'Alerts',
-  discord: 'Discord communities',
-  courses: 'Courses',
-  apps: 'Apps',
-  bundles: 'Bundles',
-};
-
-export const tradingPlatforms = [
-  'tradingview',
-  'mt4',
-  'mt5',
-  'ninjatrader',
-  'ctrader',
-  'other',
-] as const;
 export const tradingPlatform = z.enum(tradingPlatforms);
-export type TradingPlatform = z.infer<typeof tradingPlatform>;
-export const platformLabels: Record<TradingPlatform, string> = {
-  tradingview: 'TradingView',
-  mt4: 'MetaTrader 4',
-  mt5: 'MetaTrader 5',
-  ninjatrader: 'NinjaTrader',
-  ctrader: 'cTrader',
-  other: 'Other',
-};
-
-export const assetClasses = [
-  'stocks',
-  'options',
-  'futures',
-  'forex',
-  'crypto',
-  'indices',
-  'commodities',
-] as const;
 export const assetClass = z.enum(assetClasses);
 
-export const priceIntervals = ['week', 'month', 'quarter', 'year'] as const;
 export const priceSchema = z
   .object({
     priceId: z.string(),
@@ -182,17 +125,6 @@ export const vendorUrlSchema = z
   .min(1)
   .max(64)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i, 'Unknown vendor.');
-
-export const searchSorts = [
-  'relevance',
-  'newest',
-  'price_asc',
-  'price_desc',
-  'rating',
-  'best_selling',
-] as const;
-export const SEARCH_Q_MAX = 200;
-export const SEARCH_LIMIT_MAX = 50;
 
 export const searchQuery = z.object({
   q: z
@@ -301,12 +233,4 @@ export const catalogRoutes = {
       missing: z.array(z.object({ id: z.string(), slug: z.string(), title: z.string() })),
     }),
   }),
-} as const;
-
-export const catalogMessages = {
-  vendorNotFound: 'We could not find that vendor.',
-  productNotFound: 'We could not find that product.',
-  bundleNotFound: 'We could not find that bundle.',
-  badCursor: 'That page link has expired. Start the search again.',
-  ownListingsOnly: 'Only the vendor can see inactive listings.',
 } as const;

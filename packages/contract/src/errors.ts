@@ -1,30 +1,6 @@
 import { z } from 'zod';
 
-/** Stable error codes and the HTTP status each maps to. */
-export const errorStatus = {
-  validation_failed: 400,
-  invalid_code: 400,
-  bad_request: 400,
-  unauthorized: 401,
-  invalid_credentials: 401,
-  invalid_token: 401,
-  token_reused: 401,
-  forbidden: 403,
-  email_not_verified: 403,
-  not_found: 404,
-  conflict: 409,
-  email_taken: 409,
-  username_taken: 409,
-  already_verified: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  business_rule: 422,
-  rate_limited: 429,
-  internal: 500,
-  service_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
+export * from './constants/errors.ts';
 
 export const apiErrorSchema = z
   .object({
@@ -35,16 +11,3 @@ export const apiErrorSchema = z
   .meta({ id: 'ApiError' });
 
 export type ApiError = z.infer<typeof apiErrorSchema>;
-
-export function statusFor(code: ErrorCode): number {
-  return errorStatus[code];
-}
-
-export function isApiError(value: unknown): value is ApiError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ApiError).error === 'string' &&
-    typeof (value as ApiError).code === 'string'
-  );
-}

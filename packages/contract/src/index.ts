@@ -9,6 +9,9 @@ export * from './orders.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
+export * from './rules/coupon.ts';
+export * from './rules/ref-id.ts';
+export * from './endpoints.ts';
 
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';

@@ -1,47 +1,39 @@
 import { z } from 'zod';
 import { idSchema, isoDateTime, moneySchema } from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
+import { entitlementKinds, purchaseStatuses, subscriptionStatuses } from './constants/orders.ts';
 import { defineRoute } from './route.ts';
+import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
+import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
 
-/** A checkout's life: pending until the provider reports an outcome. */
-export const purchaseStatuses = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
+export * from './constants/orders.ts';
+
 export const purchaseStatus = z.enum(purchaseStatuses);
-export type PurchaseStatus = z.infer<typeof purchaseStatus>;
-
-export const subscriptionStatuses = [
-  'trialing',
-  'active',
-  'past_due',
-  /** Cancelled by the buyer; access runs to the end of the paid period. */
-  'cancelling',
-  'ended',
-] as const;
 export const subscriptionStatus = z.enum(subscriptionStatuses);
-export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
 
-export const COUPON_CODE_MAX = 32;
-/** Coupon codes: letters, digits, dashes and underscores; matched case-insensitively. */
+/** Coupon codes (the rule is `validateCouponCode`); matched case-insensitively. */
 export const couponCodeSchema = z
   .string()
   .trim()
-  .min(1, 'Enter a coupon code.')
-  .max(COUPON_CODE_MAX, `Coupon codes are at most ${COUPON_CODE_MAX} characters.`)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Coupon codes use only letters, digits, dashes and underscores.');
+  .superRefine((value, ctx) => {
+    const problem = validateCouponCode(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ minLength: 1, maxLength: COUPON_CODE_MAX, pattern: couponCodePattern.source });
 
 /** A plan of a product: the one-time price, or a recurring interval. */
 export const checkoutScheme = z.enum(['one_time', ...priceIntervals]);
 export type CheckoutScheme = z.infer<typeof checkoutScheme>;
 
-/** Referral ids as the `referral_id` cookie carries them. */
+/** Referral ids as the `referral_id` cookie carries them (the rule is `validateRefId`). */
 export const refIdSchema = z
   .string()
   .trim()
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]*$/);
-
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const REFERRAL_COOKIE = 'referral_id';
-export const REFERRAL_WINDOW_DAYS = 30;
+  .superRefine((value, ctx) => {
+    const problem = validateRefId(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ maxLength: REF_ID_MAX, pattern: refIdPattern.source });
 
 export const checkoutProductBody = z.object({
   priceId: idSchema,
@@ -81,7 +73,6 @@ export const couponPreview = z
   .meta({ id: 'CouponPreview' });
 export type CouponPreview = z.infer<typeof couponPreview>;
 
-export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;
 export const entitlementSchema = z.object({
   kind: z.enum(entitlementKinds),
   productId: z.string(),
@@ -233,22 +224,4 @@ export const ordersRoutes = {
     status: 200,
     response: z.object({ message: z.string(), chargesEnabled: z.boolean() }),
   }),
-} as const;
-
-export const ordersMessages = {
-  unknownPlan: 'That plan is not available for this product.',
-  inactive: 'This product is not for sale right now.',
-  alreadyOwned: 'You already own this.',
-  missingPrerequisite: 'Buy the required product first.',
-  couponInvalid: 'That coupon code is not valid.',
-  couponExpired: 'That coupon has expired.',
-  couponExhausted: 'That coupon has been fully redeemed.',
-  couponNotApplicable: 'That coupon does not apply to this item.',
-  purchaseNotFound: 'We could not find that order.',
-  noSubscriptions: 'You have no subscriptions with this vendor.',
-  idempotencyMismatch: 'This Idempotency-Key was already used for a different checkout.',
-  vendorsOnly: 'Only vendors can connect a payout account.',
-  connectNotStarted: 'Connect your payout account first.',
-  connectReady: 'Your payout account is connected. Sales now pay out to it.',
-  connectPending: 'The payment provider still needs details before your account can take payments.',
 } as const;

@@ -6,20 +6,25 @@ import type { z } from 'zod';
  */
 export type RouteAuth = 'none' | 'optional' | 'bearer' | 'refresh';
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface RouteDef<
   TBody extends z.ZodType | undefined = z.ZodType | undefined,
   TQuery extends z.ZodType | undefined = z.ZodType | undefined,
   TParams extends z.ZodType | undefined = z.ZodType | undefined,
   TRes extends z.ZodType = z.ZodType,
   TAuth extends RouteAuth = RouteAuth,
+  TMethod extends HttpMethod = HttpMethod,
+  TPath extends string = string,
+  TStatus extends number = number,
 > {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: TMethod;
   /** Path as SPEC §7 writes it; `{id}` marks a path parameter. */
-  path: string;
+  path: TPath;
   auth: TAuth;
   summary: string;
   tags: string[];
-  status: number;
+  status: TStatus;
   body?: TBody;
   query?: TQuery;
   params?: TParams;
@@ -34,11 +39,35 @@ export function defineRoute<
   TParams extends z.ZodType | undefined = undefined,
   TRes extends z.ZodType = z.ZodType,
   const TAuth extends RouteAuth = RouteAuth,
+  const TMethod extends HttpMethod = HttpMethod,
+  const TPath extends string = string,
+  const TStatus extends number = number,
 >(
-  def: RouteDef<TBody, TQuery, TParams, TRes, TAuth>,
-): RouteDef<TBody, TQuery, TParams, TRes, TAuth> {
+  def: RouteDef<TBody, TQuery, TParams, TRes, TAuth, TMethod, TPath, TStatus>,
+): RouteDef<TBody, TQuery, TParams, TRes, TAuth, TMethod, TPath, TStatus> {
   return def;
 }
+
+/** Type-level only: the key under which a `RouteRef` carries its route. Nothing exists at run time. */
+declare const routeOfRef: unique symbol;
+
+/**
+ * What a client needs at run time to make a call (method, path, auth, success status, multipart),
+ * carrying the full route, schemas and all, as a type only. Clients take these from `endpoints`
+ * (`@tradeshelf/contract/client`) and get typed requests and responses without shipping zod. A full
+ * `RouteDef` is a `RouteRef` too.
+ */
+export interface RouteRef<R extends RouteDef = RouteDef> {
+  readonly method: R['method'];
+  readonly path: R['path'];
+  readonly auth: R['auth'];
+  readonly status: R['status'];
+  readonly multipart?: R['multipart'];
+  readonly [routeOfRef]?: R;
+}
+
+/** The full route behind a route or a route reference. */
+export type RouteOf<R> = R extends RouteDef ? R : R extends RouteRef<infer D> ? D : never;
 
 type Field<T> = [NonNullable<T>] extends [z.ZodType] ? z.input<NonNullable<T>> : undefined;
 type Part<K extends string, T> = [Field<T>] extends [undefined]
@@ -46,11 +75,12 @@ type Part<K extends string, T> = [Field<T>] extends [undefined]
   : { [P in K]: Field<T> };
 
 /** What a caller passes: `body`, `query` and `params` exactly where the route defines them. */
-export type RequestOf<R extends RouteDef> = Part<'body', R['body']> &
-  Part<'query', R['query']> &
-  Part<'params', R['params']>;
+export type RequestOf<R extends RouteRef> = Part<'body', RouteOf<R>['body']> &
+  Part<'query', RouteOf<R>['query']> &
+  Part<'params', RouteOf<R>['params']>;
 
-export type ResponseOf<R> = R extends { response: infer T extends z.ZodType } ? z.output<T> : never;
+export type ResponseOf<R> =
+  RouteOf<R> extends { response: infer T extends z.ZodType } ? z.output<T> : never;
 
 /** Fills `{name}` placeholders from params. */
 export function buildPath(path: string, params?: Record<string, string | number>): string {

@@ -3,6 +3,8 @@ import { isoDateTime } from './common.ts';
 import { defineRoute } from './route.ts';
 import { validateUsername } from './rules/username.ts';
 
+export * from './constants/users.ts';
+
 export const roleSchema = z.enum(['buyer', 'vendor', 'affiliate']);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -36,8 +38,6 @@ export const vendorRoleResponse = z.object({
 export type VendorRoleResponse = z.infer<typeof vendorRoleResponse>;
 
 export const imageCategory = z.enum(['avatar']);
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-export const avatarTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 export const usersRoutes = {
   getProfile: defineRoute({
@@ -79,13 +79,4 @@ export const usersRoutes = {
     query: z.object({ category: imageCategory }),
     response: z.object({ url: z.string(), user: userSchema }),
   }),
-} as const;
-
-export const usersMessages = {
-  usernameUpdated: 'Username updated successfully',
-  updateFailed: 'Failed to update profile! Please try again.',
-  usernameTaken: 'That username is taken. Try another.',
-  imageTooLarge: 'The image must be 2 MB or smaller.',
-  imageType: 'Upload a PNG, JPEG or WebP image.',
-  imageMissing: 'Choose an image to upload.',
 } as const;

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { createRequestListener } from '@mjackson/node-fetch-server';
 import { createRequestHandler } from 'react-router';
 import type { FastifyInstance } from 'fastify';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ServerBuild } from 'react-router';
 import { buildPath, type RouteDef } from '@tradeshelf/contract';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import { AppError } from './errors.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /** Paths the API owns; everything else that is a GET or HEAD is a page for the SSR app. */
@@ -44,30 +46,161 @@ export interface PageLoadContext {
   ): Promise<unknown>;
 }
 
-/** Calls a contract route through `app.inject`: no socket, same validation and serialisation. */
-export function injectCaller(getApp: () => FastifyInstance): PageLoadContext {
+type PageReadInput = { query: unknown; params: unknown; body: unknown };
+
+/**
+ * A read-only contract route answered in process by the service call its HTTP route makes (ADR 013).
+ * `userId` is the signed-in user, if any; pages are public, so loaders read as nobody today.
+ */
+export interface PageRead {
+  route: RouteDef;
+  read(deps: AppDeps, input: PageReadInput, userId: string | null): Promise<unknown>;
+}
+
+/** Types a page read by its route: the input is the route's parsed input, the answer its response. */
+export function pageRead<R extends RouteDef>(
+  route: R,
+  read: (
+    deps: AppDeps,
+    input: {
+      query: In<R['query']>;
+      params: In<R['params']>;
+      body: In<R['body']>;
+    },
+    userId: string | null,
+  ) => Promise<z.input<R['response']>>,
+): PageRead {
+  return { route, read: read as PageRead['read'] };
+}
+type In<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
+
+const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/** The query as it arrives over HTTP from the contract's client: strings, empty values left out. */
+function asQueryString(query: unknown): Record<string, string> | undefined {
+  if (!query) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
+    if (v !== undefined && v !== null && v !== '') out[k] = String(v);
+  }
+  return out;
+}
+
+function apiError(status: number, body: unknown): Error {
+  return Object.assign(new Error('api error'), { status, body });
+}
+
+/**
+ * Calls contract routes in process for SSR loaders (ADR 013, which replaces ADR 009's `app.inject`).
+ * Routes in `reads` skip HTTP emulation: the input is parsed with the route's own schema (a failure
+ * is a 400, as over HTTP), the service answers, and the answer is encoded with the route's response
+ * schema, exactly as the API serialises it; an `AppError` keeps its status. Any other route still
+ * goes through `app.inject` and the whole Fastify pipeline.
+ */
+export function inProcessCaller(
+  getApp: () => FastifyInstance,
+  reads: readonly PageRead[] = [],
+): PageLoadContext {
+  const direct = new Map(reads.map((r) => [routeKey(r.route), r]));
   return {
     async call(route, req) {
+      // Looked up by method and path: the web build may carry its own copy of the contract.
+      const fast = direct.get(routeKey(route));
+      if (fast) {
+        const def = fast.route;
+        const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
+          if (!schema) return undefined;
+          const parsed = schema.safeParse(value ?? {});
+          if (!parsed.success)
+            throw apiError(400, { error: `Invalid ${where}.`, code: 'validation_failed' });
+          return parsed.data;
+        };
+        const input = {
+          query: parse(def.query, asQueryString(req.query), 'query'),
+          params: parse(def.params, req.params, 'params'),
+          body: def.body ? parse(def.body, req.body, 'body') : undefined,
+        };
+        let result: unknown;
+        try {
+          result = await fast.read(getApp().deps, input, null);
+        } catch (err) {
+          if (err instanceof AppError) throw apiError(err.status, err.toBody());
+          throw err;
+        }
+        return z.encode(def.response, result as never);
+      }
       const res = await getApp().inject({
         method: route.method,
         url: buildPath(route.path, req.params as Record<string, string> | undefined),
-        ...(req.query ? { query: req.query as Record<string, string> } : {}),
+        ...(req.query ? { query: asQueryString(req.query) } : {}),
         ...(req.body !== undefined ? { payload: req.body as object } : {}),
       });
       const body: unknown = res.json();
-      if (res.statusCode >= 400)
-        throw Object.assign(new Error('api error'), { status: res.statusCode, body });
+      if (res.statusCode >= 400) throw apiError(res.statusCode, body);
       return body;
     },
   };
 }
 
-interface CachedPage {
-  storedAt: number;
+/** A rendered page held whole: our entry.server renders in one pass, so nothing is streamed. */
+interface Page {
   status: number;
-  headers: [string, string][];
-  body: ArrayBuffer;
+  /** Flat name/value pairs, as `writeHead` takes them. */
+  headers: string[];
+  body: Uint8Array | null;
 }
+
+interface CachedPage extends Page {
+  storedAt: number;
+}
+
+function urlOf(req: IncomingMessage): string {
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https:' : 'http:';
+  return `${protocol}//${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+}
+
+/** The Fetch request React Router wants, from Node's (what `@mjackson/node-fetch-server` does). */
+function toRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const url = urlOf(req);
+  // A client that goes away aborts what is still loading for it.
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return new Request(url, { method: req.method ?? 'GET', headers, signal: controller.signal });
+}
+
+async function toPage(res: Response): Promise<Page> {
+  const headers: string[] = [];
+  for (const [name, value] of res.headers) headers.push(name, value);
+  const body = res.body ? new Uint8Array(await res.arrayBuffer()) : null;
+  return { status: res.status, headers, body };
+}
+
+/** The value of a (lower-case) header in a page's flat name/value list. */
+function headerOf(page: Page, name: string): string | undefined {
+  for (let i = 0; i < page.headers.length; i += 2) {
+    if (page.headers[i] === name) return page.headers[i + 1];
+  }
+  return undefined;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, page: Page, extra: string[] = []): void {
+  const headers = [...page.headers, ...extra];
+  if (page.body && headerOf(page, 'content-length') === undefined)
+    headers.push('content-length', String(page.body.byteLength));
+  res.writeHead(page.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : (page.body ?? undefined));
+}
+
+const internalError: Page = {
+  status: 500,
+  headers: ['content-type', 'text/plain'],
+  body: new TextEncoder().encode('Internal Server Error'),
+};
 
 /**
  * Loads the React Router server build produced by `npm run build`. Public pages render the same for
@@ -87,37 +220,39 @@ export async function loadWebApp(
   const pages = new TtlCache<CachedPage>(ttl * 1000, 1000);
   const loadContext = (context ? { api: context } : {}) as never;
 
+  const render = async (req: IncomingMessage, res: ServerResponse): Promise<Page> => {
+    try {
+      return await toPage(await handle(toRequest(req, res), loadContext));
+    } catch (err) {
+      console.error(err);
+      return internalError;
+    }
+  };
+
   return {
-    listener: createRequestListener(async (request) => {
-      const cacheable =
-        pages.enabled && request.method === 'GET' && !request.headers.has('authorization');
-      if (!cacheable) return handle(request, loadContext);
-      const hit = pages.get(request.url);
+    async listener(req, res) {
+      const cacheable = pages.enabled && req.method === 'GET' && !req.headers.authorization;
+      if (!cacheable) return send(req, res, await render(req, res));
+      // Pages carry their origin (canonical URL, Open Graph, JSON-LD): the key is the whole URL.
+      const key = urlOf(req);
+      const hit = pages.get(key);
       if (hit) {
         // `Age`, as a shared cache sends it: how long ago this copy was rendered.
-        const headers = new Headers(hit.headers);
-        headers.set('age', String(Math.floor((Date.now() - hit.storedAt) / 1000)));
-        return new Response(hit.body, { status: hit.status, headers });
+        const age = String(Math.floor((Date.now() - hit.storedAt) / 1000));
+        return send(req, res, hit, ['age', age]);
       }
-      const res = await handle(request, loadContext);
-      const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(res.headers.get('cache-control') ?? '');
+      const page = await render(req, res);
+      const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(headerOf(page, 'cache-control') ?? '');
       if (
-        res.status !== 200 ||
-        !sMaxAge ||
-        Number(sMaxAge[1]) < ttl ||
-        res.headers.has('set-cookie')
+        page.status === 200 &&
+        sMaxAge &&
+        Number(sMaxAge[1]) >= ttl &&
+        headerOf(page, 'set-cookie') === undefined
       ) {
-        return res;
+        pages.set(key, { ...page, storedAt: Date.now() });
       }
-      const page = {
-        storedAt: Date.now(),
-        status: res.status,
-        headers: [...res.headers],
-        body: await res.arrayBuffer(),
-      };
-      pages.set(request.url, page);
-      return new Response(page.body, { status: page.status, headers: page.headers });
-    }),
+      send(req, res, page);
+    },
     clientDir: path.join(buildDir, 'client'),
   };
 }

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { authRoutes } from '@tradeshelf/contract';
+import { endpoints } from '@tradeshelf/contract/client';
 import { reset } from '../features/auth/slice.ts';
 import { clearUser } from '../features/user/slice.ts';
 import { clearVendorCookies } from '../lib/cookies.ts';
@@ -15,7 +15,7 @@ export function useLogout(session: SessionStore, api: ApiClient) {
     const record = session.peek();
     if (record)
       void api
-        .call(authRoutes.logout, { body: { refresh_token: record.refreshToken } })
+        .call(endpoints.logout, { body: { refresh_token: record.refreshToken } })
         .catch(() => undefined);
     session.clear();
     clearVendorCookies();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { validateUsername } from '@tradeshelf/contract';
+import { validateUsername } from '@tradeshelf/contract/client';
 import { updateProfile } from '../features/user/api.ts';
 import { clearUpdateStatus } from '../features/user/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';

@@ -1,4 +1,5 @@
-import { ANALYTICS_BATCH_MAX, analyticsRoutes, type AnalyticsEvent } from '@tradeshelf/contract';
+import { ANALYTICS_BATCH_MAX, endpoints } from '@tradeshelf/contract/client';
+import type { AnalyticsEvent } from '@tradeshelf/contract';
 import type { ApiClient } from './http.ts';
 import type { KeyValueStorage } from './session.ts';
 
@@ -95,14 +96,14 @@ export function browserAnalytics(api: ApiClient, baseUrl: string): Analytics {
     send: (events, leaving) =>
       leaving
         ? // The page is going away: keepalive lets the request outlive it. No cookies, no token.
-          fetch(baseUrl + analyticsRoutes.track.path, {
+          fetch(baseUrl + endpoints.track.path, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ events }),
             credentials: 'omit',
             keepalive: true,
           })
-        : api.call(analyticsRoutes.track, { body: { events } }),
+        : api.call(endpoints.track, { body: { events } }),
   });
   window.addEventListener('pagehide', () => analytics.flush(true));
   return analytics;

@@ -1,9 +1,5 @@
-import {
-  REFERRAL_COOKIE,
-  REFERRAL_WINDOW_DAYS,
-  refIdSchema,
-  type VendorRoleResponse,
-} from '@tradeshelf/contract';
+import { REFERRAL_COOKIE, REFERRAL_WINDOW_DAYS, validateRefId } from '@tradeshelf/contract/client';
+import type { VendorRoleResponse } from '@tradeshelf/contract';
 
 /** SPEC §9: the vendor area's cookies. */
 export const VENDOR_COOKIES = ['auth_token_vendor', 'access_token_expiry', 'user_details'] as const;
@@ -65,9 +61,8 @@ export function readCookie(cookieString: string, name: string): string | null {
 
 /** A usable referral id (contract rule, non-empty), else null. */
 export function validRefId(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const parsed = refIdSchema.safeParse(value);
-  return parsed.success && parsed.data ? parsed.data : null;
+  const refId = value?.trim();
+  return refId && !validateRefId(refId) ? refId : null;
 }
 
 /**

@@ -7,12 +7,23 @@ const intervalLabel: Record<string, string> = {
   year: 'year',
 };
 
+// Building an Intl formatter costs far more than using one (it was the top item in the SSR profile).
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatMoney(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: amount % 100 === 0 ? 0 : 2,
-  }).format(amount / 100);
+  const code = currency.toUpperCase();
+  const fraction = amount % 100 === 0 ? 0 : 2;
+  const key = `${code}:${fraction}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: fraction,
+    });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount / 100);
 }
 
 /** "$29 / month", "$399 one-time", with the trial when there is one. */
@@ -27,13 +38,17 @@ export function trialLabel(price: Price): string | null {
 }
 
 /** "Nov 22, 2026" in the reader's time zone. */
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
 export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(iso));
+  return dateFormat.format(new Date(iso));
 }
 
 /** "Nov 22, 2026, 12:05 PM" in the reader's time zone. */
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
+  return dateTimeFormat.format(new Date(iso));
 }

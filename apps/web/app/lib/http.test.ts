@@ -1,11 +1,4 @@
-import {
-  analyticsRoutes,
-  authRoutes,
-  IDEMPOTENCY_KEY_HEADER,
-  ordersRoutes,
-  usersRoutes,
-  type RouteDef,
-} from '@tradeshelf/contract';
+import { endpoints, IDEMPOTENCY_KEY_HEADER, type RouteRef } from '@tradeshelf/contract/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, NETWORK_ERROR } from './http.ts';
 import { recordFromLogin, SessionStore, TOKENS_KEY, type KeyValueStorage } from './session.ts';
@@ -84,14 +77,14 @@ afterEach(() => vi.useRealTimers());
 describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
   const email = { email: 'a@example.com' };
   const code = { ...email, code: '123456' };
-  const publicCalls: Array<[string, RouteDef, unknown]> = [
-    ['login', authRoutes.login, { ...email, password: 'pw' }],
-    ['signup', authRoutes.signupBuyer, { ...email, password: 'pw-long-enough' }],
-    ['forgot: send', authRoutes.sendForgotPasswordEmail, email],
-    ['forgot: check', authRoutes.checkForgotPasswordCode, code],
-    ['forgot: reset', authRoutes.resetForgotPassword, { ...code, password: 'pw-long-enough' }],
-    ['activation: send', authRoutes.sendAccountVerificationEmail, email],
-    ['activation: verify', authRoutes.verifyAccountCode, code],
+  const publicCalls: Array<[string, RouteRef, unknown]> = [
+    ['login', endpoints.login, { ...email, password: 'pw' }],
+    ['signup', endpoints.signupBuyer, { ...email, password: 'pw-long-enough' }],
+    ['forgot: send', endpoints.sendForgotPasswordEmail, email],
+    ['forgot: check', endpoints.checkForgotPasswordCode, code],
+    ['forgot: reset', endpoints.resetForgotPassword, { ...code, password: 'pw-long-enough' }],
+    ['activation: send', endpoints.sendAccountVerificationEmail, email],
+    ['activation: verify', endpoints.verifyAccountCode, code],
   ];
 
   it.each(publicCalls)('%s sends no bearer token and no cookies', async (_, route, body) => {
@@ -106,7 +99,7 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
 
   it('sends the bearer access token on protected calls, never cookies', async () => {
     const { api, calls, auth } = client([[200, { user: {} }]]);
-    await api.call(usersRoutes.getProfile, {});
+    await api.call(endpoints.getProfile, {});
     expect(auth(0)).toBe('Bearer access-1');
     expect(calls[0]!.init.credentials).toBe('omit');
     expect(calls[0]!.init.body).toBeUndefined();
@@ -114,7 +107,7 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
 
   it('sends the refresh token as the bearer on refresh calls', async () => {
     const { api, calls, auth } = client([[200, rotated]]);
-    await api.call(authRoutes.refreshToken, {
+    await api.call(endpoints.refreshToken, {
       body: { user_id: 'usr_1', refresh_token: 'refresh-1' },
     });
     expect(auth(0)).toBe('Bearer refresh-1');
@@ -133,16 +126,16 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
       ],
     };
     const signedIn = client([[202, { accepted: 1 }]]);
-    await signedIn.api.call(analyticsRoutes.track, { body: events });
+    await signedIn.api.call(endpoints.track, { body: events });
     expect(signedIn.auth(0)).toBe('Bearer access-1');
     const anonymous = client([[202, { accepted: 1 }]], vi.fn(), false);
-    await anonymous.api.call(analyticsRoutes.track, { body: events });
+    await anonymous.api.call(endpoints.track, { body: events });
     expect(anonymous.auth(0)).toBeNull();
   });
 
   it('refuses a bearer call without a session without sending it', async () => {
     const { api, calls } = client([], vi.fn(), false);
-    await expect(api.call(usersRoutes.getProfile, {})).rejects.toMatchObject({
+    await expect(api.call(endpoints.getProfile, {})).rejects.toMatchObject({
       code: 'unauthorized',
     });
     expect(calls).toHaveLength(0);
@@ -152,7 +145,7 @@ describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
     const { api, calls } = client([[200, { url: '/files/a.png', user: {} }]]);
     const form = new FormData();
     form.append('file', new Blob(['x'], { type: 'image/png' }), 'a.png');
-    await api.call(usersRoutes.imageUpload, { query: { category: 'avatar' } }, { formData: form });
+    await api.call(endpoints.imageUpload, { query: { category: 'avatar' } }, { formData: form });
     expect(calls[0]!.url).toBe('https://api.test/api/v1/image-upload?category=avatar');
     expect(calls[0]!.init.body).toBe(form);
     expect((calls[0]!.init.headers as Record<string, string>)['content-type']).toBeUndefined();
@@ -176,7 +169,7 @@ describe('ApiClient: extra headers', () => {
       ],
       refresh,
     );
-    await api.call(ordersRoutes.checkoutProduct, checkout, {
+    await api.call(endpoints.checkoutProduct, checkout, {
       headers: { 'Idempotency-Key': 'key-1' },
     });
     expect(calls.map((c) => header(c.init, IDEMPOTENCY_KEY_HEADER))).toEqual(['key-1', 'key-1']);
@@ -186,7 +179,7 @@ describe('ApiClient: extra headers', () => {
 
   it('cannot replace the headers the client owns', async () => {
     const { api, calls, auth } = client([[201, { url: 'u', sessionId: 's' }]]);
-    await api.call(ordersRoutes.checkoutProduct, checkout, {
+    await api.call(endpoints.checkoutProduct, checkout, {
       headers: { Authorization: 'Bearer forged', 'Content-Type': 'text/plain', Accept: 'x' },
     });
     expect(auth(0)).toBe('Bearer access-1');
@@ -209,21 +202,21 @@ describe('ApiClient: errors and 401 handling', () => {
     };
     const { api } = client([[400, body]]);
     await expect(
-      api.call(authRoutes.login, { body: { email: 'x', password: 'y' } }),
+      api.call(endpoints.login, { body: { email: 'x', password: 'y' } }),
     ).rejects.toEqual(body);
   });
 
   it('gives an error shape even when the error body is not one', async () => {
     const { api } = client([() => Promise.resolve(new Response('<html>', { status: 502 }))]);
     await expect(
-      api.call(authRoutes.login, { body: { email: 'x', password: 'y' } }),
+      api.call(endpoints.login, { body: { email: 'x', password: 'y' } }),
     ).rejects.toMatchObject({ code: 'internal', error: expect.any(String) });
   });
 
   it('reports network failures as the network error', async () => {
     const { api } = client([() => Promise.reject(new TypeError('Failed to fetch'))]);
     await expect(
-      api.call(authRoutes.login, { body: { email: 'a@b.co', password: 'x' } }),
+      api.call(endpoints.login, { body: { email: 'a@b.co', password: 'x' } }),
     ).rejects.toEqual(NETWORK_ERROR);
     expect(NETWORK_ERROR).toEqual({
       error: 'Network error. Check your connection and try again.',
@@ -240,7 +233,7 @@ describe('ApiClient: errors and 401 handling', () => {
       ],
       refresh,
     );
-    expect(await api.call(usersRoutes.getProfile, {})).toEqual({ user: { id: 'usr_1' } });
+    expect(await api.call(endpoints.getProfile, {})).toEqual({ user: { id: 'usr_1' } });
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(calls).toHaveLength(2);
     expect(auth(1)).toBe('Bearer access-2');
@@ -252,7 +245,7 @@ describe('ApiClient: errors and 401 handling', () => {
       [[401, { error: 'Your session has expired. Sign in again.', code: 'invalid_token' }]],
       refresh,
     );
-    await expect(api.call(usersRoutes.getProfile, {})).rejects.toEqual({
+    await expect(api.call(endpoints.getProfile, {})).rejects.toEqual({
       error: 'Your session has expired. Sign in again.',
       code: 'invalid_token',
     });
@@ -269,7 +262,7 @@ describe('ApiClient: errors and 401 handling', () => {
       ],
       refresh,
     );
-    await expect(api.call(usersRoutes.getProfile, {})).rejects.toMatchObject({
+    await expect(api.call(endpoints.getProfile, {})).rejects.toMatchObject({
       error: 'still no',
     });
     expect(calls).toHaveLength(2);
@@ -289,8 +282,8 @@ describe('ApiClient: errors and 401 handling', () => {
       ],
       refresh,
     );
-    const a = api.call(usersRoutes.getProfile, {});
-    const b = api.call(usersRoutes.getProfile, {});
+    const a = api.call(endpoints.getProfile, {});
+    const b = api.call(endpoints.getProfile, {});
     await vi.waitFor(() => expect(refresh).toHaveBeenCalled());
     resolve(rotated);
     await Promise.all([a, b]);
@@ -304,7 +297,7 @@ describe('ApiClient: errors and 401 handling', () => {
       refresh,
     );
     await expect(
-      api.call(authRoutes.login, { body: { email: 'a@b.co', password: 'x' } }),
+      api.call(endpoints.login, { body: { email: 'a@b.co', password: 'x' } }),
     ).rejects.toMatchObject({ code: 'invalid_credentials' });
     expect(refresh).not.toHaveBeenCalled();
     expect(session.peek()).not.toBeNull();

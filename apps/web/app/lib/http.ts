@@ -1,10 +1,10 @@
 import {
   buildPath,
-  type ApiError,
-  type RouteDef,
   type RequestOf,
   type ResponseOf,
-} from '@tradeshelf/contract';
+  type RouteRef,
+} from '@tradeshelf/contract/client';
+import type { ApiError } from '@tradeshelf/contract';
 import type { SessionStore } from './session.ts';
 
 /** What a call rejects with when no answer arrived (offline, DNS, connection refused, aborted). */
@@ -36,7 +36,8 @@ export interface CallOptions {
 }
 
 /**
- * One typed client for every contract route. Never sends cookies (`credentials: 'omit'`). Sends the
+ * One typed client for every contract route, called with `endpoints.<name>` (run-time metadata
+ * only; requests and responses are typed from the route's schemas, which never ship to the browser). Never sends cookies (`credentials: 'omit'`). Sends the
  * bearer access token on every call except public (`none`) ones, the refresh token on `refresh`
  * ones, and on a 401 refreshes once (single-flight, shared with the session) and retries once.
  * Non-2xx answers reject with the server's `{ error, code, fields? }`.
@@ -48,7 +49,7 @@ export class ApiClient {
     private readonly fetchImpl: Fetch = (...args) => fetch(...args),
   ) {}
 
-  async call<R extends RouteDef>(
+  async call<R extends RouteRef>(
     route: R,
     req: RequestOf<R>,
     options: CallOptions = {},
@@ -82,7 +83,7 @@ export class ApiClient {
   }
 
   /** POST /refresh_token: the refresh token goes in the body and as the bearer. */
-  async refresh<R extends RouteDef>(
+  async refresh<R extends RouteRef>(
     route: R,
     userId: string,
     refreshToken: string,
@@ -112,7 +113,7 @@ export class ApiClient {
   }
 
   private async send(
-    route: RouteDef,
+    route: RouteRef,
     req: AnyRequest,
     token: string | null,
     options: CallOptions,

@@ -1,16 +1,16 @@
 import { Link, redirect, useSearchParams } from 'react-router';
-import { catalogRoutes } from '@tradeshelf/contract';
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { bundlePath, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
 import { useOwnedBundle } from '../features/catalog/hooks.ts';
 import { formatMoney } from '../lib/format.ts';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Markdown } from '../lib/markdown.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/bundle';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { bundle } = await loadFrom(context, request, catalogRoutes.bundleDetails, {
+  const { bundle } = await loadFrom(context, request, routes.bundleDetails, {
     query: { id: params.id },
   });
   if (params.slug !== bundle.slug) throw redirect(bundlePath(bundle), 301);

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { validateNewPassword } from '@tradeshelf/contract';
+import { validateNewPassword } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field } from '../components/ui.tsx';
 import {
   checkForgotPasswordCode,

@@ -1,15 +1,16 @@
 import { Link } from 'react-router';
-import { catalogCategories, catalogRoutes, categoryLabels } from '@tradeshelf/contract';
+import { catalogCategories, categoryLabels } from '@tradeshelf/contract/client';
 import { ProductGrid, VendorTile } from '../features/catalog/components.tsx';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/home';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const [featured, fresh, top] = await Promise.all([
-    loadFrom(context, request, catalogRoutes.search, { query: { sort: 'best_selling', limit: 8 } }),
-    loadFrom(context, request, catalogRoutes.search, { query: { sort: 'newest', limit: 8 } }),
-    loadFrom(context, request, catalogRoutes.topVendors, { query: { limit: 8 } }),
+    loadFrom(context, request, routes.search, { query: { sort: 'best_selling', limit: 8 } }),
+    loadFrom(context, request, routes.search, { query: { sort: 'newest', limit: 8 } }),
+    loadFrom(context, request, routes.topVendors, { query: { limit: 8 } }),
   ]);
   return {
     featured: featured.products,

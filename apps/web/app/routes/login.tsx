@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { authMessages } from '@tradeshelf/contract';
+import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field } from '../components/ui.tsx';
 import { login } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { catalogRoutes } from '@tradeshelf/contract';
 import { productPath } from '../features/catalog/components.tsx';
 import { formatPrice, trialLabel } from '../lib/format.ts';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/plan';
@@ -33,12 +33,12 @@ const PLANS = {
 /** The platform's own plans, sold as products of the Tradeshelf vendor account. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const plan = PLANS[new URL(request.url).pathname as keyof typeof PLANS];
-  const list = await loadFrom(context, request, catalogRoutes.sellerProductList, {
+  const list = await loadFrom(context, request, routes.sellerProductList, {
     query: { vendorUrl: 'tradeshelf', isActive: 'true' },
   });
   const card = list.products.find((p) => p.slug === plan.slug);
   const { product } = card
-    ? await loadFrom(context, request, catalogRoutes.productDetails, { query: { id: card.id } })
+    ? await loadFrom(context, request, routes.productDetails, { query: { id: card.id } })
     : { product: null };
   return { plan, product };
 }

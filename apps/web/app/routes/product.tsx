@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, redirect, useSearchParams } from 'react-router';
-import { catalogRoutes, categoryLabels, platformLabels } from '@tradeshelf/contract';
+import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
 import {
   bundlePath,
   Cover,
@@ -11,13 +11,14 @@ import {
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { useOwnedDetails } from '../features/catalog/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Markdown } from '../lib/markdown.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/product';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { product } = await loadFrom(context, request, catalogRoutes.productDetails, {
+  const { product } = await loadFrom(context, request, routes.productDetails, {
     query: { id: params.id },
   });
   // One canonical URL per product: a missing or stale slug redirects permanently.

@@ -2,17 +2,17 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import {
   catalogCategories,
-  catalogRoutes,
   categoryLabels,
+  endpoints,
   platformLabels,
   productKinds,
   searchSorts,
   tradingPlatforms,
-  type ProductCard,
-  type SearchQuery,
-} from '@tradeshelf/contract';
+} from '@tradeshelf/contract/client';
+import type { ProductCard, SearchQuery } from '@tradeshelf/contract';
 import { ProductGrid, productPath } from '../features/catalog/components.tsx';
 import { formatPrice } from '../lib/format.ts';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import { useServices } from '../lib/services.tsx';
@@ -64,11 +64,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = queryFromUrl(url);
   try {
-    const result = await loadFrom(context, request, catalogRoutes.search, { query });
+    const result = await loadFrom(context, request, routes.search, { query });
     return { query, result, page: url.searchParams.get('page') ?? '1' };
   } catch {
     // An expired cursor or a bad filter: show the first page instead of an error.
-    const result = await loadFrom(context, request, catalogRoutes.search, {
+    const result = await loadFrom(context, request, routes.search, {
       query: { ...query, cursor: undefined },
     });
     return { query: { ...query, cursor: undefined }, result, page: '1' };
@@ -117,7 +117,7 @@ function Suggestions({ initial }: { initial: string }) {
     // Debounced: one request per pause in typing, not per key.
     timer.current = setTimeout(() => {
       api
-        .call(catalogRoutes.search, { query: { q: next.trim(), limit: 6 } })
+        .call(endpoints.search, { query: { q: next.trim(), limit: 6 } })
         .then((r) => {
           setItems(r.products);
           setOpen(true);

@@ -1,6 +1,6 @@
-import { catalogRoutes } from '@tradeshelf/contract';
 import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedList } from '../features/catalog/hooks.ts';
+import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor';
@@ -8,8 +8,8 @@ import type { Route } from './+types/vendor';
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const vendorUrl = params.vendorUrl;
   const [{ vendor }, list] = await Promise.all([
-    loadFrom(context, request, catalogRoutes.vendorProfile, { query: { vendorUrl } }),
-    loadFrom(context, request, catalogRoutes.sellerProductList, {
+    loadFrom(context, request, routes.vendorProfile, { query: { vendorUrl } }),
+    loadFrom(context, request, routes.sellerProductList, {
       query: { vendorUrl, isActive: 'true' },
     }),
   ]);

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { statusFor } from '../errors.ts';
+import { couponCodeSchema, refIdSchema } from '../orders.ts';
 import { buildPath } from '../route.ts';
+import { COUPON_CODE_MAX, couponMessages, validateCouponCode } from './coupon.ts';
 import { passwordMessages, validateNewPassword } from './password.ts';
+import { REF_ID_MAX, refIdMessages, validateRefId } from './ref-id.ts';
 import { usernameMessages, validateUsername } from './username.ts';
 
 describe('username rule (SPEC §5)', () => {
@@ -42,6 +45,60 @@ describe('password rule', () => {
     expect(validateNewPassword('x'.repeat(129))).toBe(passwordMessages.tooLong);
     expect(validateNewPassword('PassWord123')).toBe(passwordMessages.common);
     expect(validateNewPassword('correct-horse-42')).toBeNull();
+  });
+});
+
+describe('coupon code rule', () => {
+  it.each([
+    ['', couponMessages.empty],
+    ['x'.repeat(COUPON_CODE_MAX + 1), couponMessages.tooLong],
+    ['bad code!', couponMessages.characters],
+    ['SAVE10', null],
+    ['spring_sale-2026', null],
+    ['x'.repeat(COUPON_CODE_MAX), null],
+  ])('%j → %s', (input, message) => {
+    expect(validateCouponCode(input)).toBe(message);
+  });
+
+  it('is the rule the schema enforces: same verdict and message on the trimmed code', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^\s?[\w-]{0,34}\s?$/)),
+        (s) => {
+          const problem = validateCouponCode(s.trim());
+          const parsed = couponCodeSchema.safeParse(s);
+          expect(parsed.success).toBe(problem === null);
+          if (parsed.success) expect(parsed.data).toBe(s.trim());
+          else expect(parsed.error.issues[0]?.message).toBe(problem);
+        },
+      ),
+    );
+  });
+});
+
+describe('referral id rule', () => {
+  it.each([
+    ['', null],
+    ['aff_123-x', null],
+    ['x'.repeat(REF_ID_MAX + 1), refIdMessages.tooLong],
+    ['a b', refIdMessages.characters],
+    ['<script>', refIdMessages.characters],
+  ])('%j → %s', (input, message) => {
+    expect(validateRefId(input)).toBe(message);
+  });
+
+  it('is the rule the schema enforces', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^\s?[\w-]{0,66}\s?$/)),
+        (s) => {
+          const problem = validateRefId(s.trim());
+          const parsed = refIdSchema.safeParse(s);
+          expect(parsed.success).toBe(problem === null);
+          if (!parsed.success) expect(parsed.error.issues[0]?.message).toBe(problem);
+        },
+      ),
+    );
   });
 });
 

@@ -1,10 +1,5 @@
-import {
-  authRoutes,
-  isApiError,
-  type ApiError,
-  type LoginResponse,
-  type ResponseOf,
-} from '@tradeshelf/contract';
+import { endpoints, isApiError } from '@tradeshelf/contract/client';
+import type { ApiError, LoginResponse, ResponseOf } from '@tradeshelf/contract';
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { toApiError } from '../../lib/http.ts';
 import type { ThunkExtra } from '../../store.ts';
@@ -37,7 +32,7 @@ export interface SignInResult {
 export const login = thunk<Credentials, SignInResult>(
   'auth/login',
   async (body, { api, session }) => {
-    const response = await api.call(authRoutes.login, { body });
+    const response = await api.call(endpoints.login, { body });
     return { response, outcome: session.acceptLogin(response) };
   },
 );
@@ -46,24 +41,24 @@ export const login = thunk<Credentials, SignInResult>(
 export const signup = thunk<Credentials, SignInResult>(
   'auth/signup',
   async (body, { api, session }) => {
-    const response = await api.call(authRoutes.signupBuyer, { body });
+    const response = await api.call(endpoints.signupBuyer, { body });
     return { response, outcome: session.acceptLogin(response) };
   },
 );
 
 export const sendForgotPasswordEmail = thunk<{ email: string }, { message: string }>(
   'auth/forgotPassword/sendEmail',
-  (body, { api }) => api.call(authRoutes.sendForgotPasswordEmail, { body }),
+  (body, { api }) => api.call(endpoints.sendForgotPasswordEmail, { body }),
 );
 export const checkForgotPasswordCode = thunk<{ email: string; code: string }, { message: string }>(
   'auth/forgotPassword/checkCode',
-  (body, { api }) => api.call(authRoutes.checkForgotPasswordCode, { body }),
+  (body, { api }) => api.call(endpoints.checkForgotPasswordCode, { body }),
 );
 export const resetForgotPassword = thunk<
   { email: string; code: string; password: string },
   { message: string }
 >('auth/forgotPassword/reset', (body, { api }) =>
-  api.call(authRoutes.resetForgotPassword, { body }),
+  api.call(endpoints.resetForgotPassword, { body }),
 );
 
 /**
@@ -74,27 +69,27 @@ export const changePassword = thunk<
   { currentPassword: string; newPassword: string },
   { message: string }
 >('auth/changePassword', async (body, { api, session }) => {
-  const res: unknown = await api.call(authRoutes.changePassword, { body });
+  const res: unknown = await api.call(endpoints.changePassword, { body });
   if (res && typeof res === 'object' && 'error' in res) {
     throw isApiError(res)
       ? res
       : ({ error: String((res as { error: unknown }).error), code: 'bad_request' } as ApiError);
   }
-  const answer = res as ResponseOf<typeof authRoutes.changePassword>;
+  const answer = res as ResponseOf<typeof endpoints.changePassword>;
   session.replaceTokens(answer);
   return { message: answer.message };
 });
 
 export const sendAccountActivationEmail = thunk<{ email: string }, { message: string }>(
   'auth/sendAccountActivationEmail',
-  (body, { api }) => api.call(authRoutes.sendAccountVerificationEmail, { body }),
+  (body, { api }) => api.call(endpoints.sendAccountVerificationEmail, { body }),
 );
 
 /** On success the session (stored or still pending) records the e-mail as verified. */
 export const verifyAccountActivation = thunk<{ email: string; code: string }, { message: string }>(
   'auth/verifyAccountActivation',
   async (body, { api, session }) => {
-    const res = await api.call(authRoutes.verifyAccountCode, { body });
+    const res = await api.call(endpoints.verifyAccountCode, { body });
     session.markVerified(body.email);
     return { message: res.message };
   },

@@ -1,13 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import {
-  couponCodeSchema,
-  ordersRoutes,
-  type ApiError,
-  type CheckoutScheme,
-  type CouponPreview,
-  type Money,
-} from '@tradeshelf/contract';
+import { endpoints, validateCouponCode } from '@tradeshelf/contract/client';
+import type { ApiError, CheckoutScheme, CouponPreview, Money } from '@tradeshelf/contract';
 import { Alert, Spinner } from '../../components/ui.tsx';
 import { readReferralId } from '../../lib/cookies.ts';
 import { formatMoney } from '../../lib/format.ts';
@@ -43,12 +37,12 @@ const targetKey = (t: CheckoutTarget) =>
 export function useCouponPreview(code: string, target: CheckoutTarget): CouponCheck {
   const { api } = useServices();
   const trimmed = code.trim();
-  const format = trimmed ? couponCodeSchema.safeParse(trimmed) : null;
+  const problem = trimmed ? validateCouponCode(trimmed) : null;
   const key = `${targetKey(target)}|${trimmed.toUpperCase()}`;
   const [answer, setAnswer] = useState<{ key: string; check: CouponCheck } | null>(null);
   const priceId = target.kind === 'product' ? target.priceId : undefined;
   const bundleId = target.kind === 'bundle' ? target.bundleId : undefined;
-  const valid = Boolean(format?.success);
+  const valid = Boolean(trimmed) && !problem;
 
   useEffect(() => {
     if (!valid) return;
@@ -56,7 +50,7 @@ export function useCouponPreview(code: string, target: CheckoutTarget): CouponCh
     const timer = setTimeout(() => {
       api
         .call(
-          ordersRoutes.previewCoupon,
+          endpoints.previewCoupon,
           { query: { code: trimmed, ...(priceId ? { priceId } : { bundleId: bundleId! }) } },
           { signal: abort.signal },
         )
@@ -78,9 +72,8 @@ export function useCouponPreview(code: string, target: CheckoutTarget): CouponCh
     };
   }, [api, key, trimmed, valid, priceId, bundleId]);
 
-  if (!format) return { state: 'empty' };
-  if (!format.success)
-    return { state: 'invalid', message: format.error.issues[0]?.message ?? 'Invalid coupon.' };
+  if (!trimmed) return { state: 'empty' };
+  if (problem) return { state: 'invalid', message: problem };
   return answer?.key === key ? answer.check : { state: 'checking' };
 }
 

@@ -1,12 +1,6 @@
 import { Link } from 'react-router';
-import {
-  categoryLabels,
-  platformLabels,
-  type BundleCard,
-  type ProductCard,
-  type VendorProfile,
-  type VendorSummary,
-} from '@tradeshelf/contract';
+import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
+import type { BundleCard, ProductCard, VendorProfile, VendorSummary } from '@tradeshelf/contract';
 import { formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 
 export const productPath = (p: { id: string; slug: string }) =>

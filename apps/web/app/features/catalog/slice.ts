@@ -1,19 +1,17 @@
 import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
-import {
-  catalogRoutes,
-  IDEMPOTENCY_KEY_HEADER,
-  ordersRoutes,
-  type ApiError,
-  type BundleCard,
-  type BundleDetails,
-  type CheckoutBundleBody,
-  type CheckoutProductBody,
-  type CheckoutResponse,
-  type ProductCard,
-  type ProductDetails,
-  type Purchase,
-  type SearchQuery,
-  type VendorProfile,
+import { endpoints, IDEMPOTENCY_KEY_HEADER } from '@tradeshelf/contract/client';
+import type {
+  ApiError,
+  BundleCard,
+  BundleDetails,
+  CheckoutBundleBody,
+  CheckoutProductBody,
+  CheckoutResponse,
+  ProductCard,
+  ProductDetails,
+  Purchase,
+  SearchQuery,
+  VendorProfile,
 } from '@tradeshelf/contract';
 import { toApiError } from '../../lib/http.ts';
 import { fetchPurchaseDetails, fetchPurchaseStatus } from '../orders/api.ts';
@@ -40,14 +38,13 @@ export const fetchProductList = createAsyncThunk<
 >(
   'product/list',
   guard((vendorUrl, { api }) =>
-    api.call(catalogRoutes.sellerProductList, { query: { vendorUrl, isActive: 'true' } }),
+    api.call(endpoints.sellerProductList, { query: { vendorUrl, isActive: 'true' } }),
   ),
 );
 export const fetchProductDetails = createAsyncThunk<ProductDetails, string, Config>(
   'product/details',
   guard(
-    async (id, { api }) =>
-      (await api.call(catalogRoutes.productDetails, { query: { id } })).product,
+    async (id, { api }) => (await api.call(endpoints.productDetails, { query: { id } })).product,
   ),
 );
 export const searchCatalog = createAsyncThunk<
@@ -56,7 +53,7 @@ export const searchCatalog = createAsyncThunk<
   Config
 >(
   'product/search',
-  guard((query, { api }) => api.call(catalogRoutes.search, { query })),
+  guard((query, { api }) => api.call(endpoints.search, { query })),
 );
 export const validatePrerequisite = createAsyncThunk<
   { satisfied: boolean; missing: Array<{ id: string; title: string; slug: string }> },
@@ -64,15 +61,11 @@ export const validatePrerequisite = createAsyncThunk<
   Config
 >(
   'product/prerequisite',
-  guard((productId, { api }) =>
-    api.call(catalogRoutes.validatePrerequisites, { body: { productId } }),
-  ),
+  guard((productId, { api }) => api.call(endpoints.validatePrerequisites, { body: { productId } })),
 );
 export const fetchBundleDetails = createAsyncThunk<BundleDetails, string, Config>(
   'product/bundleDetails',
-  guard(
-    async (id, { api }) => (await api.call(catalogRoutes.bundleDetails, { query: { id } })).bundle,
-  ),
+  guard(async (id, { api }) => (await api.call(endpoints.bundleDetails, { query: { id } })).bundle),
 );
 
 /** One buy attempt: the same `idempotencyKey` for retries of the same attempt. */
@@ -90,7 +83,7 @@ export const checkoutProduct = createAsyncThunk<CheckoutResponse, CheckoutProduc
   'product/checkout',
   guard(({ vendorUrl, body, idempotencyKey }, { api }) =>
     api.call(
-      ordersRoutes.checkoutProduct,
+      endpoints.checkoutProduct,
       { query: { vendorUrl }, body },
       { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
     ),
@@ -100,7 +93,7 @@ export const checkoutBundle = createAsyncThunk<CheckoutResponse, CheckoutBundleA
   'product/checkoutBundle',
   guard(({ body, idempotencyKey }, { api }) =>
     api.call(
-      ordersRoutes.checkoutBundle,
+      endpoints.checkoutBundle,
       { body },
       { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
     ),
@@ -111,7 +104,7 @@ export const fetchSeller = createAsyncThunk<VendorProfile, string, Config>(
   'seller/details',
   guard(
     async (vendorUrl, { api }) =>
-      (await api.call(catalogRoutes.vendorProfile, { query: { vendorUrl } })).vendor,
+      (await api.call(endpoints.vendorProfile, { query: { vendorUrl } })).vendor,
   ),
 );
 

@@ -1,5 +1,6 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
-import { ordersRoutes, type ApiError, type Purchase } from '@tradeshelf/contract';
+import { endpoints } from '@tradeshelf/contract/client';
+import type { ApiError, Purchase } from '@tradeshelf/contract';
 import { toApiError } from '../../lib/http.ts';
 import type { ThunkExtra } from '../../store.ts';
 
@@ -15,7 +16,7 @@ export const fetchPurchaseStatus = createAsyncThunk<Purchase, string, Config>(
   'order/status',
   async (sessionId, { extra, rejectWithValue }) => {
     try {
-      return (await extra.api.call(ordersRoutes.purchaseStatus, { params: { id: sessionId } }))
+      return (await extra.api.call(endpoints.purchaseStatus, { params: { id: sessionId } }))
         .purchase;
     } catch (err) {
       return rejectWithValue(toApiError(err));
@@ -27,7 +28,7 @@ export const fetchPurchaseDetails = createAsyncThunk<Purchase, string, Config>(
   'order/details',
   async (id, { extra, rejectWithValue }) => {
     try {
-      return (await extra.api.call(ordersRoutes.purchaseDetails, { params: { id } })).purchase;
+      return (await extra.api.call(endpoints.purchaseDetails, { params: { id } })).purchase;
     } catch (err) {
       return rejectWithValue(toApiError(err));
     }
@@ -41,7 +42,7 @@ export const fetchPurchaseList = createAsyncThunk<
   Config
 >('order/list', async (arg, { extra, rejectWithValue }) => {
   try {
-    return await extra.api.call(ordersRoutes.purchaseList, {
+    return await extra.api.call(endpoints.purchaseList, {
       query: { limit: arg?.limit ?? 20, ...(arg?.cursor ? { cursor: arg.cursor } : {}) },
     });
   } catch (err) {

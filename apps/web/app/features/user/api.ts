@@ -1,11 +1,6 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
-import {
-  ordersRoutes,
-  usersRoutes,
-  type ApiError,
-  type User,
-  type VendorRoleResponse,
-} from '@tradeshelf/contract';
+import { endpoints } from '@tradeshelf/contract/client';
+import type { ApiError, User, VendorRoleResponse } from '@tradeshelf/contract';
 import { writeVendorCookies } from '../../lib/cookies.ts';
 import { toApiError } from '../../lib/http.ts';
 import type { ThunkExtra } from '../../store.ts';
@@ -16,7 +11,7 @@ export const fetchProfile = createAsyncThunk<User, void, Config>(
   'user/profile',
   async (_, { extra, rejectWithValue }) => {
     try {
-      return (await extra.api.call(usersRoutes.getProfile, {})).user;
+      return (await extra.api.call(endpoints.getProfile, {})).user;
     } catch (err) {
       return rejectWithValue(toApiError(err));
     }
@@ -27,7 +22,7 @@ export const updateProfile = createAsyncThunk<User, { username: string }, Config
   'user/updateProfile',
   async (body, { extra, rejectWithValue }) => {
     try {
-      return (await extra.api.call(usersRoutes.updateProfile, { body })).user;
+      return (await extra.api.call(endpoints.updateProfile, { body })).user;
     } catch (err) {
       return rejectWithValue(toApiError(err));
     }
@@ -39,7 +34,7 @@ export const addVendorRole = createAsyncThunk<VendorRoleResponse, void, Config>(
   'user/addVendorRole',
   async (_, { extra, rejectWithValue }) => {
     try {
-      const res = await extra.api.call(usersRoutes.addVendorRole, {});
+      const res = await extra.api.call(endpoints.addVendorRole, {});
       writeVendorCookies(res, extra.now());
       return res;
     } catch (err) {
@@ -55,7 +50,7 @@ export const uploadAvatar = createAsyncThunk<{ url: string; user: User }, File, 
       const form = new FormData();
       form.append('file', file);
       return await extra.api.call(
-        usersRoutes.imageUpload,
+        endpoints.imageUpload,
         { query: { category: 'avatar' } },
         { formData: form },
       );
@@ -70,7 +65,7 @@ export const openCustomerPortal = createAsyncThunk<{ url: string }, string, Conf
   'user/portal',
   async (vendorUrl, { extra, rejectWithValue }) => {
     try {
-      return (await extra.api.call(ordersRoutes.customerPortal, { query: { vendorUrl } })).session;
+      return (await extra.api.call(endpoints.customerPortal, { query: { vendorUrl } })).session;
     } catch (err) {
       return rejectWithValue(toApiError(err));
     }

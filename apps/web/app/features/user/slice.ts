@@ -1,10 +1,6 @@
 import { createSlice } from '@reduxjs/toolkit';
-import {
-  usersMessages,
-  type ApiError,
-  type User,
-  type VendorRoleResponse,
-} from '@tradeshelf/contract';
+import { usersMessages } from '@tradeshelf/contract/client';
+import type { ApiError, User, VendorRoleResponse } from '@tradeshelf/contract';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import {
   fail,

@@ -1,0 +1,67 @@
+import { renderToString } from 'react-dom/server';
+import { ServerRouter, type EntryContext } from 'react-router';
+
+/** How long deferred loader data may take before React Router aborts it (none of ours is deferred). */
+export const streamTimeout = 5_000;
+
+// The same escaping React Router applies to the data it inlines in a <script> (lib/dom/ssr/markup.ts).
+const ESCAPE: Record<string, string> = {
+  '&': '\\u0026',
+  '>': '\\u003e',
+  '<': '\\u003c',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+const utf8 = new TextEncoder();
+const escapeScript = (s: string) => s.replace(/[&><\u2028\u2029]/g, (c) => ESCAPE[c]!);
+
+/** Reads the whole turbo-stream of loader data that the client's router hydrates from. */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/**
+ * Renders a whole page in one pass (ADR 013). Our loaders await their data, so nothing is left to
+ * stream: the loader data is read first and the document is rendered with `renderToString`, which
+ * is much cheaper than the default streaming `renderToPipeableStream` → PassThrough → web stream
+ * chain. React Router's own `<StreamTransfer>` would suspend on that data stream, so it is switched
+ * off and the same scripts it writes (`streamController.enqueue(…)` then `.close()`) are added
+ * before `</body>`, after the `<Scripts>` that set up the controller.
+ */
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+): Promise<Response> {
+  // https://httpwg.org/specs/rfc9110.html#HEAD
+  if (request.method.toUpperCase() === 'HEAD') {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const stream = routerContext.serverHandoffStream;
+  const data = stream ? await readAll(stream) : null;
+  let html = renderToString(
+    <ServerRouter
+      context={{ ...routerContext, serverHandoffStream: undefined }}
+      url={request.url}
+    />,
+  );
+  if (data !== null) {
+    const scripts =
+      `<script>window.__reactRouterContext.streamController.enqueue(${escapeScript(JSON.stringify(data))});</script>` +
+      '<script>window.__reactRouterContext.streamController.close();</script>';
+    const end = html.lastIndexOf('</body>');
+    html = end < 0 ? html + scripts : html.slice(0, end) + scripts + html.slice(end);
+  }
+  if (!html.startsWith('<!DOCTYPE')) html = `<!DOCTYPE html>${html}`;
+  responseHeaders.set('Content-Type', 'text/html');
+  // Bytes, not a string: a string body is scanned and encoded again by Response.
+  return new Response(utf8.encode(html), { status: responseStatusCode, headers: responseHeaders });
+}

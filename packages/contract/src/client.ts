@@ -1,0 +1,19 @@
+/**
+ * `@tradeshelf/contract/client`: what a browser may import at run time. Nothing here imports zod
+ * (the web build fails if zod reaches a client chunk): route metadata (`endpoints`), constants,
+ * labels, message tables and the rule functions the schemas are built from. Types of requests and
+ * responses come from `@tradeshelf/contract` as `import type`, which leaves nothing behind.
+ */
+export * from './constants/analytics.ts';
+export * from './constants/auth.ts';
+export * from './constants/catalog.ts';
+export * from './constants/errors.ts';
+export * from './constants/orders.ts';
+export * from './constants/users.ts';
+export * from './endpoints.ts';
+export * from './route.ts';
+export * from './rules/code.ts';
+export * from './rules/coupon.ts';
+export * from './rules/password.ts';
+export * from './rules/ref-id.ts';
+export * from './rules/username.ts';

@@ -1,0 +1,91 @@
+/** Catalogue enums, labels and limits: plain values, no zod, safe for the browser. */
+
+export const productKinds = [
+  'indicator',
+  'scanner',
+  'alert',
+  'community',
+  'course',
+  'app',
+] as const;
+export type ProductKind = (typeof productKinds)[number];
+
+/** Catalogue categories as buyers see them (`category=discord` lists Discord communities). */
+export const catalogCategories = [
+  'indicators',
+  'scanners',
+  'alerts',
+  'discord',
+  'courses',
+  'apps',
+  'bundles',
+] as const;
+export type CatalogCategory = (typeof catalogCategories)[number];
+
+export const categoryOfKind: Record<ProductKind, CatalogCategory> = {
+  indicator: 'indicators',
+  scanner: 'scanners',
+  alert: 'alerts',
+  community: 'discord',
+  course: 'courses',
+  app: 'apps',
+};
+
+export const categoryLabels: Record<CatalogCategory, string> = {
+  indicators: 'Indicators',
+  scanners: 'Scanners',
+  alerts: 'Alerts',
+  discord: 'Discord communities',
+  courses: 'Courses',
+  apps: 'Apps',
+  bundles: 'Bundles',
+};
+
+export const tradingPlatforms = [
+  'tradingview',
+  'mt4',
+  'mt5',
+  'ninjatrader',
+  'ctrader',
+  'other',
+] as const;
+export type TradingPlatform = (typeof tradingPlatforms)[number];
+export const platformLabels: Record<TradingPlatform, string> = {
+  tradingview: 'TradingView',
+  mt4: 'MetaTrader 4',
+  mt5: 'MetaTrader 5',
+  ninjatrader: 'NinjaTrader',
+  ctrader: 'cTrader',
+  other: 'Other',
+};
+
+export const assetClasses = [
+  'stocks',
+  'options',
+  'futures',
+  'forex',
+  'crypto',
+  'indices',
+  'commodities',
+] as const;
+
+export const priceIntervals = ['week', 'month', 'quarter', 'year'] as const;
+
+export const searchSorts = [
+  'relevance',
+  'newest',
+  'price_asc',
+  'price_desc',
+  'rating',
+  'best_selling',
+] as const;
+export const SEARCH_Q_MAX = 200;
+export const SEARCH_LIMIT_MAX = 50;
+
+export const catalogMessages = {
+  vendorNotFound: 'We could not find that vendor.',
+  productNotFound: 'We could not find that product.',
+  bundleNotFound: 'We could not find that bundle.',
+  badCursor: 'That page link has expired. Start the search again.',
+  ownListingsOnly: 'Only the vendor can see inactive listings.',
+} as const;

@@ -1,0 +1,39 @@
+/** Checkout and order enums, header and cookie names, messages: plain values, no zod. */
+
+/** A checkout's life: pending until the provider reports an outcome. */
+export const purchaseStatuses = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
+export type PurchaseStatus = (typeof purchaseStatuses)[number];
+
+export const subscriptionStatuses = [
+  'trialing',
+  'active',
+  'past_due',
+  /** Cancelled by the buyer; access runs to the end of the paid period. */
+  'cancelling',
+  'ended',
+] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REFERRAL_COOKIE = 'referral_id';
+export const REFERRAL_WINDOW_DAYS = 30;
+
+export const ordersMessages = {
+  unknownPlan: 'That plan is not available for this product.',
+  inactive: 'This product is not for sale right now.',
+  alreadyOwned: 'You already own this.',
+  missingPrerequisite: 'Buy the required product first.',
+  couponInvalid: 'That coupon code is not valid.',
+  couponExpired: 'That coupon has expired.',
+  couponExhausted: 'That coupon has been fully redeemed.',
+  couponNotApplicable: 'That coupon does not apply to this item.',
+  purchaseNotFound: 'We could not find that order.',
+  noSubscriptions: 'You have no subscriptions with this vendor.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different checkout.',
+  vendorsOnly: 'Only vendors can connect a payout account.',
+  connectNotStarted: 'Connect your payout account first.',
+  connectReady: 'Your payout account is connected. Sales now pay out to it.',
+  connectPending: 'The payment provider still needs details before your account can take payments.',
+} as const;

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyticsRoutes } from './analytics.ts';
+import { authRoutes } from './auth.ts';
+import { catalogRoutes } from './catalog.ts';
+import { endpoints } from './endpoints.ts';
+import { routes } from './index.ts';
+import { ordersRoutes } from './orders.ts';
+import { usersRoutes } from './users.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Modules `file` loads at run time (type-only imports and exports are erased, so skipped). */
+function runtimeImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const specifiers: string[] = [];
+  for (const m of source.matchAll(
+    /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*'([^']+)'/gm,
+  )) {
+    if (m[2]) continue;
+    specifiers.push(m[4]!);
+  }
+  for (const m of source.matchAll(/^\s*import\s+'([^']+)'/gm)) specifiers.push(m[1]!);
+  return specifiers;
+}
+
+describe('endpoints: the run-time route metadata clients use', () => {
+  it('matches the route table exactly: one entry per route, same method, path, auth, status, multipart', () => {
+    const expected = Object.fromEntries(
+      Object.entries(routes).map(([name, r]) => [
+        name,
+        {
+          method: r.method,
+          path: r.path,
+          auth: r.auth,
+          status: r.status,
+          ...('multipart' in r && r.multipart !== undefined ? { multipart: r.multipart } : {}),
+        },
+      ]),
+    );
+    expect(endpoints).toStrictEqual(expected);
+  });
+
+  it('route names are unique across domains (the route table would silently drop a duplicate)', () => {
+    const tables = [authRoutes, usersRoutes, analyticsRoutes, catalogRoutes, ordersRoutes];
+    const names = tables.flatMap((t) => Object.keys(t));
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(routes)).toHaveLength(names.length);
+  });
+
+  it('@tradeshelf/contract/client loads only zod-free modules of this package', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of runtimeImports(file)) {
+        expect(spec, `${path.relative(here, file)} imports ${spec} at run time`).toMatch(
+          /^\.\.?\//,
+        );
+        visit(path.resolve(path.dirname(file), spec));
+      }
+    };
+    visit(path.join(here, 'client.ts'));
+    for (const schemas of ['index', 'errors', 'common', 'auth', 'users', 'catalog', 'orders'])
+      expect(seen).not.toContain(path.join(here, `${schemas}.ts`));
+    expect(seen.size).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,142 @@
+import type { routes } from './index.ts';
+import type { RouteRef } from './route.ts';
+
+type Routes = typeof routes;
+
+/**
+ * The run-time side of every route for clients: method, path, auth, success status and multipart,
+ * keyed like `routes`, and no zod. Each entry is typed with its full route, so `api.call(endpoints.x,
+ * req)` is checked against the route's request schemas and answers with its response type.
+ *
+ * The table repeats what the route table says: the compiler checks method, path, auth and status of
+ * each entry against its route, and `endpoints.test.ts` checks the whole table, so they cannot drift.
+ */
+export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = {
+  // auth
+  signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
+  login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },
+  logout: { method: 'POST', path: '/auth/logout', auth: 'none', status: 200 },
+  refreshToken: { method: 'POST', path: '/refresh_token', auth: 'refresh', status: 200 },
+  sendForgotPasswordEmail: {
+    method: 'POST',
+    path: '/api/v1/password/send-forgot-password-email',
+    auth: 'none',
+    status: 200,
+  },
+  checkForgotPasswordCode: {
+    method: 'POST',
+    path: '/api/v1/password/check-forgot-password-code',
+    auth: 'none',
+    status: 200,
+  },
+  resetForgotPassword: {
+    method: 'POST',
+    path: '/api/v1/password/reset-forgot-password',
+    auth: 'none',
+    status: 200,
+  },
+  changePassword: {
+    method: 'POST',
+    path: '/api/v1/password/reset-request',
+    auth: 'bearer',
+    status: 200,
+  },
+  sendAccountVerificationEmail: {
+    method: 'POST',
+    path: '/api/v1/user/send-account-verification-email',
+    auth: 'none',
+    status: 200,
+  },
+  verifyAccountCode: {
+    method: 'POST',
+    path: '/api/v1/user/verify-account-code',
+    auth: 'none',
+    status: 200,
+  },
+  // users
+  getProfile: { method: 'GET', path: '/api/v1/user/profile', auth: 'bearer', status: 200 },
+  updateProfile: { method: 'PUT', path: '/api/v1/user/profile', auth: 'bearer', status: 200 },
+  addVendorRole: { method: 'POST', path: '/api/v1/user/role/vendor', auth: 'bearer', status: 200 },
+  imageUpload: {
+    method: 'POST',
+    path: '/api/v1/image-upload',
+    auth: 'bearer',
+    status: 200,
+    multipart: true,
+  },
+  // analytics
+  track: { method: 'POST', path: '/api/v1/analytics/events', auth: 'optional', status: 202 },
+  // catalog
+  vendorProfile: {
+    method: 'GET',
+    path: '/api/v1/user/vendor-profile/search',
+    auth: 'optional',
+    status: 200,
+  },
+  sellerProductList: {
+    method: 'GET',
+    path: '/api/v1/products/list/search',
+    auth: 'optional',
+    status: 200,
+  },
+  productDetails: {
+    method: 'GET',
+    path: '/api/v1/products/details/search',
+    auth: 'optional',
+    status: 200,
+  },
+  search: { method: 'GET', path: '/api/v1/products/term/search', auth: 'optional', status: 200 },
+  bundleDetails: {
+    method: 'GET',
+    path: '/api/v1/bundles/details/search',
+    auth: 'optional',
+    status: 200,
+  },
+  topVendors: { method: 'GET', path: '/api/v1/vendors/top', auth: 'none', status: 200 },
+  validatePrerequisites: {
+    method: 'POST',
+    path: '/api/v1/user/validate-prerequisites',
+    auth: 'bearer',
+    status: 200,
+  },
+  // orders
+  checkoutProduct: { method: 'POST', path: '/api/v1/user/product', auth: 'bearer', status: 201 },
+  checkoutBundle: { method: 'POST', path: '/api/v1/user/bundle', auth: 'bearer', status: 201 },
+  previewCoupon: { method: 'GET', path: '/api/v1/coupons/preview', auth: 'optional', status: 200 },
+  purchaseStatus: {
+    method: 'GET',
+    path: '/api/v1/purchase/session/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  purchaseList: {
+    method: 'GET',
+    path: '/api/v1/purchases/buyer/list',
+    auth: 'bearer',
+    status: 200,
+  },
+  purchaseDetails: {
+    method: 'GET',
+    path: '/api/v1/purchases/buyer/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  customerPortal: {
+    method: 'GET',
+    path: '/api/v1/payment/customer-portal',
+    auth: 'bearer',
+    status: 200,
+  },
+  connectAccount: {
+    method: 'POST',
+    path: '/api/v1/payment/connect-account',
+    auth: 'bearer',
+    status: 200,
+  },
+  connectAccountCallback: {
+    method: 'POST',
+    path: '/api/v1/payment/connect-account-callback',
+    auth: 'bearer',
+    status: 200,
+  },
+};
