@@ -16,7 +16,7 @@ import { startLoopbackSmtp } from './smtp.ts';
 const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** A fresh database for one test file: a clone of the migrated template. */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const tpl = inject('pgTemplate');
   if (tpl) {
     const name = `tradeshelf_t_${process.ppid}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
