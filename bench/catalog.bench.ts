@@ -9,7 +9,7 @@ import {
   productDetailsQuery,
   sellerListQuery,
 } from '../apps/api/src/modules/catalog/repository.ts';
-import { measure, percentile, report, startBenchApp } from './lib.ts';
+import { measureSideBySide, percentile, report, startBenchApp } from './lib.ts';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 
@@ -111,6 +111,8 @@ export async function run(): Promise<void> {
   try {
     const started = Date.now();
     await seedLargeCatalog(b.database.db, PRODUCTS);
+    // Settle the fresh rows now rather than let autovacuum wake up in the middle of a measurement.
+    await b.database.db.execute(sql`vacuum analyze`);
     console.log(
       `\n(seeded ${PRODUCTS} products in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
@@ -144,23 +146,44 @@ export async function run(): Promise<void> {
     );
     for (const line of lines) console.log(line);
 
-    // Bare Fastify + pg running the very same SQL the module builds: the baseline for list and details.
+    // Bare Fastify + pg running the very same SQL the module builds: as a plain parameterised query (the
+    // baseline the target names) and as a named prepared statement, which is how the app runs its hot
+    // reads (ADR 014); the second isolates everything around the query.
     const dialect = new PgDialect();
     const listSql = dialect.sqlToQuery(sellerListQuery(null, vendor.vendor_url, true));
     const detailsSql = dialect.sqlToQuery(productDetailsQuery(null, product.id));
+    const named = (name: string, q: { sql: string; params: unknown[] }) => ({
+      name,
+      text: q.sql,
+      values: q.params,
+    });
     bare.get('/list', async () => (await pool.query(listSql.sql, listSql.params)).rows);
     bare.get('/details', async () => (await pool.query(detailsSql.sql, detailsSql.params)).rows[0]);
+    bare.get('/list-prepared', async () => (await pool.query(named('bare_list', listSql))).rows);
+    bare.get(
+      '/details-prepared',
+      async () => (await pool.query(named('bare_details', detailsSql))).rows[0],
+    );
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
     const listPath = `${catalogRoutes.sellerProductList.path}?vendorUrl=${vendor.vendor_url}&isActive=true`;
     const detailsPath = `${catalogRoutes.productDetails.path}?id=${product.id}`;
-    const bareList = await measure('bare Fastify + pg: seller list SQL', `${bareUrl}/list`);
-    const list = await measure('GET /api/v1/products/list/search', b.url + listPath);
-    report('catalogue: seller product list', b.backend, bareList, [list]);
-    const bareDetails = await measure('bare Fastify + pg: details SQL', `${bareUrl}/details`);
-    const details = await measure('GET /api/v1/products/details/search', b.url + detailsPath);
-    report('catalogue: product details', b.backend, bareDetails, [details]);
+    const [bareList, bareListPrepared, list] = await measureSideBySide([
+      { title: 'bare Fastify + pg: seller list SQL', url: `${bareUrl}/list` },
+      { title: 'bare Fastify + pg: same, prepared', url: `${bareUrl}/list-prepared` },
+      { title: 'GET /api/v1/products/list/search', url: b.url + listPath },
+    ]);
+    report('catalogue: seller product list', b.backend, bareList!, [bareListPrepared!, list!]);
+    const [bareDetails, bareDetailsPrepared, details] = await measureSideBySide([
+      { title: 'bare Fastify + pg: details SQL', url: `${bareUrl}/details` },
+      { title: 'bare Fastify + pg: same, prepared', url: `${bareUrl}/details-prepared` },
+      { title: 'GET /api/v1/products/details/search', url: b.url + detailsPath },
+    ]);
+    report('catalogue: product details', b.backend, bareDetails!, [bareDetailsPrepared!, details!]);
+    console.log(
+      `  overhead-only ratios (app / prepared bare): list ${(list!.rps / bareListPrepared!.rps).toFixed(2)}, details ${(details!.rps / bareDetailsPrepared!.rps).toFixed(2)}`,
+    );
   } finally {
     await bare.close();
     await pool.end();

@@ -91,6 +91,30 @@ export async function measure(
   return { title, rps: result.requests.average, p99: result.latency.p99 };
 }
 
+/**
+ * Several endpoints measured side by side: alternating rounds, so a background burst (autovacuum, GC, the
+ * other core's load) lands on all of them. Figures are means over rounds; p99 is the worst round's.
+ */
+export async function measureSideBySide(
+  targets: Array<{ title: string; url: string }>,
+  rounds = Number(process.env.BENCH_ROUNDS ?? 4),
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+): Promise<Measured[]> {
+  const per = Math.max(1, Math.round((seconds / rounds) * 2) / 2);
+  // Warm each (JIT, pools, prepared statements, caches) before anything counts.
+  for (const t of targets) await measure(t.title, t.url, {}, 1);
+  const runs: Measured[][] = targets.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (const [j, t] of targets.entries()) runs[j]!.push(await measure(t.title, t.url, {}, per));
+  }
+  return runs.map((ms, j) => ({
+    title: targets[j]!.title,
+    rps: ms.reduce((n, m) => n + m.rps, 0) / ms.length,
+    p99: Math.max(...ms.map((m) => m.p99)),
+  }));
+}
+type Measured = { title: string; rps: number; p99: number };
+
 export function report(
   name: string,
   backend: string,

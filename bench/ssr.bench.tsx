@@ -9,7 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { pageReads } from '../apps/api/src/page-reads.ts';
 import { inProcessCaller, loadWebApp } from '../apps/api/src/platform/web.ts';
 import { jsonLdString, siteJsonLd } from '../apps/web/app/lib/seo.ts';
-import { measure, report, startBenchApp } from './lib.ts';
+import { measure, measureSideBySide, report, startBenchApp } from './lib.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ComponentType } from 'react';
 
@@ -126,8 +126,10 @@ export async function run(): Promise<void> {
 
     const probe = await fetch(`${bareUrl}/bare`);
     if (!probe.ok) throw new Error(`bare render failed: ${await probe.text()}`);
-    const baseline = await measure('bare renderToString(same tree, same data)', `${bareUrl}/bare`);
-    const page = await measure(`GET ${pagePath.replace(card.id, ':id')} (SSR)`, b.url + pagePath);
+    const [baseline, page] = await measureSideBySide([
+      { title: 'bare renderToString(same tree, same data)', url: `${bareUrl}/bare` },
+      { title: `GET ${pagePath.replace(card.id, ':id')} (SSR)`, url: b.url + pagePath },
+    ]);
 
     // The same page with the default public-page cache (PAGE_CACHE_SECONDS=10), on a second app.
     let builtCached: FastifyInstance | null = null;
@@ -147,8 +149,8 @@ export async function run(): Promise<void> {
       cachedApp.url + pagePath,
     );
     await cachedApp.close();
-    report('web: server-rendered product page (target ratio >= 0.5)', b.backend, baseline, [
-      page,
+    report('web: server-rendered product page (target ratio >= 0.5)', b.backend, baseline!, [
+      page!,
       cachedPage,
     ]);
 

@@ -81,7 +81,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = connectDatabase(db.url, 4);
+  // Real PostgreSQL runs hot reads as prepared statements, as production does; PGlite cannot.
+  const database = connectDatabase(db.url, 4, { prepared: Boolean(inject('pgTemplate')) });
   const deps = createDeps(config, database, quietLog);
   const app = await buildApp(deps);
   await app.ready();

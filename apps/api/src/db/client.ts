@@ -9,13 +9,19 @@ export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   pool: pg.Pool;
   db: Db;
+  /** Whether named prepared statements are safe: not on PGlite, whose connections share one session. */
+  prepared: boolean;
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, max = 10): Database {
+export function connectDatabase(
+  url: string,
+  max = 10,
+  options: { prepared?: boolean } = {},
+): Database {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });
-  return { pool, db, close: () => pool.end() };
+  return { pool, db, prepared: options.prepared ?? false, close: () => pool.end() };
 }

@@ -18,7 +18,7 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
     embedded = await startEmbeddedPostgres({ dataDir: path.resolve(config.DATA_DIR, 'pglite') });
     url = embedded.url;
   }
-  const database = connectDatabase(url, embedded ? 8 : 10);
+  const database = connectDatabase(url, embedded ? 8 : 10, { prepared: !embedded });
   await runMigrations(database.db);
   return { database, url, embedded };
 }

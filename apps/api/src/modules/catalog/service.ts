@@ -10,6 +10,7 @@ import {
 import type { z } from 'zod';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { preparedRows } from '../../db/prepared.ts';
 import { AppError } from '../../platform/errors.ts';
 import { TtlCache } from '../../platform/ttl-cache.ts';
 import { presentBundleCard, presentPrice, presentProductCard, presentVendor } from './presenter.ts';
@@ -50,8 +51,10 @@ export async function sellerProducts(
     if (vendor.user_id !== userId) throw new AppError('forbidden', catalogMessages.ownListingsOnly);
   }
   // Both lists in one round trip; an unknown vendor yields no rows and a null marker.
-  const result = await db.execute(sellerListQuery(userId, vendorUrl, isActive));
-  const all = result.rows as Array<{ row_type: string; vendor_id: string | null; data: unknown }>;
+  const all = await preparedRows<{ row_type: string; vendor_id: string | null; data: unknown }>(
+    deps.database,
+    sellerListQuery(userId, vendorUrl, isActive),
+  );
   if (!all[0]?.vendor_id) throw unknownVendor();
   return {
     products: all
@@ -68,8 +71,10 @@ export async function productDetails(
   userId: string | null,
   id: string,
 ): Promise<ProductDetails> {
-  const db = deps.database.db;
-  const found = await rows<ProductDetailsRow>(db, productDetailsQuery(userId, id));
+  const found = await preparedRows<ProductDetailsRow>(
+    deps.database,
+    productDetailsQuery(userId, id),
+  );
   const row = found[0];
   if (!row) throw unknownProduct();
   const card = presentProductCard(row, deps.storage);
@@ -96,15 +101,14 @@ export async function bundleDetails(
   userId: string | null,
   id: string,
 ): Promise<BundleDetails> {
-  const db = deps.database.db;
-  const found = await rows<BundleCardRow & { description: string }>(
-    db,
+  const found = await preparedRows<BundleCardRow & { description: string }>(
+    deps.database,
     sql`${bundleCardSelect(userId, sql`, b.description`)} where b.id = ${id} and b.is_active`,
   );
   const row = found[0];
   if (!row) throw new AppError('not_found', catalogMessages.bundleNotFound);
-  const products = await rows<ProductCardRow>(
-    db,
+  const products = await preparedRows<ProductCardRow>(
+    deps.database,
     sql`select ${productCardColumns(userId)} ${productCardFrom}
         join bundle_items bi on bi.product_id = p.id and bi.bundle_id = ${id}
         order by p.title`,
@@ -117,8 +121,8 @@ export async function bundleDetails(
 }
 
 export async function topVendors(deps: AppDeps, limit: number): Promise<VendorProfile[]> {
-  const found = await rows<VendorRow>(
-    deps.database.db,
+  const found = await preparedRows<VendorRow>(
+    deps.database,
     sql`select v.*, s.product_count from vendors v
         join (select vendor_id, count(*)::int as product_count, sum(sales_count) as sales
               from products where is_active group by vendor_id) s on s.vendor_id = v.id
@@ -236,18 +240,17 @@ export async function search(
     matches = await findMatches(deps, input);
     cache.set(key, matches);
   }
-  const db = deps.database.db;
   const [productRows, bundleRows] = await Promise.all([
     matches.productIds.length
-      ? rows<ProductCardRow>(
-          db,
+      ? preparedRows<ProductCardRow>(
+          deps.database,
           sql`select ${productCardColumns(userId)} ${productCardFrom}
               where p.id = any(${sql.param(matches.productIds)}::text[]) and p.is_active`,
         )
       : [],
     matches.bundleIds.length
-      ? rows<BundleCardRow>(
-          db,
+      ? preparedRows<BundleCardRow>(
+          deps.database,
           sql`${bundleCardSelect(userId)} where b.id = any(${sql.param(matches.bundleIds)}::text[]) and b.is_active`,
         )
       : [],
