@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { openMailbox, SMTP_PORT, type Mailbox } from './mailbox.ts';
+import { a11yViolations } from './axe.ts';
 
 let mailbox: Mailbox;
 test.beforeAll(async () => {
@@ -25,6 +26,7 @@ test('sign up, activate, log in, pick a username, keep the session, log out', as
   await page.getByLabel('Code').fill(mailbox.codeFor(email)!);
   await page.getByRole('button', { name: 'Activate account' }).click();
   await expect(page.getByText('Your account is activated.')).toBeVisible();
+  expect(await a11yViolations(page)).toEqual([]);
 
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -37,6 +39,7 @@ test('sign up, activate, log in, pick a username, keep the session, log out', as
   const input = drawer.getByPlaceholder('Enter your username');
   const save = drawer.getByRole('button', { name: 'Save' });
   await expect(save).toBeDisabled();
+  expect(await a11yViolations(page)).toEqual([]);
 
   for (const [value, message] of [
     ['abc', 'Username must be between 4 and 15 characters long.'],
@@ -60,6 +63,7 @@ test('sign up, activate, log in, pick a username, keep the session, log out', as
   await page.reload();
   await expect(page.locator('#main').getByText(username)).toBeVisible();
   await expect(drawer).toBeHidden();
+  expect(await a11yViolations(page)).toEqual([]);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('tokens') ?? 'null'));
   expect(Object.keys(stored).sort()).toEqual(
     [
@@ -82,6 +86,7 @@ test('sign up, activate, log in, pick a username, keep the session, log out', as
   await expect(
     page.getByText('Password changed. Other devices have been signed out.'),
   ).toBeVisible();
+  expect(await a11yViolations(page)).toEqual([]);
 
   await page.goto('/account');
   await page.getByRole('button', { name: 'Become a vendor' }).click();

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { a11yViolations } from './axe.ts';
 
 const BUYER = { email: 'buyer@demo.tradeshelf.test', password: 'tradeshelf-demo' };
 
@@ -101,6 +102,7 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
 
   // The sandbox's hosted checkout page.
   await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/?#]+$/);
+  expect(await a11yViolations(page)).toEqual([]);
   const sessionId = new URL(page.url()).pathname.split('/').pop()!;
   await expect(page.getByText(product.title).first()).toBeVisible();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -126,6 +128,7 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
   // The orders page lists it with the discounted total; its receipt has the details.
   await page.getByRole('link', { name: 'Orders', exact: true }).click();
   await expect(page).toHaveURL('/orders');
+  expect(await a11yViolations(page)).toEqual([]);
   const row = main.getByRole('listitem').filter({ hasText: product.title });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Paid');
@@ -133,6 +136,7 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
   await row.getByRole('link', { name: product.title }).click();
   await expect(page).toHaveURL(/\/orders\/(?!status)[^/?#]+$/);
   await expect(page.getByRole('heading', { level: 1, name: /^Receipt / })).toBeVisible();
+  expect(await a11yViolations(page)).toEqual([]);
   await expect(main.getByText('$199').first()).toBeVisible();
   await expect(main.getByText('−$39.80')).toBeVisible();
   await expect(main.getByText('SAVE20')).toBeVisible();
@@ -208,6 +212,7 @@ test('subscribe, see the renewal on the receipt, manage it in the customer porta
   await page.getByRole('button', { name: 'Manage subscription' }).click();
   await expect(page).toHaveURL(/\/sandbox\/portal\/[^/?#]+$/);
   await expect(page.getByRole('heading', { name: 'Manage subscriptions' })).toBeVisible();
+  expect(await a11yViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Cancel subscription' }).click();
   await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeVisible();
   await page.getByRole('link', { name: 'Back to your orders' }).click();

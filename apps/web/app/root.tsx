@@ -85,7 +85,7 @@ function Shell() {
         <main id="main" className="flex-1 px-4 py-10">
           <Outlet />
         </main>
-        <footer className="border-t border-ink-800 px-4 py-6 text-center text-xs text-slate-500 print:hidden">
+        <footer className="border-t border-ink-800 px-4 py-6 text-center text-xs text-slate-400 print:hidden">
           © {new Date().getFullYear()} Tradeshelf. Trading involves risk; tools do not guarantee
           profits.
         </footer>

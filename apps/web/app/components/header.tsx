@@ -53,7 +53,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
             name="q"
             type="search"
             placeholder="Search indicators, scanners, communities…"
-            className="w-full rounded-lg border border-ink-700 bg-ink-900 px-3 py-2 text-sm placeholder:text-slate-500"
+            className="w-full rounded-lg border border-ink-700 bg-ink-900 px-3 py-2 text-sm placeholder:text-slate-400"
           />
         </form>
         <div

@@ -59,7 +59,7 @@ export function Field({
         {...input}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-500 focus:border-brand-400"
+        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
       />
       {error ? (
         <p id={`${id}-error`} className="text-sm text-rose-400">

@@ -88,7 +88,7 @@ export function UsernamePrompt({ onLogout }: { onLogout: () => void }) {
             }}
             aria-invalid={shown ? true : undefined}
             aria-describedby={shown ? 'username-error' : undefined}
-            className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2.5 text-slate-100 placeholder:text-slate-500"
+            className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2.5 text-slate-100 placeholder:text-slate-400"
           />
           {shown && (
             <p id="username-error" role="alert" className="text-sm text-rose-400">

@@ -39,7 +39,10 @@ function ChangePasswordForm() {
       <Card title="Change password">
         <div className="flex flex-col gap-4">
           <Alert tone="success">{state.data?.message}</Alert>
-          <Link to="/account" className="text-center font-semibold text-brand-400 hover:underline">
+          <Link
+            to="/account"
+            className="text-center font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             Back to your account
           </Link>
         </div>

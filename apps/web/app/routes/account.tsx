@@ -100,6 +100,9 @@ function AccountPage() {
           ref={fileInput}
           id="avatar-file"
           type="file"
+          // The button below opens it; keyboard and screen-reader users reach it through that button.
+          tabIndex={-1}
+          aria-label="Choose a profile picture"
           accept={avatarTypes.join(',')}
           className="sr-only"
           onChange={(e) => void onFile(e)}
@@ -118,7 +121,7 @@ function AccountPage() {
         <h2 className="font-semibold text-white">Security</h2>
         <Link
           to="/account/password"
-          className="self-start text-sm font-semibold text-brand-400 hover:underline"
+          className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
         >
           Change password
         </Link>

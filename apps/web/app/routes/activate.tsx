@@ -60,14 +60,14 @@ export default function Activate() {
           {isLoggedIn || session.pendingAnswer() ? (
             <Link
               to="/account"
-              className="text-center font-semibold text-brand-400 hover:underline"
+              className="text-center font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Go to your account
             </Link>
           ) : (
             <Link
               to={`/login?email=${encodeURIComponent(email.trim())}`}
-              className="text-center font-semibold text-brand-400 hover:underline"
+              className="text-center font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Continue to log in
             </Link>

@@ -71,7 +71,10 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
           <h1 className="mt-1 text-3xl font-extrabold text-white">{bundle.title}</h1>
           <p className="mt-2 text-slate-300">
             by{' '}
-            <Link to={vendorPath(bundle.vendor)} className="text-brand-400 hover:underline">
+            <Link
+              to={vendorPath(bundle.vendor)}
+              className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+            >
               {bundle.vendor.displayName}
             </Link>
           </p>

@@ -100,7 +100,7 @@ export default function ForgotPassword() {
           </Button>
           <button
             type="button"
-            className="text-sm text-brand-400 hover:underline"
+            className="text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             onClick={() => void dispatch(sendForgotPasswordEmail({ email: email.trim() }))}
           >
             Send a new code
@@ -135,7 +135,7 @@ export default function ForgotPassword() {
           <Alert tone="success">{resetState.data?.message}</Alert>
           <Link
             to={`/login?email=${encodeURIComponent(email.trim())}`}
-            className="text-center font-semibold text-brand-400 hover:underline"
+            className="text-center font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
           >
             Log in
           </Link>

@@ -56,7 +56,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             name="q"
             type="search"
             placeholder="Try “RSI divergence” or “options flow”"
-            className="flex-1 rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-500"
+            className="flex-1 rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-400"
           />
           <button
             type="submit"
@@ -88,7 +88,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="featured" className="text-xl font-bold text-white">
             Best sellers
           </h2>
-          <Link to="/search?sort=best_selling" className="text-sm text-brand-400 hover:underline">
+          <Link
+            to="/search?sort=best_selling"
+            className="text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             See all
           </Link>
         </div>
@@ -111,7 +114,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="new" className="text-xl font-bold text-white">
             New this week
           </h2>
-          <Link to="/search?sort=newest" className="text-sm text-brand-400 hover:underline">
+          <Link
+            to="/search?sort=newest"
+            className="text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             See all
           </Link>
         </div>

@@ -84,10 +84,16 @@ export default function Login() {
           Log in
         </Button>
         <div className="flex justify-between text-sm">
-          <Link to="/forgot-password" className="text-brand-400 hover:underline">
+          <Link
+            to="/forgot-password"
+            className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             Forgot password?
           </Link>
-          <Link to="/signup" className="text-brand-400 hover:underline">
+          <Link
+            to="/signup"
+            className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             Create an account
           </Link>
         </div>

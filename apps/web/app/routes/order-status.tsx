@@ -77,7 +77,10 @@ function Paid({ purchase }: { purchase: Purchase }) {
     <Panel title="Payment received">
       <p className="text-slate-300">
         Thank you! You bought{' '}
-        <Link to={itemPath(purchase.item)} className="font-semibold text-white hover:underline">
+        <Link
+          to={itemPath(purchase.item)}
+          className="font-semibold text-white underline underline-offset-2 hover:decoration-2"
+        >
           {purchase.item.title}
         </Link>{' '}
         from {purchase.item.vendor.displayName}. A receipt is on its way to your inbox.

@@ -32,7 +32,10 @@ function OrderPage({ id }: { id: string }) {
     return (
       <div className="mx-auto flex max-w-2xl flex-col gap-4">
         <Alert>{details.error?.error ?? 'We could not load this order.'}</Alert>
-        <Link to="/orders" className="font-semibold text-brand-400 hover:underline">
+        <Link
+          to="/orders"
+          className="font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
           Back to your orders
         </Link>
       </div>

@@ -87,11 +87,17 @@ export default function Plan({ loaderData }: Route.ComponentProps) {
       )}
       <p className="text-sm text-slate-400">
         Compare:{' '}
-        <Link to="/premium" className="text-brand-400 hover:underline">
+        <Link
+          to="/premium"
+          className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
           Premium
         </Link>{' '}
         ·{' '}
-        <Link to="/pro-plus" className="text-brand-400 hover:underline">
+        <Link
+          to="/pro-plus"
+          className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
           Pro Plus
         </Link>
       </p>

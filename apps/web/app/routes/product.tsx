@@ -144,7 +144,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-3 flex items-center gap-3">
               <Stars {...product.rating} />
               {product.salesCount > 0 && (
-                <span className="text-xs text-slate-500">{product.salesCount} sold</span>
+                <span className="text-xs text-slate-400">{product.salesCount} sold</span>
               )}
             </div>
             {product.platforms.length > 0 && (
@@ -224,7 +224,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             )}
           </div>
           <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
-            <p className="text-xs tracking-wide text-slate-500 uppercase">Sold by</p>
+            <p className="text-xs tracking-wide text-slate-400 uppercase">Sold by</p>
             <Link
               to={vendorPath(product.vendor)}
               className="mt-1 block text-lg font-semibold text-white hover:text-brand-300"
@@ -234,7 +234,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </Link>
             <Link
               to={vendorPath(product.vendor)}
-              className="text-sm text-brand-400 hover:underline"
+              className="text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Visit the storefront
             </Link>
@@ -245,7 +245,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               <ul className="mt-2 flex flex-col gap-1 text-sm">
                 {product.bundles.map((b) => (
                   <li key={b.id}>
-                    <Link to={bundlePath(b)} className="text-brand-400 hover:underline">
+                    <Link
+                      to={bundlePath(b)}
+                      className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+                    >
                       {b.title}
                     </Link>{' '}
                     <span className="text-slate-400">

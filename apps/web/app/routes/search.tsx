@@ -146,7 +146,7 @@ function Suggestions({ initial }: { initial: string }) {
         aria-controls={listId}
         aria-autocomplete="list"
         placeholder="Search indicators, scanners, communities…"
-        className="w-full rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-500"
+        className="w-full rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-400"
       />
       {open && items.length > 0 && (
         <ul
@@ -320,7 +320,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             query.maxPrice !== undefined) && (
             <Link
               to={query.q ? `/search?q=${encodeURIComponent(query.q)}` : '/search'}
-              className="py-2 text-sm text-brand-400 hover:underline"
+              className="py-2 text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Clear filters
             </Link>
@@ -345,7 +345,10 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-slate-400">
               Try fewer words, another spelling, or remove a filter.
             </p>
-            <Link to="/search" className="mt-4 inline-block text-brand-400 hover:underline">
+            <Link
+              to="/search"
+              className="mt-4 inline-block text-brand-400 underline underline-offset-2 hover:decoration-2"
+            >
               Browse everything
             </Link>
           </div>

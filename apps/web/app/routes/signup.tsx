@@ -69,7 +69,10 @@ export default function Signup() {
         </Button>
         <p className="text-center text-sm text-slate-400">
           Already have an account?{' '}
-          <Link to="/login" className="text-brand-400 hover:underline">
+          <Link
+            to="/login"
+            className="text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
             Log in
           </Link>
         </p>

@@ -88,7 +88,7 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
                 href={href}
                 rel="nofollow noopener noreferrer"
                 target="_blank"
-                className="text-brand-400 hover:underline"
+                className="text-brand-400 underline underline-offset-2 hover:decoration-2"
               >
                 {name === 'x' ? 'X' : name.charAt(0).toUpperCase() + name.slice(1)}
               </a>

@@ -26,7 +26,7 @@ h1{font-size:1.3rem;margin-top:0} .muted{color:#9aa3b2;font-size:.9rem}
 table{width:100%;border-collapse:collapse;margin:1rem 0} td{padding:.35rem 0;border-bottom:1px solid #2a2f3a}
 td:last-child{text-align:right} form{display:inline} .row{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
 button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:1px solid #3a4150;background:#232833;color:#e8eaf0;cursor:pointer}
-button.primary{background:#4f7cff;border-color:#4f7cff;color:#fff} button:focus-visible{outline:2px solid #9db6ff;outline-offset:2px}
+button.primary{background:#3b63e6;border-color:#3b63e6;color:#fff} button:focus-visible{outline:2px solid #9db6ff;outline-offset:2px}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#2a2f3a;font-size:.8rem}
 </style></head><body><main>
 <p class="muted">Tradeshelf payment sandbox: no real money moves.</p>${body}</main></body></html>`;

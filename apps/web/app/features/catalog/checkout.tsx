@@ -196,7 +196,7 @@ export function CheckoutPanel({
             aria-invalid={coupon.state === 'invalid' || undefined}
             aria-describedby={coupon.state === 'empty' ? undefined : couponMessageId}
             placeholder="e.g. SAVE20"
-            className="w-full rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 uppercase placeholder:text-slate-500 placeholder:normal-case focus:border-brand-400"
+            className="w-full rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 uppercase placeholder:text-slate-400 placeholder:normal-case focus:border-brand-400"
           />
           {coupon.state === 'checking' && (
             <span className="absolute top-1/2 right-3 -translate-y-1/2 text-slate-400">
@@ -286,7 +286,10 @@ export function Owned({ what }: { what: string }) {
         </span>
         {what}
       </p>
-      <Link to="/orders" className="self-start font-semibold text-brand-300 hover:underline">
+      <Link
+        to="/orders"
+        className="self-start font-semibold text-brand-300 underline underline-offset-2 hover:decoration-2"
+      >
         View your orders
       </Link>
     </div>

@@ -49,7 +49,7 @@ export function Cover({
 }
 
 export function Stars({ average, count }: { average: number; count: number }) {
-  if (!count) return <span className="text-xs text-slate-500">No reviews yet</span>;
+  if (!count) return <span className="text-xs text-slate-400">No reviews yet</span>;
   return (
     <span
       className="text-xs text-amber-300"
@@ -105,7 +105,7 @@ export function ProductTile({ product }: { product: ProductCard }) {
           <Stars {...product.rating} />
         </div>
         {product.platforms.length > 0 && (
-          <p className="text-xs text-slate-500">
+          <p className="text-xs text-slate-400">
             {product.platforms.map((p) => platformLabels[p]).join(' · ')}
           </p>
         )}
@@ -133,7 +133,7 @@ export function BundleTile({ bundle }: { bundle: BundleCard }) {
           {formatMoney(bundle.price.amount, bundle.price.currency)}
         </span>
         {saving > 0 && (
-          <span className="text-xs text-slate-500 line-through">
+          <span className="text-xs text-slate-400 line-through">
             {formatMoney(bundle.valueAmount, bundle.price.currency)}
           </span>
         )}

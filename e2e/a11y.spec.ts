@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { a11yViolations as violations } from './axe.ts';
+
+const pages = [
+  '/',
+  '/search?q=rsi',
+  '/search?category=discord',
+  '/vendor/login',
+  '/premium',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/no-such-page',
+];
+
+for (const path of pages) {
+  test(`no detectable accessibility violations on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('no detectable accessibility violations on a product, its storefront and a bundle', async ({
+  page,
+  request,
+}) => {
+  const found = (await (
+    await request.get('/api/v1/products/term/search?q=rsi&limit=1')
+  ).json()) as {
+    products: Array<{ id: string; slug: string; vendor: { vendorUrl: string } }>;
+    bundles: Array<{ id: string; slug: string }>;
+  };
+  const product = found.products[0]!;
+  const bundles = (await (
+    await request.get(
+      `/api/v1/products/list/search?vendorUrl=${product.vendor.vendorUrl}&isActive=true`,
+    )
+  ).json()) as { bundles: Array<{ id: string; slug: string }> };
+  const paths = [`/p/${product.id}/${product.slug}`, `/v/${product.vendor.vendorUrl}`];
+  const bundle = bundles.bundles[0] ?? found.bundles[0];
+  if (bundle) paths.push(`/b/${bundle.id}/${bundle.slug}`);
+  expect(paths.length).toBe(3);
+  for (const path of paths) {
+    await page.goto(path);
+    expect(await violations(page), path).toEqual([]);
+  }
+});

@@ -1,0 +1,15 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+/** What axe detects against WCAG 2.1 A and AA on the page as it stands: empty when clean. */
+export async function a11yViolations(page: Page) {
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+  }));
+}
