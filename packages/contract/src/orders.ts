@@ -102,6 +102,8 @@ export const purchaseSchema = z
     subtotal: moneySchema,
     discount: moneySchema,
     total: moneySchema,
+    /** Refunded to the buyer so far, over all of its payments (0 when nothing was refunded). */
+    refunded: moneySchema,
     coupon: z.object({ code: z.string(), duration: couponDuration }).nullable(),
     subscription: z
       .object({

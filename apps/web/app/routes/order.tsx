@@ -163,6 +163,16 @@ function OrderPage({ id }: { id: string }) {
             <dd className="border-t border-ink-700 pt-1 text-right font-semibold text-white tabular-nums print:text-black">
               {money(purchase.total)}
             </dd>
+            {purchase.refunded.amount > 0 && (
+              <>
+                <dt className="text-slate-400 print:text-black">
+                  {purchase.status === 'refunded' ? 'Refunded' : 'Partially refunded'}
+                </dt>
+                <dd className="text-right text-violet-200 tabular-nums print:text-black">
+                  −{money(purchase.refunded)}
+                </dd>
+              </>
+            )}
           </dl>
         </section>
         {sub && (

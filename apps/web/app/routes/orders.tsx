@@ -77,6 +77,9 @@ function OrdersPage() {
                   <p className="text-xs text-slate-400">
                     <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time> ·{' '}
                     {p.item.vendor.displayName} · {schemeLabel(p)}
+                    {p.status === 'paid' && p.refunded.amount > 0 && (
+                      <> · {money(p.refunded)} refunded</>
+                    )}
                   </p>
                 </div>
                 <div className="flex items-center gap-3 sm:justify-end">

@@ -219,7 +219,7 @@ ${
 
   /* The sandbox's "dashboard": what a vendor or support would do in Stripe. Local only. */
   if (app.deps.config.APP_ENV !== 'local') return;
-  const actions = ['refund', 'renew', 'fail', 'dispute', 'end'] as const;
+  const actions = ['refund_half', 'refund', 'renew', 'fail', 'dispute', 'end'] as const;
   app.get('/sandbox/payments', { schema: { hide: true } }, async (_req, reply) => {
     const sessions = await sandbox.recentSessions();
     const list = sessions
@@ -230,11 +230,14 @@ ${
           : '';
         const buttons = actions
           .filter((a) => (a === 'renew' || a === 'fail' || a === 'end' ? s.subscriptionId : true))
+          // A partial refund needs a charged first payment (not a trial's).
+          .filter((a) => a !== 'refund_half' || !s.request.trialDays)
           .filter(() => !s.refundedAt)
           .map(
             (a) =>
               `<form method="post" action="/sandbox/payments/${esc(s.id)}/${a}"><button type="submit">${
                 {
+                  refund_half: 'Refund half',
                   refund: 'Refund',
                   renew: 'Renew now',
                   fail: 'Fail renewal',
@@ -261,7 +264,11 @@ ${
     const { id, action } = actionParams.parse(req.params);
     let s = await sessionOr404(id);
     const r = s.request;
-    if (action === 'refund' && !s.refundedAt) {
+    if (action === 'refund_half' && !s.refundedAt && !r.trialDays) {
+      // Like Stripe's amount_refunded: the payment's refunded total so far, here half of it.
+      const charged = r.item.amount - (r.discount?.amountOff ?? 0);
+      await deliver(s, 'refund', { paymentRef: s.paymentRef, amount: Math.floor(charged / 2) });
+    } else if (action === 'refund' && !s.refundedAt) {
       s = await sandbox.update(s.id, {
         refundedAt: new Date(),
         subscriptionStatus: s.subscriptionId ? 'ended' : null,

@@ -566,8 +566,15 @@ describe('webhooks', () => {
         )
       ).rows[0] as { id: string }
     ).id;
+    // The sandbox dashboard's partial refund first: half back, access kept.
+    await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund_half`);
+    const half = await status(buyer, purchase.sessionId);
+    expect(half.status).toBe('paid');
+    expect(half.refunded.amount).toBe(2_500);
+    expect(half.entitlements.every((e: { status: string }) => e.status === 'active')).toBe(true);
     await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund`);
     const after = await status(buyer, purchase.sessionId);
+    expect(after.refunded.amount).toBe(5_000);
     expect(after.status).toBe('refunded');
     expect(after.entitlements.every((e: { status: string }) => e.status === 'ended')).toBe(true);
     const ledger = await ledgerOf(t, purchase.id);
@@ -580,6 +587,58 @@ describe('webhooks', () => {
       query: { id: course.id },
     });
     expect(details.json().product.purchased).toBe(false);
+  });
+
+  it('a partial refund keeps access and reverses its share; later totals add up, the whole ends access', async () => {
+    const buyer = await createBuyer(t);
+    const purchase = await buy(buyer, { priceId: indicator.priceId });
+    const sale = (
+      await t.database.db.execute(sql`select payment_ref from ledger_entries
+        where purchase_id = ${purchase.id} and entry_type = 'sale'`)
+    ).rows[0] as { payment_ref: string };
+    const ref = sale.payment_ref;
+    const refundTo = (id: string, amount: number) =>
+      deliverEvent(t, { id, type: 'refund', purchaseId: purchase.id, paymentRef: ref, amount });
+    const sums = async () => {
+      const byAccount = new Map<string, number>();
+      for (const e of await ledgerOf(t, purchase.id))
+        byAccount.set(e.account_type, (byAccount.get(e.account_type) ?? 0) + e.amount);
+      return Object.fromEntries(byAccount);
+    };
+
+    // 30.01 of 100.00 back: the set stays zero-sum and every share gives back its part.
+    expect((await refundTo(`evt_p1_${purchase.id}`, 3_001)).json().outcome).toBe('processed');
+    let now = await status(buyer, purchase.sessionId);
+    expect(now.status).toBe('paid');
+    expect(now.refunded).toEqual({ amount: 3_001, currency: 'usd' });
+    expect(now.entitlements.every((e: { status: string }) => e.status === 'active')).toBe(true);
+    let s = await sums();
+    expect(s.clearing).toBe(-10_000 + 3_001);
+    expect(s.platform! + s.vendor!).toBe(10_000 - 3_001);
+    expect(s.platform).toBe(530 - Math.round((530 * 3_001) / 10_000));
+
+    // A repeat and an older, smaller total change nothing.
+    await refundTo(`evt_p1_${purchase.id}`, 3_001);
+    await refundTo(`evt_p0_${purchase.id}`, 1_000);
+    expect((await status(buyer, purchase.sessionId)).refunded.amount).toBe(3_001);
+
+    // Two more totals delivered at once, in either order: the larger one is where it ends up.
+    await Promise.all([
+      refundTo(`evt_p2_${purchase.id}`, 5_000),
+      refundTo(`evt_p3_${purchase.id}`, 7_500),
+    ]);
+    now = await status(buyer, purchase.sessionId);
+    expect(now.status).toBe('paid');
+    expect(now.refunded.amount).toBe(7_500);
+
+    // The whole payment: access ends now and every account is back to exactly zero.
+    await refundTo(`evt_p4_${purchase.id}`, 10_000);
+    now = await status(buyer, purchase.sessionId);
+    expect(now.status).toBe('refunded');
+    expect(now.refunded.amount).toBe(10_000);
+    expect(now.entitlements.every((e: { status: string }) => e.status === 'ended')).toBe(true);
+    s = await sums();
+    expect(Object.values(s).every((v) => v === 0)).toBe(true);
   });
 
   it('matches a refund without purchase id by its payment, and refuses one it cannot match yet', async () => {

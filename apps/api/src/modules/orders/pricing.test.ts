@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { couponDiscount, splitPayment } from './pricing.ts';
+import { couponDiscount, proportionalShare, splitPayment } from './pricing.ts';
 
 describe('couponDiscount', () => {
   it('rounds percentages down and never exceeds the subtotal', () => {
@@ -41,6 +41,51 @@ describe('splitPayment', () => {
             s.platformFee >= 0 &&
             s.affiliateCommission >= 0 &&
             s.vendorShare >= 0
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('proportionalShare', () => {
+  it('takes back exactly the part, zero-sum, each share within one unit of its exact part', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 5_000 }),
+        fc.integer({ min: 0, max: 3_000 }),
+        (charged, bps, fixed, affiliateBps, partPerMille) => {
+          const split = splitPayment(charged, { bps, fixed }, affiliateBps);
+          const line = (account_type: string, amount: number) => ({
+            account_type,
+            account_id: account_type,
+            amount,
+            currency: 'usd',
+          });
+          const payment = [
+            line('clearing', -charged),
+            line('platform', split.platformFee),
+            line('vendor', split.vendorShare),
+            line('affiliate', split.affiliateCommission),
+          ];
+          const part = Math.max(1, Math.floor((charged * Math.min(partPerMille, 1000)) / 1000));
+          const back = proportionalShare(payment, part, charged);
+          const total = back.reduce((n, l) => n + l.amount, 0);
+          const clearing = back.find((l) => l.account_type === 'clearing')!.amount;
+          return (
+            total === 0 &&
+            clearing === part &&
+            back.every((l) => {
+              if (l.account_type === 'clearing') return true;
+              const share = payment.find((p) => p.account_type === l.account_type)!.amount;
+              const exact = (share * part) / charged;
+              return (
+                Number.isInteger(l.amount) && -l.amount <= share && Math.abs(-l.amount - exact) < 1
+              );
+            })
           );
         },
       ),

@@ -43,3 +43,37 @@ export function splitPayment(
     vendorShare: total - platformFee - affiliateCommission,
   };
 }
+
+/** One ledger line as stored: shares are positive, the clearing account's sale negative. */
+export type LedgerLine = {
+  account_type: string;
+  account_id: string;
+  amount: number;
+  currency: string;
+};
+
+/**
+ * `part` of a payment of `charged`, taken back from each share in proportion, in whole minor units:
+ * largest remainders get the leftover units, so the reversal sums to exactly zero.
+ */
+export function proportionalShare(
+  payment: readonly LedgerLine[],
+  part: number,
+  charged: number,
+): LedgerLine[] {
+  const shares = payment.filter((e) => e.account_type !== 'clearing' && e.amount > 0);
+  const exact = shares.map((e) => (e.amount * part) / charged);
+  const taken = exact.map(Math.floor);
+  let left = part - taken.reduce((a, b) => a + b, 0);
+  const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0]);
+  for (const [, i] of order) {
+    if (left <= 0) break;
+    taken[i]! += 1;
+    left -= 1;
+  }
+  const clearing = payment.find((e) => e.account_type === 'clearing')!;
+  return [
+    { ...clearing, amount: part },
+    ...shares.map((e, i) => ({ ...e, amount: -taken[i]! })).filter((e) => e.amount !== 0),
+  ];
+}

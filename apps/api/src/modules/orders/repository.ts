@@ -63,6 +63,7 @@ interface PurchaseView {
   subtotal: number;
   discount: number;
   total: number;
+  refunded: number;
   renewal_amount: number | null;
   coupon_code: string | null;
   coupon_duration: 'once' | 'forever' | null;
@@ -95,6 +96,9 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           v.vendor_url, v.display_name as vendor_name, p.scheme, p.currency, p.subtotal, p.discount,
           p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.subscription_status,
           p.current_period_end, p.receipt_number, p.created_at, p.paid_at, p.refunded_at,
+          (select coalesce(sum(l.amount), 0)::int from ledger_entries l
+             where l.purchase_id = p.id and l.account_type = 'clearing'
+               and l.entry_type = 'refund_reversal' and l.payment_ref like 'refund:%') as refunded,
           (select json_agg(json_build_object('kind', e.kind, 'product_id', e.product_id, 'title', ep.title,
                   'slug', ep.slug, 'status', e.status, 'ends_at', e.ends_at) order by ep.title, e.kind)
              from entitlements e join products ep on ep.id = e.product_id
@@ -125,6 +129,7 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       subtotal: money(r.subtotal),
       discount: money(r.discount),
       total: money(r.total),
+      refunded: money(r.refunded),
       coupon:
         r.coupon_code && r.coupon_duration
           ? { code: r.coupon_code, duration: r.coupon_duration }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ordersMessages,
   type CheckoutScheme,
@@ -12,7 +13,7 @@ import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { missingPrerequisites } from '../catalog/service.ts';
-import { couponDiscount, splitPayment } from './pricing.ts';
+import { couponDiscount, splitPayment, proportionalShare, type LedgerLine } from './pricing.ts';
 import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
 
 const rule = (message: string, fields?: Record<string, string>) =>
@@ -672,23 +673,106 @@ async function endAccess(tx: Tx, purchase: PurchaseRow, reason: string): Promise
     where source = ${`purchase:${purchase.id}`} and revoked_at is null`);
 }
 
+/**
+ * A refund of one payment. `event.amount` is the payment's refunded total so far, as providers report
+ * it (Stripe's `amount_refunded`); null means all of it. A partial refund reverses that share of the
+ * payment's ledger set and keeps access; refunding the whole payment ends access at once. Totals that
+ * do not grow (a repeat, or an older event arriving late) change nothing.
+ */
 async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promise<void> {
   if (purchase.status === 'refunded') return;
-  const wasPaid = purchase.status === 'paid';
+  if (purchase.status !== 'paid') {
+    // Before payment (the refund overtook the completed event): nothing to reverse; the purchase
+    // stays refunded and the completed event, when it comes, grants nothing.
+    await tx.execute(sql`update purchases set status = 'refunded', refunded_at = ${event.occurredAt},
+        coupon_released = coupon_id is not null and status = 'pending', updated_at = now()
+      where id = ${purchase.id}`);
+    if (purchase.status === 'pending' && purchase.coupon_id && !purchase.coupon_released) {
+      await tx.execute(
+        sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
+      );
+    }
+    return;
+  }
+  const ref = event.paymentRef;
+  const payment = ref ? await paymentSet(tx, purchase.id, ref) : [];
+  const charged = -(payment.find((e) => e.account_type === 'clearing')?.amount ?? 0);
+  if (!ref || charged <= 0) {
+    // A payment the ledger does not know (a trial's, or one without a reference): all of it.
+    await reverseLedger(tx, purchase, `refund:${ref ?? event.id}`);
+    await endRefunded(tx, purchase, event);
+    return;
+  }
+  const total = Math.min(event.amount ?? charged, charged);
+  const before = await refundedOf(tx, purchase.id, ref);
+  if (total <= before) return;
+  const step = `refund:${ref}:${total}`;
+  if (total < charged) {
+    await writeReversal(tx, purchase, step, proportionalShare(payment, total - before, charged));
+    await tx.execute(sql`update purchases set updated_at = now() where id = ${purchase.id}`);
+    return;
+  }
+  // The rest of this payment, exactly: earlier partial steps may have rounded.
+  await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
+      account_id, amount, currency)
+    select 'led_' || md5(${step} || account_type || account_id), ${purchase.id}, ${step}, 'refund_reversal',
+      account_type, min(account_id), -sum(amount), min(currency)
+    from ledger_entries
+    where purchase_id = ${purchase.id} and (payment_ref = ${ref} or payment_ref like ${`refund:${ref}:%`})
+    group by account_type, account_id having sum(amount) <> 0
+    on conflict do nothing`);
+  await endRefunded(tx, purchase, event);
+}
+
+async function endRefunded(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promise<void> {
   await tx.execute(sql`update purchases set status = 'refunded', refunded_at = ${event.occurredAt},
       subscription_status = case when subscription_status is null then null else 'ended' end,
-      coupon_released = coupon_id is not null and status = 'pending', updated_at = now()
+      updated_at = now()
     where id = ${purchase.id}`);
-  if (purchase.status === 'pending' && purchase.coupon_id && !purchase.coupon_released) {
-    await tx.execute(
-      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
-    );
-  }
-  if (!wasPaid) return;
-  await reverseLedger(tx, purchase, `refund:${event.paymentRef ?? event.id}`);
   await endAccess(tx, purchase, 'refunded');
   await tx.execute(sql`update products set sales_count = greatest(0, sales_count - 1)
     where id in (select product_id from entitlements where purchase_id = ${purchase.id} and kind = 'access')`);
+}
+
+/** The ledger set one payment wrote (its sale and the shares paid out of it). */
+async function paymentSet(tx: Tx, purchaseId: string, ref: string): Promise<LedgerLine[]> {
+  return rows<LedgerLine>(
+    tx,
+    sql`select account_type, account_id, amount, currency from ledger_entries
+        where purchase_id = ${purchaseId} and payment_ref = ${ref}`,
+  );
+}
+
+/** How much of one payment has been refunded so far (what the clearing account got back). */
+async function refundedOf(tx: Tx, purchaseId: string, ref: string): Promise<number> {
+  const found = await one<{ n: number }>(
+    tx,
+    sql`select coalesce(sum(amount), 0)::int as n from ledger_entries
+        where purchase_id = ${purchaseId} and account_type = 'clearing'
+          and payment_ref like ${`refund:${ref}:%`}`,
+  );
+  return found?.n ?? 0;
+}
+
+async function writeReversal(
+  tx: Tx,
+  purchase: PurchaseRow,
+  ref: string,
+  lines: LedgerLine[],
+): Promise<void> {
+  for (const line of lines) {
+    await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
+        account_id, amount, currency)
+      values (${
+        'led_' +
+        createHash('md5')
+          .update(ref + line.account_type + line.account_id)
+          .digest('hex')
+      },
+        ${purchase.id}, ${ref}, 'refund_reversal', ${line.account_type}, ${line.account_id},
+        ${line.amount}, ${line.currency})
+      on conflict do nothing`);
+  }
 }
 
 async function updateSubscription(

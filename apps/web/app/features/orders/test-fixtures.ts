@@ -18,6 +18,7 @@ export function purchase(o: Partial<Purchase> = {}): Purchase {
     subtotal: { amount: 7900, currency: 'usd' },
     discount: { amount: 1580, currency: 'usd' },
     total: { amount: 6320, currency: 'usd' },
+    refunded: { amount: 0, currency: 'usd' },
     coupon: { code: 'SAVE20', duration: 'forever' },
     subscription: null,
     receiptNumber: null,
