@@ -31,6 +31,8 @@ export async function startFakeStripe() {
   const replays = new Map<string, { body: string; reply: Reply }>();
   const coupons = new Map<string, Record<string, unknown>>();
   const onboarded = new Set<string>();
+  /** Payment intent → the invoices it paid, as Stripe's invoice payments know them. */
+  const invoicesPaid = new Map<string, string[]>();
   let seq = 0;
   let failures = 0;
   const now = () => Math.floor(Date.now() / 1000);
@@ -49,6 +51,22 @@ export async function startFakeStripe() {
           payouts_enabled: done,
           details_submitted: done,
         },
+      };
+    }
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      const intent = body['payment[payment_intent]'];
+      if (!intent || body['payment[type]'] !== 'payment_intent')
+        return error(400, 'invalid_request_error', 'Filter by payment[payment_intent].');
+      const data = (invoicesPaid.get(intent) ?? []).map((invoice, i) => ({
+        id: `inpay_${i}_${invoice}`,
+        object: 'invoice_payment',
+        invoice,
+        payment: { type: 'payment_intent', payment_intent: intent },
+        status: 'paid',
+      }));
+      return {
+        status: 200,
+        json: { object: 'list', url: '/v1/invoice_payments', has_more: false, data },
       };
     }
     if (method !== 'POST') return error(404, 'invalid_request_error', `Unrecognized request URL`);
@@ -178,7 +196,8 @@ export async function startFakeStripe() {
       requests.push({
         method,
         path: url.pathname,
-        body: Object.fromEntries(new URLSearchParams(raw)),
+        // GET parameters travel in the query string, the rest in the form body.
+        body: Object.fromEntries(method === 'GET' ? url.searchParams : new URLSearchParams(raw)),
         headers: req.headers,
         idempotencyKey: key,
       });
@@ -220,6 +239,10 @@ export async function startFakeStripe() {
     requests,
     /** Requests to one path, oldest first. */
     requestsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** A payment intent paid this invoice (what `GET /v1/invoice_payments` then reports). */
+    recordInvoicePayment(invoiceId: string, paymentIntentId: string) {
+      invoicesPaid.set(paymentIntentId, [...(invoicesPaid.get(paymentIntentId) ?? []), invoiceId]);
+    },
     /** The vendor finished Stripe's hosted onboarding for this account. */
     completeOnboarding: (accountId: string) => onboarded.add(accountId),
     /** Answers the next `n` requests with a 500, as during a Stripe incident. */

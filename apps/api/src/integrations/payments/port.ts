@@ -93,6 +93,12 @@ export interface PaymentsProvider {
     customerId: string | null;
   }): Promise<string>;
   /**
+   * Other references the provider knows one payment by. Stripe refunds and disputes name a payment
+   * intent, while subscription payments are recorded by invoice: this returns the invoice(s) a payment
+   * intent paid, so such a refund finds its sale. Empty when there are none.
+   */
+  paymentAliases(paymentRef: string): Promise<string[]>;
+  /**
    * Verifies a webhook on its raw body and maps it to a `PaymentEvent`; null for event types we ignore.
    * Throws `WebhookSignatureError` for a bad signature, a wrong secret or a stale timestamp.
    */

@@ -133,6 +133,11 @@ export class SandboxPayments implements PaymentsProvider {
     return { body, signature: this.sign(body) };
   }
 
+  /** The sandbox records and refunds payments under one reference each: no aliases. */
+  async paymentAliases(): Promise<string[]> {
+    return [];
+  }
+
   parseWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,

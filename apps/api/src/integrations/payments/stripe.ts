@@ -152,6 +152,15 @@ export class StripePayments implements PaymentsProvider {
     return customer.id;
   }
 
+  async paymentAliases(paymentRef: string): Promise<string[]> {
+    if (!paymentRef.startsWith('pi_')) return [];
+    const found = await this.stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentRef },
+      limit: 3,
+    });
+    return found.data.map((p) => (typeof p.invoice === 'string' ? p.invoice : p.invoice.id));
+  }
+
   parseWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,

@@ -446,7 +446,11 @@ export type EventOutcome = 'processed' | 'duplicate' | 'ignored';
  * effects: a concurrent duplicate blocks on that row and then sees it, and a failed attempt leaves no
  * record so the provider's retry runs it again. The purchase row lock orders events of one purchase.
  */
-export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Promise<EventOutcome> {
+export async function applyPaymentEvent(
+  deps: AppDeps,
+  received: PaymentEvent,
+): Promise<EventOutcome> {
+  const event = await withKnownPayment(deps, received);
   const mailIds: string[] = [];
   const outcome = await deps.database.db.transaction(async (tx) => {
     const fresh = await tx.execute(sql`insert into payment_events (id, provider, type, purchase_id)
@@ -520,6 +524,22 @@ export async function applyPaymentEvent(deps: AppDeps, event: PaymentEvent): Pro
   });
   await deps.mailer.dispatch(mailIds);
   return outcome;
+}
+
+/**
+ * A refund or dispute that names a payment we recorded under another reference (a Stripe payment intent
+ * of a subscription invoice) is rewritten to that reference. Asked before the transaction: it may call
+ * the provider.
+ */
+async function withKnownPayment(deps: AppDeps, event: PaymentEvent): Promise<PaymentEvent> {
+  if (event.purchaseId || !event.paymentRef) return event;
+  if (event.type !== 'refund' && event.type !== 'dispute') return event;
+  const db = deps.database.db;
+  if (await purchaseOfPayment(db, event.paymentRef)) return event;
+  for (const alias of await deps.payments.paymentAliases(event.paymentRef)) {
+    if (await purchaseOfPayment(db, alias)) return { ...event, paymentRef: alias };
+  }
+  return event;
 }
 
 async function purchaseOfPayment(tx: Tx, paymentRef: string | null): Promise<string | null> {

@@ -115,6 +115,97 @@ describe('checkout against Stripe (loopback fake)', () => {
     expect(details.json().product.purchased).toBe(true);
   });
 
+  it('refunds a subscription renewal named by its payment intent, through the invoice it paid', async () => {
+    const plan = await createProduct(t, vendor.id, {
+      title: 'Stripe Signals',
+      extraPrices: [1_500],
+    });
+    const buyer = await createBuyer(t);
+    const res = await t.call(ordersRoutes.checkoutProduct, {
+      token: buyer.token,
+      query: { vendorUrl: vendor.vendorUrl },
+      body: { priceId: plan.priceId, scheme: 'month' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { sessionId } = res.json();
+    const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+      'metadata[purchase_id]'
+    ]!;
+    const meta = { purchase_id: purchaseId };
+    const month = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    // Subscription payments are recorded by invoice: the first through checkout, the next on renewal.
+    await stripeEvent(
+      'checkout.session.completed',
+      {
+        id: sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: 1_500,
+        currency: 'usd',
+        metadata: meta,
+        payment_intent: null,
+        invoice: 'in_sub_first',
+        subscription: 'sub_signals',
+        customer: 'cus_signals',
+      },
+      'evt_sub_done',
+    );
+    const renewed = await stripeEvent(
+      'invoice.paid',
+      {
+        id: 'in_sub_second',
+        object: 'invoice',
+        billing_reason: 'subscription_cycle',
+        amount_paid: 1_500,
+        currency: 'usd',
+        customer: 'cus_signals',
+        parent: { subscription_details: { subscription: 'sub_signals', metadata: meta } },
+        lines: { data: [{ period: { end: month + 30 * 86_400 } }] },
+      },
+      'evt_sub_renewed',
+    );
+    expect(renewed.json().outcome).toBe('processed');
+
+    // Stripe names the refunded charge's payment intent and carries no metadata.
+    const refund = (id: string, intent: string) =>
+      stripeEvent(
+        'charge.refunded',
+        {
+          id: `ch_${id}`,
+          object: 'charge',
+          amount: 1_500,
+          amount_refunded: 1_500,
+          currency: 'usd',
+          payment_intent: intent,
+          metadata: {},
+        },
+        id,
+      );
+    expect((await refund('evt_refund_unknown', 'pi_nobody_paid')).statusCode).toBe(409);
+    stripe.recordInvoicePayment('in_sub_second', 'pi_second');
+    const refunded = await refund('evt_refund_second', 'pi_second');
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(stripe.requestsTo('/v1/invoice_payments').at(-1)!.body).toMatchObject({
+      'payment[type]': 'payment_intent',
+      'payment[payment_intent]': 'pi_second',
+    });
+
+    const status = await t.call(ordersRoutes.purchaseStatus, {
+      token: buyer.token,
+      params: { id: sessionId },
+    });
+    expect(status.json().purchase).toMatchObject({
+      status: 'refunded',
+      refunded: { amount: 1_500, currency: 'usd' },
+    });
+    // Only the renewal is reversed: the first month stays a sale.
+    const vendorBalance = await t.database.db.execute(sql`select coalesce(sum(amount), 0)::int as n
+      from ledger_entries where purchase_id = ${purchaseId} and account_type = 'vendor'`);
+    expect((vendorBalance.rows[0] as { n: number }).n).toBe(1_350);
+  });
+
   it('rejects a webhook signed with another secret', async () => {
     const payload = JSON.stringify({
       id: 'evt_bad',
