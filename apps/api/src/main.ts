@@ -8,7 +8,7 @@ import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
-import { expireCheckouts } from './modules/orders/service.ts';
+import { endLapsedSubscriptions, expireCheckouts } from './modules/orders/service.ts';
 import { pageReads } from './page-reads.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     await startWorkers(boss, {
       mailer: deps.mailer,
       expireCheckouts: () => expireCheckouts(deps.database.db),
+      endLapsedSubscriptions: () => endLapsedSubscriptions(deps.database.db),
       log,
     });
 

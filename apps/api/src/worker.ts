@@ -5,7 +5,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers } from './jobs/workers.ts';
-import { expireCheckouts } from './modules/orders/service.ts';
+import { endLapsedSubscriptions, expireCheckouts } from './modules/orders/service.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   await startWorkers(boss, {
     mailer: deps.mailer,
     expireCheckouts: () => expireCheckouts(deps.database.db),
+    endLapsedSubscriptions: () => endLapsedSubscriptions(deps.database.db),
     log,
   });
   log.info({}, 'worker started');

@@ -6,6 +6,7 @@ export interface WorkerDeps {
   mailer: Mailer;
   /** Cancels unpaid checkouts past their expiry; returns how many. */
   expireCheckouts: () => Promise<number>;
+  endLapsedSubscriptions: () => Promise<number>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -26,6 +27,8 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.work(queues.checkoutExpiry, { pollingIntervalSeconds: 30 }, async () => {
     const n = await deps.expireCheckouts();
     if (n) deps.log.info({ n }, 'expired unpaid checkouts');
+    const lapsed = await deps.endLapsedSubscriptions();
+    if (lapsed) deps.log.info({ n: lapsed }, 'ended lapsed subscriptions');
   });
   await boss.schedule(queues.checkoutExpiry, '*/5 * * * *');
 }

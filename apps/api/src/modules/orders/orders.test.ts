@@ -18,7 +18,7 @@ import {
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { expireCheckouts } from './service.ts';
+import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
 
 let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
@@ -287,6 +287,48 @@ describe('checkout through the sandbox', () => {
       query: { id: indicator.id },
     });
     expect(details.json().product.purchased).toBe(false);
+  });
+
+  it('ends a cancelled subscription the provider never reported ended, a grace period after its end', async () => {
+    const buyer = await createBuyer(t);
+    const purchase = await buy(buyer, { priceId: indicator.priceId, scheme: 'month' });
+    const portal = await t.call(ordersRoutes.customerPortal, {
+      token: buyer.token,
+      query: { vendorUrl: vendor.vendorUrl },
+    });
+    const portalPath = new URL(portal.json().session.url).pathname;
+    const { id: sandboxId } = (
+      await t.database.db.execute(
+        sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
+      )
+    ).rows[0] as { id: string };
+    await sandboxPost(t, `${portalPath}/${sandboxId}/cancel`);
+    const setPeriodEnd = (hoursAgo: number) =>
+      t.database.db.execute(sql`update purchases
+        set current_period_end = now() - make_interval(hours => ${hoursAgo}) where id = ${purchase.id}`);
+    const purchased = async () =>
+      (
+        await t.call(catalogRoutes.productDetails, {
+          token: buyer.token,
+          query: { id: indicator.id },
+        })
+      ).json().product.purchased;
+
+    // Within the grace period the provider's own event may still come: nothing changes.
+    await setPeriodEnd(LAPSE_GRACE_HOURS - 1);
+    await endLapsedSubscriptions(t.database.db);
+    expect((await orderOf(buyer, purchase.id)).subscription.status).toBe('cancelling');
+    expect(await purchased()).toBe(true);
+
+    await setPeriodEnd(LAPSE_GRACE_HOURS + 1);
+    expect(await endLapsedSubscriptions(t.database.db)).toBeGreaterThanOrEqual(1);
+    const ended = await orderOf(buyer, purchase.id);
+    expect(ended.subscription.status).toBe('ended');
+    expect(ended.entitlements.every((e: { status: string }) => e.status === 'ended')).toBe(true);
+    expect(await purchased()).toBe(false);
+    // Run again: nothing left to end for this purchase.
+    await endLapsedSubscriptions(t.database.db);
+    expect((await orderOf(buyer, purchase.id)).subscription.status).toBe('ended');
   });
 
   it('sells a bundle with entitlements for each product and credits a referral', async () => {

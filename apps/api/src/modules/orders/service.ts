@@ -972,3 +972,30 @@ export async function expireCheckouts(db: Tx): Promise<number> {
     select (select count(*) from expired)::int as n, (select count(*) from released)::int as coupons`);
   return (res.rows[0] as { n: number }).n;
 }
+
+/** How long past a cancelled subscription's period end the provider's own "ended" event gets first. */
+export const LAPSE_GRACE_HOURS = 24;
+
+/**
+ * Ends access for subscriptions cancelled at period end whose period ended more than a grace period ago
+ * without the provider's `subscription.ended` event (lost, or never sent): the local clock behind the
+ * provider's. Returns how many purchases it ended.
+ */
+export async function endLapsedSubscriptions(db: Tx): Promise<number> {
+  return db.transaction(async (tx) => {
+    const lapsed = await rows<PurchaseRow>(
+      tx,
+      sql`select * from purchases
+          where status = 'paid' and subscription_status = 'cancelling'
+            and current_period_end < now() - make_interval(hours => ${LAPSE_GRACE_HOURS})
+          order by id
+          for update skip locked`,
+    );
+    for (const purchase of lapsed) {
+      await endAccess(tx, purchase, 'subscription_ended');
+      await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
+        where id = ${purchase.id}`);
+    }
+    return lapsed.length;
+  });
+}
