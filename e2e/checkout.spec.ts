@@ -142,6 +142,21 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
   await expect(main.getByText('SAVE20')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Print receipt' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Manage subscription' })).toHaveCount(0);
+
+  // Support refunds half from the sandbox dashboard: the receipt says so and access stays.
+  const receiptUrl = page.url();
+  await page.goto('/sandbox/payments');
+  await page
+    .getByRole('row')
+    .filter({ hasText: product.title })
+    .first()
+    .getByRole('button', { name: 'Refund half' })
+    .click();
+  await page.goto(receiptUrl);
+  await expect(main.getByText('Partially refunded')).toBeVisible();
+  await expect(main.getByText('−$79.60')).toBeVisible();
+  await page.goto(product.path);
+  await expect(main.getByText('Purchased', { exact: true })).toBeVisible();
 });
 
 test('cancel on the hosted page: back on the product, not charged, no paid order', async ({
