@@ -91,6 +91,13 @@ test('public pages are served again from the page cache; 404s and signed request
   const second = await request.get('/vendor/login');
   expect(second.headers()['age']).toMatch(/^\d+$/);
   expect(await second.text()).toBe(await first.text());
+  // Cached or not, a page carries its own request id and the security headers the API sends.
+  for (const res of [first, second]) {
+    expect(res.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers()['x-content-type-options']).toBe('nosniff');
+    expect(res.headers()['x-frame-options']).toBe('SAMEORIGIN');
+  }
+  expect(second.headers()['x-request-id']).not.toBe(first.headers()['x-request-id']);
 
   const signed = await request.get('/vendor/login', { headers: { authorization: 'Bearer x' } });
   expect(signed.headers()['age']).toBeUndefined();

@@ -73,6 +73,8 @@ export function registerErrorHandling(
   app.setNotFoundHandler(async (req, reply) => {
     if (pages && (req.method === 'GET' || req.method === 'HEAD') && !pages.isApiPath(req.url)) {
       reply.hijack();
+      // A hijacked reply skips onSend hooks: the request id goes on here, as on every API answer.
+      reply.raw.setHeader('x-request-id', req.id);
       await pages.listener(req.raw, reply.raw);
       return;
     }
