@@ -41,7 +41,8 @@ export default async function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ): Promise<Response> {
-  // https://httpwg.org/specs/rfc9110.html#HEAD
+  responseHeaders.set('Content-Type', 'text/html');
+  // https://httpwg.org/specs/rfc9110.html#HEAD: the headers a GET would send, no body.
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -61,7 +62,6 @@ export default async function handleRequest(
     html = end < 0 ? html + scripts : html.slice(0, end) + scripts + html.slice(end);
   }
   if (!html.startsWith('<!DOCTYPE')) html = `<!DOCTYPE html>${html}`;
-  responseHeaders.set('Content-Type', 'text/html');
   // Bytes, not a string: a string body is scanned and encoded again by Response.
   return new Response(utf8.encode(html), { status: responseStatusCode, headers: responseHeaders });
 }
