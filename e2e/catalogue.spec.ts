@@ -30,8 +30,15 @@ test('home → search → filter → product → storefront, and the back button
   await page.getByRole('link', { name: 'RSI Divergence Pro' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'RSI Divergence Pro' })).toBeVisible();
   await expect(page.getByRole('radio')).toHaveCount(3);
+  // The monthly plan has a free trial: nothing is charged today, and the page says what follows.
+  await expect(
+    page.getByRole('link', { name: 'Start 7-day free trial', exact: true }),
+  ).toBeVisible();
+  await expect(
+    page.getByText('Then $29 / month. Cancel before the trial ends and you pay nothing.'),
+  ).toBeVisible();
   await page.getByRole('radio', { name: '$249 / year' }).check();
-  await expect(page.getByRole('link', { name: /Buy now · \$249/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Subscribe · \$249/ })).toBeVisible();
 
   await page.getByRole('link', { name: 'Visit the storefront' }).click();
   await expect(page).toHaveURL(/\/v\/alpha-edge$/);

@@ -200,8 +200,8 @@ test('subscribe, see the renewal on the receipt, manage it in the customer porta
   await logIn(page);
 
   await page.goto(product.path);
-  const buy = page.getByRole('button', { name: /^Buy now · / });
-  await expect(buy).toHaveText('Buy now · $24');
+  const buy = page.getByRole('button', { name: /^Subscribe · / });
+  await expect(buy).toHaveText('Subscribe · $24');
   const checkoutRequest = page.waitForRequest(
     (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/user/product',
   );

@@ -173,7 +173,18 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                   }}
                   price={chosen}
                   recurring={chosen.scheme === 'recurring'}
-                  label="Buy now"
+                  label={
+                    chosen.trialDays
+                      ? `Start ${chosen.trialDays}-day free trial`
+                      : chosen.scheme === 'recurring'
+                        ? 'Subscribe'
+                        : 'Buy now'
+                  }
+                  trialNote={
+                    chosen.trialDays
+                      ? `Then ${formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
+                      : null
+                  }
                   blocked={missing.length > 0}
                 >
                   <fieldset className="flex flex-col gap-2">

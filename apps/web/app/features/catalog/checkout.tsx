@@ -92,6 +92,7 @@ export function CheckoutPanel({
   price,
   recurring = false,
   label,
+  trialNote,
   blocked = false,
   children,
 }: {
@@ -99,6 +100,8 @@ export function CheckoutPanel({
   price: Money;
   recurring?: boolean;
   label: string;
+  /** For a plan with a free trial: what is charged afterwards. The button then shows no amount. */
+  trialNote?: string | null;
   /** Something else stops the purchase (e.g. a missing prerequisite, explained by the page). */
   blocked?: boolean;
   children?: ReactNode;
@@ -165,7 +168,8 @@ export function CheckoutPanel({
   here.delete('checkout');
   const rest = here.toString();
   const back = location.pathname + (rest ? `?${rest}` : '');
-  const buttonText = `${label} · ${formatMoney(total.amount, total.currency)}`;
+  // A free trial charges nothing today: the button says so and the note says what comes after.
+  const buttonText = trialNote ? label : `${label} · ${formatMoney(total.amount, total.currency)}`;
   const buttonClass = `flex items-center justify-center gap-2 rounded-lg px-4 py-3 text-center font-semibold ${
     disabled && !busy
       ? 'cursor-not-allowed bg-ink-700 text-slate-400'
@@ -264,6 +268,7 @@ export function CheckoutPanel({
           {buttonText}
         </Link>
       )}
+      {trialNote && <p className="text-center text-xs text-slate-300">{trialNote}</p>}
       {!isLoggedIn && (
         <p className="text-center text-xs text-slate-400">You will log in before you pay.</p>
       )}
