@@ -141,6 +141,10 @@ export const purchases = pgTable(
     index('purchases_pending_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
+    // The lapse job's scan: only subscriptions cancelled at period end.
+    index('purchases_cancelling_period_idx')
+      .on(t.currentPeriodEnd)
+      .where(sql`${t.subscriptionStatus} = 'cancelling'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "purchases_cancelling_period_idx" ON "purchases" USING btree ("current_period_end") WHERE "purchases"."subscription_status" = 'cancelling';
