@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { WEBHOOK_PATH } from '../../modules/orders/routes.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { PaymentEvent, PaymentEventType } from './port.ts';
+import type { CheckoutRequest, PaymentEvent, PaymentEventType } from './port.ts';
 import { addInterval, SANDBOX_SIGNATURE_HEADER, type SandboxSession } from './sandbox.ts';
 
 const esc = (s: string) =>
@@ -14,6 +14,13 @@ const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
     amount / 100,
   );
+
+/** What the first payment charges: nothing during a trial, else the price less any coupon. */
+const firstCharge = (r: CheckoutRequest) =>
+  r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0);
+/** What each renewal charges: the coupon carries on only when it is for every payment. */
+const renewalCharge = (r: CheckoutRequest) =>
+  r.discount?.duration === 'forever' ? r.item.amount - r.discount.amountOff : r.item.amount;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -80,7 +87,7 @@ export async function sandboxPaymentsModule(app: FastifyInstance): Promise<void>
     const s = await sessionOr404(id);
     const r = s.request;
     const discount = r.discount?.amountOff ?? 0;
-    const due = r.trialDays ? 0 : r.item.amount - discount;
+    const due = firstCharge(r);
     const every = r.item.interval ? ` / ${r.item.interval}` : '';
     const rowsHtml = [
       `<tr><td>${esc(r.item.name)}</td><td>${money(r.item.amount, r.item.currency)}${every}</td></tr>`,
@@ -130,8 +137,7 @@ ${
       subscriptionStatus: subscription ? 'active' : null,
       currentPeriodEnd: periodEnd,
     });
-    const charged = r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0);
-    await deliver(s, 'checkout.completed', { amount: charged });
+    await deliver(s, 'checkout.completed', { amount: firstCharge(r) });
     return reply.redirect(success, 303);
   });
 
@@ -180,11 +186,7 @@ ${
             : s.subscriptionStatus === 'cancelling'
               ? `<form method="post" action="/sandbox/portal/${esc(token)}/${esc(s.id)}/resume"><button class="primary" type="submit">Resume subscription</button></form>`
               : '';
-        const amount =
-          s.request.discount?.duration === 'forever'
-            ? s.request.item.amount - s.request.discount.amountOff
-            : s.request.item.amount;
-        return `<tr><td>${esc(s.request.item.name)}<br><span class="muted">${money(amount, s.request.item.currency)} / ${esc(s.request.item.interval ?? 'month')} · ${esc(state)}</span></td><td>${action}</td></tr>`;
+        return `<tr><td>${esc(s.request.item.name)}<br><span class="muted">${money(renewalCharge(s.request), s.request.item.currency)} / ${esc(s.request.item.interval ?? 'month')} · ${esc(state)}</span></td><td>${action}</td></tr>`;
       })
       .join('');
     return html(
@@ -266,8 +268,10 @@ ${
     const r = s.request;
     if (action === 'refund_half' && !s.refundedAt && !r.trialDays) {
       // Like Stripe's amount_refunded: the payment's refunded total so far, here half of it.
-      const charged = r.item.amount - (r.discount?.amountOff ?? 0);
-      await deliver(s, 'refund', { paymentRef: s.paymentRef, amount: Math.floor(charged / 2) });
+      await deliver(s, 'refund', {
+        paymentRef: s.paymentRef,
+        amount: Math.floor(firstCharge(r) / 2),
+      });
     } else if (action === 'refund' && !s.refundedAt) {
       s = await sandbox.update(s.id, {
         refundedAt: new Date(),
@@ -281,9 +285,11 @@ ${
         currentPeriodEnd: periodEnd,
         renewals: [...s.renewals, invoice],
       });
-      const amount =
-        r.discount?.duration === 'forever' ? r.item.amount - r.discount.amountOff : r.item.amount;
-      await deliver(s, 'subscription.renewed', { paymentRef: invoice, amount, periodEnd });
+      await deliver(s, 'subscription.renewed', {
+        paymentRef: invoice,
+        amount: renewalCharge(r),
+        periodEnd,
+      });
     } else if (action === 'fail' && s.subscriptionId) {
       await deliver(s, 'payment.failed', { paymentRef: `in_sbx_failed_${Date.now()}` });
     } else if (action === 'dispute') {

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import {
   ordersMessages,
   type CheckoutScheme,
   type CouponPreview,
   type Purchase,
 } from '@tradeshelf/contract';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
@@ -177,23 +176,17 @@ async function assertNotOwned(deps: AppDeps, buyerId: string, item: Item): Promi
   if (owned?.owned) throw new AppError('conflict', ordersMessages.alreadyOwned);
 }
 
-/** Releases the coupon redemptions held by checkouts that expired unpaid. */
-async function releaseExpired(tx: Tx, couponId: string): Promise<void> {
-  await tx.execute(sql`with expired as (
+/**
+ * Cancels the unpaid checkouts of a coupon that `which` selects (expired ones, or a buyer's older one)
+ * and gives their redemptions back.
+ */
+async function releaseHolds(tx: Tx, couponId: string, which: SQL): Promise<void> {
+  await tx.execute(sql`with released as (
       update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
-      where coupon_id = ${couponId} and status = 'pending' and expires_at < now() and not coupon_released
+      where coupon_id = ${couponId} and status = 'pending' and not coupon_released and ${which}
       returning 1)
-    update coupons set redemptions = redemptions - (select count(*) from expired)
-    where id = ${couponId} and (select count(*) from expired) > 0`);
-}
-
-async function releaseHeldBy(tx: Tx, couponId: string, buyerId: string): Promise<void> {
-  await tx.execute(sql`with held as (
-      update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
-      where coupon_id = ${couponId} and buyer_id = ${buyerId} and status = 'pending' and not coupon_released
-      returning 1)
-    update coupons set redemptions = redemptions - (select count(*) from held)
-    where id = ${couponId} and (select count(*) from held) > 0`);
+    update coupons set redemptions = redemptions - (select count(*) from released)
+    where id = ${couponId} and (select count(*) from released) > 0`);
 }
 
 export interface CheckoutContext {
@@ -255,9 +248,9 @@ export async function startCheckout(
       let coupon: CouponRow | null = null;
       if (input.coupon) {
         coupon = await findCoupon(deps, item, input.coupon, tx, false);
-        await releaseExpired(tx, coupon.id);
+        await releaseHolds(tx, coupon.id, sql`expires_at < now()`);
         // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
-        await releaseHeldBy(tx, coupon.id, ctx.buyerId);
+        await releaseHolds(tx, coupon.id, sql`buyer_id = ${ctx.buyerId}`);
         // The conditional increment is the concurrency guard: the row lock serialises redemptions.
         const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
           where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
@@ -551,13 +544,21 @@ async function purchaseOfPayment(tx: Tx, paymentRef: string | null): Promise<str
   return found?.purchase_id ?? null;
 }
 
+const closedAt = {
+  cancelled: sql`cancelled_at`,
+  failed: sql`failed_at`,
+  refunded: sql`refunded_at`,
+} as const;
+
+/** Closes a purchase that was never paid, giving back the coupon redemption it held. */
 async function closeUnpaid(
   tx: Tx,
   purchase: PurchaseRow,
-  status: 'cancelled' | 'failed',
+  status: keyof typeof closedAt,
+  at: Date | null = null,
 ): Promise<void> {
   await tx.execute(sql`update purchases set status = ${status},
-      ${status === 'cancelled' ? sql`cancelled_at` : sql`failed_at`} = now(),
+      ${closedAt[status]} = ${at ?? sql`now()`},
       coupon_released = coupon_id is not null, updated_at = now()
     where id = ${purchase.id}`);
   if (purchase.coupon_id && !purchase.coupon_released) {
@@ -613,17 +614,16 @@ async function completeCheckout(
       : sql`select p.id, p.kind from bundle_items bi join products p on p.id = bi.product_id
             where bi.bundle_id = ${purchase.bundle_id} order by p.title`,
   );
-  for (const product of granted) {
-    const kinds = [
-      'access',
-      ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : []),
-    ];
-    for (const kind of kinds) {
-      await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
-        values (${newId('ent')}, ${purchase.id}, ${purchase.buyer_id}, ${product.id}, ${kind})
-        on conflict do nothing`);
-    }
-  }
+  const grants = granted.flatMap((product) =>
+    ['access', ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : [])].map(
+      (kind) =>
+        sql`(${newId('ent')}, ${purchase.id}, ${purchase.buyer_id}, ${product.id}, ${kind})`,
+    ),
+  );
+  if (grants.length)
+    await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
+      values ${sql.join(grants, sql`, `)}
+      on conflict do nothing`);
   await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
     values (${newId('own')}, ${purchase.buyer_id}, ${purchase.product_id}, ${purchase.bundle_id},
       ${`purchase:${purchase.id}`})
@@ -652,35 +652,66 @@ async function writeSale(
     { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED },
     purchase.affiliate_user_id ? purchase.affiliate_bps : null,
   );
-  const entries: Array<[string, string, string, number]> = [
-    ['sale', 'clearing', deps.payments.name, -amount],
-    ['platform_fee', 'platform', 'platform', split.platformFee],
-    ['vendor_share', 'vendor', purchase.vendor_id, split.vendorShare],
-  ];
-  if (purchase.affiliate_user_id && split.affiliateCommission > 0) {
-    entries.push([
-      'affiliate_commission',
-      'affiliate',
-      purchase.affiliate_user_id,
-      split.affiliateCommission,
-    ]);
-  }
-  for (const [entryType, accountType, accountId, value] of entries) {
-    await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
-        account_id, amount, currency)
-      values (${newId('led')}, ${purchase.id}, ${paymentRef}, ${entryType}, ${accountType}, ${accountId},
-        ${value}, ${purchase.currency})
-      on conflict do nothing`);
-  }
+  const line = (entry_type: string, account_type: string, account_id: string, value: number) => ({
+    entry_type,
+    account_type,
+    account_id,
+    amount: value,
+    currency: purchase.currency,
+  });
+  await insertLedger(tx, purchase.id, paymentRef, [
+    line('sale', 'clearing', deps.payments.name, -amount),
+    line('platform_fee', 'platform', 'platform', split.platformFee),
+    line('vendor_share', 'vendor', purchase.vendor_id, split.vendorShare),
+    ...(purchase.affiliate_user_id && split.affiliateCommission > 0
+      ? [
+          line(
+            'affiliate_commission',
+            'affiliate',
+            purchase.affiliate_user_id,
+            split.affiliateCommission,
+          ),
+        ]
+      : []),
+  ]);
 }
 
-/** Reverses every entry of the purchase not yet reversed, as one set under `ref`. */
-async function reverseLedger(tx: Tx, purchase: PurchaseRow, ref: string): Promise<void> {
+/**
+ * Writes one set of ledger lines under a payment reference, in one statement. A set is written once:
+ * the unique (purchase, reference, entry type, account type) key makes a repeat change nothing.
+ */
+async function insertLedger(
+  tx: Tx,
+  purchaseId: string,
+  paymentRef: string,
+  lines: Array<LedgerLine & { entry_type: string }>,
+): Promise<void> {
+  if (!lines.length) return;
+  const values = lines.map(
+    (l) => sql`(${newId('led')}, ${purchaseId}, ${paymentRef}, ${l.entry_type}, ${l.account_type},
+      ${l.account_id}, ${l.amount}, ${l.currency})`,
+  );
+  await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
+      account_id, amount, currency)
+    values ${sql.join(values, sql`, `)}
+    on conflict do nothing`);
+}
+
+/**
+ * Reverses what is left on the purchase's entries (or on those `scope` picks out), as one set under
+ * `ref`: every account's remaining balance back to zero.
+ */
+async function reverseLedger(
+  tx: Tx,
+  purchase: PurchaseRow,
+  ref: string,
+  scope: SQL = sql`true`,
+): Promise<void> {
   await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
       account_id, amount, currency)
     select 'led_' || md5(${ref} || account_type || account_id), ${purchase.id}, ${ref}, 'refund_reversal',
       account_type, min(account_id), -sum(amount), min(currency)
-    from ledger_entries where purchase_id = ${purchase.id}
+    from ledger_entries where purchase_id = ${purchase.id} and ${scope}
     group by account_type, account_id having sum(amount) <> 0
     on conflict do nothing`);
 }
@@ -704,14 +735,7 @@ async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promi
   if (purchase.status !== 'paid') {
     // Before payment (the refund overtook the completed event): nothing to reverse; the purchase
     // stays refunded and the completed event, when it comes, grants nothing.
-    await tx.execute(sql`update purchases set status = 'refunded', refunded_at = ${event.occurredAt},
-        coupon_released = coupon_id is not null and status = 'pending', updated_at = now()
-      where id = ${purchase.id}`);
-    if (purchase.status === 'pending' && purchase.coupon_id && !purchase.coupon_released) {
-      await tx.execute(
-        sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
-      );
-    }
+    await closeUnpaid(tx, purchase, 'refunded', event.occurredAt);
     return;
   }
   const ref = event.paymentRef;
@@ -728,19 +752,23 @@ async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promi
   if (total <= before) return;
   const step = `refund:${ref}:${total}`;
   if (total < charged) {
-    await writeReversal(tx, purchase, step, proportionalShare(payment, total - before, charged));
+    const share = proportionalShare(payment, total - before, charged);
+    await insertLedger(
+      tx,
+      purchase.id,
+      step,
+      share.map((l) => ({ ...l, entry_type: 'refund_reversal' })),
+    );
     await tx.execute(sql`update purchases set updated_at = now() where id = ${purchase.id}`);
     return;
   }
   // The rest of this payment, exactly: earlier partial steps may have rounded.
-  await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
-      account_id, amount, currency)
-    select 'led_' || md5(${step} || account_type || account_id), ${purchase.id}, ${step}, 'refund_reversal',
-      account_type, min(account_id), -sum(amount), min(currency)
-    from ledger_entries
-    where purchase_id = ${purchase.id} and (payment_ref = ${ref} or payment_ref like ${`refund:${ref}:%`})
-    group by account_type, account_id having sum(amount) <> 0
-    on conflict do nothing`);
+  await reverseLedger(
+    tx,
+    purchase,
+    step,
+    sql`(payment_ref = ${ref} or payment_ref like ${`refund:${ref}:%`})`,
+  );
   await endRefunded(tx, purchase, event);
 }
 
@@ -772,27 +800,6 @@ async function refundedOf(tx: Tx, purchaseId: string, ref: string): Promise<numb
           and payment_ref like ${`refund:${ref}:%`}`,
   );
   return found?.n ?? 0;
-}
-
-async function writeReversal(
-  tx: Tx,
-  purchase: PurchaseRow,
-  ref: string,
-  lines: LedgerLine[],
-): Promise<void> {
-  for (const line of lines) {
-    await tx.execute(sql`insert into ledger_entries (id, purchase_id, payment_ref, entry_type, account_type,
-        account_id, amount, currency)
-      values (${
-        'led_' +
-        createHash('md5')
-          .update(ref + line.account_type + line.account_id)
-          .digest('hex')
-      },
-        ${purchase.id}, ${ref}, 'refund_reversal', ${line.account_type}, ${line.account_id},
-        ${line.amount}, ${line.currency})
-      on conflict do nothing`);
-  }
 }
 
 async function updateSubscription(
