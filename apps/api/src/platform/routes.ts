@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { AppError } from './errors.ts';
+import type { AppDeps } from '../deps.ts';
 import type { AccessClaims, Audience } from './tokens.ts';
 
 type In<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
@@ -83,4 +84,45 @@ export function registerRoute<R extends RouteDef>(
       return reply.status(def.status).send(result);
     },
   });
+}
+
+type ReadInput<R extends RouteDef> = {
+  query: In<R['query']>;
+  params: In<R['params']>;
+  body: In<R['body']>;
+};
+
+/**
+ * A public, read-only route written once (ADR 013): `registerRead` serves it over HTTP, and SSR loaders
+ * call `read` in process with input parsed by the same schemas. `userId` is the signed-in user, if any.
+ */
+export interface PageRead {
+  route: RouteDef;
+  read(
+    deps: AppDeps,
+    input: { query: unknown; params: unknown; body: unknown },
+    userId: string | null,
+  ): Promise<unknown>;
+}
+
+/** Types a read by its route: the input is the route's parsed input, the answer its response. */
+export function pageRead<R extends RouteDef>(
+  route: R,
+  read: (
+    deps: AppDeps,
+    input: ReadInput<R>,
+    userId: string | null,
+  ) => Promise<z.input<R['response']>>,
+): PageRead {
+  return { route, read: read as PageRead['read'] };
+}
+
+/** Serves a read over HTTP, as `registerRoute` does any route. */
+export function registerRead(app: FastifyInstance, read: PageRead): void {
+  registerRoute(
+    app,
+    read.route,
+    ({ query, params, body, auth }) =>
+      read.read(app.deps, { query, params, body }, auth?.sub ?? null) as never,
+  );
 }

@@ -8,8 +8,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ServerBuild } from 'react-router';
 import { buildPath, type RouteDef } from '@tradeshelf/contract';
 import { z } from 'zod';
-import type { AppDeps } from '../deps.ts';
 import { AppError } from './errors.ts';
+import type { PageRead } from './routes.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /** Paths the API owns; everything else that is a GET or HEAD is a page for the SSR app. */
@@ -45,34 +45,6 @@ export interface PageLoadContext {
     req: { body?: unknown; query?: unknown; params?: unknown },
   ): Promise<unknown>;
 }
-
-type PageReadInput = { query: unknown; params: unknown; body: unknown };
-
-/**
- * A read-only contract route answered in process by the service call its HTTP route makes (ADR 013).
- * `userId` is the signed-in user, if any; pages are public, so loaders read as nobody today.
- */
-export interface PageRead {
-  route: RouteDef;
-  read(deps: AppDeps, input: PageReadInput, userId: string | null): Promise<unknown>;
-}
-
-/** Types a page read by its route: the input is the route's parsed input, the answer its response. */
-export function pageRead<R extends RouteDef>(
-  route: R,
-  read: (
-    deps: AppDeps,
-    input: {
-      query: In<R['query']>;
-      params: In<R['params']>;
-      body: In<R['body']>;
-    },
-    userId: string | null,
-  ) => Promise<z.input<R['response']>>,
-): PageRead {
-  return { route, read: read as PageRead['read'] };
-}
-type In<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
 
 const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
