@@ -5,7 +5,7 @@ import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
 import { ApiClient } from './lib/http.ts';
-import { SessionStore, type KeyValueStorage } from './lib/session.ts';
+import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
 export interface ThunkExtra {
   api: ApiClient;
@@ -21,15 +21,6 @@ const rootReducer = combineReducers({
   order: orderSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
-
-const memoryStorage = (): KeyValueStorage => {
-  const m = new Map<string, string>();
-  return {
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => void m.set(k, v),
-    removeItem: (k) => void m.delete(k),
-  };
-};
 
 export type PreloadedState = Partial<RootState>;
 

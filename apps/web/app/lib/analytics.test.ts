@@ -1,18 +1,9 @@
 import { ANALYTICS_BATCH_MAX, analyticsRoutes, type AnalyticsEvent } from '@tradeshelf/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Analytics, ANON_KEY, FLUSH_MS } from './analytics.ts';
-import type { KeyValueStorage } from './session.ts';
+import { memoryStorage } from './session.ts';
 
-const memory = (): KeyValueStorage => {
-  const m = new Map<string, string>();
-  return {
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => void m.set(k, v),
-    removeItem: (k) => void m.delete(k),
-  };
-};
-
-function setup(storage = memory()) {
+function setup(storage = memoryStorage()) {
   const batches: Array<{ events: AnalyticsEvent[]; leaving: boolean }> = [];
   const analytics = new Analytics({
     storage,
@@ -38,7 +29,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('analytics (SPEC §1)', () => {
   it('keeps one anonymous id per browser', () => {
-    const storage = memory();
+    const storage = memoryStorage();
     expect(setup(storage).analytics.anonymousId).toBe('anon-00000001');
     storage.setItem(ANON_KEY, 'kept-anon-id');
     expect(setup(storage).analytics.anonymousId).toBe('kept-anon-id');

@@ -1,16 +1,7 @@
 import { endpoints, IDEMPOTENCY_KEY_HEADER, type RouteRef } from '@tradeshelf/contract/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, NETWORK_ERROR } from './http.ts';
-import { recordFromLogin, SessionStore, TOKENS_KEY, type KeyValueStorage } from './session.ts';
-
-const memory = (): KeyValueStorage => {
-  const m = new Map<string, string>();
-  return {
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => void m.set(k, v),
-    removeItem: (k) => void m.delete(k),
-  };
-};
+import { memoryStorage, recordFromLogin, SessionStore, TOKENS_KEY } from './session.ts';
 
 const rotated = {
   authentication_token: 'access-2',
@@ -33,7 +24,7 @@ function client(replies: Reply[], refresh = vi.fn(), signedIn = true) {
       headers: { 'content-type': 'application/json' },
     });
   }) as unknown as typeof fetch;
-  const storage = memory();
+  const storage = memoryStorage();
   const session = new SessionStore({
     storage,
     now: () => Date.now(),

@@ -81,6 +81,16 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
+/** Storage that lives as long as the page: the server's, and tests'. */
+export const memoryStorage = (): KeyValueStorage => {
+  const m = new Map<string, string>();
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+  };
+};
+
 export interface SessionDeps {
   storage: KeyValueStorage;
   now: () => number;

@@ -2,8 +2,7 @@ import type { BundleCard, BundleDetails, ProductCard, ProductDetails } from '@tr
 import { describe, expect, it } from 'vitest';
 import { hydrate } from '../../lib/hydrate.ts';
 import { NETWORK_ERROR } from '../../lib/http.ts';
-import { recordFromLogin, type KeyValueStorage } from '../../lib/session.ts';
-import { makeStore } from '../../store.ts';
+import { signedInStore } from '../../testing.ts';
 import { fetchPurchaseDetails, fetchPurchaseStatus } from '../orders/api.ts';
 import { paid, purchase } from '../orders/test-fixtures.ts';
 import {
@@ -231,43 +230,19 @@ describe('checkout sub-request', () => {
     });
   });
 
-  const memory = (): KeyValueStorage => {
-    const m = new Map<string, string>();
-    return {
-      getItem: (k) => m.get(k) ?? null,
-      setItem: (k, v) => void m.set(k, v),
-      removeItem: (k) => void m.delete(k),
-    };
-  };
-  function signedInStore(replies: Array<() => Promise<Response>>) {
+  function signedInStoreReplying(replies: Array<() => Promise<Response>>) {
     const sent: Array<{ url: URL; init: RequestInit }> = [];
-    const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
-      sent.push({ url: new URL(String(url), 'http://app.test'), init: init ?? {} });
+    const made = signedInStore((url, init) => {
+      sent.push({ url, init });
       return replies.shift()!();
-    }) as typeof fetch;
-    const made = makeStore({ storage: memory(), fetch: fetchImpl });
-    made.session.write(
-      recordFromLogin(
-        {
-          id: 'usr_1',
-          email: 'a@example.com',
-          token: 'access-1',
-          accessTokenValidity: 900,
-          refreshToken: 'r',
-          refreshTokenValidity: 60,
-          emailVerified: true,
-          verificationDaysRemaining: 0,
-        },
-        Date.now(),
-      ),
-    );
+    });
     return { ...made, sent };
   }
   const json = (status: number, body: unknown) => () =>
     Promise.resolve(new Response(JSON.stringify(body), { status }));
 
   it('product checkout: vendorUrl in the query, the body, the Idempotency-Key header', async () => {
-    const { store, sent } = signedInStore([
+    const { store, sent } = signedInStoreReplying([
       () => Promise.reject(new TypeError('Failed to fetch')),
       json(201, { url: 'http://x/sandbox/checkout/cs_1', sessionId: 'cs_1' }),
     ]);
@@ -301,7 +276,7 @@ describe('checkout sub-request', () => {
 
   it('bundle checkout posts the bundle body with its key; a refusal is stored', async () => {
     const refusal = { error: 'That coupon code is not valid.', code: 'business_rule' };
-    const { store, sent } = signedInStore([json(422, refusal)]);
+    const { store, sent } = signedInStoreReplying([json(422, refusal)]);
     await store.dispatch(
       checkoutBundle({ body: { bundleId: 'bun_1', coupon: 'NOPE' }, idempotencyKey: 'k9' }),
     );
@@ -316,7 +291,7 @@ describe('checkout sub-request', () => {
   });
 
   it('through the store: a paid status answer marks the product on its details page', async () => {
-    const { store } = signedInStore([
+    const { store } = signedInStoreReplying([
       json(200, { purchase: paid({ item: { ...purchase().item, priceId: 'price_2y' } }) }),
     ]);
     store.dispatch(

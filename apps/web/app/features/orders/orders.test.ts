@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionEnded } from '../auth/slice.ts';
 import { hydrate } from '../../lib/hydrate.ts';
-import { recordFromLogin, type KeyValueStorage } from '../../lib/session.ts';
-import { makeStore } from '../../store.ts';
+import { signedInStore } from '../../testing.ts';
 import { fetchPurchaseDetails, fetchPurchaseList, fetchPurchaseStatus } from './api.ts';
 import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS, pollPurchase, type PollOutcome } from './poll.ts';
 import { initialOrderState, isFinal, orderSlice, type OrderState } from './slice.ts';
@@ -182,39 +181,15 @@ describe('return-page polling', () => {
 });
 
 describe('order thunks through the typed client', () => {
-  const memory = (): KeyValueStorage => {
-    const m = new Map<string, string>();
-    return {
-      getItem: (k) => m.get(k) ?? null,
-      setItem: (k, v) => void m.set(k, v),
-      removeItem: (k) => void m.delete(k),
-    };
-  };
   function setup(reply: unknown) {
     const requests: Array<{ url: URL; auth: string | null }> = [];
-    const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
+    const made = signedInStore((url, init) => {
       requests.push({
-        url: new URL(String(url), 'http://app.test'),
-        auth: (init?.headers as Record<string, string>).authorization ?? null,
+        url,
+        auth: (init.headers as Record<string, string>).authorization ?? null,
       });
       return new Response(JSON.stringify(reply), { status: 200 });
-    }) as typeof fetch;
-    const made = makeStore({ storage: memory(), fetch: fetchImpl });
-    made.session.write(
-      recordFromLogin(
-        {
-          id: 'usr_1',
-          email: 'a@example.com',
-          token: 'access-1',
-          accessTokenValidity: 900,
-          refreshToken: 'r',
-          refreshTokenValidity: 60,
-          emailVerified: true,
-          verificationDaysRemaining: 0,
-        },
-        Date.now(),
-      ),
-    );
+    });
     return { ...made, requests };
   }
 
