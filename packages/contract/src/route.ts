@@ -83,6 +83,15 @@ export type ResponseOf<R> =
   RouteOf<R> extends { response: infer T extends z.ZodType } ? z.output<T> : never;
 
 /** Fills `{name}` placeholders from params. */
+/** A request's query as it travels: strings, with empty values (undefined, null, '') left out. */
+export function queryParams(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (v !== undefined && v !== null && v !== '') out[k] = String(v);
+  }
+  return out;
+}
+
 export function buildPath(path: string, params?: Record<string, string | number>): string {
   return path.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params?.[key];

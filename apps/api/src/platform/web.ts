@@ -6,7 +6,7 @@ import { createRequestHandler } from 'react-router';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ServerBuild } from 'react-router';
-import { buildPath, type RouteDef } from '@tradeshelf/contract';
+import { buildPath, queryParams, type RouteDef } from '@tradeshelf/contract';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import type { PageRead } from './routes.ts';
@@ -48,16 +48,6 @@ export interface PageLoadContext {
 
 const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
-/** The query as it arrives over HTTP from the contract's client: strings, empty values left out. */
-function asQueryString(query: unknown): Record<string, string> | undefined {
-  if (!query) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
-    if (v !== undefined && v !== null && v !== '') out[k] = String(v);
-  }
-  return out;
-}
-
 function apiError(status: number, body: unknown): Error {
   return Object.assign(new Error('api error'), { status, body });
 }
@@ -88,7 +78,7 @@ export function inProcessCaller(
           return parsed.data;
         };
         const input = {
-          query: parse(def.query, asQueryString(req.query), 'query'),
+          query: parse(def.query, queryParams(req.query), 'query'),
           params: parse(def.params, req.params, 'params'),
           body: def.body ? parse(def.body, req.body, 'body') : undefined,
         };
@@ -104,7 +94,7 @@ export function inProcessCaller(
       const res = await getApp().inject({
         method: route.method,
         url: buildPath(route.path, req.params as Record<string, string> | undefined),
-        ...(req.query ? { query: asQueryString(req.query) } : {}),
+        ...(req.query ? { query: queryParams(req.query) } : {}),
         ...(req.body !== undefined ? { payload: req.body as object } : {}),
       });
       const body: unknown = res.json();

@@ -1,5 +1,6 @@
 import {
   buildPath,
+  queryParams,
   type RequestOf,
   type ResponseOf,
   type RouteRef,
@@ -120,14 +121,8 @@ export class ApiClient {
   ): Promise<Response> {
     let url =
       this.baseUrl + buildPath(route.path, req.params as Record<string, string> | undefined);
-    if (req.query) {
-      const qs = new URLSearchParams();
-      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) {
-        if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
-      }
-      const s = qs.toString();
-      if (s) url += `?${s}`;
-    }
+    const qs = new URLSearchParams(queryParams(req.query)).toString();
+    if (qs) url += `?${qs}`;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     headers.accept = 'application/json';

@@ -1,4 +1,10 @@
-import { buildPath, type RouteDef, type RequestOf, type ResponseOf } from '@tradeshelf/contract';
+import {
+  buildPath,
+  queryParams,
+  type RouteDef,
+  type RequestOf,
+  type ResponseOf,
+} from '@tradeshelf/contract';
 import { data } from 'react-router';
 
 /** What the server gives loaders: the API called in-process (see apps/api/src/platform/web.ts). */
@@ -31,9 +37,7 @@ export async function loadFrom<R extends RouteDef>(
       buildPath(route.path, req.params as Record<string, string> | undefined),
       request.url,
     );
-    for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
-      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    }
+    for (const [k, v] of Object.entries(queryParams(req.query))) url.searchParams.set(k, v);
     const res = await fetch(url, { headers: { accept: 'application/json' } });
     if (!res.ok)
       throw Object.assign(new Error('api error'), {
