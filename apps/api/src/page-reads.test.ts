@@ -7,7 +7,6 @@ import {
   requirePrerequisite,
 } from '../test/factories/catalog.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { refreshSearchTerms } from './modules/catalog/service.ts';
 import { pageReads } from './page-reads.ts';
 import { inProcessCaller, type PageLoadContext } from './platform/web.ts';
 
@@ -31,7 +30,6 @@ beforeAll(async () => {
   const addOn = await createProduct(t, vendor.id, { title: 'Divergence Alerts', amount: 4900 });
   await requirePrerequisite(t, addOn.id, rsi.id);
   const bundle = await createBundle(t, vendor.id, [rsi.id, addOn.id], 6900, 'Momentum Bundle');
-  await refreshSearchTerms(t.database.db);
   productId = addOn.id;
   bundleId = bundle.id;
 });

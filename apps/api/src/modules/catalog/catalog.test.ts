@@ -10,7 +10,6 @@ import {
 } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { refreshSearchTerms } from './service.ts';
 
 let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
@@ -52,7 +51,6 @@ beforeAll(async () => {
     });
   bundle = await createBundle(t, vendor.id, [rsi.id, addOn.id], 6900, 'Momentum Bundle');
   await requirePrerequisite(t, addOn.id, rsi.id);
-  await refreshSearchTerms(t.database.db);
   buyer = await createUser(t);
   buyerToken = (
     await t.call(authRoutes.login, { body: { email: buyer.email, password: buyer.password } })

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { refreshSearchTerms } from './service.ts';
 import { demoBundles, demoPrerequisites, demoProducts, demoVendors } from './demo-data.ts';
 
 export function slugify(title: string): string {
@@ -132,7 +131,6 @@ export async function seedDemoCatalog(
       }
     }
   });
-  await refreshSearchTerms(db);
   return true;
 }
 
@@ -242,7 +240,6 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
         case when g % 3 = 0 then 'one_time' else 'recurring' end, case when g % 3 = 0 then null else 'month' end
       from generate_series(1, ${products}) g`);
   });
-  await refreshSearchTerms(db);
   await db.execute(sql`analyze products`);
   await db.execute(sql`analyze prices`);
 }

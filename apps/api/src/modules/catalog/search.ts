@@ -1,0 +1,472 @@
+import {
+  catalogMessages,
+  type BundleCard,
+  type ProductCard,
+  type searchQuery,
+} from '@tradeshelf/contract';
+import type { z } from 'zod';
+import { sql, type SQL } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { preparedRows } from '../../db/prepared.ts';
+import { AppError } from '../../platform/errors.ts';
+import { TtlCache } from '../../platform/ttl-cache.ts';
+import { presentBundleCard, presentProductCard } from './presenter.ts';
+import {
+  bundleCardSelect,
+  productCardColumns,
+  productCardFrom,
+  type BundleCardRow,
+  type ProductCardRow,
+} from './repository.ts';
+
+type SearchInput = z.output<typeof searchQuery>;
+type Sort = SearchInput['sort'];
+
+/** The words of a query: letters and digits, lower case, at most 8. */
+export function queryWords(q: string): string[] {
+  return q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+}
+
+const MAX_OFFSET = 1000;
+/** How many indexed completions a word being typed expands to (the most common ones). */
+const PREFIX_EXPANSIONS = 10;
+type Mode = 'text' | 'fix' | 'fuzzy';
+const MODES: readonly string[] = ['text', 'fix', 'fuzzy'];
+
+/** Cursor: the match mode and the offset, so page 2 continues the same kind of result set. */
+function decodeCursor(cursor: string | undefined): { mode: Mode | null; offset: number } {
+  if (!cursor) return { mode: null, offset: 0 };
+  const [mode, raw] = Buffer.from(cursor, 'base64url').toString('utf8').split(':');
+  const offset = Number(raw);
+  if (
+    !mode ||
+    !MODES.includes(mode) ||
+    !Number.isInteger(offset) ||
+    offset < 0 ||
+    offset > MAX_OFFSET
+  ) {
+    throw new AppError('validation_failed', catalogMessages.badCursor, {
+      cursor: catalogMessages.badCursor,
+    });
+  }
+  return { mode: mode as Mode, offset };
+}
+const encodeCursor = (mode: Mode, n: number) =>
+  Buffer.from(`${mode}:${n}`, 'utf8').toString('base64url');
+
+/** What a search found, as ids: shared by every buyer, so it can be cached; cards are loaded per request. */
+interface SearchMatches {
+  productIds: string[];
+  bundleIds: string[];
+  nextCursor: string | null;
+  didYouMean: string | null;
+}
+
+// One cache per app instance (tests build many apps). Bounded: 5000 queries of ~50 ids.
+const caches = new WeakMap<AppDeps, TtlCache<SearchMatches>>();
+function searchCache(deps: AppDeps): TtlCache<SearchMatches> {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = new TtlCache(deps.config.SEARCH_CACHE_SECONDS * 1000, 5000);
+    caches.set(deps, cache);
+  }
+  return cache;
+}
+
+/**
+ * Search: the matching ids come from the cache when the same query ran within SEARCH_CACHE_SECONDS,
+ * else from {@link findMatches}; the cards (with this buyer's `purchased` flags and current prices) are
+ * always read fresh, by primary key, and a product deactivated meanwhile drops out.
+ */
+export async function search(
+  deps: AppDeps,
+  userId: string | null,
+  input: SearchInput,
+): Promise<{
+  products: ProductCard[];
+  bundles: BundleCard[];
+  nextCursor: string | null;
+  didYouMean: string | null;
+}> {
+  const cache = searchCache(deps);
+  const key = JSON.stringify([
+    input.q.trim().toLowerCase().replace(/\s+/g, ' '),
+    input.category ?? null,
+    input.kind ?? null,
+    input.platform ?? null,
+    input.minPrice ?? null,
+    input.maxPrice ?? null,
+    input.sort,
+    input.limit,
+    input.cursor ?? null,
+  ]);
+  let matches = cache.get(key);
+  if (!matches) {
+    matches = await findMatches(deps, input);
+    cache.set(key, matches);
+  }
+  const [productRows, bundleRows] = await Promise.all([
+    matches.productIds.length
+      ? preparedRows<ProductCardRow>(
+          deps.database,
+          sql`select ${productCardColumns(userId)} ${productCardFrom}
+              where p.id = any(${sql.param(matches.productIds)}::text[]) and p.is_active`,
+        )
+      : [],
+    matches.bundleIds.length
+      ? preparedRows<BundleCardRow>(
+          deps.database,
+          sql`${bundleCardSelect(userId)} where b.id = any(${sql.param(matches.bundleIds)}::text[]) and b.is_active`,
+        )
+      : [],
+  ]);
+  return {
+    products: inOrder(matches.productIds, productRows).map((r) =>
+      presentProductCard(r, deps.storage),
+    ),
+    bundles: inOrder(matches.bundleIds, bundleRows).map((r) => presentBundleCard(r, deps.storage)),
+    nextCursor: matches.nextCursor,
+    didYouMean: matches.didYouMean,
+  };
+}
+
+function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Products as typed (ADR 015): indexed title/tag matches first, then products that only mention the words
+ * in their description. When that finds nothing, the closest known words ("did you mean"), then titles
+ * that look alike, so the costly steps never run for queries that already have answers. Every step
+ * returns the page's ids plus one, to tell whether another page follows.
+ */
+async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMatches> {
+  const cursor = decodeCursor(input.cursor);
+  const offset = cursor.offset;
+  const limit = input.limit;
+  const q = input.q.trim();
+  const lq = q.toLowerCase();
+  const words = queryWords(q);
+  const wantBundlesOnly = input.category === 'bundles';
+
+  let mode: Mode = cursor.mode ?? 'text';
+  let didYouMean: string | null = null;
+  let productIds: string[] = [];
+  if (!wantBundlesOnly) {
+    if (!words.length) productIds = await browse(deps, input, offset);
+    else if (mode === 'fuzzy') productIds = await similarTitles(deps, input, lq, offset);
+    else {
+      if (mode === 'fix') didYouMean = await correctSpelling(deps, words);
+      productIds = await textMatches(deps, input, didYouMean ?? lq, offset);
+      if (mode === 'text' && offset === 0 && productIds.length === 0 && lq.length >= 3) {
+        didYouMean = await correctSpelling(deps, words);
+        if (didYouMean) {
+          mode = 'fix';
+          productIds = await textMatches(deps, input, didYouMean, 0);
+        }
+        if (productIds.length === 0) {
+          mode = 'fuzzy';
+          didYouMean = null;
+          productIds = await similarTitles(deps, input, lq, 0);
+        }
+      }
+    }
+  }
+
+  // Bundles: few per vendor, matched on title; shown on the first page (or paged when asked for alone).
+  let bundleIds: string[] = [];
+  const includeBundles = wantBundlesOnly || (!input.category && !input.kind && !input.platform);
+  if (includeBundles && (offset === 0 || wantBundlesOnly)) {
+    const bundleFilters: SQL[] = [sql`b.is_active`];
+    if (q) {
+      const like = '%' + lq.replace(/[%_\\]/g, '\\$&') + '%';
+      bundleFilters.push(sql`(lower(b.title) like ${like} or ${lq} <% lower(b.title))`);
+    }
+    if (input.minPrice !== undefined) bundleFilters.push(sql`pr.amount >= ${input.minPrice}`);
+    if (input.maxPrice !== undefined) bundleFilters.push(sql`pr.amount <= ${input.maxPrice}`);
+    const found = await preparedRows<{ id: string }>(
+      deps.database,
+      sql`select b.id from bundles b join prices pr on pr.id = b.price_id
+          where ${sql.join(bundleFilters, sql` and `)}
+          order by b.created_at desc, b.id limit ${wantBundlesOnly ? limit + 1 : 6} offset ${wantBundlesOnly ? offset : 0}`,
+    );
+    bundleIds = found.map((r) => r.id);
+  }
+  const more = wantBundlesOnly ? bundleIds.length > limit : productIds.length > limit;
+  const canPage = offset + limit <= MAX_OFFSET;
+  return {
+    productIds: productIds.slice(0, limit),
+    bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : bundleIds,
+    nextCursor: more && canPage ? encodeCursor(mode, offset + limit) : null,
+    didYouMean,
+  };
+}
+
+/** The filters every step applies, on a products row (`p`) or a posting (`s`), which share the names. */
+function filterSql(input: SearchInput, alias: 'p' | 's'): SQL {
+  const col = (name: string) => sql.raw(`${alias}.${name}`);
+  const out: SQL[] = [];
+  if (input.category && input.category !== 'bundles')
+    out.push(sql`${col('category')} = ${input.category}`);
+  if (input.kind) out.push(sql`${col('kind')} = ${input.kind}`);
+  if (input.platform) out.push(sql`${input.platform} = any(${col('platforms')})`);
+  if (input.minPrice !== undefined) out.push(sql`${col('sort_amount')} >= ${input.minPrice}`);
+  if (input.maxPrice !== undefined) out.push(sql`${col('sort_amount')} <= ${input.maxPrice}`);
+  return out.length ? sql` and ${sql.join(out, sql` and `)}` : sql``;
+}
+
+/** ORDER BY for a sort. Without words to rank by, "relevance" means popularity. */
+function orderSql(sort: Sort, alias: string, id: string): SQL {
+  const a = alias;
+  const order: Record<Sort, string> = {
+    relevance: `${a}.sales_count desc, ${a}.created_at desc, ${a}.${id}`,
+    newest: `${a}.created_at desc, ${a}.${id}`,
+    price_asc: `${a}.sort_amount, ${a}.${id}`,
+    price_desc: `${a}.sort_amount desc, ${a}.${id} desc`,
+    rating: `${a}.rating_average desc, ${a}.rating_count desc, ${a}.${id}`,
+    best_selling: `${a}.sales_count desc, ${a}.${id}`,
+  };
+  return sql.raw(order[sort]);
+}
+
+const ids = (found: Array<{ id: string }>) => found.map((r) => r.id);
+
+/** No words: the catalogue (or a category of it) in the chosen order, straight off a browse index. */
+async function browse(deps: AppDeps, input: SearchInput, offset: number): Promise<string[]> {
+  return ids(
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`select p.id from products p where p.is_active ${filterSql(input, 'p')}
+          order by ${orderSql(input.sort, 'p', 'id')} limit ${input.limit + 1} offset ${offset}`,
+    ),
+  );
+}
+
+/** The last resort: titles that contain something like the query (trigram word similarity). */
+async function similarTitles(
+  deps: AppDeps,
+  input: SearchInput,
+  lq: string,
+  offset: number,
+): Promise<string[]> {
+  const order =
+    input.sort === 'relevance'
+      ? sql`word_similarity(${lq}, lower(p.title)) desc, p.sales_count desc, p.id`
+      : orderSql(input.sort, 'p', 'id');
+  return ids(
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`with p as materialized (
+            select p.id, p.title, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count
+            from products p where p.is_active and ${lq} <% lower(p.title) ${filterSql(input, 'p')})
+          select p.id from p order by ${order} limit ${input.limit + 1} offset ${offset}`,
+    ),
+  );
+}
+
+/** A query word resolved against the index: its stem and the indexed lexemes it matches. */
+interface Term {
+  stem: string;
+  /** Title/tag lexemes this word matches: its stem, and for the word being typed its completions. */
+  lexemes: string[];
+  /** Postings of those lexemes: how common the word is in titles and tags. */
+  df: number;
+  prefix: boolean;
+}
+
+/**
+ * Stems each word the way the index did ('english': stop words drop out) and looks its lexemes up; the
+ * last word is still being typed, so it also matches the most common lexemes that start with it.
+ */
+async function resolveTerms(deps: AppDeps, words: string[]): Promise<Term[]> {
+  const found = await preparedRows<{ n: number; stem: string; lexemes: string[]; df: number }>(
+    deps.database,
+    sql`select w.n::int as n, s.stem, coalesce(x.lexemes, '{}') as lexemes, coalesce(x.df, 0)::int as df
+        from unnest(${sql.param(words)}::text[]) with ordinality as w(word, n)
+        cross join lateral (select (tsvector_to_array(to_tsvector('english', w.word)))[1] as stem) s
+        left join lateral (
+          select array_agg(l.lexeme order by l.df desc, l.lexeme) as lexemes, sum(l.df) as df from (
+            select lexeme, df from search_lexicon where lexeme = s.stem
+            union
+            (select lexeme, df from search_lexicon
+             where w.n = ${words.length}
+               and ((lexeme >= s.stem and lexeme < s.stem || chr(1114111))
+                 or (lexeme >= w.word and lexeme < w.word || chr(1114111)))
+             order by df desc, lexeme limit ${PREFIX_EXPANSIONS})) l
+        ) x on true
+        where s.stem is not null
+        order by w.n`,
+  );
+  return found.map((r) => ({
+    stem: r.stem,
+    lexemes: r.lexemes,
+    df: r.df,
+    prefix: r.n === words.length,
+  }));
+}
+
+/** A tsquery from lexemes as they are (quoted: no second stemming, no operators from user text). */
+const quoteLexeme = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+function tsquery(terms: Term[], withStems: boolean): string {
+  return terms
+    .map((t) => {
+      const alternatives = t.lexemes.map(quoteLexeme);
+      if (withStems) alternatives.push(quoteLexeme(t.stem) + (t.prefix ? ':*' : ''));
+      return `(${alternatives.join(' | ')})`;
+    })
+    .join(' & ');
+}
+
+/** Word matches for one page: [offset, offset + limit] of strong matches followed by weak ones. */
+async function textMatches(
+  deps: AppDeps,
+  input: SearchInput,
+  text: string,
+  offset: number,
+): Promise<string[]> {
+  const terms = await resolveTerms(deps, queryWords(text));
+  if (!terms.length) return []; // only stop words
+  const want = offset + input.limit + 1;
+  const indexed = terms.every((t) => t.lexemes.length > 0);
+  const strong = indexed ? await strongMatches(deps, input, terms, text, want) : [];
+  if (strong.length >= want) return strong.slice(offset, want);
+  const weak = await weakMatches(deps, input, terms, indexed, want - strong.length);
+  return [...strong, ...weak].slice(offset, want);
+}
+
+/**
+ * Products whose title or tags hold every word, from the postings alone. Relevance: an exact title first,
+ * then how many of the words are in the title, then sales. One index range per lexeme of the rarest
+ * word, in the sort's order, checking the other words by primary key, and stopping at `want` rows; for
+ * several words ranked by relevance, the all-in-title tier is read that way and only a page it cannot
+ * fill ranks the whole intersection.
+ */
+async function strongMatches(
+  deps: AppDeps,
+  input: SearchInput,
+  terms: Term[],
+  text: string,
+  want: number,
+): Promise<string[]> {
+  const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
+  const others = terms.filter((t) => t !== driver);
+  const filters = filterSql(input, 's');
+  const relevance = input.sort === 'relevance';
+  const titleTier = relevance && others.length > 0;
+  const branchOrder = relevance
+    ? sql.raw(
+        titleTier
+          ? 's.sales_count desc, s.product_id'
+          : 's.in_title desc, s.sales_count desc, s.product_id',
+      )
+    : orderSql(input.sort, 's', 'product_id');
+  const inTitle = titleTier ? sql` and s.in_title` : sql``;
+  const alsoHas = others.map(
+    (t) =>
+      sql` and exists (select 1 from search_postings o where o.product_id = s.product_id
+             and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``})`,
+  );
+  const branches = driver.lexemes.map(
+    (lexeme) => sql`(select s.product_id, s.in_title, s.sales_count, s.created_at, s.sort_amount,
+          s.rating_average, s.rating_count
+        from search_postings s where s.lexeme = ${lexeme}${inTitle}${filters}${sql.join(alsoHas, sql``)}
+        order by ${branchOrder} limit ${want})`,
+  );
+  const outerOrder = relevance
+    ? sql`bool_or(u.in_title) desc, u.sales_count desc, u.product_id`
+    : orderSql(input.sort, 'u', 'product_id');
+  const [exact, ranked] = await Promise.all([
+    relevance
+      ? preparedRows<{ id: string }>(
+          deps.database,
+          sql`select p.id from products p where lower(p.title) = ${text} and p.is_active ${filterSql(input, 'p')}
+              order by p.sales_count desc, p.id limit 5`,
+        )
+      : [],
+    preparedRows<{ id: string }>(
+      deps.database,
+      sql`select u.product_id as id from (${sql.join(branches, sql` union all `)}) u
+          group by u.product_id, u.sales_count, u.created_at, u.sort_amount, u.rating_average, u.rating_count
+          order by ${outerOrder} limit ${want}`,
+    ),
+  ]);
+  let found = ids(ranked);
+  if (titleTier && found.length < want) found = await rankIntersection(deps, input, terms, want);
+  const first = ids(exact);
+  return [...new Set([...first, ...found])];
+}
+
+/** Every product holding all the words in title or tags, ranked by words in the title, then sales. */
+async function rankIntersection(
+  deps: AppDeps,
+  input: SearchInput,
+  terms: Term[],
+  want: number,
+): Promise<string[]> {
+  const [driver, ...others] = terms;
+  const perTerm = (t: Term, name: string) =>
+    sql`${sql.raw(name)} as (select product_id, bool_or(in_title) as t from search_postings
+      where lexeme = any(${sql.param(t.lexemes)}::text[]) group by product_id)`;
+  const names = others.map((_, i) => `t${i + 1}`);
+  return ids(
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`with d as (select s.product_id, bool_or(s.in_title) as t, max(s.sales_count) as sales
+                     from search_postings s where s.lexeme = any(${sql.param(driver!.lexemes)}::text[])${filterSql(input, 's')}
+                     group by s.product_id),
+            ${sql.join(
+              others.map((t, i) => perTerm(t, names[i]!)),
+              sql`, `,
+            )}
+          select d.product_id as id from d ${sql.raw(names.map((n) => `join ${n} using (product_id)`).join(' '))}
+          order by ${sql.raw(['d', ...names].map((n) => `${n}.t::int`).join(' + '))} desc, d.sales desc, d.product_id
+          limit ${want}`,
+    ),
+  );
+}
+
+/**
+ * Products that hold every word but not all in title or tags (the description mentions them), in the
+ * sort's order; by popularity for relevance. Runs only when strong matches do not fill the page.
+ */
+async function weakMatches(
+  deps: AppDeps,
+  input: SearchInput,
+  terms: Term[],
+  indexed: boolean,
+  want: number,
+): Promise<string[]> {
+  const notStrong = indexed
+    ? sql` and not p.rank_vector @@ ${tsquery(terms, false)}::tsquery`
+    : sql``;
+  // The CTE is a fence: match through the text index first, never walk a sort index looking for rows.
+  return ids(
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`with p as materialized (
+            select p.id, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count
+            from products p
+            where p.is_active and p.search_vector @@ ${tsquery(terms, true)}::tsquery${notStrong} ${filterSql(input, 'p')})
+          select p.id from p order by ${orderSql(input.sort, 'p', 'id')} limit ${want}`,
+    ),
+  );
+}
+
+/** Replaces each unknown word with the closest known title or tag word; null when nothing changes. */
+async function correctSpelling(deps: AppDeps, words: string[]): Promise<string | null> {
+  const found = await preparedRows<{ word: string; term: string | null }>(
+    deps.database,
+    sql`select w.word, (select t.term from search_terms t where t.term % w.word
+                        order by similarity(t.term, w.word) desc, t.frequency desc limit 1) as term
+        from unnest(${sql.param(words)}::text[]) with ordinality as w(word, n)
+        order by w.n`,
+  );
+  const corrected = found.map((r) => (r.word.length >= 3 && r.term ? r.term : r.word));
+  const text = corrected.join(' ');
+  return text !== words.join(' ') ? text : null;
+}
