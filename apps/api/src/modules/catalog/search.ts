@@ -141,8 +141,9 @@ function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
 
 /**
  * Products as typed (ADR 015): indexed title/tag matches first, then products that only mention the words
- * in their description. When that finds nothing, the closest known words ("did you mean"), then titles
- * that look alike, so the costly steps never run for queries that already have answers. Every step
+ * in their description. When a word is unknown and nothing matched, the closest known words ("did you
+ * mean"), then titles that look alike, so the costly steps never run for queries that have answers or
+ * whose words all exist (an empty page there is down to the filters). Every step
  * returns the page's ids plus one, to tell whether another page follows.
  */
 async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMatches> {
@@ -162,12 +163,14 @@ async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMat
     else if (mode === 'fuzzy') productIds = await similarTitles(deps, input, lq, offset);
     else {
       if (mode === 'fix') didYouMean = await correctSpelling(deps, words);
-      productIds = await textMatches(deps, input, didYouMean ?? lq, offset);
-      if (mode === 'text' && offset === 0 && productIds.length === 0 && lq.length >= 3) {
+      const found = await textMatches(deps, input, didYouMean ?? lq, offset);
+      productIds = found.ids;
+      const misspelt = !found.known && lq.length >= 3;
+      if (mode === 'text' && offset === 0 && productIds.length === 0 && misspelt) {
         didYouMean = await correctSpelling(deps, words);
         if (didYouMean) {
           mode = 'fix';
-          productIds = await textMatches(deps, input, didYouMean, 0);
+          productIds = (await textMatches(deps, input, didYouMean, 0)).ids;
         }
         if (productIds.length === 0) {
           mode = 'fuzzy';
@@ -276,6 +279,8 @@ interface Term {
   lexemes: string[];
   /** Postings of those lexemes: how common the word is in titles and tags. */
   df: number;
+  /** Some product has the word (or a completion) only in its summary or description. */
+  inBody: boolean;
   prefix: boolean;
 }
 
@@ -284,30 +289,25 @@ interface Term {
  * last word is still being typed, so it also matches the most common lexemes that start with it.
  */
 async function resolveTerms(deps: AppDeps, words: string[]): Promise<Term[]> {
-  const found = await preparedRows<{ n: number; stem: string; lexemes: string[]; df: number }>(
+  const last = words.length;
+  const matches = sql`(lexeme = s.stem or (w.n = ${last} and (
+      (lexeme >= s.stem and lexeme < s.stem || chr(1114111))
+      or (lexeme >= w.word and lexeme < w.word || chr(1114111)))))`;
+  const found = await preparedRows<Omit<Term, 'prefix'> & { n: number }>(
     deps.database,
-    sql`select w.n::int as n, s.stem, coalesce(x.lexemes, '{}') as lexemes, coalesce(x.df, 0)::int as df
+    sql`select w.n::int as n, s.stem, coalesce(x.lexemes, '{}') as lexemes, coalesce(x.df, 0)::int as df,
+          exists (select 1 from search_lexicon where body_df > 0 and ${matches}) as "inBody"
         from unnest(${sql.param(words)}::text[]) with ordinality as w(word, n)
         cross join lateral (select (tsvector_to_array(to_tsvector('english', w.word)))[1] as stem) s
         left join lateral (
           select array_agg(l.lexeme order by l.df desc, l.lexeme) as lexemes, sum(l.df) as df from (
-            select lexeme, df from search_lexicon where lexeme = s.stem
-            union
-            (select lexeme, df from search_lexicon
-             where w.n = ${words.length}
-               and ((lexeme >= s.stem and lexeme < s.stem || chr(1114111))
-                 or (lexeme >= w.word and lexeme < w.word || chr(1114111)))
-             order by df desc, lexeme limit ${PREFIX_EXPANSIONS})) l
+            select lexeme, df from search_lexicon where df > 0 and ${matches}
+            order by df desc, lexeme limit ${PREFIX_EXPANSIONS}) l
         ) x on true
         where s.stem is not null
         order by w.n`,
   );
-  return found.map((r) => ({
-    stem: r.stem,
-    lexemes: r.lexemes,
-    df: r.df,
-    prefix: r.n === words.length,
-  }));
+  return found.map(({ n, ...term }) => ({ ...term, prefix: n === last }));
 }
 
 /** A tsquery from lexemes as they are (quoted: no second stemming, no operators from user text). */
@@ -322,21 +322,28 @@ function tsquery(terms: Term[], withStems: boolean): string {
     .join(' & ');
 }
 
-/** Word matches for one page: [offset, offset + limit] of strong matches followed by weak ones. */
+/**
+ * Word matches for one page: [offset, offset + limit] of strong matches followed by weak ones. `known`:
+ * every word is in the catalogue somewhere, so an empty page is down to the filters, not to spelling.
+ */
 async function textMatches(
   deps: AppDeps,
   input: SearchInput,
   text: string,
   offset: number,
-): Promise<string[]> {
+): Promise<{ ids: string[]; known: boolean }> {
   const terms = await resolveTerms(deps, queryWords(text));
-  if (!terms.length) return []; // only stop words
-  const want = offset + input.limit + 1;
+  if (!terms.length) return { ids: [], known: false }; // only stop words
   const indexed = terms.every((t) => t.lexemes.length > 0);
+  const known = terms.every((t) => t.lexemes.length > 0 || t.inBody);
+  if (!known) return { ids: [], known };
+  const want = offset + input.limit + 1;
   const strong = indexed ? await strongMatches(deps, input, terms, text, want) : [];
-  if (strong.length >= want) return strong.slice(offset, want);
+  // A weak match needs some word that a product has only in its description.
+  if (strong.length >= want || !terms.some((t) => t.inBody))
+    return { ids: strong.slice(offset, want), known };
   const weak = await weakMatches(deps, input, terms, indexed, want - strong.length);
-  return [...strong, ...weak].slice(offset, want);
+  return { ids: [...strong, ...weak].slice(offset, want), known };
 }
 
 /**

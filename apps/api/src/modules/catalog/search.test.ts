@@ -1,0 +1,167 @@
+import { catalogRoutes, type ProductCard } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+
+// The search index (postings, lexicon, spelling vocabulary) is kept by triggers on products: these tests
+// change products with plain SQL, as any writer would, and look only at what search answers.
+let t: TestApp;
+let vendorId: string;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  // Results are read fresh on every call: the result-id cache would hide the index following edits.
+  t = await startTestApp({ SEARCH_CACHE_SECONDS: '0' });
+  vendorId = (await createVendor(t)).id;
+  const make = async (key: string, o: Parameters<typeof createProduct>[2]) => {
+    ids[key] = (await createProduct(t, vendorId, o)).id;
+  };
+  await make('both', { title: 'Orderflow Heatmap Pro', tags: ['heatmap'], amount: 5000 });
+  await make('titleAndTag', { title: 'Orderflow Scanner', tags: ['heatmap'], amount: 3000 });
+  await make('tags', { title: 'Liquidity Map', tags: ['orderflow', 'heatmap'], amount: 1000 });
+  await make('described', {
+    title: 'Session Tool',
+    description: 'Built on orderflow heatmap data.',
+    amount: 500,
+  });
+  await make('oneWord', { title: 'Orderflow Basics', kind: 'course', amount: 2000 });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const search = async (query: Record<string, string>) => {
+  const res = await t.call(catalogRoutes.search, { query });
+  expect(res.statusCode).toBe(200);
+  return res.json() as {
+    products: ProductCard[];
+    nextCursor: string | null;
+    didYouMean: string | null;
+  };
+};
+const keysOf = (products: ProductCard[]) =>
+  products.map((p) => Object.keys(ids).find((k) => ids[k] === p.id) ?? p.title);
+
+describe('search ranking', () => {
+  it('ranks words in the title over tags, and description mentions last', async () => {
+    expect(keysOf((await search({ q: 'orderflow heatmap' })).products)).toEqual([
+      'both',
+      'titleAndTag',
+      'tags',
+      'described',
+    ]);
+  });
+
+  it('sorts title and tag matches first, then description mentions, each in the chosen order', async () => {
+    expect(keysOf((await search({ q: 'orderflow heatmap', sort: 'price_asc' })).products)).toEqual([
+      'tags',
+      'titleAndTag',
+      'both',
+      'described',
+    ]);
+    expect(keysOf((await search({ q: 'orderflow heatmap', sort: 'price_desc' })).products)).toEqual(
+      ['both', 'titleAndTag', 'tags', 'described'],
+    );
+  });
+
+  it('completes the word being typed and filters the completions', async () => {
+    expect(keysOf((await search({ q: 'orderfl' })).products).sort()).toEqual(
+      ['both', 'described', 'oneWord', 'tags', 'titleAndTag'].sort(),
+    );
+    expect(keysOf((await search({ q: 'orderfl', kind: 'course' })).products)).toEqual(['oneWord']);
+    expect(keysOf((await search({ q: 'orderfl', maxPrice: '1000' })).products)).toEqual([
+      'tags',
+      'described',
+    ]);
+  });
+
+  it('answers an empty page when the filters exclude known words, with no spelling guess', async () => {
+    const body = await search({ q: 'orderflow', kind: 'community' });
+    expect(body.products).toEqual([]);
+    expect(body.didYouMean).toBeNull();
+  });
+
+  it('pages through every match once, across title, tag and description matches', async () => {
+    const all = keysOf((await search({ q: 'orderflow', limit: '50' })).products);
+    expect(all).toHaveLength(5);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof search>> = await search({
+        q: 'orderflow',
+        limit: '2',
+        ...(cursor ? { cursor } : {}),
+      });
+      paged.push(...keysOf(page.products));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all);
+  });
+});
+
+describe('search index follows the catalogue', () => {
+  it('reorders by sales as they happen', async () => {
+    const first = (await createProduct(t, vendorId, { title: 'Zebra Bands' })).id;
+    const second = (await createProduct(t, vendorId, { title: 'Zebra Levels' })).id;
+    const order = async (sort: string) =>
+      (await search({ q: 'zebra', sort })).products.map((p) => p.id);
+    await t.database.db.execute(sql`update products set sales_count = 5 where id = ${first}`);
+    expect(await order('relevance')).toEqual([first, second]);
+    await t.database.db.execute(sql`update products set sales_count = 9 where id = ${second}`);
+    expect(await order('relevance')).toEqual([second, first]);
+    expect(await order('best_selling')).toEqual([second, first]);
+  });
+
+  it('follows renames, retirement, return and deletion, spelling suggestions included', async () => {
+    const id = (await createProduct(t, vendorId, { title: 'Walrus Momentum' })).id;
+    const found = async (q: string) => (await search({ q })).products.map((p) => p.id);
+    await t.database.db.execute(
+      sql`update products set title = 'Quokka Momentum', summary = 'About Quokka Momentum' where id = ${id}`,
+    );
+    expect(await found('walrus')).toEqual([]);
+    expect(await found('quokka')).toEqual([id]);
+    const typo = await search({ q: 'quokak' });
+    expect(typo.didYouMean).toBe('quokka');
+    expect(typo.products.map((p) => p.id)).toEqual([id]);
+
+    await t.database.db.execute(sql`update products set is_active = false where id = ${id}`);
+    expect(await found('quokka')).toEqual([]);
+    await t.database.db.execute(sql`update products set is_active = true where id = ${id}`);
+    expect(await found('quokka')).toEqual([id]);
+
+    await t.database.db.execute(sql`delete from prices where product_id = ${id}`);
+    await t.database.db.execute(sql`delete from products where id = ${id}`);
+    expect(await found('quokka')).toEqual([]);
+    expect((await search({ q: 'quokak' })).didYouMean).toBeNull();
+  });
+
+  it('finds words added to a description', async () => {
+    await t.database.db.execute(
+      sql`update products set description = 'Now covers platypus setups.' where id = ${ids.oneWord}`,
+    );
+    expect(keysOf((await search({ q: 'platypus' })).products)).toEqual(['oneWord']);
+    await t.database.db.execute(
+      sql`update products set description = '' where id = ${ids.oneWord}`,
+    );
+    expect((await search({ q: 'platypus' })).products).toEqual([]);
+  });
+
+  it('takes concurrent edits of products that share words', async () => {
+    const made = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createProduct(t, vendorId, { title: `Gecko Ribbon ${i}`, tags: ['gecko', 'ribbon'] }),
+      ),
+    );
+    // Each rename removes and adds the same lexemes; run them at once on separate connections.
+    await Promise.all(
+      made.map((p, i) =>
+        t.database.db.execute(
+          sql`update products set title = ${`Gecko Ribbon Pro ${i}`}, tags = array['ribbon', 'gecko', 'pro'] where id = ${p.id}`,
+        ),
+      ),
+    );
+    const hits = (await search({ q: 'gecko ribbon', limit: '50' })).products.map((p) => p.id);
+    expect(hits.sort()).toEqual(made.map((p) => p.id).sort());
+  });
+});
