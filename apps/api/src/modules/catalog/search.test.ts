@@ -100,6 +100,30 @@ describe('search ranking', () => {
   });
 });
 
+describe('search over common words that rarely meet', () => {
+  it('still finds the few products holding them all, in every sort', async () => {
+    // 250 products each for two words, best sellers first, and two slow sellers holding both: a
+    // walk down either word's list gives up long before it reaches them.
+    for (const word of ['Yak', 'Emu'])
+      await t.database.db.execute(sql`
+        with made as (
+          insert into products (id, vendor_id, kind, category, slug, title, default_price_id, sort_amount, sales_count)
+          select ${word} || '-prd-' || g, ${vendorId}, 'indicator', 'indicators', lower(${word}) || '-' || g,
+            ${word} || ' Tool ' || g, ${word} || '-price-' || g, 1000, 100 + g
+          from generate_series(1, 250) g returning id, default_price_id)
+        insert into prices (id, product_id, amount, currency, scheme) select default_price_id, id, 1000, 'usd', 'one_time' from made`);
+    const combo = (await createProduct(t, vendorId, { title: 'Yak Emu Combo', amount: 400 })).id;
+    const tagged = (
+      await createProduct(t, vendorId, { title: 'Emu Grid', tags: ['yak'], amount: 300 })
+    ).id;
+    expect((await search({ q: 'yak emu' })).products.map((p) => p.id)).toEqual([combo, tagged]);
+    expect((await search({ q: 'emu yak', sort: 'price_asc' })).products.map((p) => p.id)).toEqual([
+      tagged,
+      combo,
+    ]);
+  });
+});
+
 describe('search index follows the catalogue', () => {
   it('reorders by sales as they happen', async () => {
     const first = (await createProduct(t, vendorId, { title: 'Zebra Bands' })).id;

@@ -15,6 +15,7 @@ import {
   bundleCardSelect,
   productCardColumns,
   productCardFrom,
+  rows,
   type BundleCardRow,
   type ProductCardRow,
 } from './repository.ts';
@@ -262,8 +263,8 @@ async function similarTitles(
       ? sql`word_similarity(${lq}, lower(p.title)) desc, p.sales_count desc, p.id`
       : orderSql(input.sort, 'p', 'id');
   return ids(
-    await preparedRows<{ id: string }>(
-      deps.database,
+    await rows<{ id: string }>(
+      deps.database.db,
       sql`with p as materialized (
             select p.id, p.title, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count
             from products p where p.is_active and ${lq} <% lower(p.title) ${filterSql(input, 'p')})
@@ -346,12 +347,16 @@ async function textMatches(
   return { ids: [...strong, ...weak].slice(offset, want), known };
 }
 
+/** Driver postings a multi-word walk reads before it gives up on finding a page of products with them all. */
+const WALK_CAP = 200;
+
 /**
  * Products whose title or tags hold every word, from the postings alone. Relevance: an exact title first,
  * then how many of the words are in the title, then sales. One index range per lexeme of the rarest
- * word, in the sort's order, checking the other words by primary key, and stopping at `want` rows; for
- * several words ranked by relevance, the all-in-title tier is read that way and only a page it cannot
- * fill ranks the whole intersection.
+ * word, in the sort's order, checking the other words by primary key and stopping at `want` rows (for
+ * several words ranked by relevance, only the all-in-title tier is read that way). When that walk is cut
+ * short or the tier cannot fill the page, the whole intersection is ranked by hashing.
+ * Planned per call, never as a generic plan: row counts per word differ by orders of magnitude.
  */
 async function strongMatches(
   deps: AppDeps,
@@ -360,12 +365,14 @@ async function strongMatches(
   text: string,
   want: number,
 ): Promise<string[]> {
+  const db = deps.database.db;
   const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
   const others = terms.filter((t) => t !== driver);
   const filters = filterSql(input, 's');
   const relevance = input.sort === 'relevance';
   const titleTier = relevance && others.length > 0;
-  const branchOrder = relevance
+  const capped = others.length > 0 && driver.df > WALK_CAP;
+  const order = relevance
     ? sql.raw(
         titleTier
           ? 's.sales_count desc, s.product_id'
@@ -373,21 +380,26 @@ async function strongMatches(
       )
     : orderSql(input.sort, 's', 'product_id');
   const inTitle = titleTier ? sql` and s.in_title` : sql``;
-  const alsoHas = others.map(
-    (t) =>
-      sql` and exists (select 1 from search_postings o where o.product_id = s.product_id
-             and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``})`,
+  const alsoHas = sql.join(
+    others.map(
+      (t) =>
+        sql` and exists (select 1 from search_postings o where o.product_id = s.product_id
+               and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``})`,
+    ),
+    sql``,
   );
-  const branches = driver.lexemes.map(
-    (lexeme) => sql`(select s.product_id, s.in_title, s.sales_count, s.created_at, s.sort_amount,
-          s.rating_average, s.rating_count
-        from search_postings s where s.lexeme = ${lexeme}${inTitle}${filters}${sql.join(alsoHas, sql``)}
-        order by ${branchOrder} limit ${want})`,
-  );
+  const columns = sql`s.product_id, s.in_title, s.sales_count, s.created_at, s.sort_amount, s.rating_average, s.rating_count`;
+  const branches = driver.lexemes.map((lexeme) => {
+    const where = sql`s.lexeme = ${lexeme}${inTitle}${filters}`;
+    return capped
+      ? sql`(select * from (select ${columns} from search_postings s where ${where} order by ${order} limit ${WALK_CAP}) s
+             where true${alsoHas} order by ${order} limit ${want})`
+      : sql`(select ${columns} from search_postings s where ${where}${alsoHas} order by ${order} limit ${want})`;
+  });
   const outerOrder = relevance
     ? sql`bool_or(u.in_title) desc, u.sales_count desc, u.product_id`
     : orderSql(input.sort, 'u', 'product_id');
-  const [exact, ranked] = await Promise.all([
+  const [exact, walked] = await Promise.all([
     relevance
       ? preparedRows<{ id: string }>(
           deps.database,
@@ -395,44 +407,52 @@ async function strongMatches(
               order by p.sales_count desc, p.id limit 5`,
         )
       : [],
-    preparedRows<{ id: string }>(
-      deps.database,
+    rows<{ id: string }>(
+      db,
       sql`select u.product_id as id from (${sql.join(branches, sql` union all `)}) u
           group by u.product_id, u.sales_count, u.created_at, u.sort_amount, u.rating_average, u.rating_count
           order by ${outerOrder} limit ${want}`,
     ),
   ]);
-  let found = ids(ranked);
-  if (titleTier && found.length < want) found = await rankIntersection(deps, input, terms, want);
-  const first = ids(exact);
-  return [...new Set([...first, ...found])];
+  let found = ids(walked);
+  if ((titleTier || capped) && found.length < want)
+    found = await intersect(deps, input, terms, want);
+  return [...new Set([...ids(exact), ...found])];
 }
 
-/** Every product holding all the words in title or tags, ranked by words in the title, then sales. */
-async function rankIntersection(
+/** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
+async function intersect(
   deps: AppDeps,
   input: SearchInput,
   terms: Term[],
   want: number,
 ): Promise<string[]> {
-  const [driver, ...others] = terms;
-  const perTerm = (t: Term, name: string) =>
-    sql`${sql.raw(name)} as (select product_id, bool_or(in_title) as t from search_postings
-      where lexeme = any(${sql.param(t.lexemes)}::text[]) group by product_id)`;
+  const [first, ...others] = terms;
   const names = others.map((_, i) => `t${i + 1}`);
+  const perTerm = others.map(
+    (
+      t,
+      i,
+    ) => sql`${sql.raw(names[i]!)} as (select product_id, bool_or(in_title) as t from search_postings
+      where lexeme = any(${sql.param(t.lexemes)}::text[]) group by product_id)`,
+  );
+  const order =
+    input.sort === 'relevance'
+      ? sql.raw(
+          `${['d', ...names].map((n) => `${n}.t::int`).join(' + ')} desc, d.sales_count desc, d.product_id`,
+        )
+      : orderSql(input.sort, 'd', 'product_id');
   return ids(
-    await preparedRows<{ id: string }>(
-      deps.database,
-      sql`with d as (select s.product_id, bool_or(s.in_title) as t, max(s.sales_count) as sales
-                     from search_postings s where s.lexeme = any(${sql.param(driver!.lexemes)}::text[])${filterSql(input, 's')}
+    await rows<{ id: string }>(
+      deps.database.db,
+      sql`with d as (select s.product_id, bool_or(s.in_title) as t, max(s.sales_count) as sales_count,
+                       max(s.created_at) as created_at, max(s.sort_amount) as sort_amount,
+                       max(s.rating_average) as rating_average, max(s.rating_count) as rating_count
+                     from search_postings s where s.lexeme = any(${sql.param(first!.lexemes)}::text[])${filterSql(input, 's')}
                      group by s.product_id),
-            ${sql.join(
-              others.map((t, i) => perTerm(t, names[i]!)),
-              sql`, `,
-            )}
+            ${sql.join(perTerm, sql`, `)}
           select d.product_id as id from d ${sql.raw(names.map((n) => `join ${n} using (product_id)`).join(' '))}
-          order by ${sql.raw(['d', ...names].map((n) => `${n}.t::int`).join(' + '))} desc, d.sales desc, d.product_id
-          limit ${want}`,
+          order by ${order} limit ${want}`,
     ),
   );
 }
@@ -453,8 +473,8 @@ async function weakMatches(
     : sql``;
   // The CTE is a fence: match through the text index first, never walk a sort index looking for rows.
   return ids(
-    await preparedRows<{ id: string }>(
-      deps.database,
+    await rows<{ id: string }>(
+      deps.database.db,
       sql`with p as materialized (
             select p.id, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count
             from products p
