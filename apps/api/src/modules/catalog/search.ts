@@ -148,67 +148,71 @@ function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
  * returns the page's ids plus one, to tell whether another page follows.
  */
 async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMatches> {
-  const cursor = decodeCursor(input.cursor);
-  const offset = cursor.offset;
+  const { mode: cursorMode, offset } = decodeCursor(input.cursor);
   const limit = input.limit;
-  const q = input.q.trim();
-  const lq = q.toLowerCase();
-  const words = queryWords(q);
   const wantBundlesOnly = input.category === 'bundles';
-
-  let mode: Mode = cursor.mode ?? 'text';
-  let didYouMean: string | null = null;
-  let productIds: string[] = [];
-  if (!wantBundlesOnly) {
-    if (!words.length) productIds = await browse(deps, input, offset);
-    else if (mode === 'fuzzy') productIds = await similarTitles(deps, input, lq, offset);
-    else {
-      if (mode === 'fix') didYouMean = await correctSpelling(deps, words);
-      const found = await textMatches(deps, input, didYouMean ?? lq, offset);
-      productIds = found.ids;
-      const misspelt = !found.known && lq.length >= 3;
-      if (mode === 'text' && offset === 0 && productIds.length === 0 && misspelt) {
-        didYouMean = await correctSpelling(deps, words);
-        if (didYouMean) {
-          mode = 'fix';
-          productIds = (await textMatches(deps, input, didYouMean, 0)).ids;
-        }
-        if (productIds.length === 0) {
-          mode = 'fuzzy';
-          didYouMean = null;
-          productIds = await similarTitles(deps, input, lq, 0);
-        }
-      }
-    }
-  }
-
-  // Bundles: few per vendor, matched on title; shown on the first page (or paged when asked for alone).
-  let bundleIds: string[] = [];
-  const includeBundles = wantBundlesOnly || (!input.category && !input.kind && !input.platform);
-  if (includeBundles && (offset === 0 || wantBundlesOnly)) {
-    const bundleFilters: SQL[] = [sql`b.is_active`];
-    if (q) {
-      const like = '%' + lq.replace(/[%_\\]/g, '\\$&') + '%';
-      bundleFilters.push(sql`(lower(b.title) like ${like} or ${lq} <% lower(b.title))`);
-    }
-    if (input.minPrice !== undefined) bundleFilters.push(sql`pr.amount >= ${input.minPrice}`);
-    if (input.maxPrice !== undefined) bundleFilters.push(sql`pr.amount <= ${input.maxPrice}`);
-    const found = await preparedRows<{ id: string }>(
-      deps.database,
-      sql`select b.id from bundles b join prices pr on pr.id = b.price_id
-          where ${sql.join(bundleFilters, sql` and `)}
-          order by b.created_at desc, b.id limit ${wantBundlesOnly ? limit + 1 : 6} offset ${wantBundlesOnly ? offset : 0}`,
-    );
-    bundleIds = found.map((r) => r.id);
-  }
-  const more = wantBundlesOnly ? bundleIds.length > limit : productIds.length > limit;
+  // Independent reads, so in parallel: the page's products and (first page, no product-only filter) bundles.
+  const [products, bundleIds] = await Promise.all([
+    wantBundlesOnly
+      ? { ids: [], mode: 'text' as Mode, didYouMean: null }
+      : matchProducts(deps, input, cursorMode ?? 'text', offset),
+    wantBundlesOnly || (offset === 0 && !input.category && !input.kind && !input.platform)
+      ? matchBundles(deps, input, wantBundlesOnly ? offset : 0)
+      : [],
+  ]);
+  const more = wantBundlesOnly ? bundleIds.length > limit : products.ids.length > limit;
   const canPage = offset + limit <= MAX_OFFSET;
   return {
-    productIds: productIds.slice(0, limit),
+    productIds: products.ids.slice(0, limit),
     bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : bundleIds,
-    nextCursor: more && canPage ? encodeCursor(mode, offset + limit) : null,
-    didYouMean,
+    nextCursor: more && canPage ? encodeCursor(products.mode, offset + limit) : null,
+    didYouMean: products.didYouMean,
   };
+}
+
+async function matchProducts(
+  deps: AppDeps,
+  input: SearchInput,
+  mode: Mode,
+  offset: number,
+): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
+  const lq = input.q.trim().toLowerCase();
+  const words = queryWords(lq);
+  if (!words.length) return { ids: await browse(deps, input, offset), mode, didYouMean: null };
+  if (mode === 'fuzzy')
+    return { ids: await similarTitles(deps, input, lq, offset), mode, didYouMean: null };
+  const corrected = mode === 'fix' ? await correctSpelling(deps, words) : null;
+  const found = await textMatches(deps, input, corrected ?? lq, offset);
+  if (found.ids.length || mode !== 'text' || offset > 0 || found.known || lq.length < 3)
+    return { ids: found.ids, mode, didYouMean: corrected };
+  // Nothing matched and a word is unknown: the closest known words, then titles that look alike.
+  const didYouMean = await correctSpelling(deps, words);
+  if (didYouMean) {
+    const fixed = await textMatches(deps, input, didYouMean, 0);
+    if (fixed.ids.length) return { ids: fixed.ids, mode: 'fix', didYouMean };
+  }
+  return { ids: await similarTitles(deps, input, lq, 0), mode: 'fuzzy', didYouMean: null };
+}
+
+/** Bundles: few per vendor, matched on title; on the first page, or paged when asked for alone. */
+async function matchBundles(deps: AppDeps, input: SearchInput, offset: number): Promise<string[]> {
+  const lq = input.q.trim().toLowerCase();
+  const alone = input.category === 'bundles';
+  const filters: SQL[] = [sql`b.is_active`];
+  if (lq) {
+    const like = '%' + lq.replace(/[%_\\]/g, '\\$&') + '%';
+    filters.push(sql`(lower(b.title) like ${like} or ${lq} <% lower(b.title))`);
+  }
+  if (input.minPrice !== undefined) filters.push(sql`pr.amount >= ${input.minPrice}`);
+  if (input.maxPrice !== undefined) filters.push(sql`pr.amount <= ${input.maxPrice}`);
+  return ids(
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`select b.id from bundles b join prices pr on pr.id = b.price_id
+          where ${sql.join(filters, sql` and `)}
+          order by b.created_at desc, b.id limit ${alone ? input.limit + 1 : 6} offset ${offset}`,
+    ),
+  );
 }
 
 /** The filters every step applies, on a products row (`p`) or a posting (`s`), which share the names. */
@@ -399,25 +403,24 @@ async function strongMatches(
   const outerOrder = relevance
     ? sql`bool_or(u.in_title) desc, u.sales_count desc, u.product_id`
     : orderSql(input.sort, 'u', 'product_id');
-  const [exact, walked] = await Promise.all([
-    relevance
-      ? preparedRows<{ id: string }>(
-          deps.database,
-          sql`select p.id from products p where lower(p.title) = ${text} and p.is_active ${filterSql(input, 'p')}
-              order by p.sales_count desc, p.id limit 5`,
-        )
-      : [],
-    rows<{ id: string }>(
-      db,
-      sql`select u.product_id as id from (${sql.join(branches, sql` union all `)}) u
+  // An exact title (relevance only) rides in the same statement, ahead of the walk: one round trip.
+  const exact = relevance
+    ? sql`(select p.id, 0 as tier, 0::bigint as n from products p
+           where lower(p.title) = ${text} and p.is_active ${filterSql(input, 'p')}
+           order by p.sales_count desc, p.id limit 5) union all `
+    : sql``;
+  const walked = await rows<{ id: string; tier: number }>(
+    db,
+    sql`select x.id, x.tier from (${exact}
+          select u.product_id, 1, row_number() over (order by ${outerOrder}) from (${sql.join(branches, sql` union all `)}) u
           group by u.product_id, u.sales_count, u.created_at, u.sort_amount, u.rating_average, u.rating_count
-          order by ${outerOrder} limit ${want}`,
-    ),
-  ]);
-  let found = ids(walked);
+        ) x (id, tier, n) order by x.tier, x.n limit ${want + 5}`,
+  );
+  const exactIds = walked.filter((r) => r.tier === 0).map((r) => r.id);
+  let found = walked.filter((r) => r.tier === 1).map((r) => r.id);
   if ((titleTier || capped) && found.length < want)
     found = await intersect(deps, input, terms, want);
-  return [...new Set([...ids(exact), ...found])];
+  return [...new Set([...exactIds, ...found])];
 }
 
 /** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
