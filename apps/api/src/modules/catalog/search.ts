@@ -94,8 +94,10 @@ export async function search(
   didYouMean: string | null;
 }> {
   const cache = searchCache(deps);
+  // The query as matched and cached: the contract trimmed it; case and runs of spaces do not matter.
+  const lq = input.q.toLowerCase().replace(/\s+/g, ' ');
   const key = JSON.stringify([
-    input.q.trim().toLowerCase().replace(/\s+/g, ' '),
+    lq,
     input.category ?? null,
     input.kind ?? null,
     input.platform ?? null,
@@ -107,7 +109,7 @@ export async function search(
   ]);
   let matches = cache.get(key);
   if (!matches) {
-    matches = await findMatches(deps, input);
+    matches = await findMatches(deps, input, lq);
     cache.set(key, matches);
   }
   const [productRows, bundleRows] = await Promise.all([
@@ -147,7 +149,7 @@ function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
  * whose words all exist (an empty page there is down to the filters). Every step
  * returns the page's ids plus one, to tell whether another page follows.
  */
-async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMatches> {
+async function findMatches(deps: AppDeps, input: SearchInput, lq: string): Promise<SearchMatches> {
   const { mode: cursorMode, offset } = decodeCursor(input.cursor);
   const limit = input.limit;
   const wantBundlesOnly = input.category === 'bundles';
@@ -155,9 +157,9 @@ async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMat
   const [products, bundleIds] = await Promise.all([
     wantBundlesOnly
       ? { ids: [], mode: 'text' as Mode, didYouMean: null }
-      : matchProducts(deps, input, cursorMode ?? 'text', offset),
+      : matchProducts(deps, input, lq, cursorMode ?? 'text', offset),
     wantBundlesOnly || (offset === 0 && !input.category && !input.kind && !input.platform)
-      ? matchBundles(deps, input, wantBundlesOnly ? offset : 0)
+      ? matchBundles(deps, input, lq, wantBundlesOnly ? offset : 0)
       : [],
   ]);
   const more = wantBundlesOnly ? bundleIds.length > limit : products.ids.length > limit;
@@ -173,10 +175,10 @@ async function findMatches(deps: AppDeps, input: SearchInput): Promise<SearchMat
 async function matchProducts(
   deps: AppDeps,
   input: SearchInput,
+  lq: string,
   mode: Mode,
   offset: number,
 ): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
-  const lq = input.q.trim().toLowerCase();
   const words = queryWords(lq);
   if (!words.length) return { ids: await browse(deps, input, offset), mode, didYouMean: null };
   if (mode === 'fuzzy')
@@ -195,8 +197,12 @@ async function matchProducts(
 }
 
 /** Bundles: few per vendor, matched on title; on the first page, or paged when asked for alone. */
-async function matchBundles(deps: AppDeps, input: SearchInput, offset: number): Promise<string[]> {
-  const lq = input.q.trim().toLowerCase();
+async function matchBundles(
+  deps: AppDeps,
+  input: SearchInput,
+  lq: string,
+  offset: number,
+): Promise<string[]> {
   const alone = input.category === 'bundles';
   const filters: SQL[] = [sql`b.is_active`];
   if (lq) {
