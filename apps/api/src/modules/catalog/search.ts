@@ -183,15 +183,27 @@ async function matchProducts(
   if (!words.length) return { ids: await browse(deps, input, offset), mode, didYouMean: null };
   if (mode === 'fuzzy')
     return { ids: await similarTitles(deps, input, lq, offset), mode, didYouMean: null };
-  const corrected = mode === 'fix' ? await correctSpelling(deps, words) : null;
-  const found = await textMatches(deps, input, corrected ?? lq, offset);
-  if (found.ids.length || mode !== 'text' || offset > 0 || found.known || lq.length < 3)
-    return { ids: found.ids, mode, didYouMean: corrected };
+  // Spelling is fixed in the same round trip as resolving: always when paging corrected results, else
+  // only on a first page whose words are not all in the catalogue.
+  const fix = mode === 'fix' ? 'always' : offset === 0 && lq.length >= 3 ? 'ifUnknown' : 'never';
+  const { terms, corrected } = await resolveTerms(deps, words, fix);
+  if (mode === 'fix') {
+    const found = await textMatches(
+      deps,
+      input,
+      corrected?.terms ?? terms,
+      corrected?.text ?? lq,
+      offset,
+    );
+    return { ids: found.ids, mode, didYouMean: corrected?.text ?? null };
+  }
+  const found = await textMatches(deps, input, terms, lq, offset);
+  if (found.ids.length || offset > 0 || found.known || lq.length < 3)
+    return { ids: found.ids, mode, didYouMean: null };
   // Nothing matched and a word is unknown: the closest known words, then titles that look alike.
-  const didYouMean = await correctSpelling(deps, words);
-  if (didYouMean) {
-    const fixed = await textMatches(deps, input, didYouMean, 0);
-    if (fixed.ids.length) return { ids: fixed.ids, mode: 'fix', didYouMean };
+  if (corrected) {
+    const fixed = await textMatches(deps, input, corrected.terms, corrected.text, 0);
+    if (fixed.ids.length) return { ids: fixed.ids, mode: 'fix', didYouMean: corrected.text };
   }
   return { ids: await similarTitles(deps, input, lq, 0), mode: 'fuzzy', didYouMean: null };
 }
@@ -295,31 +307,49 @@ interface Term {
   prefix: boolean;
 }
 
+interface ResolvedRow {
+  pass: number;
+  n: number;
+  word: string;
+  stem: string | null;
+  lexemes: string[];
+  df: number;
+  in_body: boolean;
+}
+const toTerms = (found: ResolvedRow[], last: number): Term[] =>
+  found.flatMap((r) =>
+    r.stem === null
+      ? [] // a stop word: the index dropped it too
+      : [{ stem: r.stem, lexemes: r.lexemes, df: r.df, inBody: r.in_body, prefix: r.n === last }],
+  );
+
 /**
  * Stems each word the way the index did ('english': stop words drop out) and looks its lexemes up; the
- * last word is still being typed, so it also matches the most common lexemes that start with it.
+ * last word is still being typed, so it also matches the most common lexemes that start with it. With
+ * `fix`, also the query with each word replaced by the closest title or tag word, resolved the same way
+ * (null when that changes nothing). One round trip (`tradeshelf_resolve_terms`, ADR 016).
  */
-async function resolveTerms(deps: AppDeps, words: string[]): Promise<Term[]> {
-  const last = words.length;
-  const matches = sql`(lexeme = s.stem or (w.n = ${last} and (
-      (lexeme >= s.stem and lexeme < s.stem || chr(1114111))
-      or (lexeme >= w.word and lexeme < w.word || chr(1114111)))))`;
-  const found = await preparedRows<Omit<Term, 'prefix'> & { n: number }>(
+async function resolveTerms(
+  deps: AppDeps,
+  words: string[],
+  fix: 'never' | 'ifUnknown' | 'always',
+): Promise<{ terms: Term[]; corrected: { text: string; terms: Term[] } | null }> {
+  const found = await preparedRows<ResolvedRow>(
     deps.database,
-    sql`select w.n::int as n, s.stem, coalesce(x.lexemes, '{}') as lexemes, coalesce(x.df, 0)::int as df,
-          exists (select 1 from search_lexicon where body_df > 0 and ${matches}) as "inBody"
-        from unnest(${sql.param(words)}::text[]) with ordinality as w(word, n)
-        cross join lateral (select (tsvector_to_array(to_tsvector('english', w.word)))[1] as stem) s
-        left join lateral (
-          select array_agg(l.lexeme order by l.df desc, l.lexeme) as lexemes, sum(l.df) as df from (
-            select lexeme, df from search_lexicon where df > 0 and ${matches}
-            order by df desc, lexeme limit ${PREFIX_EXPANSIONS}) l
-        ) x on true
-        where s.stem is not null
-        order by w.n`,
+    sql`select * from tradeshelf_resolve_terms(${sql.param(words)}::text[], ${PREFIX_EXPANSIONS}::int, ${FIX[fix]}::int)`,
   );
-  return found.map(({ n, ...term }) => ({ ...term, prefix: n === last }));
+  const fixed = found.filter((r) => r.pass === 1);
+  return {
+    terms: toTerms(
+      found.filter((r) => r.pass === 0),
+      words.length,
+    ),
+    corrected: fixed.length
+      ? { text: fixed.map((r) => r.word).join(' '), terms: toTerms(fixed, fixed.length) }
+      : null,
+  };
 }
+const FIX = { never: 0, ifUnknown: 1, always: 2 } as const;
 
 /** A tsquery from lexemes as they are (quoted: no second stemming, no operators from user text). */
 const quoteLexeme = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -340,10 +370,10 @@ function tsquery(terms: Term[], withStems: boolean): string {
 async function textMatches(
   deps: AppDeps,
   input: SearchInput,
+  terms: Term[],
   text: string,
   offset: number,
 ): Promise<{ ids: string[]; known: boolean }> {
-  const terms = await resolveTerms(deps, queryWords(text));
   if (!terms.length) return { ids: [], known: false }; // only stop words
   const indexed = terms.every((t) => t.lexemes.length > 0);
   const known = terms.every((t) => t.lexemes.length > 0 || t.inBody);
@@ -491,18 +521,4 @@ async function weakMatches(
           select p.id from p order by ${orderSql(input.sort, 'p', 'id')} limit ${want}`,
     ),
   );
-}
-
-/** Replaces each unknown word with the closest known title or tag word; null when nothing changes. */
-async function correctSpelling(deps: AppDeps, words: string[]): Promise<string | null> {
-  const found = await preparedRows<{ word: string; term: string | null }>(
-    deps.database,
-    sql`select w.word, (select t.term from search_terms t where t.term % w.word
-                        order by similarity(t.term, w.word) desc, t.frequency desc limit 1) as term
-        from unnest(${sql.param(words)}::text[]) with ordinality as w(word, n)
-        order by w.n`,
-  );
-  const corrected = found.map((r) => (r.word.length >= 3 && r.term ? r.term : r.word));
-  const text = corrected.join(' ');
-  return text !== words.join(' ') ? text : null;
 }
