@@ -60,3 +60,109 @@ BEGIN
   RETURN QUERY SELECT 1, x.n, x.word, x.stem, x.lexemes, x.df, x.in_body
     FROM tradeshelf_resolve_words(corrected, expansions) x;
 END $$;
+--> statement-breakpoint
+-- The first page of a one-word query, walked off the postings with cached plans (ADR 016): per lexeme of
+-- the word (with its completions), an index range in the sort's order, merged; for relevance an exact
+-- title first (tier 0). A statement built and planned per call spent ~0.6 ms parsing and planning to run
+-- ~0.5 ms; these static statements keep one generic plan per session, and the category facet has its own
+-- (a category-led index). Same order and ties as the statement search.ts builds for several words.
+CREATE FUNCTION tradeshelf_walk_word(lexemes text[], sort text, want integer, exact_title text, cat text,
+  knd text, plat text, min_amount integer, max_amount integer)
+RETURNS TABLE (product_id text, tier integer, n bigint)
+LANGUAGE plpgsql STABLE
+-- Generic plans estimate ~50 postings a lexeme and would sort them all; the index order is the plan meant
+-- here (stopping at `want` rows), so sorts and bitmap scans are priced out, and with them JIT.
+SET plan_cache_mode = force_generic_plan SET enable_sort = off SET enable_bitmapscan = off SET jit = off
+SET max_parallel_workers_per_gather = 0
+AS $$
+#variable_conflict use_column
+BEGIN
+  IF sort = 'relevance' THEN
+    -- An exact title, then title matches before tag matches, then sales.
+    IF cat IS NULL THEN
+      RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+        (SELECT e.id, 0, 0::bigint FROM (
+          -- Fenced (OFFSET 0): found through the title index, then sorted, never a walk of a sales index.
+          SELECT p.id, p.sales_count FROM products p WHERE lower(p.title) = exact_title AND p.is_active AND (cat IS NULL OR p.category = cat) AND (knd IS NULL OR p.kind = knd) AND (plat IS NULL OR plat = ANY (p.platforms))
+        AND (min_amount IS NULL OR p.sort_amount >= min_amount) AND (max_amount IS NULL OR p.sort_amount <= max_amount) OFFSET 0) e
+         ORDER BY e.sales_count DESC, e.id LIMIT 5)
+        UNION ALL
+        SELECT u.product_id, 1, row_number() OVER (ORDER BY bool_or(u.in_title) DESC, u.sales_count DESC, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.sales_count FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.in_title DESC, s.sales_count DESC, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.sales_count
+      ) x (id, tier, n) ORDER BY x.tier, x.n LIMIT want + 5;
+    ELSE
+      RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+        (SELECT e.id, 0, 0::bigint FROM (
+          -- Fenced (OFFSET 0): found through the title index, then sorted, never a walk of a sales index.
+          SELECT p.id, p.sales_count FROM products p WHERE lower(p.title) = exact_title AND p.is_active AND p.category = cat AND (knd IS NULL OR p.kind = knd) AND (plat IS NULL OR plat = ANY (p.platforms))
+        AND (min_amount IS NULL OR p.sort_amount >= min_amount) AND (max_amount IS NULL OR p.sort_amount <= max_amount) OFFSET 0) e
+         ORDER BY e.sales_count DESC, e.id LIMIT 5)
+        UNION ALL
+        SELECT u.product_id, 1, row_number() OVER (ORDER BY bool_or(u.in_title) DESC, u.sales_count DESC, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.sales_count FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND s.category = cat AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.in_title DESC, s.sales_count DESC, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.sales_count
+      ) x (id, tier, n) ORDER BY x.tier, x.n LIMIT want + 5;
+    END IF;
+  ELSIF sort = 'newest' THEN
+    RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+      SELECT u.product_id, 1, row_number() OVER (ORDER BY u.created_at DESC, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.created_at FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.created_at DESC, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.created_at
+    ) x (id, tier, n) ORDER BY x.n LIMIT want;
+  ELSIF sort = 'price_asc' THEN
+    RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+      SELECT u.product_id, 1, row_number() OVER (ORDER BY u.sort_amount, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.sort_amount FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.sort_amount, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.sort_amount
+    ) x (id, tier, n) ORDER BY x.n LIMIT want;
+  ELSIF sort = 'price_desc' THEN
+    RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+      SELECT u.product_id, 1, row_number() OVER (ORDER BY u.sort_amount DESC, u.product_id DESC)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.sort_amount FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.sort_amount DESC, s.product_id DESC LIMIT want) u
+      GROUP BY u.product_id, u.sort_amount
+    ) x (id, tier, n) ORDER BY x.n LIMIT want;
+  ELSIF sort = 'rating' THEN
+    RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+      SELECT u.product_id, 1, row_number() OVER (ORDER BY u.rating_average DESC, u.rating_count DESC, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.rating_average, s.rating_count FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.rating_average DESC, s.rating_count DESC, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.rating_average, u.rating_count
+    ) x (id, tier, n) ORDER BY x.n LIMIT want;
+  ELSIF sort = 'best_selling' THEN
+    RETURN QUERY SELECT x.id, x.tier, x.n FROM (
+      SELECT u.product_id, 1, row_number() OVER (ORDER BY u.sales_count DESC, u.product_id)
+      FROM unnest(lexemes) AS lx(lexeme) CROSS JOIN LATERAL (
+        SELECT s.product_id, s.in_title, s.sales_count FROM search_postings s
+        WHERE s.lexeme = lx.lexeme AND (cat IS NULL OR s.category = cat) AND (knd IS NULL OR s.kind = knd) AND (plat IS NULL OR plat = ANY (s.platforms))
+        AND (min_amount IS NULL OR s.sort_amount >= min_amount) AND (max_amount IS NULL OR s.sort_amount <= max_amount)
+        ORDER BY s.sales_count DESC, s.product_id LIMIT want) u
+      GROUP BY u.product_id, u.sales_count
+    ) x (id, tier, n) ORDER BY x.n LIMIT want;
+  ELSE
+    RAISE EXCEPTION 'unknown sort %', sort;
+  END IF;
+END $$;

@@ -408,8 +408,10 @@ async function strongMatches(
   const db = deps.database.db;
   const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
   const others = terms.filter((t) => t !== driver);
-  const filters = filterSql(input, 's');
   const relevance = input.sort === 'relevance';
+  if (!others.length && (relevance || !hasFilters(input)))
+    return walkWord(deps, input, driver, text, want);
+  const filters = filterSql(input, 's');
   const titleTier = relevance && others.length > 0;
   const capped = others.length > 0 && driver.df > WALK_CAP;
   const order = relevance
@@ -457,6 +459,33 @@ async function strongMatches(
   if ((titleTier || capped) && found.length < want)
     found = await intersect(deps, input, terms, want);
   return [...new Set([...exactIds, ...found])];
+}
+
+const hasFilters = (input: SearchInput) =>
+  Boolean(input.category ?? input.kind ?? input.platform) ||
+  input.minPrice !== undefined ||
+  input.maxPrice !== undefined;
+
+/**
+ * One word's strong matches by `tradeshelf_walk_word` (ADR 016): the same order as the statement
+ * {@link strongMatches} builds, from plans cached per connection. Used where the index the sort walks
+ * holds the filter columns: relevance (its index includes them; the category facet has its own), or no
+ * filters; a filtered walk of another sort's index would fetch every posting's row.
+ */
+async function walkWord(
+  deps: AppDeps,
+  input: SearchInput,
+  word: Term,
+  text: string,
+  want: number,
+): Promise<string[]> {
+  const found = await preparedRows<{ product_id: string }>(
+    deps.database,
+    sql`select product_id from tradeshelf_walk_word(${sql.param(word.lexemes)}::text[], ${input.sort}::text,
+          ${want}::int, ${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
+          ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`,
+  );
+  return [...new Set(found.map((r) => r.product_id))];
 }
 
 /** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
