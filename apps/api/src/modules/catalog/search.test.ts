@@ -124,6 +124,96 @@ describe('search over common words that rarely meet', () => {
   });
 });
 
+describe('one-word queries', () => {
+  it('rank and sort alike with and without filters, the exact title first', async () => {
+    // One word in titles or tags, with sales, dates, prices and ratings set apart, so every sort has a
+    // single right order; `kind` splits them for the filtered runs (walked by a different statement).
+    const rows = [
+      {
+        key: 'q1',
+        title: 'Axolotl',
+        tags: [],
+        kind: 'indicator',
+        amount: 700,
+        sales: 1,
+        rating: 4.1,
+      },
+      {
+        key: 'q2',
+        title: 'Axolotl Bands',
+        tags: [],
+        kind: 'course',
+        amount: 300,
+        sales: 50,
+        rating: 3.2,
+      },
+      {
+        key: 'q3',
+        title: 'Axolotl Levels',
+        tags: [],
+        kind: 'indicator',
+        amount: 900,
+        sales: 20,
+        rating: 4.9,
+      },
+      {
+        key: 'q4',
+        title: 'Range Grid',
+        tags: ['axolotl'],
+        kind: 'course',
+        amount: 100,
+        sales: 90,
+        rating: 2.5,
+      },
+      {
+        key: 'q5',
+        title: 'Trend Grid',
+        tags: ['axolotl'],
+        kind: 'indicator',
+        amount: 500,
+        sales: 5,
+        rating: 4.5,
+      },
+    ] as const;
+    const made: Record<string, string> = {};
+    for (const [i, r] of rows.entries()) {
+      const { id } = await createProduct(t, vendorId, {
+        title: r.title,
+        tags: [...r.tags],
+        kind: r.kind,
+        amount: r.amount,
+      });
+      made[r.key] = id;
+      await t.database.db.execute(sql`update products set sales_count = ${r.sales},
+        rating_average = ${r.rating}, rating_count = 3, created_at = now() - ${`${i} days`}::interval where id = ${id}`);
+    }
+    const keys = (ps: ProductCard[]) =>
+      ps.map((p) => Object.keys(made).find((k) => made[k] === p.id));
+    const inTitle = (r: (typeof rows)[number]) => r.title.toLowerCase().includes('axolotl');
+    const orders: Record<string, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
+      relevance: (a, b) =>
+        Number(b.title === 'Axolotl') - Number(a.title === 'Axolotl') ||
+        Number(inTitle(b)) - Number(inTitle(a)) ||
+        b.sales - a.sales,
+      newest: (a, b) => rows.indexOf(a) - rows.indexOf(b),
+      price_asc: (a, b) => a.amount - b.amount,
+      price_desc: (a, b) => b.amount - a.amount,
+      rating: (a, b) => b.rating - a.rating,
+      best_selling: (a, b) => b.sales - a.sales,
+    };
+    for (const [sort, order] of Object.entries(orders)) {
+      for (const kind of [undefined, 'course', 'indicator'] as const) {
+        const expected = rows
+          .filter((r) => !kind || r.kind === kind)
+          .sort(order)
+          .map((r) => r.key);
+        const body = await search({ q: 'axolotl', sort, ...(kind ? { kind } : {}) });
+        expect(keys(body.products), `${sort} ${kind ?? ''}`).toEqual(expected);
+      }
+    }
+  });
+});
+
 describe('search index follows the catalogue', () => {
   it('reorders by sales as they happen', async () => {
     const first = (await createProduct(t, vendorId, { title: 'Zebra Bands' })).id;
