@@ -13,7 +13,6 @@ import Fastify, {
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
@@ -25,6 +24,7 @@ import { ordersModule } from './modules/orders/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { createResponseSerializerCompiler } from './platform/serializer.ts';
 import { filesModule } from './platform/files.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 
@@ -57,7 +57,12 @@ export async function buildApp(
   });
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled per response schema (ADR 017); tests and development also check each answer against zod.
+  app.setSerializerCompiler(
+    createResponseSerializerCompiler({
+      verify: process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development',
+    }),
+  );
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });

@@ -67,7 +67,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  /** Adds test-only routes before the app is ready (routes cannot be added after). */
+  options: { beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {},
+): Promise<TestApp> {
   const db = await freshDatabase();
   const smtp = await startLoopbackSmtp();
   const config = loadConfig({
@@ -85,6 +89,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const database = connectDatabase(db.url, 4, { prepared: Boolean(inject('pgTemplate')) });
   const deps = createDeps(config, database, quietLog);
   const app = await buildApp(deps);
+  await options.beforeReady?.(app);
   await app.ready();
 
   return {
