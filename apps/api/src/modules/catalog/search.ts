@@ -107,17 +107,20 @@ export async function search(
     input.limit,
     input.cursor ?? null,
   ]);
+  // A first page's cards come with its matches when a one-word walk finds them (one round trip fewer).
+  const cards: CardPrefetch = { userId, rows: new Map() };
   let matches = cache.get(key);
   if (!matches) {
-    matches = await findMatches(deps, input, lq);
+    matches = await findMatches(deps, input, lq, cards);
     cache.set(key, matches);
   }
+  const missing = matches.productIds.filter((id) => !cards.rows.has(id));
   const [productRows, bundleRows] = await Promise.all([
-    matches.productIds.length
+    missing.length
       ? preparedRows<ProductCardRow>(
           deps.database,
           sql`select ${productCardColumns(userId)} ${productCardFrom}
-              where p.id = any(${sql.param(matches.productIds)}::text[]) and p.is_active`,
+              where p.id = any(${sql.param(missing)}::text[]) and p.is_active`,
         )
       : [],
     matches.bundleIds.length
@@ -127,14 +130,22 @@ export async function search(
         )
       : [],
   ]);
+  for (const r of productRows) cards.rows.set(r.id, r);
   return {
-    products: inOrder(matches.productIds, productRows).map((r) =>
-      presentProductCard(r, deps.storage),
-    ),
+    products: matches.productIds.flatMap((id) => {
+      const r = cards.rows.get(id);
+      return r ? [presentProductCard(r, deps.storage)] : [];
+    }),
     bundles: inOrder(matches.bundleIds, bundleRows).map((r) => presentBundleCard(r, deps.storage)),
     nextCursor: matches.nextCursor,
     didYouMean: matches.didYouMean,
   };
+}
+
+/** Product card rows already read for this request (for this buyer), by product id. */
+interface CardPrefetch {
+  userId: string | null;
+  rows: Map<string, ProductCardRow>;
 }
 
 function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
@@ -149,7 +160,12 @@ function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
  * whose words all exist (an empty page there is down to the filters). Every step
  * returns the page's ids plus one, to tell whether another page follows.
  */
-async function findMatches(deps: AppDeps, input: SearchInput, lq: string): Promise<SearchMatches> {
+async function findMatches(
+  deps: AppDeps,
+  input: SearchInput,
+  lq: string,
+  cards: CardPrefetch,
+): Promise<SearchMatches> {
   const { mode: cursorMode, offset } = decodeCursor(input.cursor);
   const limit = input.limit;
   const wantBundlesOnly = input.category === 'bundles';
@@ -157,7 +173,7 @@ async function findMatches(deps: AppDeps, input: SearchInput, lq: string): Promi
   const [products, bundleIds] = await Promise.all([
     wantBundlesOnly
       ? { ids: [], mode: 'text' as Mode, didYouMean: null }
-      : matchProducts(deps, input, lq, cursorMode ?? 'text', offset),
+      : matchProducts(deps, input, lq, cursorMode ?? 'text', offset, cards),
     wantBundlesOnly || (offset === 0 && !input.category && !input.kind && !input.platform)
       ? matchBundles(deps, input, lq, wantBundlesOnly ? offset : 0)
       : [],
@@ -178,6 +194,7 @@ async function matchProducts(
   lq: string,
   mode: Mode,
   offset: number,
+  cards: CardPrefetch,
 ): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
   const words = queryWords(lq);
   if (!words.length) return { ids: await browse(deps, input, offset), mode, didYouMean: null };
@@ -194,15 +211,16 @@ async function matchProducts(
       corrected?.terms ?? terms,
       corrected?.text ?? lq,
       offset,
+      cards,
     );
     return { ids: found.ids, mode, didYouMean: corrected?.text ?? null };
   }
-  const found = await textMatches(deps, input, terms, lq, offset);
+  const found = await textMatches(deps, input, terms, lq, offset, cards);
   if (found.ids.length || offset > 0 || found.known || lq.length < 3)
     return { ids: found.ids, mode, didYouMean: null };
   // Nothing matched and a word is unknown: the closest known words, then titles that look alike.
   if (corrected) {
-    const fixed = await textMatches(deps, input, corrected.terms, corrected.text, 0);
+    const fixed = await textMatches(deps, input, corrected.terms, corrected.text, 0, cards);
     if (fixed.ids.length) return { ids: fixed.ids, mode: 'fix', didYouMean: corrected.text };
   }
   return { ids: await similarTitles(deps, input, lq, 0), mode: 'fuzzy', didYouMean: null };
@@ -373,13 +391,16 @@ async function textMatches(
   terms: Term[],
   text: string,
   offset: number,
+  cards: CardPrefetch,
 ): Promise<{ ids: string[]; known: boolean }> {
   if (!terms.length) return { ids: [], known: false }; // only stop words
   const indexed = terms.every((t) => t.lexemes.length > 0);
   const known = terms.every((t) => t.lexemes.length > 0 || t.inBody);
   if (!known) return { ids: [], known };
   const want = offset + input.limit + 1;
-  const strong = indexed ? await strongMatches(deps, input, terms, text, want) : [];
+  const strong = indexed
+    ? await strongMatches(deps, input, terms, text, want, offset === 0 ? cards : null)
+    : [];
   // A weak match needs some word that a product has only in its description.
   if (strong.length >= want || !terms.some((t) => t.inBody))
     return { ids: strong.slice(offset, want), known };
@@ -404,13 +425,14 @@ async function strongMatches(
   terms: Term[],
   text: string,
   want: number,
+  cards: CardPrefetch | null,
 ): Promise<string[]> {
   const db = deps.database.db;
   const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
   const others = terms.filter((t) => t !== driver);
   const relevance = input.sort === 'relevance';
   if (!others.length && (relevance || !hasFilters(input)))
-    return walkWord(deps, input, driver, text, want);
+    return walkWord(deps, input, driver, text, want, cards);
   const filters = filterSql(input, 's');
   const titleTier = relevance && others.length > 0;
   const capped = others.length > 0 && driver.df > WALK_CAP;
@@ -422,11 +444,13 @@ async function strongMatches(
       )
     : orderSql(input.sort, 's', 'product_id');
   const inTitle = titleTier ? sql` and s.in_title` : sql``;
+  // A scalar subquery, not EXISTS: the planner turns EXISTS into a hash semi-join that reads every
+  // posting of the other word (5 000 for a common one, ~2 ms) instead of probing the walked rows' keys.
   const alsoHas = sql.join(
     others.map(
       (t) =>
-        sql` and exists (select 1 from search_postings o where o.product_id = s.product_id
-               and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``})`,
+        sql` and (select true from search_postings o where o.product_id = s.product_id
+               and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``} limit 1)`,
     ),
     sql``,
   );
@@ -478,14 +502,29 @@ async function walkWord(
   word: Term,
   text: string,
   want: number,
+  cards: CardPrefetch | null,
 ): Promise<string[]> {
-  const found = await preparedRows<{ product_id: string }>(
+  const walk = sql`tradeshelf_walk_word(${sql.param(word.lexemes)}::text[], ${input.sort}::text,
+    ${want}::int, ${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
+    ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`;
+  if (!cards) {
+    const found = await preparedRows<{ product_id: string }>(
+      deps.database,
+      sql`select product_id from ${walk}`,
+    );
+    return [...new Set(found.map((r) => r.product_id))];
+  }
+  // A first page: the cards in the same statement, in the walk's order (a left join: the same matches).
+  const found = await preparedRows<{ match_id: string } & (ProductCardRow | { id: null })>(
     deps.database,
-    sql`select product_id from tradeshelf_walk_word(${sql.param(word.lexemes)}::text[], ${input.sort}::text,
-          ${want}::int, ${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
-          ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`,
+    sql`select w.product_id as match_id, c.* from ${walk} with ordinality w (product_id, tier, n, ord)
+        left join lateral (
+          select ${productCardColumns(cards.userId)} ${productCardFrom} where p.id = w.product_id and p.is_active
+        ) c on true
+        order by w.ord`,
   );
-  return [...new Set(found.map((r) => r.product_id))];
+  for (const r of found) if (r.id !== null) cards.rows.set(r.id, r);
+  return [...new Set(found.map((r) => r.match_id))];
 }
 
 /** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
