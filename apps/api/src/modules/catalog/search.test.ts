@@ -214,6 +214,107 @@ describe('one-word queries', () => {
   });
 });
 
+describe('two-word queries', () => {
+  it('rank and sort alike with and without filters, the exact title first', async () => {
+    // Both words in the title, one in the title and one in the tags, both in the tags, and one word
+    // alone (not a match); `kind` splits them for the filtered runs.
+    const rows = [
+      {
+        key: 'w1',
+        title: 'Ocelot Kiln',
+        tags: [],
+        kind: 'indicator',
+        amount: 800,
+        sales: 2,
+        rating: 3.9,
+      },
+      {
+        key: 'w2',
+        title: 'Ocelot Kiln Pro',
+        tags: [],
+        kind: 'course',
+        amount: 200,
+        sales: 40,
+        rating: 4.4,
+      },
+      {
+        key: 'w3',
+        title: 'Kiln Ocelot Lite',
+        tags: [],
+        kind: 'indicator',
+        amount: 600,
+        sales: 30,
+        rating: 2.1,
+      },
+      {
+        key: 'w4',
+        title: 'Ocelot Bands',
+        tags: ['kiln'],
+        kind: 'course',
+        amount: 400,
+        sales: 90,
+        rating: 4.8,
+      },
+      {
+        key: 'w5',
+        title: 'Zone Grid',
+        tags: ['ocelot', 'kiln'],
+        kind: 'indicator',
+        amount: 100,
+        sales: 70,
+        rating: 3.3,
+      },
+      {
+        key: 'w6',
+        title: 'Ocelot Only',
+        tags: [],
+        kind: 'indicator',
+        amount: 50,
+        sales: 99,
+        rating: 5,
+      },
+    ] as const;
+    const made: Record<string, string> = {};
+    for (const [i, r] of rows.entries()) {
+      const { id } = await createProduct(t, vendorId, {
+        title: r.title,
+        tags: [...r.tags],
+        kind: r.kind,
+        amount: r.amount,
+      });
+      made[r.key] = id;
+      await t.database.db.execute(sql`update products set sales_count = ${r.sales},
+        rating_average = ${r.rating}, rating_count = 3, created_at = now() - ${`${i} days`}::interval where id = ${id}`);
+    }
+    const keys = (ps: ProductCard[]) =>
+      ps.map((p) => Object.keys(made).find((k) => made[k] === p.id));
+    type Row = (typeof rows)[number];
+    const inTitle = (r: Row) =>
+      ['ocelot', 'kiln'].filter((w) => r.title.toLowerCase().split(' ').includes(w)).length;
+    const orders: Record<string, (a: Row, b: Row) => number> = {
+      relevance: (a, b) =>
+        Number(b.title === 'Ocelot Kiln') - Number(a.title === 'Ocelot Kiln') ||
+        inTitle(b) - inTitle(a) ||
+        b.sales - a.sales,
+      newest: (a, b) => rows.indexOf(a) - rows.indexOf(b),
+      price_asc: (a, b) => a.amount - b.amount,
+      price_desc: (a, b) => b.amount - a.amount,
+      rating: (a, b) => b.rating - a.rating,
+      best_selling: (a, b) => b.sales - a.sales,
+    };
+    for (const [sort, order] of Object.entries(orders)) {
+      for (const kind of [undefined, 'course', 'indicator'] as const) {
+        const expected = rows
+          .filter((r) => r.key !== 'w6' && (!kind || r.kind === kind))
+          .sort(order)
+          .map((r) => r.key);
+        const body = await search({ q: 'ocelot kiln', sort, ...(kind ? { kind } : {}) });
+        expect(keys(body.products), `${sort} ${kind ?? ''}`).toEqual(expected);
+      }
+    }
+  });
+});
+
 describe('search index follows the catalogue', () => {
   it('reorders by sales as they happen', async () => {
     const first = (await createProduct(t, vendorId, { title: 'Zebra Bands' })).id;

@@ -431,11 +431,23 @@ async function strongMatches(
   const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
   const others = terms.filter((t) => t !== driver);
   const relevance = input.sort === 'relevance';
-  if (!others.length && (relevance || !hasFilters(input)))
-    return walkWord(deps, input, driver, text, want, cards);
-  const filters = filterSql(input, 's');
   const titleTier = relevance && others.length > 0;
   const capped = others.length > 0 && driver.df > WALK_CAP;
+  const rest = (exactIds: string[], found: string[]) =>
+    (titleTier || capped) && found.length < want
+      ? intersect(deps, input, terms, want).then((all) => [...new Set([...exactIds, ...all])])
+      : [...new Set([...exactIds, ...found])];
+  // One or two words: static statements with cached plans (ADR 016), where the sort's index holds the
+  // filters; more words, or another sort filtered, take the statement built here, planned per call.
+  if (others.length <= 1 && (relevance || !hasFilters(input))) {
+    const { exact, found } = await walkStatic(
+      deps,
+      staticWalk(input, driver, others[0] ?? null, text, want, capped),
+      cards,
+    );
+    return rest(exact, found);
+  }
+  const filters = filterSql(input, 's');
   const order = relevance
     ? sql.raw(
         titleTier
@@ -478,11 +490,10 @@ async function strongMatches(
           group by u.product_id, u.sales_count, u.created_at, u.sort_amount, u.rating_average, u.rating_count
         ) x (id, tier, n) order by x.tier, x.n limit ${want + 5}`,
   );
-  const exactIds = walked.filter((r) => r.tier === 0).map((r) => r.id);
-  let found = walked.filter((r) => r.tier === 1).map((r) => r.id);
-  if ((titleTier || capped) && found.length < want)
-    found = await intersect(deps, input, terms, want);
-  return [...new Set([...exactIds, ...found])];
+  return rest(
+    walked.filter((r) => r.tier === 0).map((r) => r.id),
+    walked.filter((r) => r.tier === 1).map((r) => r.id),
+  );
 }
 
 const hasFilters = (input: SearchInput) =>
@@ -491,40 +502,58 @@ const hasFilters = (input: SearchInput) =>
   input.maxPrice !== undefined;
 
 /**
- * One word's strong matches by `tradeshelf_walk_word` (ADR 016): the same order as the statement
- * {@link strongMatches} builds, from plans cached per connection. Used where the index the sort walks
- * holds the filter columns: relevance (its index includes them; the category facet has its own), or no
- * filters; a filtered walk of another sort's index would fetch every posting's row.
+ * The call of `tradeshelf_walk_word` (one word) or `tradeshelf_walk_two_words` (the other word checked by
+ * key; relevance reads titles holding both, capped walks stop after {@link WALK_CAP} postings), in the
+ * same order as the statement {@link strongMatches} builds.
  */
-async function walkWord(
-  deps: AppDeps,
+function staticWalk(
   input: SearchInput,
-  word: Term,
+  driver: Term,
+  other: Term | null,
   text: string,
   want: number,
+  capped: boolean,
+): SQL {
+  const filters = sql`${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
+    ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int`;
+  return other
+    ? sql`tradeshelf_walk_two_words(${sql.param(driver.lexemes)}::text[], ${sql.param(other.lexemes)}::text[],
+        ${input.sort}::text, ${want}::int, ${capped ? WALK_CAP : null}::int, ${filters})`
+    : sql`tradeshelf_walk_word(${sql.param(driver.lexemes)}::text[], ${input.sort}::text, ${want}::int, ${filters})`;
+}
+
+/**
+ * Runs a static walk: exact titles (tier 0) and the walk (tier 1), in order. On a first page the cards
+ * come in the same statement, in the walk's order (a left join: the matches are the same either way).
+ */
+async function walkStatic(
+  deps: AppDeps,
+  walk: SQL,
   cards: CardPrefetch | null,
-): Promise<string[]> {
-  const walk = sql`tradeshelf_walk_word(${sql.param(word.lexemes)}::text[], ${input.sort}::text,
-    ${want}::int, ${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
-    ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`;
-  if (!cards) {
-    const found = await preparedRows<{ product_id: string }>(
+): Promise<{ exact: string[]; found: string[] }> {
+  type Walked = { match_id: string; tier: number };
+  let found: Walked[];
+  if (cards) {
+    const withCards = await preparedRows<Walked & (ProductCardRow | { id: null })>(
       deps.database,
-      sql`select product_id from ${walk}`,
+      sql`select w.product_id as match_id, w.tier, c.* from ${walk} with ordinality w (product_id, tier, n, ord)
+          left join lateral (
+            select ${productCardColumns(cards.userId)} ${productCardFrom} where p.id = w.product_id and p.is_active
+          ) c on true
+          order by w.ord`,
     );
-    return [...new Set(found.map((r) => r.product_id))];
+    for (const r of withCards) if (r.id !== null) cards.rows.set(r.id, r);
+    found = withCards;
+  } else {
+    found = await preparedRows<Walked>(
+      deps.database,
+      sql`select product_id as match_id, tier from ${walk}`,
+    );
   }
-  // A first page: the cards in the same statement, in the walk's order (a left join: the same matches).
-  const found = await preparedRows<{ match_id: string } & (ProductCardRow | { id: null })>(
-    deps.database,
-    sql`select w.product_id as match_id, c.* from ${walk} with ordinality w (product_id, tier, n, ord)
-        left join lateral (
-          select ${productCardColumns(cards.userId)} ${productCardFrom} where p.id = w.product_id and p.is_active
-        ) c on true
-        order by w.ord`,
-  );
-  for (const r of found) if (r.id !== null) cards.rows.set(r.id, r);
-  return [...new Set(found.map((r) => r.match_id))];
+  return {
+    exact: found.filter((r) => r.tier === 0).map((r) => r.match_id),
+    found: found.filter((r) => r.tier === 1).map((r) => r.match_id),
+  };
 }
 
 /** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
