@@ -197,7 +197,8 @@ async function matchProducts(
   cards: CardPrefetch,
 ): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
   const words = queryWords(lq);
-  if (!words.length) return { ids: await browse(deps, input, offset), mode, didYouMean: null };
+  if (!words.length)
+    return { ids: await browse(deps, input, offset, cards), mode, didYouMean: null };
   if (mode === 'fuzzy')
     return { ids: await similarTitles(deps, input, lq, offset), mode, didYouMean: null };
   // Spelling is fixed in the same round trip as resolving: always when paging corrected results, else
@@ -281,14 +282,20 @@ function orderSql(sort: Sort, alias: string, id: string): SQL {
 const ids = (found: Array<{ id: string }>) => found.map((r) => r.id);
 
 /** No words: the catalogue (or a category of it) in the chosen order, straight off a browse index. */
-async function browse(deps: AppDeps, input: SearchInput, offset: number): Promise<string[]> {
-  return ids(
-    await preparedRows<{ id: string }>(
-      deps.database,
-      sql`select p.id from products p where p.is_active ${filterSql(input, 'p')}
-          order by ${orderSql(input.sort, 'p', 'id')} limit ${input.limit + 1} offset ${offset}`,
-    ),
+async function browse(
+  deps: AppDeps,
+  input: SearchInput,
+  offset: number,
+  cards: CardPrefetch,
+): Promise<string[]> {
+  // The page's cards in the same statement: the page is exactly these rows.
+  const found = await preparedRows<ProductCardRow>(
+    deps.database,
+    sql`select ${productCardColumns(cards.userId)} ${productCardFrom} where p.is_active ${filterSql(input, 'p')}
+        order by ${orderSql(input.sort, 'p', 'id')} limit ${input.limit + 1} offset ${offset}`,
   );
+  for (const r of found) cards.rows.set(r.id, r);
+  return ids(found);
 }
 
 /** The last resort: titles that contain something like the query (trigram word similarity). */
