@@ -238,6 +238,17 @@ describe('search', () => {
     ]);
   });
 
+  it('lists matching bundles beside products on the first page, within the price range', async () => {
+    const bundleTitles = async (query: Record<string, string>) =>
+      titles((await search(query)).json().bundles);
+    expect(await bundleTitles({ q: 'momentum' })).toEqual(['Momentum Bundle']);
+    expect(await bundleTitles({ q: 'momentum', maxPrice: '6899' })).toEqual([]);
+    expect(await bundleTitles({ q: 'momentum', minPrice: '6900' })).toEqual(['Momentum Bundle']);
+    expect(await bundleTitles({ q: 'divergence' })).toEqual([]);
+    // A product-only filter or a later page lists products alone.
+    expect(await bundleTitles({ q: 'momentum', kind: 'indicator' })).toEqual([]);
+  });
+
   it('sorts and pages with a cursor', async () => {
     const asc = (await search({ sort: 'price_asc' })).json().products as ProductCard[];
     const amounts = asc.map((p) => p.price.amount);

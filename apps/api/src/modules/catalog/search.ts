@@ -169,20 +169,25 @@ async function findMatches(
   const { mode: cursorMode, offset } = decodeCursor(input.cursor);
   const limit = input.limit;
   const wantBundlesOnly = input.category === 'bundles';
-  // Independent reads, so in parallel: the page's products and (first page, no product-only filter) bundles.
+  const withBundles =
+    wantBundlesOnly || (offset === 0 && !input.category && !input.kind && !input.platform);
+  // A first page with words matches its bundles in the statement that resolves the words; otherwise
+  // the page's products and bundles are independent reads, so in parallel.
+  const bundles: BundleMatch | null =
+    withBundles && !wantBundlesOnly && queryWords(lq).length && !cursorMode
+      ? { query: bundleMatchSql(input, lq, 0), ids: [] }
+      : null;
   const [products, bundleIds] = await Promise.all([
     wantBundlesOnly
       ? { ids: [], mode: 'text' as Mode, didYouMean: null }
-      : matchProducts(deps, input, lq, cursorMode ?? 'text', offset, cards),
-    wantBundlesOnly || (offset === 0 && !input.category && !input.kind && !input.platform)
-      ? matchBundles(deps, input, lq, wantBundlesOnly ? offset : 0)
-      : [],
+      : matchProducts(deps, input, lq, cursorMode ?? 'text', offset, cards, bundles),
+    withBundles && !bundles ? matchBundles(deps, input, lq, wantBundlesOnly ? offset : 0) : [],
   ]);
   const more = wantBundlesOnly ? bundleIds.length > limit : products.ids.length > limit;
   const canPage = offset + limit <= MAX_OFFSET;
   return {
     productIds: products.ids.slice(0, limit),
-    bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : bundleIds,
+    bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : (bundles?.ids ?? bundleIds),
     nextCursor: more && canPage ? encodeCursor(products.mode, offset + limit) : null,
     didYouMean: products.didYouMean,
   };
@@ -195,6 +200,7 @@ async function matchProducts(
   mode: Mode,
   offset: number,
   cards: CardPrefetch,
+  bundles: BundleMatch | null,
 ): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
   const words = queryWords(lq);
   if (!words.length)
@@ -204,7 +210,7 @@ async function matchProducts(
   // Spelling is fixed in the same round trip as resolving: always when paging corrected results, else
   // only on a first page whose words are not all in the catalogue.
   const fix = mode === 'fix' ? 'always' : offset === 0 && lq.length >= 3 ? 'ifUnknown' : 'never';
-  const { terms, corrected } = await resolveTerms(deps, words, fix);
+  const { terms, corrected } = await resolveTerms(deps, words, fix, bundles);
   if (mode === 'fix') {
     const found = await textMatches(
       deps,
@@ -234,6 +240,11 @@ async function matchBundles(
   lq: string,
   offset: number,
 ): Promise<string[]> {
+  return ids(await preparedRows<{ id: string }>(deps.database, bundleMatchSql(input, lq, offset)));
+}
+
+/** Bundle ids (and their dates, for ordering) matching the query: at most 6 beside products. */
+function bundleMatchSql(input: SearchInput, lq: string, offset: number): SQL {
   const alone = input.category === 'bundles';
   const filters: SQL[] = [sql`b.is_active`];
   if (lq) {
@@ -242,14 +253,15 @@ async function matchBundles(
   }
   if (input.minPrice !== undefined) filters.push(sql`pr.amount >= ${input.minPrice}`);
   if (input.maxPrice !== undefined) filters.push(sql`pr.amount <= ${input.maxPrice}`);
-  return ids(
-    await preparedRows<{ id: string }>(
-      deps.database,
-      sql`select b.id from bundles b join prices pr on pr.id = b.price_id
-          where ${sql.join(filters, sql` and `)}
-          order by b.created_at desc, b.id limit ${alone ? input.limit + 1 : 6} offset ${offset}`,
-    ),
-  );
+  return sql`select b.id, b.created_at from bundles b join prices pr on pr.id = b.price_id
+      where ${sql.join(filters, sql` and `)}
+      order by b.created_at desc, b.id limit ${alone ? input.limit + 1 : 6} offset ${offset}`;
+}
+
+/** Bundles matched in the same statement as the words: the query, and the ids it found. */
+interface BundleMatch {
+  query: SQL;
+  ids: string[];
 }
 
 /** The filters every step applies, on a products row (`p`) or a posting (`s`), which share the names. */
@@ -358,17 +370,23 @@ async function resolveTerms(
   deps: AppDeps,
   words: string[],
   fix: 'never' | 'ifUnknown' | 'always',
+  bundles: BundleMatch | null = null,
 ): Promise<{ terms: Term[]; corrected: { text: string; terms: Term[] } | null }> {
-  const found = await preparedRows<ResolvedRow>(
+  const resolve = sql`select r.*, null::text as bundle_id from tradeshelf_resolve_terms(${sql.param(words)}::text[], ${PREFIX_EXPANSIONS}::int, ${FIX[fix]}::int) r`;
+  // Bundles ride along as rows of their own (pass -1, numbered in their order): one round trip fewer.
+  const found = await preparedRows<ResolvedRow & { bundle_id: string | null }>(
     deps.database,
-    sql`select * from tradeshelf_resolve_terms(${sql.param(words)}::text[], ${PREFIX_EXPANSIONS}::int, ${FIX[fix]}::int)`,
+    bundles
+      ? sql`${resolve} union all
+          select -1, (row_number() over (order by b.created_at desc, b.id))::int, null, null, null, null, null, b.id
+          from (${bundles.query}) b`
+      : resolve,
   );
-  const fixed = found.filter((r) => r.pass === 1);
+  const ofPass = (pass: number) => found.filter((r) => r.pass === pass).sort((a, b) => a.n - b.n);
+  if (bundles) bundles.ids = ofPass(-1).map((r) => r.bundle_id!);
+  const fixed = ofPass(1);
   return {
-    terms: toTerms(
-      found.filter((r) => r.pass === 0),
-      words.length,
-    ),
+    terms: toTerms(ofPass(0), words.length),
     corrected: fixed.length
       ? { text: fixed.map((r) => r.word).join(' '), terms: toTerms(fixed, fixed.length) }
       : null,
