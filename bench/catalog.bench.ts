@@ -71,30 +71,40 @@ export function searchQueries(): string[] {
   return out;
 }
 
-/** 200 queries x5 over 20 connections against one app; server time from Fastify's own clock. */
+/**
+ * 200 queries x5 over 20 connections against one app; server time from Fastify's own clock. Three
+ * measured passes after a warm-up; the median pass is reported, with the other two passes' p95 beside it.
+ */
 async function searchLoad(app: Awaited<ReturnType<typeof startBenchApp>>, rec: SearchTimes) {
   const queries = searchQueries();
-  const load = (amount: number) =>
-    autocannon({
+  const load = async (amount: number) => {
+    const result = await autocannon({
       url: app.url,
       connections: 20,
       amount,
       requests: queries.map((path) => ({ method: 'GET' as const, path })),
     });
-  // Warm-up, unmeasured: each query once (fills the cache when it is on), then one concurrent pass, so
-  // every pooled connection has prepared its statements and the JIT has seen the code under load.
-  for (const q of queries) await fetch(app.url + q);
-  await load(queries.length);
-  Object.assign(rec, { elapsed: [], first: Infinity, last: 0 });
-  const result = await load(queries.length * 5);
-  if (result.non2xx) throw new Error(`search: ${result.non2xx} non-2xx answers`);
-  return {
-    p50: percentile(rec.elapsed, 50),
-    p95: percentile(rec.elapsed, 95),
-    // Over the server's span from first request to last response: autocannon's own average counts
-    // whole seconds and its run ends on a one-second tick.
-    rps: rec.elapsed.length / ((rec.last - rec.first) / 1000),
+    if (result.non2xx) throw new Error(`search: ${result.non2xx} non-2xx answers`);
   };
+  // Warm-up, unmeasured: each query once (fills the cache when it is on), then one concurrent pass of
+  // the measured size, so every pooled connection has prepared its statements and planned the search
+  // functions, and the JIT has seen the code under load: a running server's state, not a cold start.
+  for (const q of queries) await fetch(app.url + q);
+  await load(queries.length * 5);
+  const passes: Array<{ p50: number; p95: number; rps: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    Object.assign(rec, { elapsed: [], first: Infinity, last: 0 });
+    await load(queries.length * 5);
+    passes.push({
+      p50: percentile(rec.elapsed, 50),
+      p95: percentile(rec.elapsed, 95),
+      // Over the server's span from first request to last response: autocannon's own average counts
+      // whole seconds and its run ends on a one-second tick.
+      rps: rec.elapsed.length / ((rec.last - rec.first) / 1000),
+    });
+  }
+  passes.sort((a, b) => a.p95 - b.p95);
+  return { ...passes[1]!, p95s: passes.map((p) => p.p95.toFixed(1)).join(', ') };
 }
 
 /** Server time per search (Fastify's own clock) and the span the searches covered. */
@@ -146,7 +156,7 @@ export async function run(): Promise<void> {
 
     const cold = await searchLoad(b, coldTimes);
     const lines = [
-      `  no result cache:   server p50 ${cold.p50.toFixed(1)} ms, p95 ${cold.p95.toFixed(1)} ms, ${cold.rps.toFixed(0)} req/s`,
+      `  no result cache:   server p50 ${cold.p50.toFixed(1)} ms, p95 ${cold.p95.toFixed(1)} ms, ${cold.rps.toFixed(0)} req/s  (median of 3 passes; p95 ${cold.p95s} ms)`,
     ];
     if (process.env.DATABASE_URL) {
       const warmTimes = searchTimes();
@@ -157,7 +167,7 @@ export async function run(): Promise<void> {
       });
       const warm = await searchLoad(cached, warmTimes);
       lines.push(
-        `  result-id cache:   server p50 ${warm.p50.toFixed(1)} ms, p95 ${warm.p95.toFixed(1)} ms, ${warm.rps.toFixed(0)} req/s  (p95 ratio to no cache ${(warm.p95 / cold.p95).toFixed(2)})`,
+        `  result-id cache:   server p50 ${warm.p50.toFixed(1)} ms, p95 ${warm.p95.toFixed(1)} ms, ${warm.rps.toFixed(0)} req/s  (p95 ${warm.p95s} ms; median's ratio to no cache ${(warm.p95 / cold.p95).toFixed(2)})`,
       );
     }
     console.log(
