@@ -107,7 +107,8 @@ export async function search(
     input.limit,
     input.cursor ?? null,
   ]);
-  // A first page's cards come with its matches when a one-word walk finds them (one round trip fewer).
+  // A first page's cards come with its matches when a static walk or a category browse finds them (one
+  // round trip fewer); the rest, and cached matches, are read here by id.
   const cards: CardPrefetch = { userId, rows: new Map() };
   let matches = cache.get(key);
   if (!matches) {
