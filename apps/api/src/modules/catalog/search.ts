@@ -528,9 +528,9 @@ const hasFilters = (input: SearchInput) =>
   input.maxPrice !== undefined;
 
 /**
- * The call of `tradeshelf_walk_word` (one word) or `tradeshelf_walk_two_words` (the other word checked by
- * key; relevance reads titles holding both, capped walks stop after {@link WALK_CAP} postings), in the
- * same order as the statement {@link strongMatches} builds.
+ * The call of `tradeshelf_walk` for one word, or two (the other checked by key; for relevance, titles
+ * holding both; a capped walk stops after {@link WALK_CAP} postings), in the same order as the statement
+ * {@link strongMatches} builds.
  */
 function staticWalk(
   input: SearchInput,
@@ -540,12 +540,10 @@ function staticWalk(
   want: number,
   capped: boolean,
 ): SQL {
-  const filters = sql`${text}::text, ${input.category ?? null}::text, ${input.kind ?? null}::text,
-    ${input.platform ?? null}::text, ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int`;
-  return other
-    ? sql`tradeshelf_walk_two_words(${sql.param(driver.lexemes)}::text[], ${sql.param(other.lexemes)}::text[],
-        ${input.sort}::text, ${want}::int, ${capped ? WALK_CAP : null}::int, ${filters})`
-    : sql`tradeshelf_walk_word(${sql.param(driver.lexemes)}::text[], ${input.sort}::text, ${want}::int, ${filters})`;
+  return sql`tradeshelf_walk(${sql.param(driver.lexemes)}::text[], ${other ? sql.param(other.lexemes) : null}::text[],
+    ${input.sort}::text, ${want}::int, ${capped ? WALK_CAP : null}::int, ${text}::text,
+    ${input.category ?? null}::text, ${input.kind ?? null}::text, ${input.platform ?? null}::text,
+    ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`;
 }
 
 /**
