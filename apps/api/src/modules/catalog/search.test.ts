@@ -124,194 +124,79 @@ describe('search over common words that rarely meet', () => {
   });
 });
 
+/** A product for the sort checks: key, title, tags, kind, price, sales, rating. */
+type SortRow = [string, string, string[], 'indicator' | 'course', number, number, number];
+
+/**
+ * Makes the products (one day apart, newest first, with their sales and ratings), then checks `q` in
+ * every sort, with and without a `kind` filter (walked by another statement), against the one order each
+ * sort must give: relevance is the exact title, then how many words are in the title, then sales. A
+ * product lacking a word in both title and tags must not appear.
+ */
+async function expectEverySort(q: string, rows: SortRow[]) {
+  const made = new Map<string, string>();
+  for (const [i, [key, title, tags, kind, amount, sales, rating]] of rows.entries()) {
+    const { id } = await createProduct(t, vendorId, { title, tags, kind, amount });
+    made.set(id, key);
+    await t.database.db.execute(sql`update products set sales_count = ${sales},
+      rating_average = ${rating}, rating_count = 3, created_at = now() - ${`${i} days`}::interval where id = ${id}`);
+  }
+  const words = q.split(' ');
+  const titleWords = ([, title]: SortRow) =>
+    words.filter((w) => title.toLowerCase().split(' ').includes(w)).length;
+  const matches = (r: SortRow) =>
+    words.every((w) => r[1].toLowerCase().split(' ').includes(w) || r[2].includes(w));
+  const orders: Record<string, (a: SortRow, b: SortRow) => number> = {
+    relevance: (a, b) =>
+      Number(b[1].toLowerCase() === q) - Number(a[1].toLowerCase() === q) ||
+      titleWords(b) - titleWords(a) ||
+      b[5] - a[5],
+    newest: (a, b) => rows.indexOf(a) - rows.indexOf(b),
+    price_asc: (a, b) => a[4] - b[4],
+    price_desc: (a, b) => b[4] - a[4],
+    rating: (a, b) => b[6] - a[6],
+    best_selling: (a, b) => b[5] - a[5],
+  };
+  for (const [sort, order] of Object.entries(orders)) {
+    for (const kind of [undefined, 'course', 'indicator'] as const) {
+      const expected = rows
+        .filter((r) => matches(r) && (!kind || r[3] === kind))
+        .sort(order)
+        .map((r) => r[0]);
+      const body = await search({ q, sort, ...(kind ? { kind } : {}) });
+      expect(
+        body.products.map((p) => made.get(p.id)),
+        `${sort} ${kind ?? ''}`,
+      ).toEqual(expected);
+    }
+  }
+}
+
 describe('one-word queries', () => {
   it('rank and sort alike with and without filters, the exact title first', async () => {
-    // One word in titles or tags, with sales, dates, prices and ratings set apart, so every sort has a
-    // single right order; `kind` splits them for the filtered runs (walked by a different statement).
-    const rows = [
-      {
-        key: 'q1',
-        title: 'Axolotl',
-        tags: [],
-        kind: 'indicator',
-        amount: 700,
-        sales: 1,
-        rating: 4.1,
-      },
-      {
-        key: 'q2',
-        title: 'Axolotl Bands',
-        tags: [],
-        kind: 'course',
-        amount: 300,
-        sales: 50,
-        rating: 3.2,
-      },
-      {
-        key: 'q3',
-        title: 'Axolotl Levels',
-        tags: [],
-        kind: 'indicator',
-        amount: 900,
-        sales: 20,
-        rating: 4.9,
-      },
-      {
-        key: 'q4',
-        title: 'Range Grid',
-        tags: ['axolotl'],
-        kind: 'course',
-        amount: 100,
-        sales: 90,
-        rating: 2.5,
-      },
-      {
-        key: 'q5',
-        title: 'Trend Grid',
-        tags: ['axolotl'],
-        kind: 'indicator',
-        amount: 500,
-        sales: 5,
-        rating: 4.5,
-      },
-    ] as const;
-    const made: Record<string, string> = {};
-    for (const [i, r] of rows.entries()) {
-      const { id } = await createProduct(t, vendorId, {
-        title: r.title,
-        tags: [...r.tags],
-        kind: r.kind,
-        amount: r.amount,
-      });
-      made[r.key] = id;
-      await t.database.db.execute(sql`update products set sales_count = ${r.sales},
-        rating_average = ${r.rating}, rating_count = 3, created_at = now() - ${`${i} days`}::interval where id = ${id}`);
-    }
-    const keys = (ps: ProductCard[]) =>
-      ps.map((p) => Object.keys(made).find((k) => made[k] === p.id));
-    const inTitle = (r: (typeof rows)[number]) => r.title.toLowerCase().includes('axolotl');
-    const orders: Record<string, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
-      relevance: (a, b) =>
-        Number(b.title === 'Axolotl') - Number(a.title === 'Axolotl') ||
-        Number(inTitle(b)) - Number(inTitle(a)) ||
-        b.sales - a.sales,
-      newest: (a, b) => rows.indexOf(a) - rows.indexOf(b),
-      price_asc: (a, b) => a.amount - b.amount,
-      price_desc: (a, b) => b.amount - a.amount,
-      rating: (a, b) => b.rating - a.rating,
-      best_selling: (a, b) => b.sales - a.sales,
-    };
-    for (const [sort, order] of Object.entries(orders)) {
-      for (const kind of [undefined, 'course', 'indicator'] as const) {
-        const expected = rows
-          .filter((r) => !kind || r.kind === kind)
-          .sort(order)
-          .map((r) => r.key);
-        const body = await search({ q: 'axolotl', sort, ...(kind ? { kind } : {}) });
-        expect(keys(body.products), `${sort} ${kind ?? ''}`).toEqual(expected);
-      }
-    }
+    // In the title or only in the tags, with sales, dates, prices and ratings set apart.
+    await expectEverySort('axolotl', [
+      ['q1', 'Axolotl', [], 'indicator', 700, 1, 4.1],
+      ['q2', 'Axolotl Bands', [], 'course', 300, 50, 3.2],
+      ['q3', 'Axolotl Levels', [], 'indicator', 900, 20, 4.9],
+      ['q4', 'Range Grid', ['axolotl'], 'course', 100, 90, 2.5],
+      ['q5', 'Trend Grid', ['axolotl'], 'indicator', 500, 5, 4.5],
+    ]);
   });
 });
 
 describe('two-word queries', () => {
   it('rank and sort alike with and without filters, the exact title first', async () => {
     // Both words in the title, one in the title and one in the tags, both in the tags, and one word
-    // alone (not a match); `kind` splits them for the filtered runs.
-    const rows = [
-      {
-        key: 'w1',
-        title: 'Ocelot Kiln',
-        tags: [],
-        kind: 'indicator',
-        amount: 800,
-        sales: 2,
-        rating: 3.9,
-      },
-      {
-        key: 'w2',
-        title: 'Ocelot Kiln Pro',
-        tags: [],
-        kind: 'course',
-        amount: 200,
-        sales: 40,
-        rating: 4.4,
-      },
-      {
-        key: 'w3',
-        title: 'Kiln Ocelot Lite',
-        tags: [],
-        kind: 'indicator',
-        amount: 600,
-        sales: 30,
-        rating: 2.1,
-      },
-      {
-        key: 'w4',
-        title: 'Ocelot Bands',
-        tags: ['kiln'],
-        kind: 'course',
-        amount: 400,
-        sales: 90,
-        rating: 4.8,
-      },
-      {
-        key: 'w5',
-        title: 'Zone Grid',
-        tags: ['ocelot', 'kiln'],
-        kind: 'indicator',
-        amount: 100,
-        sales: 70,
-        rating: 3.3,
-      },
-      {
-        key: 'w6',
-        title: 'Ocelot Only',
-        tags: [],
-        kind: 'indicator',
-        amount: 50,
-        sales: 99,
-        rating: 5,
-      },
-    ] as const;
-    const made: Record<string, string> = {};
-    for (const [i, r] of rows.entries()) {
-      const { id } = await createProduct(t, vendorId, {
-        title: r.title,
-        tags: [...r.tags],
-        kind: r.kind,
-        amount: r.amount,
-      });
-      made[r.key] = id;
-      await t.database.db.execute(sql`update products set sales_count = ${r.sales},
-        rating_average = ${r.rating}, rating_count = 3, created_at = now() - ${`${i} days`}::interval where id = ${id}`);
-    }
-    const keys = (ps: ProductCard[]) =>
-      ps.map((p) => Object.keys(made).find((k) => made[k] === p.id));
-    type Row = (typeof rows)[number];
-    const inTitle = (r: Row) =>
-      ['ocelot', 'kiln'].filter((w) => r.title.toLowerCase().split(' ').includes(w)).length;
-    const orders: Record<string, (a: Row, b: Row) => number> = {
-      relevance: (a, b) =>
-        Number(b.title === 'Ocelot Kiln') - Number(a.title === 'Ocelot Kiln') ||
-        inTitle(b) - inTitle(a) ||
-        b.sales - a.sales,
-      newest: (a, b) => rows.indexOf(a) - rows.indexOf(b),
-      price_asc: (a, b) => a.amount - b.amount,
-      price_desc: (a, b) => b.amount - a.amount,
-      rating: (a, b) => b.rating - a.rating,
-      best_selling: (a, b) => b.sales - a.sales,
-    };
-    for (const [sort, order] of Object.entries(orders)) {
-      for (const kind of [undefined, 'course', 'indicator'] as const) {
-        const expected = rows
-          .filter((r) => r.key !== 'w6' && (!kind || r.kind === kind))
-          .sort(order)
-          .map((r) => r.key);
-        const body = await search({ q: 'ocelot kiln', sort, ...(kind ? { kind } : {}) });
-        expect(keys(body.products), `${sort} ${kind ?? ''}`).toEqual(expected);
-      }
-    }
+    // alone (not a match).
+    await expectEverySort('ocelot kiln', [
+      ['w1', 'Ocelot Kiln', [], 'indicator', 800, 2, 3.9],
+      ['w2', 'Ocelot Kiln Pro', [], 'course', 200, 40, 4.4],
+      ['w3', 'Kiln Ocelot Lite', [], 'indicator', 600, 30, 2.1],
+      ['w4', 'Ocelot Bands', ['kiln'], 'course', 400, 90, 4.8],
+      ['w5', 'Zone Grid', ['ocelot', 'kiln'], 'indicator', 100, 70, 3.3],
+      ['w6', 'Ocelot Only', [], 'indicator', 50, 99, 5],
+    ]);
   });
 });
 
