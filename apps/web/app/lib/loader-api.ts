@@ -15,9 +15,19 @@ export interface PageApi {
   ): Promise<unknown>;
 }
 
+/**
+ * Where `entry.server` leaves a rendered document for the server that asked for it (ADR 013): the
+ * page is handed over as a string instead of through a Response body's web stream.
+ */
+export interface DocumentSink {
+  html: string | null;
+}
+
 declare module 'react-router' {
   interface AppLoadContext {
     api?: PageApi;
+    /** Set per request by our Node server; absent under the Vite dev server. */
+    document?: DocumentSink;
   }
 }
 
