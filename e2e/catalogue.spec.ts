@@ -3,6 +3,11 @@ import { expect, test } from '@playwright/test';
 test('home → search → filter → product → storefront, and the back button restores the search', async ({
   page,
 }) => {
+  // The whole route manifest comes with the first page (ADR 018): no discovery round trips.
+  const discovery: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/__manifest') discovery.push(r.url());
+  });
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Best sellers' })).toBeVisible();
   await page.getByLabel('Search the marketplace').fill('divergence');
@@ -44,6 +49,7 @@ test('home → search → filter → product → storefront, and the back button
   await expect(page).toHaveURL(/\/v\/alpha-edge$/);
   await expect(page.getByRole('heading', { level: 1, name: /Alpha Edge Labs/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Momentum Trader Bundle' })).toBeVisible();
+  expect(discovery).toEqual([]);
 });
 
 test('typos find results and say what was searched', async ({ page }) => {
