@@ -24,7 +24,7 @@ import { ordersModule } from './modules/orders/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
 import { registerErrorHandling } from './platform/errors.ts';
-import { createResponseSerializerCompiler } from './platform/serializer.ts';
+import { createResponseSerializerCompiler, verifyResponses } from './platform/serializer.ts';
 import { filesModule } from './platform/files.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 
@@ -58,11 +58,7 @@ export async function buildApp(
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
   // Compiled per response schema (ADR 017); tests and development also check each answer against zod.
-  app.setSerializerCompiler(
-    createResponseSerializerCompiler({
-      verify: process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development',
-    }),
-  );
+  app.setSerializerCompiler(createResponseSerializerCompiler({ verify: verifyResponses }));
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });

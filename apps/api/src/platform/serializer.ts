@@ -15,6 +15,10 @@ type ZodSchema = z.core.$ZodType;
 type JsonSchema = { [keyword: string]: unknown };
 type Serialize = (data: unknown) => string;
 
+/** Tests and development also encode every answer with zod and fail on any difference (ADR 017). */
+export const verifyResponses =
+  process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
+
 export type CompiledSerializer =
   | { fast: true; jsonSchema: JsonSchema; serialize: Serialize }
   | { fast: false; reason: string; serialize: Serialize };

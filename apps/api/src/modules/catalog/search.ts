@@ -24,7 +24,7 @@ type SearchInput = z.output<typeof searchQuery>;
 type Sort = SearchInput['sort'];
 
 /** The words of a query: letters and digits, lower case, at most 8. */
-export function queryWords(q: string): string[] {
+function queryWords(q: string): string[] {
   return q
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
