@@ -1,9 +1,12 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { catalogRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import Fastify, { type FastifyInstance } from 'fastify';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type { Db } from '../apps/api/src/db/client.ts';
 import { seedLargeCatalog } from '../apps/api/src/modules/catalog/seed.ts';
 import {
   productDetailsQuery,
@@ -72,11 +75,66 @@ export function searchQueries(): string[] {
 }
 
 /**
+ * Queries as traders type them (ADR 023): product types, platforms and asset classes by name and
+ * abbreviation, with and without other words, several typos; `BENCH_SEARCH_MIX=trader` measures these
+ * instead of {@link searchQueries}.
+ */
+export function traderQueries(): string[] {
+  const words = [
+    'rsi indicator',
+    'divergence indicator',
+    'mt5',
+    'tradingview',
+    'mt4 scanner',
+    'macd mt5',
+    'vwap tv',
+    'supertrend tradingview',
+    'crypto alerts',
+    'forex scanner',
+    'futures discord',
+    'nt8',
+    'ctrader indicator',
+    'smc',
+    'fvg',
+    'order block indicator',
+    'scanners',
+    'bollinger bands crypto',
+    'squeeze alerts',
+    'stocks course',
+  ];
+  const typos = [
+    'tradingveiw',
+    'divergnce indicatr',
+    'ninjatrdr',
+    'metatrder 5',
+    'stochastc scaner',
+    'suprtrend tv',
+    'bolinger crpyto',
+    'fibonaci mt4',
+  ];
+  const cats = ['indicators', 'scanners', 'alerts', 'discord', 'courses', 'apps'];
+  const out: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const params = new URLSearchParams();
+    const mode = i % 4;
+    if (mode === 0 || mode === 1) params.set('q', words[i % words.length]!);
+    if (mode === 2) params.set('q', typos[i % typos.length]!);
+    if (mode === 3) {
+      params.set('q', words[(i * 3) % words.length]!);
+      params.set('category', cats[i % cats.length]!);
+    }
+    params.set('limit', '24');
+    out.push(`${catalogRoutes.search.path}?${params}`);
+  }
+  return out;
+}
+
+/**
  * 200 queries x5 over 20 connections against one app; server time from Fastify's own clock. Three
  * measured passes after a warm-up; the median pass is reported, with the other two passes' p95 beside it.
  */
 async function searchLoad(app: Awaited<ReturnType<typeof startBenchApp>>, rec: SearchTimes) {
-  const queries = searchQueries();
+  const queries = process.env.BENCH_SEARCH_MIX === 'trader' ? traderQueries() : searchQueries();
   const load = async (amount: number) => {
     const result = await autocannon({
       url: app.url,
@@ -91,20 +149,56 @@ async function searchLoad(app: Awaited<ReturnType<typeof startBenchApp>>, rec: S
   // functions, and the JIT has seen the code under load: a running server's state, not a cold start.
   for (const q of queries) await fetch(app.url + q);
   await load(queries.length * 5);
-  const passes: Array<{ p50: number; p95: number; rps: number }> = [];
+  const passes: Array<{ p50: number; p95: number; rps: number; nodeCpu: number; pgCpu: number }> =
+    [];
   for (let i = 0; i < 3; i++) {
     Object.assign(rec, { elapsed: [], first: Infinity, last: 0 });
+    const node = process.cpuUsage();
+    const pg = await backendCpu(app.database.db);
     await load(queries.length * 5);
+    const nodeUsed = process.cpuUsage(node);
+    const pgUsed = await backendCpu(app.database.db);
+    const n = rec.elapsed.length;
     passes.push({
       p50: percentile(rec.elapsed, 50),
       p95: percentile(rec.elapsed, 95),
       // Over the server's span from first request to last response: autocannon's own average counts
       // whole seconds and its run ends on a one-second tick.
-      rps: rec.elapsed.length / ((rec.last - rec.first) / 1000),
+      rps: n / ((rec.last - rec.first) / 1000),
+      nodeCpu: (nodeUsed.user + nodeUsed.system) / 1000 / n,
+      pgCpu: pg && pgUsed ? cpuBetween(pg, pgUsed) / n : NaN,
     });
   }
   passes.sort((a, b) => a.p95 - b.p95);
   return { ...passes[1]!, p95s: passes.map((p) => p.p95.toFixed(1)).join(', ') };
+}
+
+/**
+ * CPU time (ms) of each PostgreSQL backend serving the bench database, from /proc: the server runs on
+ * this machine. Null when /proc cannot be read (a remote or embedded database).
+ */
+async function backendCpu(db: Db): Promise<Map<number, number> | null> {
+  const { rows } = await db.execute<{ pid: number }>(
+    sql`select pid from pg_stat_activity where datname = current_database()`,
+  );
+  const out = new Map<number, number>();
+  try {
+    for (const { pid } of rows) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS);
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+const CLOCK_TICKS = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+/** CPU the backends present at both readings used in between. */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) if (before.has(pid)) used += ms - before.get(pid)!;
+  return used;
 }
 
 /** Server time per search (Fastify's own clock) and the span the searches covered. */
@@ -139,12 +233,20 @@ export async function run(): Promise<void> {
   let cached: Awaited<ReturnType<typeof startBenchApp>> | null = null;
   try {
     const started = Date.now();
-    await seedLargeCatalog(b.database.db, PRODUCTS);
-    // Settle the fresh rows now rather than let autovacuum wake up in the middle of a measurement.
-    await b.database.db.execute(sql`vacuum analyze`);
-    console.log(
-      `\n(seeded ${PRODUCTS} products in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    // BENCH_REUSE_DB: a database seeded by an earlier run is measured again as it is.
+    const present = Number(
+      (await b.database.db.execute(sql`select count(*)::int as n from products`)).rows[0]!.n,
     );
+    if (process.env.BENCH_REUSE_DB && present >= PRODUCTS) {
+      console.log(`\n(reusing ${present} products)`);
+    } else {
+      await seedLargeCatalog(b.database.db, PRODUCTS);
+      // Settle the fresh rows now rather than let autovacuum wake up in the middle of a measurement.
+      await b.database.db.execute(sql`vacuum analyze`);
+      console.log(
+        `\n(seeded ${PRODUCTS} products in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
+    }
     const vendor = (
       await b.database.db.execute(sql`select vendor_url, id from vendors order by id limit 1`)
     ).rows[0] as { vendor_url: string; id: string };
@@ -157,6 +259,7 @@ export async function run(): Promise<void> {
     const cold = await searchLoad(b, coldTimes);
     const lines = [
       `  no result cache:   server p50 ${cold.p50.toFixed(1)} ms, p95 ${cold.p95.toFixed(1)} ms, ${cold.rps.toFixed(0)} req/s  (median of 3 passes; p95 ${cold.p95s} ms)`,
+      `                     CPU per search: Node ${cold.nodeCpu.toFixed(2)} ms (autocannon included), PostgreSQL ${cold.pgCpu.toFixed(2)} ms`,
     ];
     if (process.env.DATABASE_URL) {
       const warmTimes = searchTimes();
@@ -171,9 +274,10 @@ export async function run(): Promise<void> {
       );
     }
     console.log(
-      `\ncatalogue: search over ${PRODUCTS} products (${b.backend}), 200 queries x5 at 20 connections, target p95 <= 30 ms`,
+      `\ncatalogue: search over ${PRODUCTS} products (${b.backend}), 200 ${process.env.BENCH_SEARCH_MIX === 'trader' ? 'trader ' : ''}queries x5 at 20 connections, target p95 <= 30 ms`,
     );
     for (const line of lines) console.log(line);
+    if (process.env.BENCH_ONLY === 'search') return;
 
     // Bare Fastify + pg running the very same SQL the module builds: as a plain parameterised query (the
     // baseline the target names) and as a named prepared statement, which is how the app runs its hot

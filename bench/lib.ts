@@ -7,6 +7,8 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/open.ts';
 import { createDeps, type AppDeps } from '../apps/api/src/deps.ts';
+import { startQueue } from '../apps/api/src/jobs/queue.ts';
+import { startWorkers, workerDeps } from '../apps/api/src/jobs/workers.ts';
 import type { FastifyInstance } from 'fastify';
 import { MemoryRateLimitStore } from '../apps/api/src/platform/rate-limit.ts';
 import type { WebApp } from '../apps/api/src/platform/web.ts';
@@ -22,6 +24,8 @@ export async function startBenchApp(
     env?: Record<string, string>;
     /** A second app on the database of a first one (PostgreSQL only): no create, no drop. */
     sharedDbUrl?: string;
+    /** Jobs through pg-boss with a worker in this process, as `npm start` runs them. */
+    queue?: boolean;
   } = {},
 ) {
   // On a real server, a throwaway database so benchmarks never touch real data.
@@ -47,9 +51,12 @@ export async function startBenchApp(
     ...options.env,
   });
   const opened = await openDatabase(config);
+  const boss = options.queue ? await startQueue(opened.url, quiet) : null;
   const deps = createDeps(config, opened.database, quiet, {
     rateLimitStore: new MemoryRateLimitStore(),
+    boss,
   });
+  if (boss) await startWorkers(boss, workerDeps(deps, quiet));
   const app = await buildApp(deps, { web });
   await options.beforeListen?.(app, deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -64,6 +71,7 @@ export async function startBenchApp(
     backend: config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite',
     async close() {
       await app.close();
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
       await deps.close();
       await opened.database.close();
       await opened.embedded?.stop();

@@ -5,6 +5,8 @@ const pages = [
   '/',
   '/search?q=rsi',
   '/search?category=discord',
+  // Nothing found: the other searches offered as links.
+  '/search?q=rsi%20discord',
   '/vendor/login',
   '/premium',
   '/login',

@@ -58,6 +58,22 @@ test('typos find results and say what was searched', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Footprint Delta Bars' }).first()).toBeVisible();
 });
 
+test('type and platform words search the fields; a search that finds nothing offers others', async ({
+  page,
+}) => {
+  await page.goto('/search?q=mt5%20scanner');
+  await expect(page.getByRole('link', { name: 'Currency Strength Scanner' }).first()).toBeVisible();
+
+  await page.goto('/search?q=rsi%20discord');
+  await expect(page.getByText('Nothing matches yet')).toBeVisible();
+  await page
+    .getByRole('list', { name: 'Other searches' })
+    .getByRole('link', { name: /“rsi”/ })
+    .click();
+  await expect(page).toHaveURL(/\/search\?q=rsi$/);
+  await expect(page.getByRole('link', { name: 'RSI Divergence Pro' }).first()).toBeVisible();
+});
+
 test('server-rendered HTML carries title, meta and valid JSON-LD before any script runs', async ({
   request,
 }) => {
@@ -73,9 +89,9 @@ test('server-rendered HTML carries title, meta and valid JSON-LD before any scri
   );
   expect(html).toMatch(/<link rel="canonical" href="[^"]+\/p\/prd_[^"]+\/rsi-divergence-pro"/);
   expect(html).toContain('property="og:title"');
-  const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(
-    (m) => JSON.parse(m[1]!),
-  );
+  const blocks = [
+    ...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/g),
+  ].map((m) => JSON.parse(m[1]!));
   const types = blocks.map((b) => b['@type']);
   expect(types).toEqual(
     expect.arrayContaining(['Product', 'BreadcrumbList', 'Organization', 'WebSite']),
@@ -103,7 +119,11 @@ test('public pages are served again from the page cache; 404s and signed request
   expect(first.headers()['age']).toBeUndefined();
   const second = await request.get('/vendor/login');
   expect(second.headers()['age']).toMatch(/^\d+$/);
-  expect(await second.text()).toBe(await first.text());
+  // The same page, with a nonce of its own (ADR 022).
+  const nonce = (res: typeof first) =>
+    /'nonce-([^']+)'/.exec(res.headers()['content-security-policy'] ?? '')![1]!;
+  expect(nonce(second)).not.toBe(nonce(first));
+  expect((await second.text()).replaceAll(nonce(second), nonce(first))).toBe(await first.text());
   // Cached or not, a page carries its own request id and the security headers the API sends.
   for (const res of [first, second]) {
     expect(res.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

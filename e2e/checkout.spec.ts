@@ -236,3 +236,81 @@ test('subscribe, see the renewal on the receipt, manage it in the customer porta
   await expect(plan).toContainText('Cancels at the end of the period');
   await expect(plan).toContainText('Access until');
 });
+
+test('two tabs, two payments: the second is refunded at once and the buyer is told why', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const product = await findProduct(request, 'Session Box Indicator');
+  await page.goto('/login');
+  await logIn(page);
+
+  // Two tabs of the same product, both reach the hosted checkout before either pays.
+  const other = await page.context().newPage();
+  const checkouts: string[] = [];
+  for (const tab of [page, other]) {
+    await tab.goto(product.path);
+    await tab.getByRole('button', { name: /^Buy now · / }).click();
+    await expect(tab).toHaveURL(/\/sandbox\/checkout\/[^/?#]+$/);
+    checkouts.push(tab.url());
+  }
+  expect(checkouts[0]).not.toBe(checkouts[1]);
+
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await other.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(other.getByRole('heading', { name: 'You already own this' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(other.locator('#main')).toContainText('refunded it in full');
+  await other.close();
+
+  await page.goto('/orders');
+  const rows = page.locator('#main').getByRole('listitem').filter({ hasText: product.title });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Paid' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'refunded: you already owned it' })).toHaveCount(1);
+});
+
+test('a free trial shows $0 paid everywhere, then cancelling shows on the orders list', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const product = await findProduct(request, 'London Breakout Alerts');
+  await page.goto('/login');
+  await logIn(page);
+  await page.goto(product.path);
+  await page.getByLabel(/Coupon code/).fill('SAVE20');
+  await expect(page.getByText(/^SAVE20 applied: 20% off/)).toBeVisible();
+  await page.getByRole('button', { name: 'Start 7-day free trial' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/?#]+$/);
+  await expect(page.getByRole('row', { name: /Due today/ })).toContainText('$0.00');
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+  const main = page.locator('#main');
+  await expect(page.getByRole('heading', { name: 'Your free trial has started' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(main.getByRole('definition').filter({ hasText: /^\$0$/ })).toBeVisible();
+  await expect(main).toContainText('Cancel before it ends and you pay nothing');
+  await expect(main.getByText(/^\$15\.20 on /)).toBeVisible();
+
+  await page.goto('/orders');
+  const row = main.getByRole('listitem').filter({ hasText: product.title }).first();
+  await expect(row).toContainText('Free trial until');
+  await expect(row.getByText('$0', { exact: true })).toBeVisible();
+
+  await row.getByRole('link', { name: product.title }).click();
+  await page.getByRole('button', { name: 'Manage subscription' }).click();
+  await expect(page.getByRole('heading', { name: 'Manage subscriptions' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('link', { name: 'Back to your orders' }).click();
+  await expect(page).toHaveURL('/orders');
+  await expect(main.getByRole('listitem').filter({ hasText: product.title }).first()).toContainText(
+    'Cancels on',
+  );
+});

@@ -6,12 +6,14 @@ export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 export interface Mailbox {
   /** Newest 6-digit code mailed to `to`, or null. */
   codeFor(to: string): string | null;
+  /** Subjects (unfolded) and Reply-To of every mail sent to `to`, oldest first. */
+  mailsTo(to: string): Array<{ subject: string; replyTo: string | null }>;
   close(): Promise<void>;
 }
 
 /** The loopback SMTP server the app's real nodemailer transport delivers to. */
 export async function openMailbox(port: number): Promise<Mailbox> {
-  const mails: Array<{ to: string[]; subject: string }> = [];
+  const mails: Array<{ to: string[]; subject: string; replyTo: string | null }> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -21,9 +23,12 @@ export async function openMailbox(port: number): Promise<Mailbox> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        // Long headers are folded onto continuation lines.
+        const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+          subject: /^Subject: (.*)$/m.exec(head)?.[1]?.trim() ?? '',
+          replyTo: /^Reply-To: (.*)$/im.exec(head)?.[1]?.trim() ?? null,
         });
         callback();
       });
@@ -39,6 +44,11 @@ export async function openMailbox(port: number): Promise<Mailbox> {
         if (m.to.includes(to) && code) return code;
       }
       return null;
+    },
+    mailsTo(to) {
+      return mails
+        .filter((m) => m.to.includes(to))
+        .map(({ subject, replyTo }) => ({ subject, replyTo }));
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

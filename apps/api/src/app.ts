@@ -21,11 +21,14 @@ import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
+import { supportModule } from './modules/support/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
+import { API_CSP, DOCS_CSP } from './platform/csp.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './platform/serializer.ts';
 import { filesModule } from './platform/files.ts';
+import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 
 declare module 'fastify' {
@@ -43,7 +46,12 @@ export async function buildApp(
     web?: WebApp | null;
   } = {},
 ): Promise<FastifyInstance> {
+  const limits = {
+    requestTimeoutSeconds: deps.config.REQUEST_TIMEOUT_SECONDS,
+    shutdownGraceSeconds: deps.config.SHUTDOWN_GRACE_SECONDS,
+  };
   const app = Fastify({
+    ...httpServerOptions(limits),
     ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
       ? { loggerInstance: options.logger as FastifyBaseLogger }
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
@@ -62,9 +70,10 @@ export async function buildApp(
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
+  registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
 
-  // The SSR app inlines its hydration scripts; a nonce-based CSP is future work (see ADR 004).
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).
+  await app.register(helmet, { contentSecurityPolicy: API_CSP, crossOriginEmbedderPolicy: false });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(swagger, {
     openapi: {
@@ -82,7 +91,7 @@ export async function buildApp(
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const web = options.web ?? null;
@@ -97,6 +106,7 @@ export async function buildApp(
     } catch {
       return reply
         .status(503)
+        .header('retry-after', '5')
         .send({ error: 'Database unreachable.', code: 'service_unavailable' });
     }
   });
@@ -106,6 +116,7 @@ export async function buildApp(
   await app.register(analyticsModule);
   await app.register(catalogModule);
   await app.register(ordersModule);
+  await app.register(supportModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);
   await app.register(filesModule);
   if (deps.config.APP_ENV === 'local') await app.register(devModule);

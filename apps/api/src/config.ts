@@ -8,7 +8,8 @@ const secret = z.string().min(32, 'must be at least 32 characters');
 const envSchema = z.object({
   APP_ENV: z.enum(['local', 'sandbox', 'production']).default('local'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Unset: loopback in `local` (its /dev pages hold codes), every interface elsewhere. */
+  HOST: z.string().optional(),
   /** Public origin of the app, used in e-mails and absolute URLs. */
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.url().optional(),
@@ -16,6 +17,8 @@ const envSchema = z.object({
   REDIS_URL: z.url().optional(),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Tradeshelf <no-reply@tradeshelf.local>'),
+  /** Where contact-form messages go; replies to confirmations reach it too. */
+  SUPPORT_EMAIL: z.email().default('support@tradeshelf.local'),
   JWT_SECRET: secret.optional(),
   CODE_SECRET: secret.optional(),
   STORAGE_SECRET: secret.optional(),
@@ -43,6 +46,10 @@ const envSchema = z.object({
   PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(30),
   /** How long an unpaid checkout holds a coupon redemption before it is released. */
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
+  /** How long a client may take to send one whole request (headers and body). */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /** On shutdown, how long in-flight requests may run before their connections are cut. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -62,8 +69,9 @@ const envSchema = z.object({
 
 export type Config = Omit<
   z.infer<typeof envSchema>,
-  'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET' | 'SANDBOX_WEBHOOK_SECRET'
+  'HOST' | 'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET' | 'SANDBOX_WEBHOOK_SECRET'
 > & {
+  HOST: string;
   JWT_SECRET: string;
   CODE_SECRET: string;
   STORAGE_SECRET: string;
@@ -124,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length) throw new ConfigError(problems);
 
   const secrets = resolveSecrets(cfg);
-  return { ...cfg, ...secrets };
+  const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
+  return { ...cfg, HOST, ...secrets };
 }
 
 /** Outside production, missing secrets are generated once and kept in DATA_DIR. */

@@ -6,12 +6,15 @@ import type { Database } from './db/client.ts';
 import { Mailer } from './integrations/mail/mailer.ts';
 import { LogTransport, SmtpTransport, type MailTransport } from './integrations/mail/port.ts';
 import type { PaymentsProvider } from './integrations/payments/port.ts';
-import { SandboxPayments } from './integrations/payments/sandbox.ts';
+import { httpTransport, SandboxPayments } from './integrations/payments/sandbox.ts';
 import { StripePayments } from './integrations/payments/stripe.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
 import { S3Storage } from './integrations/storage/s3.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
+import { SessionDenials } from './modules/auth/denials.ts';
 import {
   MemoryRateLimitStore,
   RateLimiter,
@@ -31,6 +34,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   tokens: TokenService;
+  /** Ended sign-ins whose access tokens are refused (ADR 021). */
+  denials: SessionDenials;
   limiter: RateLimiter;
   mailer: Mailer;
   mailTransport: MailTransport;
@@ -39,6 +44,8 @@ export interface AppDeps {
   /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
   sandbox: SandboxPayments | null;
   boss: PgBoss | null;
+  /** Work done after answering: pg-boss when there is a queue, else in this process. */
+  jobs: Jobs;
   redis: Redis | null;
   close(): Promise<void>;
 }
@@ -52,6 +59,8 @@ export function createDeps(
     mailTransport?: MailTransport;
     payments?: PaymentsProvider;
     rateLimitStore?: RateLimitStore;
+    /** How stale this node's copy of the session denials may get (default 5 s). */
+    denialSyncMs?: number;
   } = {},
 ): AppDeps {
   const redis = config.REDIS_URL
@@ -95,7 +104,12 @@ export function createDeps(
 
   const sandbox =
     config.PAYMENTS_PROVIDER === 'sandbox'
-      ? new SandboxPayments(database.db, config.SANDBOX_WEBHOOK_SECRET)
+      ? new SandboxPayments(
+          database.db,
+          config.SANDBOX_WEBHOOK_SECRET,
+          // A worker process has no app to deliver into: it posts to the app like a provider would.
+          httpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`),
+        )
       : null;
   const payments: PaymentsProvider =
     options.payments ??
@@ -106,21 +120,50 @@ export function createDeps(
       ...(config.STRIPE_API_URL ? { apiUrl: config.STRIPE_API_URL } : {}),
     });
 
-  return {
+  const jobs: Jobs = boss
+    ? new BossJobs(boss)
+    : new InlineJobs(
+        async (name, data) => {
+          const handler = jobHandlers(deps)[name];
+          if (!handler) throw new Error(`no handler for job ${name}`);
+          await handler(data);
+        },
+        (err, name) =>
+          log.error(
+            { err: err instanceof Error ? err.message : String(err), job: name },
+            'job failed',
+          ),
+      );
+
+  const denials = new SessionDenials(database.db, config.ACCESS_TOKEN_TTL_SECONDS, {
+    ...(options.denialSyncMs !== undefined ? { syncMs: options.denialSyncMs } : {}),
+    onError: (err) =>
+      log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'could not read session denials; using the last copy',
+      ),
+  });
+
+  const deps: AppDeps = {
     config,
     database,
     payments,
     sandbox,
-    tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
+    tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, (sid) =>
+      denials.isDenied(sid),
+    ),
+    denials,
     limiter: new RateLimiter(store),
     mailer,
     mailTransport,
     storage,
     boss,
+    jobs,
     redis,
     async close() {
       mailTransport.close?.();
       if (redis) redis.disconnect();
     },
   };
+  return deps;
 }

@@ -3,13 +3,15 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { HOLD_LIMIT_MS } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers } from './jobs/workers.ts';
-import { endLapsedSubscriptions, expireCheckouts } from './modules/orders/service.ts';
+import { startWorkers, workerDeps } from './jobs/workers.ts';
+import { closeServices } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
+import { mediaOrigins } from './platform/csp.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -28,28 +30,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = pino({ level: config.LOG_LEVEL });
-  const opened = await openDatabase(config);
+  const opened = await openDatabase(config, log);
   log.info({ embedded: Boolean(opened.embedded) }, 'database migrated');
   if (config.SEED_DEMO && config.APP_ENV !== 'production') {
     const seeded = await seedAll(opened.database.db);
     if (seeded.accounts || seeded.catalog) log.info(seeded, 'demo data seeded');
   }
+  // Migrations and seeding may hold a connection for long; serving may not (ADR 019).
+  opened.database.holdLimitMs = HOLD_LIMIT_MS;
 
-  const boss = await startQueue(opened.url);
+  const boss = await startQueue(opened.url, log);
   const deps = createDeps(config, opened.database, log, { boss });
-  if (config.RUN_WORKER)
-    await startWorkers(boss, {
-      mailer: deps.mailer,
-      expireCheckouts: () => expireCheckouts(deps.database.db),
-      endLapsedSubscriptions: () => endLapsedSubscriptions(deps.database.db),
-      log,
-    });
+  if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
     inProcessCaller(() => built!, pageReads),
-    { pageCacheSeconds: config.PAGE_CACHE_SECONDS },
+    { pageCacheSeconds: config.PAGE_CACHE_SECONDS, imgSrc: mediaOrigins(deps.storage) },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');
   const app = await buildApp(deps, { logger: log, web });
@@ -75,18 +73,15 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight requests finish, then stop jobs and close the database.
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    try {
-      await app.close();
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-      await deps.close();
-      await opened.database.close();
-      await opened.embedded?.stop();
-    } finally {
-      clearTimeout(force);
-      process.exit(0);
-    }
+    // Stop accepting, let in-flight requests finish (the app cuts those still running after
+    // SHUTDOWN_GRACE_SECONDS), then stop jobs and close the database.
+    const force = setTimeout(
+      () => process.exit(1),
+      config.SHUTDOWN_GRACE_SECONDS * 1000 + 15_000,
+    ).unref();
+    await closeServices({ app, boss, deps, embedded: opened.embedded }, log);
+    clearTimeout(force);
+    process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,4 +1,4 @@
-import { catalogRoutes, type RouteDef } from '@tradeshelf/contract';
+import { catalogRoutes, supportRoutes, type RouteDef } from '@tradeshelf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
@@ -51,6 +51,7 @@ const cases = (): Array<[string, RouteDef, { query: Record<string, unknown> }]> 
     catalogRoutes.sellerProductList,
     { query: { vendorUrl: 'alpha-edge', isActive: 'true' } },
   ],
+  ['platformTerms', supportRoutes.platformTerms, { query: {} }],
 ];
 
 describe('SSR page reads (ADR 013)', () => {

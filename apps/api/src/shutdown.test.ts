@@ -37,6 +37,7 @@ beforeAll(async () => {
       SEED_DEMO: 'false',
       RUN_WORKER: 'false',
       SMTP_URL: '',
+      SHUTDOWN_GRACE_SECONDS: '3',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -56,7 +57,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-it('SIGTERM lets an in-flight request finish, then exits cleanly', async () => {
+it('SIGTERM lets an in-flight request finish, cuts a stalled one after the grace period, then exits cleanly', async () => {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const listening = await logLine((l) => l.msg === 'listening');
   const port = Number(new URL(listening.address!).port);
@@ -83,6 +84,17 @@ it('SIGTERM lets an in-flight request finish, then exits cleanly', async () => {
   );
   await logLine((l) => l.msg === 'incoming request' && l.req?.url === '/auth/login');
 
+  // A sign-up whose body never comes: without a cut-off it would hold the close open until the
+  // forced exit.
+  const stalled = net.connect(port, '127.0.0.1');
+  const stalledClosed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+  stalled.on('error', () => undefined);
+  stalled.write(
+    'POST /auth/signup/buyer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 100\r\n\r\n{"email":',
+  );
+  await logLine((l) => l.msg === 'incoming request' && l.req?.url === '/auth/signup/buyer');
+
   child.kill('SIGTERM');
   await logLine((l) => l.msg === 'shutting down');
   // The rest of the body, without half-closing: Node aborts a request whose client sends FIN.
@@ -93,5 +105,6 @@ it('SIGTERM lets an in-flight request finish, then exits cleanly', async () => {
   // The request was answered in full (wrong credentials), not cut off.
   expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   expect(answer).toContain('"code":"invalid_credentials"');
+  await stalledClosed;
   expect(await exited).toBe(0);
 });

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { loadConfig, loadDotEnv } from './config.ts';
-import { connectDatabase } from './db/client.ts';
+import { connectDatabase, HOLD_LIMIT_MS } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers } from './jobs/workers.ts';
-import { endLapsedSubscriptions, expireCheckouts } from './modules/orders/service.ts';
+import { startWorkers, workerDeps } from './jobs/workers.ts';
+import { closeServices } from './lifecycle.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
@@ -16,21 +16,17 @@ async function main(): Promise<void> {
       'npm run worker needs DATABASE_URL (the embedded database runs inside npm start).',
     );
   const log = pino({ level: config.LOG_LEVEL });
-  const database = connectDatabase(config.DATABASE_URL, 4);
-  await runMigrations(database.db);
-  const boss = await startQueue(config.DATABASE_URL);
-  const deps = createDeps(config, database, log, { boss });
-  await startWorkers(boss, {
-    mailer: deps.mailer,
-    expireCheckouts: () => expireCheckouts(deps.database.db),
-    endLapsedSubscriptions: () => endLapsedSubscriptions(deps.database.db),
-    log,
+  const database = connectDatabase(config.DATABASE_URL, 4, {
+    onError: (err) => log.warn({ err: err.message }, 'database connection lost'),
   });
+  await runMigrations(database.db);
+  database.holdLimitMs = HOLD_LIMIT_MS;
+  const boss = await startQueue(config.DATABASE_URL, log);
+  const deps = createDeps(config, database, log, { boss });
+  await startWorkers(boss, workerDeps(deps, log));
   log.info({}, 'worker started');
   const stop = async () => {
-    await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-    await deps.close();
-    await database.close();
+    await closeServices({ boss, deps }, log);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());

@@ -11,6 +11,11 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createDeps, type AppDeps } from '../src/deps.ts';
+import { startQueue } from '../src/jobs/queue.ts';
+import { startWorkers, workerDeps } from '../src/jobs/workers.ts';
+import { closeServices } from '../src/lifecycle.ts';
+import { InlineJobs } from '../src/jobs/port.ts';
+import type { WebApp } from '../src/platform/web.ts';
 import { startLoopbackSmtp } from './smtp.ts';
 
 const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -62,6 +67,8 @@ export interface TestApp {
   config: Config;
   database: Database;
   smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>;
+  /** The in-process job runner: `settle()` waits for work requests handed off (e.g. mail). */
+  jobs: InlineJobs;
   /** Calls a contract route through the app's HTTP surface. */
   call(route: RouteDef, options?: CallOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -70,9 +77,21 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   /** Adds test-only routes before the app is ready (routes cannot be added after). */
-  options: { beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {},
+  options: {
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    /** A database of the test's own (migrated) instead of a clone of the template; not dropped. */
+    databaseUrl?: string;
+    /** Runs a real pg-boss and the job workers on the database, as `npm start` does. */
+    queue?: boolean;
+    /** Connection limits of the app's pool and the queue's (see db/client.ts); default: none to hold. */
+    limits?: { connectTimeoutMs?: number; holdLimitMs?: number };
+    /** Serves pages too: the SSR app, given the app its loaders call (see `main.ts`). */
+    web?: (app: () => FastifyInstance) => Promise<WebApp | null>;
+  } = {},
 ): Promise<TestApp> {
-  const db = await freshDatabase();
+  const db = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => undefined }
+    : await freshDatabase();
   const smtp = await startLoopbackSmtp();
   const config = loadConfig({
     APP_ENV: 'local',
@@ -86,9 +105,20 @@ export async function startTestApp(
     ...env,
   });
   // Real PostgreSQL runs hot reads as prepared statements, as production does; PGlite cannot.
-  const database = connectDatabase(db.url, 4, { prepared: Boolean(inject('pgTemplate')) });
-  const deps = createDeps(config, database, quietLog);
-  const app = await buildApp(deps);
+  const database = connectDatabase(db.url, 4, {
+    prepared: Boolean(inject('pgTemplate')),
+    ...options.limits,
+  });
+  const boss = options.queue ? await startQueue(db.url, quietLog, options.limits) : null;
+  const deps = createDeps(config, database, quietLog, { boss });
+  if (boss) await startWorkers(boss, workerDeps(deps, quietLog));
+  // Without a queue, jobs run in process after the answer; tests can hold and settle them.
+  const jobs = deps.jobs instanceof InlineJobs ? deps.jobs : null;
+  if (!boss && !jobs) throw new Error('tests without a queue run jobs in process');
+  let built: FastifyInstance | null = null;
+  const web = options.web ? await options.web(() => built!) : null;
+  const app = await buildApp(deps, { web });
+  built = app;
   await options.beforeReady?.(app);
   await app.ready();
 
@@ -98,6 +128,7 @@ export async function startTestApp(
     config,
     database,
     smtp,
+    jobs: jobs!,
     call(route, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -111,11 +142,12 @@ export async function startTestApp(
       });
     },
     async close() {
-      await app.close();
-      await deps.close();
-      await database.close();
+      await jobs?.settle();
+      // The same path as the server's SIGTERM; a step that fails fails the test.
+      const failed = await closeServices({ app, boss, deps }, quietLog);
       await smtp.close();
       await db.drop();
+      if (failed.length) throw new Error(`closing the test app failed at: ${failed.join(', ')}`);
     },
   };
 }

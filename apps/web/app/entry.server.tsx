@@ -14,6 +14,9 @@ const ESCAPE: Record<string, string> = {
 };
 const escapeScript = (s: string) => s.replace(/[&><\u2028\u2029]/g, (c) => ESCAPE[c]!);
 
+/** A JSON-LD tag as React renders it without a nonce (text in a page is escaped, so only tags match). */
+const JSON_LD = '<script type="application/ld+json">';
+
 /** Reads the whole turbo-stream of loader data that the client's router hydrates from. */
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
@@ -50,16 +53,23 @@ export default async function handleRequest(
   }
   const stream = routerContext.serverHandoffStream;
   const data = stream ? await readAll(stream) : null;
+  // The server sends a policy that runs only scripts carrying this response's nonce (ADR 022).
+  const nonce = loadContext?.nonce;
+  const attr = nonce ? ` nonce="${nonce}"` : '';
   let html = renderToString(
     <ServerRouter
       context={{ ...routerContext, serverHandoffStream: undefined }}
       url={request.url}
+      nonce={nonce}
     />,
   );
+  // `<Meta>` renders routes' JSON-LD without a nonce prop; it is data, never run, but every inline
+  // script in the page carrying the nonce keeps the rule simple to check.
+  if (nonce) html = html.replaceAll(JSON_LD, `<script type="application/ld+json"${attr}>`);
   if (data !== null) {
     const scripts =
-      `<script>window.__reactRouterContext.streamController.enqueue(${escapeScript(JSON.stringify(data))});</script>` +
-      '<script>window.__reactRouterContext.streamController.close();</script>';
+      `<script${attr}>window.__reactRouterContext.streamController.enqueue(${escapeScript(JSON.stringify(data))});</script>` +
+      `<script${attr}>window.__reactRouterContext.streamController.close();</script>`;
     const end = html.lastIndexOf('</body>');
     html = end < 0 ? html + scripts : html.slice(0, end) + scripts + html.slice(end);
   }

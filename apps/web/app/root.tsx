@@ -17,6 +17,7 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
+import { Footer } from './components/footer.tsx';
 import { Header, useLogout } from './components/header.tsx';
 import { ReferralCapture } from './components/referral-capture.tsx';
 import { SessionBridge } from './components/session-bridge.tsx';
@@ -67,7 +68,8 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-function Shell() {
+/** Header, main and footer around a page: the same for every route and for the error pages. */
+function Shell({ children }: { children: ReactNode }) {
   const { session, api } = useServices();
   const blocked = useUsernameRequired();
   const logout = useLogout(session, api);
@@ -82,13 +84,10 @@ function Shell() {
           Skip to content
         </a>
         <Header session={session} api={api} />
-        <main id="main" className="flex-1 px-4 py-10">
-          <Outlet />
+        <main id="main" className="flex-1 px-4 py-6 sm:py-10">
+          {children}
         </main>
-        <footer className="border-t border-ink-800 px-4 py-6 text-center text-xs text-slate-400 print:hidden">
-          © {new Date().getFullYear()} Tradeshelf. Trading involves risk; tools do not guarantee
-          profits.
-        </footer>
+        <Footer />
       </div>
       <SessionBridge session={session} api={api} />
       <ReferralCapture />
@@ -98,44 +97,80 @@ function Shell() {
   );
 }
 
-export default function App({ loaderData }: Route.ComponentProps) {
-  const [services] = useState(() => makeStore({ baseUrl: currentConfig().apiBase }));
-  useEffect(() => {
-    services.store.dispatch(hydrate(loaderData.state));
-  }, [services, loaderData.state]);
+type AppServices = ReturnType<typeof makeStore>;
+let browserServices: AppServices | null = null;
+
+/**
+ * One store per page load in the browser, kept when an error page replaces the app (and back); one
+ * per render on the server, where requests must not share state.
+ */
+function useAppServices(): AppServices {
+  const [services] = useState(() => {
+    if (typeof window === 'undefined') return makeStore({ baseUrl: currentConfig().apiBase });
+    return (browserServices ??= makeStore({ baseUrl: currentConfig().apiBase }));
+  });
+  return services;
+}
+
+function Providers({ services, children }: { services: AppServices; children: ReactNode }) {
   return (
     <Provider store={services.store}>
       <ServicesContext.Provider value={{ api: services.api, session: services.session }}>
         <ToastProvider>
-          <Shell />
+          <Shell>{children}</Shell>
         </ToastProvider>
       </ServicesContext.Provider>
     </Provider>
   );
 }
 
+export default function App({ loaderData }: Route.ComponentProps) {
+  const services = useAppServices();
+  useEffect(() => {
+    services.store.dispatch(hydrate(loaderData.state));
+  }, [services, loaderData.state]);
+  return (
+    <Providers services={services}>
+      <Outlet />
+    </Providers>
+  );
+}
+
+/** Errors, 404s included, render inside the normal header and footer, with their own status. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  const services = useAppServices();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <title>
-        {notFound ? 'Page not found · Tradeshelf' : 'Something went wrong · Tradeshelf'}
-      </title>
-      <h1 className="text-3xl font-bold text-white">
-        {notFound ? 'Page not found' : 'Something went wrong'}
-      </h1>
-      <p className="mt-3 text-slate-400">
-        {notFound
-          ? 'The page you asked for does not exist or has moved.'
-          : 'Please reload the page. If it keeps happening, contact support.'}
-      </p>
-      <a
-        href="/"
-        className="mt-8 inline-block rounded-lg bg-brand-500 px-4 py-2.5 font-semibold text-ink-950"
-      >
-        Back to the marketplace
-      </a>
-    </main>
+    <Providers services={services}>
+      <div className="mx-auto max-w-xl py-16 text-center sm:py-24">
+        <title>
+          {notFound ? 'Page not found · Tradeshelf' : 'Something went wrong · Tradeshelf'}
+        </title>
+        <meta name="robots" content="noindex" />
+        <h1 className="text-3xl font-bold text-white">
+          {notFound ? 'Page not found' : 'Something went wrong'}
+        </h1>
+        <p className="mt-3 text-slate-400">
+          {notFound
+            ? 'The page you asked for does not exist or has moved.'
+            : 'Please reload the page. If it keeps happening, contact support.'}
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <a
+            href="/"
+            className="inline-block rounded-lg bg-brand-500 px-4 py-2.5 font-semibold text-ink-950"
+          >
+            Back to the marketplace
+          </a>
+          <a
+            href="/contact"
+            className="inline-block rounded-lg border border-ink-600 px-4 py-2.5 font-semibold text-slate-200 hover:bg-ink-800"
+          >
+            Contact support
+          </a>
+        </div>
+      </div>
+    </Providers>
   );
 }

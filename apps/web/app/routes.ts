@@ -18,5 +18,10 @@ export default [
   route('orders', 'routes/orders.tsx'),
   route('orders/status', 'routes/order-status.tsx'),
   route('orders/:id', 'routes/order.tsx'),
+  route('contact', 'routes/contact.tsx'),
+  route('terms', 'routes/terms.tsx'),
+  route('privacy', 'routes/privacy.tsx'),
+  route('refund-policy', 'routes/refund-policy.tsx'),
+  route('risk-disclosure', 'routes/risk-disclosure.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

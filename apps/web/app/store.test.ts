@@ -85,6 +85,17 @@ describe('login through the store (SPEC §4, §9)', () => {
     });
   });
 
+  it('signing in from the answer until the session is stored, also when already signed in as that user', async () => {
+    const { store, session, state } = setup({ '/auth/login': [[200, answer()]] });
+    // Signed in already (another tab, an earlier login): logging in again still ends the wait.
+    session.write(recordFromLogin(answer(), T0));
+    expect(state().auth).toMatchObject({ isLoggedIn: true, userId: 'usr_1' });
+    await store.dispatch(login(creds));
+    expect(state().auth.signingIn).toBe('a@example.com');
+    vi.advanceTimersByTime(SESSION_STORE_DELAY_MS);
+    expect(state().auth).toMatchObject({ signingIn: null, isLoggedIn: true, userId: 'usr_1' });
+  });
+
   it('grace rule: unverified with one day left is never stored nor logged in', async () => {
     const { store, storage, state } = setup({
       '/auth/login': [[200, answer({ emailVerified: false, verificationDaysRemaining: 1 })]],

@@ -4,6 +4,7 @@ import { authSlice, sessionEnded, sessionStarted } from './features/auth/slice.t
 import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
+import { supportSlice } from './features/support/slice.ts';
 import { ApiClient } from './lib/http.ts';
 import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
@@ -19,6 +20,7 @@ const rootReducer = combineReducers({
   product: productSlice.reducer,
   seller: sellerSlice.reducer,
   order: orderSlice.reducer,
+  support: supportSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 
@@ -64,8 +66,8 @@ export function makeStore(options: StoreOptions = {}) {
   });
   session.subscribe((e) => {
     if (e.type === 'stored') {
-      const { isLoggedIn, userId } = store.getState().auth;
-      if (!isLoggedIn || userId !== e.record.userId)
+      const { isLoggedIn, userId, signingIn } = store.getState().auth;
+      if (!isLoggedIn || userId !== e.record.userId || signingIn)
         store.dispatch(sessionStarted(e.record.userId));
     } else {
       store.dispatch(sessionEnded());

@@ -143,6 +143,18 @@ export const searchQuery = z.object({
 });
 export type SearchQuery = z.input<typeof searchQuery>;
 
+/** Another search that finds something, offered when a search finds nothing. */
+export const searchSuggestion = z
+  .object({
+    q: z.string(),
+    /** Absent: every category. */
+    category: catalogCategory.optional(),
+    /** Products it finds by title, tags, type, platform or asset class, counted up to 100. */
+    count: z.number().int(),
+  })
+  .meta({ id: 'SearchSuggestion' });
+export type SearchSuggestion = z.infer<typeof searchSuggestion>;
+
 export const bundleDetails = bundleCard
   .extend({
     description: z.string(),
@@ -187,7 +199,7 @@ export const catalogRoutes = {
     path: '/api/v1/products/term/search',
     auth: 'optional',
     summary:
-      'Full-text search with typo tolerance and prefix matching; filters by category, kind, platform and price.',
+      'Full-text search with typo tolerance and prefix matching; words naming a product type, platform or asset class match those fields; filters by category, kind, platform and price.',
     tags: ['catalog'],
     status: 200,
     query: searchQuery,
@@ -197,6 +209,11 @@ export const catalogRoutes = {
       nextCursor: z.string().nullable(),
       /** Set when nothing matched as typed and a spelling correction was searched instead. */
       didYouMean: z.string().nullable(),
+      /**
+       * When a first page finds nothing: the same search with a word dropped, or in another category,
+       * most matches first. Empty otherwise.
+       */
+      suggestions: z.array(searchSuggestion),
     }),
   }),
   bundleDetails: defineRoute({

@@ -8,6 +8,7 @@ import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
+import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,7 +45,14 @@ describe('endpoints: the run-time route metadata clients use', () => {
   });
 
   it('route names are unique across domains (the route table would silently drop a duplicate)', () => {
-    const tables = [authRoutes, usersRoutes, analyticsRoutes, catalogRoutes, ordersRoutes];
+    const tables = [
+      authRoutes,
+      usersRoutes,
+      analyticsRoutes,
+      catalogRoutes,
+      ordersRoutes,
+      supportRoutes,
+    ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(routes)).toHaveLength(names.length);
@@ -63,7 +71,16 @@ describe('endpoints: the run-time route metadata clients use', () => {
       }
     };
     visit(path.join(here, 'client.ts'));
-    for (const schemas of ['index', 'errors', 'common', 'auth', 'users', 'catalog', 'orders'])
+    for (const schemas of [
+      'index',
+      'errors',
+      'common',
+      'auth',
+      'users',
+      'catalog',
+      'orders',
+      'support',
+    ])
       expect(seen).not.toContain(path.join(here, `${schemas}.ts`));
     expect(seen.size).toBeGreaterThan(10);
   });

@@ -139,4 +139,7 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'bearer',
     status: 200,
   },
+  // support
+  contact: { method: 'POST', path: '/api/v1/contact', auth: 'none', status: 202 },
+  platformTerms: { method: 'GET', path: '/api/v1/platform/terms', auth: 'none', status: 200 },
 };

@@ -6,17 +6,20 @@ export * from './users.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
+export * from './support.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
 export * from './rules/coupon.ts';
 export * from './rules/ref-id.ts';
+export * from './rules/text.ts';
 export * from './endpoints.ts';
 
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
+import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -26,5 +29,6 @@ export const routes = {
   ...analyticsRoutes,
   ...catalogRoutes,
   ...ordersRoutes,
+  ...supportRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

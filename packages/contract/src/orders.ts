@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { idSchema, isoDateTime, moneySchema } from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
-import { entitlementKinds, purchaseStatuses, subscriptionStatuses } from './constants/orders.ts';
+import {
+  entitlementKinds,
+  purchaseStatuses,
+  refundReasons,
+  subscriptionStatuses,
+} from './constants/orders.ts';
 import { defineRoute } from './route.ts';
 import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
 import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
@@ -102,6 +107,11 @@ export const purchaseSchema = z
     subtotal: moneySchema,
     discount: moneySchema,
     total: moneySchema,
+    /**
+     * Charged so far, over all of its payments. Starting a free trial charges nothing, so this is 0
+     * until the trial converts; a one-time purchase's is its total once paid.
+     */
+    paid: moneySchema,
     /** Refunded to the buyer so far, over all of its payments (0 when nothing was refunded). */
     refunded: moneySchema,
     coupon: z.object({ code: z.string(), duration: couponDuration }).nullable(),
@@ -111,6 +121,13 @@ export const purchaseSchema = z
         currentPeriodEnd: isoDateTime.nullable(),
         /** What each renewal costs after any first-payment-only coupon. */
         renewalAmount: moneySchema,
+        /** When the free trial ends (while trialing), else null. */
+        trialEndsAt: isoDateTime.nullable(),
+        /**
+         * The next charge and its date: the first payment when a trial ends (with any coupon), else
+         * the renewal. Null when nothing more will be charged (cancelling or ended).
+         */
+        nextPayment: z.object({ amount: moneySchema, at: isoDateTime }).nullable(),
       })
       .nullable(),
     receiptNumber: z.string().nullable(),
@@ -118,6 +135,13 @@ export const purchaseSchema = z
     createdAt: isoDateTime,
     paidAt: isoDateTime.nullable(),
     refundedAt: isoDateTime.nullable(),
+    /**
+     * Why the purchase was refunded when we did it ourselves: `duplicate` when the buyer already owned
+     * the item by the time this payment arrived (two checkouts paid in two tabs). Null otherwise.
+     */
+    refundReason: z.enum(refundReasons).nullable(),
+    /** When the buyer disputed a payment with their bank; access ends while it is disputed. */
+    disputedAt: isoDateTime.nullable(),
   })
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof purchaseSchema>;

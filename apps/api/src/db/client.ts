@@ -1,27 +1,104 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { releaseTransactionClients } from './transactions.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** A database handle or an open transaction: repositories accept either. */
 export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Opening a connection, or waiting for a free one, fails after this: a blackholed host answers 503, not never. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/** The longest a request or job may hold a connection once the app serves (ADR 019). */
+export const HOLD_LIMIT_MS = 10_000;
+
+export interface PoolOptions {
+  max: number;
+  connectTimeoutMs?: number;
+  /** See `Database.holdLimitMs`; 0 = none. */
+  holdLimitMs?: number;
+  applicationName?: string;
+  /** Told when a connection idle in the pool is lost (the next checkout opens a new one). */
+  onError?: (err: Error) => void;
+}
+
+export interface GuardedPool {
+  pool: pg.Pool;
+  /** Read at each checkout, so startup work can run without a limit and serving with one. */
+  holdLimitMs: number;
+}
+
+/**
+ * A pg pool that survives its database going away. node-postgres removes the pool's error listener
+ * from a client while it is checked out, so a connection dropped then (57P01 on shutdown, a reset)
+ * would be an unhandled 'error' event and kill the process: every client gets a listener of its own
+ * for its whole life. The failure still reaches whoever is using the client, as a query error.
+ */
+export function createPool(url: string, options: PoolOptions): GuardedPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
+  });
+  const guarded: GuardedPool = { pool, holdLimitMs: options.holdLimitMs ?? 0 };
+  const onError = options.onError ?? (() => undefined);
+  pool.on('error', (err) => onError(err));
+  pool.on('connect', (client) => client.on('error', () => undefined));
+
+  // A database that stops answering (a blackholed host) would pin a connection, its request and the
+  // shutdown for as long as TCP takes to give up; past the hold limit the connection is closed, its
+  // query fails, and the pool discards it when it comes back.
+  const holds = new WeakMap<pg.PoolClient, NodeJS.Timeout>();
+  pool.on('acquire', (client) => {
+    if (guarded.holdLimitMs <= 0) return;
+    const timer = setTimeout(() => {
+      client.end().catch(() => undefined);
+    }, guarded.holdLimitMs);
+    holds.set(client, timer.unref());
+  });
+  pool.on('release', (_err, client) => {
+    clearTimeout(holds.get(client));
+    holds.delete(client);
+  });
+  return guarded;
+}
 
 export interface Database {
   pool: pg.Pool;
   db: Db;
   /** Whether named prepared statements are safe: not on PGlite, whose connections share one session. */
   prepared: boolean;
+  /**
+   * The longest a connection may be held (ms, 0 = no limit). Migrations and seeding run without one
+   * (a slow migration is not an outage); serving sets `HOLD_LIMIT_MS`.
+   */
+  holdLimitMs: number;
   close(): Promise<void>;
 }
 
 export function connectDatabase(
   url: string,
   max = 10,
-  options: { prepared?: boolean } = {},
+  options: Omit<PoolOptions, 'max'> & { prepared?: boolean } = {},
 ): Database {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', () => undefined);
+  releaseTransactionClients();
+  const guarded = createPool(url, { ...options, max });
+  const { pool } = guarded;
   const db = drizzle(pool, { schema });
-  return { pool, db, prepared: options.prepared ?? false, close: () => pool.end() };
+  return {
+    pool,
+    db,
+    prepared: options.prepared ?? false,
+    get holdLimitMs() {
+      return guarded.holdLimitMs;
+    },
+    set holdLimitMs(ms: number) {
+      guarded.holdLimitMs = ms;
+    },
+    close: () => (pool.ending ? Promise.resolve() : pool.end()),
+  };
 }

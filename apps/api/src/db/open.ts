@@ -10,15 +10,24 @@ export interface OpenedDatabase {
   embedded: EmbeddedPostgres | null;
 }
 
-/** DATABASE_URL when set, else the embedded PGlite in DATA_DIR; migrated either way. */
-export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+/**
+ * DATABASE_URL when set, else the embedded PGlite in DATA_DIR; migrated either way. The pool has no
+ * hold limit yet (startup work may be long): a server sets `database.holdLimitMs` before serving.
+ */
+export async function openDatabase(
+  config: Config,
+  log?: { warn(obj: object, msg: string): void },
+): Promise<OpenedDatabase> {
   let embedded: EmbeddedPostgres | null = null;
   let url = config.DATABASE_URL;
   if (!url) {
     embedded = await startEmbeddedPostgres({ dataDir: path.resolve(config.DATA_DIR, 'pglite') });
     url = embedded.url;
   }
-  const database = connectDatabase(url, embedded ? 8 : 10, { prepared: !embedded });
+  const database = connectDatabase(url, embedded ? 8 : 10, {
+    prepared: !embedded,
+    onError: (err) => log?.warn({ err: err.message }, 'database connection lost'),
+  });
   await runMigrations(database.db);
   return { database, url, embedded };
 }

@@ -7,3 +7,4 @@ export * from '../modules/catalog/tables.ts';
 export * from '../modules/orders/tables.ts';
 export * from '../modules/affiliates/tables.ts';
 export * from '../integrations/payments/tables.ts';
+export * from '../modules/support/tables.ts';

@@ -1,18 +1,97 @@
+import type { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import { createPool } from '../db/client.ts';
 
 export const queues = {
   mailDeliver: 'mail.deliver',
   mailSweep: 'mail.sweep',
   checkoutExpiry: 'orders.expire-checkouts',
+  paymentsRetry: 'payments.retry',
+  /** Account mail sent after the request answered, so its timing says nothing (ADR 021). */
+  authResetMail: 'auth.reset-mail',
+  authActivationMail: 'auth.activation-mail',
 } as const;
 
+/** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */
+const QUEUE_HOLD_LIMIT_MS = 30_000;
+
+interface Log {
+  warn(obj: object, msg: string): void;
+}
+
+/** pg-boss on a pool of ours (the same error listeners and time limits as the app's), closed with it. */
+class Queue extends PgBoss {
+  constructor(private readonly pool: pg.Pool) {
+    super({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
+  }
+
+  override async stop(options?: PgBoss.StopOptions): Promise<void> {
+    try {
+      await super.stop(options);
+    } finally {
+      if (!this.pool.ending) await this.pool.end();
+    }
+  }
+}
+
+/**
+ * pg-boss 10 calls `complete` and `fail` without awaiting them once a job handler returns
+ * (manager.js, `watch`): if the database is gone at that moment the rejection is unhandled and Node
+ * exits. Marking those promises handled (and reporting the failure as a queue 'error') keeps the
+ * process up; a job left active is retried when it expires. Callers that await still get the
+ * rejection. 11.x needs Node 22, so this stays until we move; see ADR 019.
+ */
+function survivePgBossCompletions(): void {
+  const require = createRequire(import.meta.url);
+  const { version } = require('pg-boss/package.json') as { version: string };
+  if (!version.startsWith('10.'))
+    throw new Error(`pg-boss ${version}: check ADR 019 before upgrading (completion handling)`);
+  type Completion = (this: EventEmitter, ...args: unknown[]) => Promise<unknown>;
+  const proto = (require('pg-boss/src/manager.js') as { prototype: Record<string, unknown> })
+    .prototype;
+  if (proto.survivesOutages) return;
+  for (const name of ['complete', 'fail']) {
+    const original = proto[name] as Completion;
+    const patched = function (this: EventEmitter, ...args: unknown[]) {
+      const done = original.apply(this, args);
+      done.catch((err: unknown) => this.emit('error', err));
+      return done;
+    } satisfies Completion;
+    // PgBoss exposes manager methods under their function names (`boss.fail`, `boss.complete`).
+    Object.defineProperty(patched, 'name', { value: name });
+    proto[name] = patched;
+  }
+  proto.survivesOutages = true;
+}
+
 /** pg-boss in the application database: jobs commit and survive with the data they act on. */
-export async function startQueue(connectionString: string): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString, max: 4, schema: 'pgboss' });
-  boss.on('error', () => undefined);
-  await boss.start();
-  for (const name of Object.values(queues)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+export async function startQueue(
+  connectionString: string,
+  log: Log,
+  limits: { connectTimeoutMs?: number; holdLimitMs?: number } = {},
+): Promise<PgBoss> {
+  survivePgBossCompletions();
+  const { pool } = createPool(connectionString, {
+    max: 4,
+    applicationName: 'pgboss',
+    holdLimitMs: QUEUE_HOLD_LIMIT_MS,
+    ...limits,
+    onError: (err) => log.warn({ err: err.message }, 'job queue connection lost'),
+  });
+  const boss = new Queue(pool);
+  // Workers, maintenance and the scheduler report failures here and carry on; the pool reconnects.
+  boss.on('error', (err: Error) => log.warn({ err: err.message }, 'job queue error'));
+  try {
+    await boss.start();
+    for (const name of Object.values(queues)) {
+      await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    }
+  } catch (err) {
+    await boss.stop({ graceful: false }).catch(() => undefined);
+    if (!pool.ending) await pool.end();
+    throw err;
   }
   return boss;
 }

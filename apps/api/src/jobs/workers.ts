@@ -1,5 +1,13 @@
 import type PgBoss from 'pg-boss';
 import type { Mailer } from '../integrations/mail/mailer.ts';
+import type { AppDeps } from '../deps.ts';
+import { jobHandlers } from './handlers.ts';
+import {
+  endLapsedSubscriptions,
+  expireCheckouts,
+  processAutoRefunds,
+} from '../modules/orders/service.ts';
+import type { JobData, JobHandler } from './port.ts';
 import { queues } from './queue.ts';
 
 export interface WorkerDeps {
@@ -7,7 +15,26 @@ export interface WorkerDeps {
   /** Cancels unpaid checkouts past their expiry; returns how many. */
   expireCheckouts: () => Promise<number>;
   endLapsedSubscriptions: () => Promise<number>;
+  /** Provider work that must not be lost: owed refunds, and the payment sandbox's webhook outbox. */
+  retryPayments: () => Promise<{ refunds: number; events: number }>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Module jobs by queue name (`jobHandlers`). */
+  handlers: Record<string, JobHandler>;
+}
+
+/** What the jobs run, from the app's dependencies (one wiring for `npm start`, the worker and tests). */
+export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
+  return {
+    mailer: app.mailer,
+    expireCheckouts: () => expireCheckouts(app.database.db),
+    endLapsedSubscriptions: () => endLapsedSubscriptions(app.database.db),
+    retryPayments: async () => ({
+      refunds: await processAutoRefunds(app),
+      events: (await app.sandbox?.sendDue()) ?? 0,
+    }),
+    log,
+    handlers: jobHandlers(app),
+  };
 }
 
 /** Starts every job handler on this process. */
@@ -31,4 +58,26 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     if (lapsed) deps.log.info({ n: lapsed }, 'ended lapsed subscriptions');
   });
   await boss.schedule(queues.checkoutExpiry, '*/5 * * * *');
+  await boss.work(queues.paymentsRetry, { pollingIntervalSeconds: 5 }, async () => {
+    const done = await deps.retryPayments();
+    if (done.refunds || done.events) deps.log.info(done, 'retried payment work');
+  });
+  await boss.schedule(queues.paymentsRetry, '* * * * *');
+  for (const [name, handler] of Object.entries(deps.handlers)) {
+    // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
+    // failure fails (and retries) only its own job, not the batch.
+    await boss.work<JobData>(name, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
+      for (const job of jobs) {
+        try {
+          await handler(job.data);
+        } catch (err) {
+          deps.log.error(
+            { err: err instanceof Error ? err.message : String(err), job: name },
+            'job failed',
+          );
+          await boss.fail(name, job.id, { message: err instanceof Error ? err.message : 'failed' });
+        }
+      }
+    });
+  }
 }

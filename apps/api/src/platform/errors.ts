@@ -2,6 +2,10 @@ import { statusFor, type ApiError, type ErrorCode } from '@tradeshelf/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { RequestListener } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { databaseUnavailableCause } from '../db/unavailable.ts';
+
+/** Seconds a client is asked to wait before retrying a 503. */
+const RETRY_AFTER_SECONDS = '5';
 
 /** An expected outcome the client can act on: maps to a status and the contract's error shape. */
 export class AppError extends Error {
@@ -35,6 +39,8 @@ export function registerErrorHandling(
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       if (err.headers) void reply.headers(err.headers);
+      if (err.status === 503 && !reply.hasHeader('retry-after'))
+        void reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.status(err.status).send(err.toBody());
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -63,6 +69,15 @@ export function registerErrorHandling(
                 ? 'not_found'
                 : 'bad_request';
       return reply.status(status).send({ error: clientMessage(err), code });
+    }
+    // The database unreachable or gone mid-request: the client may retry; no internals in the body.
+    const unavailable = databaseUnavailableCause(err);
+    if (unavailable) {
+      req.log.warn({ cause: unavailable.message }, 'database unavailable');
+      return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send({
+        error: 'The service is briefly unavailable. Please try again in a few seconds.',
+        code: 'service_unavailable',
+      });
     }
     req.log.error({ err }, 'unhandled error');
     return reply

@@ -62,7 +62,14 @@ export async function filesModule(app: FastifyInstance): Promise<void> {
         start = Math.max(0, start);
         end = Math.min(end, size - 1);
         if (start > end || start >= size) {
-          return reply.status(416).header('content-range', `bytes */${size}`).send();
+          return reply
+            .status(416)
+            .header('content-range', `bytes */${size}`)
+            .type('application/json; charset=utf-8')
+            .send({
+              error: `The range is outside the file (${size} bytes).`,
+              code: 'range_not_satisfiable',
+            });
         }
         return reply
           .status(206)

@@ -44,4 +44,17 @@ describe.each(stores)('rate limiter on %s', (name, make) => {
       await limiter.consume([{ rule, key: 'k' }]);
     },
   );
+
+  it.skipIf(name.includes('skipped'))('peeks at a count without adding to it', async () => {
+    const limiter = new RateLimiter(await make());
+    const rule = { name: `test:${Math.random()}`, limit: 3, windowSeconds: 60 };
+    expect(await limiter.peek(rule, 'k')).toEqual({ count: 0, resetIn: 0 });
+    expect((await limiter.hit(rule, 'k')).count).toBe(1);
+    expect((await limiter.hit(rule, 'k')).count).toBe(2);
+    const seen = await limiter.peek(rule, 'k');
+    expect(seen.count).toBe(2);
+    expect(seen.resetIn).toBeGreaterThan(0);
+    expect(seen.resetIn).toBeLessThanOrEqual(60);
+    expect((await limiter.peek(rule, 'k')).count).toBe(2);
+  });
 });

@@ -11,6 +11,8 @@ export interface RateRule {
 export interface RateLimitStore {
   /** Adds one hit; returns the count in the current window and seconds until it resets. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetIn: number }>;
+  /** The count in the current window without adding to it (0 when none). */
+  peek(key: string): Promise<{ count: number; resetIn: number }>;
   reset(key: string): Promise<void>;
 }
 
@@ -27,6 +29,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (this.buckets.size > 50_000) this.sweep(now);
     }
     b.count += 1;
+    return { count: b.count, resetIn: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
+  }
+
+  async peek(key: string) {
+    const now = Date.now();
+    const b = this.buckets.get(key);
+    if (!b || b.resetAt <= now) return { count: 0, resetIn: 0 };
     return { count: b.count, resetIn: Math.max(1, Math.ceil((b.resetAt - now) / 1000)) };
   }
 
@@ -55,9 +64,28 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count, resetIn: Math.max(1, Math.ceil(ttl / 1000)) };
   }
 
+  async peek(key: string) {
+    const k = `rl:${key}`;
+    const res = await this.redis.multi().get(k).pttl(k).exec();
+    const count = Number(res?.[0]?.[1] ?? 0);
+    const ttl = Number(res?.[1]?.[1] ?? -1);
+    if (!count || ttl < 0) return { count: 0, resetIn: 0 };
+    return { count, resetIn: Math.max(1, Math.ceil(ttl / 1000)) };
+  }
+
   async reset(key: string) {
     await this.redis.del(`rl:${key}`);
   }
+}
+
+/** The contract's 429, with `Retry-After` in seconds. */
+export function rateLimited(retryAfter: number): AppError {
+  return new AppError(
+    'rate_limited',
+    `Too many attempts. Try again in ${formatWait(retryAfter)}.`,
+    undefined,
+    { 'retry-after': String(retryAfter) },
+  );
 }
 
 export class RateLimiter {
@@ -70,14 +98,16 @@ export class RateLimiter {
       const { count, resetIn } = await this.store.hit(`${rule.name}:${key}`, rule.windowSeconds);
       if (count > rule.limit) retryAfter = Math.max(retryAfter, resetIn);
     }
-    if (retryAfter > 0) {
-      throw new AppError(
-        'rate_limited',
-        `Too many attempts. Try again in ${formatWait(retryAfter)}.`,
-        undefined,
-        { 'retry-after': String(retryAfter) },
-      );
-    }
+    if (retryAfter > 0) throw rateLimited(retryAfter);
+  }
+
+  /** Counts a hit and reports the count, for callers whose rule needs more than a limit. */
+  hit(rule: RateRule, key: string) {
+    return this.store.hit(`${rule.name}:${key}`, rule.windowSeconds);
+  }
+
+  peek(rule: RateRule, key: string) {
+    return this.store.peek(`${rule.name}:${key}`);
   }
 
   reset(rule: RateRule, key: string): Promise<void> {
@@ -93,13 +123,18 @@ function formatWait(seconds: number): string {
 /** Limits for the auth, activation and contact endpoints. */
 export const rules = {
   loginIp: { name: 'login:ip', limit: 30, windowSeconds: 15 * 60 },
-  loginAccount: { name: 'login:account', limit: 10, windowSeconds: 15 * 60 },
+  /** Attempts per account and address; a correct password clears it (ADR 021). */
+  loginPair: { name: 'login:pair', limit: 10, windowSeconds: 15 * 60 },
+  /** Failures per account from every address; past it, only addresses with none may try. */
+  loginAccountFailures: { name: 'login:account-failures', limit: 30, windowSeconds: 15 * 60 },
   signupIp: { name: 'signup:ip', limit: 10, windowSeconds: 60 * 60 },
   signupAccount: { name: 'signup:account', limit: 5, windowSeconds: 60 * 60 },
   refreshIp: { name: 'refresh:ip', limit: 120, windowSeconds: 15 * 60 },
   forgotEmail: { name: 'forgot:email', limit: 3, windowSeconds: 15 * 60 },
   forgotIp: { name: 'forgot:ip', limit: 20, windowSeconds: 15 * 60 },
   codeCheckIp: { name: 'code:ip', limit: 30, windowSeconds: 15 * 60 },
+  /** Guesses at one e-mail's code (per purpose); a new code resets it. */
+  codeAttempts: { name: 'code:attempts', limit: 5, windowSeconds: 15 * 60 },
   activationEmail: { name: 'activation:email', limit: 3, windowSeconds: 15 * 60 },
   activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },

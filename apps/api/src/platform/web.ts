@@ -8,7 +8,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ServerBuild } from 'react-router';
 import { buildPath, queryParams, type RouteDef } from '@tradeshelf/contract';
 import type { z } from 'zod';
+import { newNonce, NONCE_LENGTH, pagePolicy } from './csp.ts';
 import { AppError } from './errors.ts';
+import { nulAt, nulRefused } from './http.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './serializer.ts';
 import type { PageRead } from './routes.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -82,6 +84,9 @@ export function inProcessCaller(
         const def = fast.route;
         const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
           if (!schema) return undefined;
+          // The rule HTTP requests meet in `registerHttpGuards`.
+          const nul = nulAt(value);
+          if (nul !== null) throw apiError(400, nulRefused(nul).toBody());
           const parsed = schema.safeParse(value ?? {});
           if (!parsed.success)
             throw apiError(400, { error: `Invalid ${where}.`, code: 'validation_failed' });
@@ -120,6 +125,14 @@ interface DocumentSink {
   html: string | null;
 }
 
+/** What the server build gets per request (`AppLoadContext` in apps/web/app/lib/loader-api.ts). */
+interface RequestContext {
+  api?: PageLoadContext;
+  document: DocumentSink;
+  /** This response's CSP nonce, for every inline script and style the page renders. */
+  nonce: string;
+}
+
 /** A rendered page held whole: our entry.server renders in one pass, so nothing is streamed. */
 interface Page {
   status: number;
@@ -130,6 +143,8 @@ interface Page {
 
 interface CachedPage extends Page {
   storedAt: number;
+  /** Byte offsets of the nonce the page was rendered with; each hit writes a fresh one there. */
+  nonceAt: number[];
 }
 
 function urlOf(req: IncomingMessage): string {
@@ -168,12 +183,53 @@ function headerOf(page: Page, name: string): string | undefined {
   return undefined;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, page: Page, extra: string[] = []): void {
+/** A page's headers, what this response adds, and the body's length. */
+function headersFor(page: Page, extra: string[]): string[] {
   const headers = [...page.headers, ...extra];
   if (page.body && headerOf(page, 'content-length') === undefined)
     headers.push('content-length', String(page.body.byteLength));
-  res.writeHead(page.status, headers);
+  return headers;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, page: Page, extra: string[]): void {
+  res.writeHead(page.status, headersFor(page, extra));
   res.end(req.method === 'HEAD' ? undefined : (page.body ?? undefined));
+}
+
+/** Where a page's body holds `nonce` (only in the attributes we rendered: it is fresh random). */
+function offsetsOf(body: Uint8Array | null, nonce: string): number[] {
+  if (!body) return [];
+  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const at: number[] = [];
+  for (let i = buf.indexOf(nonce); i >= 0; i = buf.indexOf(nonce, i + NONCE_LENGTH)) at.push(i);
+  return at;
+}
+
+/**
+ * A cached page with a fresh nonce where the render's was: the body goes out as slices of the cached
+ * copy around the new nonce, gathered into one write by `cork` (copying ~60 KB per hit cost more).
+ */
+function sendCached(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: CachedPage,
+  nonce: string,
+  extra: string[],
+): void {
+  const body = page.body;
+  if (!body || req.method === 'HEAD' || page.nonceAt.length === 0)
+    return send(req, res, page, extra);
+  res.writeHead(page.status, headersFor(page, extra));
+  const fresh = Buffer.from(nonce, 'latin1');
+  res.cork();
+  let from = 0;
+  for (const at of page.nonceAt) {
+    res.write(body.subarray(from, at));
+    res.write(fresh);
+    from = at + NONCE_LENGTH;
+  }
+  // `end` uncorks: the slices leave in one writev.
+  res.end(body.subarray(from));
 }
 
 const internalError: Page = {
@@ -185,12 +241,14 @@ const internalError: Page = {
 /**
  * Loads the React Router server build produced by `npm run build`. Public pages render the same for
  * everyone (sessions live in the browser), and they say so with `Cache-Control: public, s-maxage`; like a
- * CDN in front of the app, a small in-process cache serves them again for `pageCacheSeconds`.
+ * CDN in front of the app, a small in-process cache serves them again for `pageCacheSeconds`. Every
+ * response has its own CSP nonce (ADR 022): a cached page gets a fresh one written over the one it
+ * was rendered with.
  */
 export async function loadWebApp(
   buildDir: string,
   context?: PageLoadContext,
-  options: { pageCacheSeconds?: number } = {},
+  options: { pageCacheSeconds?: number; imgSrc?: readonly string[] } = {},
 ): Promise<WebApp | null> {
   const serverEntry = path.join(buildDir, 'server', 'index.js');
   if (!existsSync(serverEntry)) return null;
@@ -198,13 +256,17 @@ export async function loadWebApp(
   const handle = createRequestHandler(build, process.env.NODE_ENV ?? 'production');
   const ttl = options.pageCacheSeconds ?? 0;
   const pages = new TtlCache<CachedPage>(ttl * 1000, 1000);
+  const policy = pagePolicy({ imgSrc: options.imgSrc ?? [] });
+  const csp = (nonce: string) => ['content-security-policy', policy(nonce)];
 
-  const render = async (req: IncomingMessage): Promise<Page> => {
+  const render = async (req: IncomingMessage, nonce: string): Promise<Page> => {
     try {
       // A fresh context per request: `entry.server` leaves the rendered document in its sink.
       const document: DocumentSink = { html: null };
-      const loadContext = (context ? { api: context, document } : { document }) as never;
-      return await toPage(await handle(toRequest(req), loadContext), document);
+      const loadContext: RequestContext = context
+        ? { api: context, document, nonce }
+        : { document, nonce };
+      return await toPage(await handle(toRequest(req), loadContext as never), document);
     } catch (err) {
       console.error(err);
       return internalError;
@@ -213,17 +275,18 @@ export async function loadWebApp(
 
   return {
     async listener(req, res) {
+      const nonce = newNonce();
       const cacheable = pages.enabled && req.method === 'GET' && !req.headers.authorization;
-      if (!cacheable) return send(req, res, await render(req));
+      if (!cacheable) return send(req, res, await render(req, nonce), csp(nonce));
       // Pages carry their origin (canonical URL, Open Graph, JSON-LD): the key is the whole URL.
       const key = urlOf(req);
       const hit = pages.get(key);
       if (hit) {
         // `Age`, as a shared cache sends it: how long ago this copy was rendered.
         const age = String(Math.floor((Date.now() - hit.storedAt) / 1000));
-        return send(req, res, hit, ['age', age]);
+        return sendCached(req, res, hit, nonce, [...csp(nonce), 'age', age]);
       }
-      const page = await render(req);
+      const page = await render(req, nonce);
       const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(headerOf(page, 'cache-control') ?? '');
       if (
         page.status === 200 &&
@@ -231,9 +294,9 @@ export async function loadWebApp(
         Number(sMaxAge[1]) >= ttl &&
         headerOf(page, 'set-cookie') === undefined
       ) {
-        pages.set(key, { ...page, storedAt: Date.now() });
+        pages.set(key, { ...page, storedAt: Date.now(), nonceAt: offsetsOf(page.body, nonce) });
       }
-      send(req, res, page);
+      send(req, res, page, csp(nonce));
     },
     clientDir: path.join(buildDir, 'client'),
   };

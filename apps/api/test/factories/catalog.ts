@@ -1,4 +1,9 @@
-import { categoryOfKind, type ProductKind, type TradingPlatform } from '@tradeshelf/contract';
+import {
+  categoryOfKind,
+  type AssetClass,
+  type ProductKind,
+  type TradingPlatform,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { newId } from '../../src/lib.ts';
 import { slugify } from '../../src/modules/catalog/seed.ts';
@@ -28,6 +33,7 @@ export async function createProduct(
     kind: ProductKind;
     tags: string[];
     platforms: TradingPlatform[];
+    assetClasses: AssetClass[];
     amount: number;
     isActive: boolean;
     description: string;
@@ -42,10 +48,10 @@ export async function createProduct(
   const amount = overrides.amount ?? 1000;
   await t.database.db
     .execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
-      platforms, is_active, default_price_id, sort_amount)
+      platforms, asset_classes, is_active, default_price_id, sort_amount)
     values (${id}, ${vendorId}, ${kind}, ${categoryOfKind[kind]}, ${slugify(title) + '-' + n}, ${title}, ${'About ' + title},
       ${overrides.description ?? ''}, ${sql.param(overrides.tags ?? [])}::text[], ${sql.param(overrides.platforms ?? ['tradingview'])}::text[],
-      ${overrides.isActive ?? true}, ${priceId}, ${amount})`);
+      ${sql.param(overrides.assetClasses ?? [])}::text[], ${overrides.isActive ?? true}, ${priceId}, ${amount})`);
   await t.database.db
     .execute(sql`insert into prices (id, product_id, amount, currency, scheme, position)
     values (${priceId}, ${id}, ${amount}, 'usd', 'one_time', 0)`);

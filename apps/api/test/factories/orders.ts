@@ -1,11 +1,13 @@
+import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { PaymentEvent } from '../../src/integrations/payments/port.ts';
 import {
   SANDBOX_SIGNATURE_HEADER,
   SandboxPayments,
 } from '../../src/integrations/payments/sandbox.ts';
 import { newId } from '../../src/lib.ts';
-import { WEBHOOK_PATH } from '../../src/modules/orders/routes.ts';
+import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../src/integrations/payments/port.ts';
 import type { TestApp } from '../harness.ts';
 import { createUser } from './users.ts';
 
@@ -103,4 +105,30 @@ export async function ledgerOf(t: TestApp, purchaseId: string) {
     account_id: string;
     amount: number;
   }>;
+}
+
+/** Starts checkout of a product plan (or, with `scheme`, a sibling plan); the session id. */
+export async function startProductCheckout(
+  t: TestApp,
+  buyer: { token: string },
+  vendorUrl: string,
+  body: { priceId: string; scheme?: string; coupon?: string },
+): Promise<string> {
+  const res = await t.call(ordersRoutes.checkoutProduct, {
+    token: buyer.token,
+    query: { vendorUrl },
+    body,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().sessionId as string;
+}
+
+/** The buyer's purchase behind a checkout session, as the return page reads it. */
+export async function purchaseOfSession(t: TestApp, buyer: { token: string }, sessionId: string) {
+  const res = await t.call(ordersRoutes.purchaseStatus, {
+    token: buyer.token,
+    params: { id: sessionId },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().purchase;
 }

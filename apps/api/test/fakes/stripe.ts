@@ -31,6 +31,9 @@ export async function startFakeStripe() {
   const replays = new Map<string, { body: string; reply: Reply }>();
   const coupons = new Map<string, Record<string, unknown>>();
   const onboarded = new Set<string>();
+  const cancelled = new Set<string>();
+  /** Payment intent → refunded, as Stripe refuses a second full refund. */
+  const refunded = new Set<string>();
   /** Payment intent → the invoices it paid, as Stripe's invoice payments know them. */
   const invoicesPaid = new Map<string, string[]>();
   let seq = 0;
@@ -51,6 +54,37 @@ export async function startFakeStripe() {
           payouts_enabled: done,
           details_submitted: done,
         },
+      };
+    }
+    if (method === 'GET' && path === '/v1/invoice_payments' && body.invoice) {
+      const data = [...invoicesPaid]
+        .filter(([, invoices]) => invoices.includes(body.invoice!))
+        .map(([intent], i) => ({
+          id: `inpay_${i}_${body.invoice}`,
+          object: 'invoice_payment',
+          invoice: body.invoice,
+          payment: { type: 'payment_intent', payment_intent: intent },
+          status: 'paid',
+        }));
+      return {
+        status: 200,
+        json: { object: 'list', url: '/v1/invoice_payments', has_more: false, data },
+      };
+    }
+    const subscription = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+    if (method === 'DELETE' && subscription) {
+      const id = subscription[1]!;
+      if (cancelled.has(id))
+        return error(
+          404,
+          'invalid_request_error',
+          `No such subscription: '${id}'`,
+          'resource_missing',
+        );
+      cancelled.add(id);
+      return {
+        status: 200,
+        json: { id, object: 'subscription', status: 'canceled', canceled_at: now() },
       };
     }
     if (method === 'GET' && path === '/v1/invoice_payments') {
@@ -121,6 +155,30 @@ export async function startFakeStripe() {
         };
         coupons.set(id, coupon);
         return { status: 200, json: coupon };
+      }
+      case '/v1/refunds': {
+        const intent = body.payment_intent;
+        if (!intent) return error(400, 'invalid_request_error', 'Missing payment_intent');
+        if (refunded.has(intent))
+          return error(
+            400,
+            'invalid_request_error',
+            'Charge has already been refunded.',
+            'charge_already_refunded',
+          );
+        refunded.add(intent);
+        return {
+          status: 200,
+          json: {
+            id: `re_test_${n}`,
+            object: 'refund',
+            payment_intent: intent,
+            reason: body.reason ?? null,
+            metadata: prefixed(body, 'metadata'),
+            status: 'succeeded',
+            created: now(),
+          },
+        };
       }
       case '/v1/customers':
         return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configForHost, currentConfig } from './config.ts';
+import { configForHost, currentConfig, FALLBACK, HOSTS } from './config.ts';
 
 describe('environment by host', () => {
   it('maps local hosts to local on the same origin', () => {
@@ -17,6 +17,11 @@ describe('environment by host', () => {
     expect(configForHost('preview-123.example.net')).toEqual({ env: 'production', apiBase: '' });
     expect(configForHost('sandbox.tradeshelf.app.evil.test').env).toBe('production');
     expect(configForHost('')).toEqual({ env: 'production', apiBase: '' });
+  });
+
+  it('calls the API on the page origin for every host, as the CSP of pages allows (ADR 022)', () => {
+    // `connect-src 'self'`: a full origin here needs that origin in the policy (and CORS).
+    for (const config of [...Object.values(HOSTS), FALLBACK]) expect(config.apiBase).toBe('');
   });
 });
 

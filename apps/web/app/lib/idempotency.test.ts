@@ -42,4 +42,9 @@ describe('checkout attempts and their Idempotency-Key', () => {
       false,
     );
   });
+
+  it('retries what the server did not act on: outages and requests that timed out', () => {
+    for (const code of ['service_unavailable', 'request_timeout', 'network'])
+      expect(isRetryable({ error: 'x', code })).toBe(true);
+  });
 });

@@ -9,7 +9,14 @@ export function newIdempotencyKey(): string {
 }
 
 /** Answers after which the same request may be sent again as-is: nothing arrived, or the server failed. */
-const RETRYABLE = new Set(['network', 'internal', 'service_unavailable', 'rate_limited']);
+const RETRYABLE = new Set([
+  'network',
+  'internal',
+  'service_unavailable',
+  'rate_limited',
+  // The request did not arrive whole in time (a slow or dropped upload): nothing was done.
+  'request_timeout',
+]);
 export const isRetryable = (error: ApiError) => RETRYABLE.has(error.code);
 
 /**

@@ -28,6 +28,11 @@ declare module 'react-router' {
     api?: PageApi;
     /** Set per request by our Node server; absent under the Vite dev server. */
     document?: DocumentSink;
+    /**
+     * This response's Content-Security-Policy nonce (ADR 022), set per request by our Node server,
+     * which sends the policy; absent under the Vite dev server.
+     */
+    nonce?: string;
   }
 }
 

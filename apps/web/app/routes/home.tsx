@@ -33,12 +33,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto flex max-w-6xl flex-col gap-14">
-      <section className="pt-6 text-center sm:pt-14">
-        <h1 className="text-4xl font-extrabold tracking-tight text-white sm:text-5xl">
+    <div className="mx-auto flex max-w-6xl flex-col gap-10 sm:gap-14">
+      <section className="text-center sm:pt-14">
+        <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-5xl">
           Tools traders <span className="text-brand-400">actually use</span>
         </h1>
-        <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-300">
+        <p className="mx-auto mt-3 max-w-2xl text-slate-300 sm:mt-4 sm:text-lg">
           Indicators, scanners, alerts, paid Discord communities, courses and licensed apps from
           independent vendors.
         </p>
@@ -46,7 +46,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           action="/search"
           method="get"
           role="search"
-          className="mx-auto mt-8 flex max-w-xl gap-2"
+          className="mx-auto mt-6 flex max-w-xl gap-2 sm:mt-8"
         >
           <label htmlFor="hero-q" className="sr-only">
             Search the marketplace
@@ -56,7 +56,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             name="q"
             type="search"
             placeholder="Try “RSI divergence” or “options flow”"
-            className="flex-1 rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-400"
+            className="min-w-0 flex-1 rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-400"
           />
           <button
             type="submit"
@@ -70,12 +70,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="cats" className="text-xl font-bold text-white">
           Browse by category
         </h2>
-        <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+        <ul className="mt-4 grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-3 lg:grid-cols-7">
           {catalogCategories.map((c) => (
             <li key={c}>
               <Link
                 to={`/search?category=${c}`}
-                className="block rounded-xl border border-ink-700 bg-ink-900 px-4 py-5 text-center font-semibold hover:border-brand-500"
+                className="block rounded-xl border border-ink-700 bg-ink-900 px-3 py-3 text-center text-sm font-semibold hover:border-brand-500 sm:px-4 sm:py-5 sm:text-base"
               >
                 {categoryLabels[c]}
               </Link>
@@ -96,7 +96,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         <div className="mt-4">
-          <ProductGrid products={loaderData.featured} />
+          <ProductGrid products={loaderData.featured} layout="rail" />
         </div>
       </section>
       {loaderData.bundles.length > 0 && (
@@ -105,7 +105,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Bundles
           </h2>
           <div className="mt-4">
-            <ProductGrid products={[]} bundles={loaderData.bundles} />
+            <ProductGrid products={[]} bundles={loaderData.bundles} layout="rail" />
           </div>
         </section>
       )}
@@ -122,14 +122,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         <div className="mt-4">
-          <ProductGrid products={loaderData.fresh} />
+          <ProductGrid products={loaderData.fresh} layout="rail" />
         </div>
       </section>
       <section aria-labelledby="vendors">
         <h2 id="vendors" className="text-xl font-bold text-white">
           Top vendors
         </h2>
-        <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <ul className="mt-4 grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-4">
           {loaderData.vendors.map((v) => (
             <li key={v.id}>
               <VendorTile vendor={v} />
@@ -137,10 +137,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
-      <section className="rounded-2xl border border-ink-700 bg-gradient-to-r from-ink-800 to-ink-900 p-8 text-center">
+      <section className="rounded-2xl border border-ink-700 bg-gradient-to-r from-ink-800 to-ink-900 p-6 text-center sm:p-8">
         <h2 className="text-2xl font-bold text-white">Sell your trading tools</h2>
         <p className="mt-2 text-slate-300">
-          Indicators, Discord communities, courses or apps: get paid every week.
+          Indicators, communities, courses or apps: a fee per payment, no monthly fee.
         </p>
         <Link
           to="/vendor/login"

@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field } from '../components/ui.tsx';
 import { login } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export const meta = () => pageMeta('Log in', 'Log in to your Tradeshelf account.');
@@ -14,6 +15,43 @@ export function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/account';
 }
 
+/** Where a login goes next, in words. */
+function destinationName(next: string): string {
+  if (next === '/account') return 'your account';
+  if (next.startsWith('/orders')) return 'your orders';
+  return 'where you left off';
+}
+
+/**
+ * SPEC §4 stores the session 5 s after a successful answer. That wait is shown as what it is, a
+ * success: a welcome with the next page already being fetched, not a button that keeps spinning.
+ */
+function Welcome({ email, next }: { email: string; next: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form the user was in is gone: keyboard and screen-reader focus moves to the welcome.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="mx-auto w-full max-w-md rounded-2xl border border-brand-500/40 bg-ink-900/80 p-6 shadow-xl sm:p-8">
+      <h1 ref={heading} tabIndex={-1} className="text-2xl font-bold text-white outline-none">
+        Welcome back
+      </h1>
+      <div role="status" className="mt-2 flex flex-col gap-4">
+        <p className="text-sm text-slate-300">
+          You are signed in as <span className="font-semibold text-white">{email}</span>. Taking you
+          to {destinationName(next)}…
+        </p>
+        <div className="h-1.5 overflow-hidden rounded-full bg-ink-700" aria-hidden>
+          <div
+            className="h-full origin-left animate-session-wait rounded-full bg-brand-400 motion-reduce:animate-none"
+            style={{ animationDuration: `${SESSION_STORE_DELAY_MS}ms` }}
+          />
+        </div>
+      </div>
+      <PrefetchPageLinks page={next} />
+    </div>
+  );
+}
+
 export default function Login() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -21,24 +59,27 @@ export default function Login() {
   const state = useAppSelector((s) => s.auth.login);
   const blocked = useAppSelector((s) => s.auth.verificationRequired);
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const signingIn = useAppSelector((s) => s.auth.signingIn);
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
+  const next = safeNext(params.get('next') ?? params.get('redirect'));
 
   useEffect(() => {
     dispatch(reset());
   }, [dispatch]);
   // The session is stored (and the user logged in) 5 s after the answer, per SPEC §4.
   useEffect(() => {
-    if (isLoggedIn && state.status === 'success')
-      void navigate(safeNext(params.get('next') ?? params.get('redirect')));
-  }, [isLoggedIn, state.status, navigate, params]);
+    if (isLoggedIn && state.status === 'success') void navigate(next);
+  }, [isLoggedIn, state.status, navigate, next]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void dispatch(login({ email: email.trim(), password }));
   };
   const fields = state.error?.fields ?? {};
-  const signingIn = state.status === 'success' && !blocked;
+
+  if (state.status === 'success' && !blocked)
+    return <Welcome email={signingIn ?? state.data?.email ?? email.trim()} next={next} />;
 
   return (
     <Card title="Log in" subtitle="Welcome back. Pick up where you left off.">
@@ -55,7 +96,6 @@ export default function Login() {
             </Link>
           </Alert>
         )}
-        {signingIn && <Alert tone="success">Signed in. Preparing your account…</Alert>}
         <Field
           label="Email"
           name="email"
@@ -76,11 +116,7 @@ export default function Login() {
           onChange={(e) => setPassword(e.target.value)}
           error={fields.password}
         />
-        <Button
-          type="submit"
-          loading={state.status === 'loading' || signingIn}
-          disabled={!email || !password}
-        >
+        <Button type="submit" loading={state.status === 'loading'} disabled={!email || !password}>
           Log in
         </Button>
         <div className="flex justify-between text-sm">

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ApiError, Purchase } from '@tradeshelf/contract';
+import { ordersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Spinner } from '../components/ui.tsx';
 import { fetchPurchaseStatus } from '../features/orders/api.ts';
@@ -13,6 +14,7 @@ import {
 } from '../features/orders/components.tsx';
 import { pollPurchase } from '../features/orders/poll.ts';
 import { isFinal } from '../features/orders/slice.ts';
+import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { isRetryable } from '../lib/idempotency.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -73,21 +75,42 @@ function usePurchaseStatus(sessionId: string) {
 }
 
 function Paid({ purchase }: { purchase: Purchase }) {
+  const trial = purchase.subscription?.status === 'trialing' ? purchase.subscription : null;
+  const next = purchase.subscription?.nextPayment ?? null;
   return (
-    <Panel title="Payment received">
+    <Panel title={trial ? 'Your free trial has started' : 'Payment received'}>
       <p className="text-slate-300">
-        Thank you! You bought{' '}
+        {trial ? 'Your free trial of ' : 'Thank you! You bought '}
         <Link
           to={itemPath(purchase.item)}
           className="font-semibold text-white underline underline-offset-2 hover:decoration-2"
         >
           {purchase.item.title}
         </Link>{' '}
-        from {purchase.item.vendor.displayName}. A receipt is on its way to your inbox.
+        from {purchase.item.vendor.displayName}
+        {trial
+          ? ' has started. Cancel before it ends and you pay nothing.'
+          : '. A receipt is on its way to your inbox.'}
       </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 rounded-xl bg-ink-800 p-4 text-sm">
-        <dt className="text-slate-400">Total paid</dt>
-        <dd className="font-semibold text-white tabular-nums">{money(purchase.total)}</dd>
+        <dt className="text-slate-400">{trial ? 'Paid today' : 'Total paid'}</dt>
+        <dd className="font-semibold text-white tabular-nums">{money(purchase.paid)}</dd>
+        {trial?.trialEndsAt && (
+          <>
+            <dt className="text-slate-400">Free trial until</dt>
+            <dd>
+              <time dateTime={trial.trialEndsAt}>{formatDate(trial.trialEndsAt)}</time>
+            </dd>
+          </>
+        )}
+        {next && (
+          <>
+            <dt className="text-slate-400">{trial ? 'First payment' : 'Next payment'}</dt>
+            <dd className="tabular-nums">
+              {money(next.amount)} on <time dateTime={next.at}>{formatDate(next.at)}</time>
+            </dd>
+          </>
+        )}
         {purchase.coupon && purchase.discount.amount > 0 && (
           <>
             <dt className="text-slate-400">Coupon</dt>
@@ -147,14 +170,21 @@ function OrderStatusPage() {
     );
   if (purchase?.status === 'paid') return <Paid purchase={purchase} />;
   if (purchase && purchase.status !== 'pending') {
-    const [title, text] = endings[purchase.status];
+    const duplicate = purchase.refundReason === 'duplicate';
+    const [title, text] = duplicate
+      ? ['You already own this', ordersMessages.duplicateRefunded]
+      : endings[purchase.status];
     return (
       <Panel title={title}>
         <p className="text-slate-300">
           {text} ({purchase.item.title}, {money(purchase.total)})
         </p>
         <div className="flex flex-col gap-2 sm:flex-row">
-          {purchase.status === 'refunded' ? (
+          {duplicate ? (
+            <Link to={itemPath(purchase.item)} className={linkClass}>
+              Go to {purchase.item.title}
+            </Link>
+          ) : purchase.status === 'refunded' ? (
             <Link to={orderPath(purchase)} className={linkClass}>
               View your order
             </Link>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
+import { ordersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { fetchPurchaseDetails } from '../features/orders/api.ts';
@@ -91,6 +92,24 @@ function OrderPage({ id }: { id: string }) {
           </div>
           <StatusBadge status={purchase.status} />
         </header>
+        {purchase.refundReason === 'duplicate' && (
+          <p
+            role="note"
+            className="rounded-lg border border-ink-700 bg-ink-800 p-3 text-sm text-slate-200"
+          >
+            {ordersMessages.duplicateRefunded}
+          </p>
+        )}
+        {purchase.disputedAt && (
+          <p
+            role="note"
+            className="rounded-lg border border-amber-700 bg-ink-800 p-3 text-sm text-slate-200"
+          >
+            This payment was disputed with your bank on{' '}
+            <time dateTime={purchase.disputedAt}>{formatDate(purchase.disputedAt)}</time>, so access
+            is paused while the bank decides.
+          </p>
+        )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 text-sm">
           <dt className="text-slate-400 print:text-black">Receipt number</dt>
           <dd className="font-mono">{purchase.receiptNumber ?? '—'}</dd>
@@ -163,6 +182,12 @@ function OrderPage({ id }: { id: string }) {
             <dd className="border-t border-ink-700 pt-1 text-right font-semibold text-white tabular-nums print:text-black">
               {money(purchase.total)}
             </dd>
+            {(purchase.status === 'paid' || purchase.status === 'refunded') && (
+              <>
+                <dt className="text-slate-400 print:text-black">Paid so far</dt>
+                <dd className="text-right tabular-nums">{money(purchase.paid)}</dd>
+              </>
+            )}
             {purchase.refunded.amount > 0 && (
               <>
                 <dt className="text-slate-400 print:text-black">
@@ -185,13 +210,31 @@ function OrderPage({ id }: { id: string }) {
               <dd>{schemeLabel(purchase)}</dd>
               <dt className="text-slate-400 print:text-black">Status</dt>
               <dd>{subscriptionLabels[sub.status]}</dd>
-              {sub.currentPeriodEnd && sub.status !== 'ended' && (
+              {sub.trialEndsAt && (
                 <>
-                  <dt className="text-slate-400 print:text-black">
-                    {sub.status === 'cancelling' ? 'Access until' : 'Renews on'}
-                  </dt>
+                  <dt className="text-slate-400 print:text-black">Free trial until</dt>
+                  <dd>
+                    <time dateTime={sub.trialEndsAt}>{formatDate(sub.trialEndsAt)}</time>
+                  </dd>
+                </>
+              )}
+              {sub.currentPeriodEnd && sub.status === 'cancelling' && (
+                <>
+                  <dt className="text-slate-400 print:text-black">Access until</dt>
                   <dd>
                     <time dateTime={sub.currentPeriodEnd}>{formatDate(sub.currentPeriodEnd)}</time>
+                  </dd>
+                </>
+              )}
+              {sub.nextPayment && (
+                <>
+                  <dt className="text-slate-400 print:text-black">
+                    {sub.status === 'trialing' ? 'First payment' : 'Renews on'}
+                  </dt>
+                  <dd>
+                    <time dateTime={sub.nextPayment.at}>{formatDate(sub.nextPayment.at)}</time>
+                    {' · '}
+                    <span className="tabular-nums">{money(sub.nextPayment.amount)}</span>
                   </dd>
                 </>
               )}

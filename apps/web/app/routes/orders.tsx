@@ -9,6 +9,7 @@ import {
   RowsSkeleton,
   schemeLabel,
   StatusBadge,
+  subscriptionLine,
 } from '../features/orders/components.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -80,11 +81,16 @@ function OrdersPage() {
                     {p.status === 'paid' && p.refunded.amount > 0 && (
                       <> · {money(p.refunded)} refunded</>
                     )}
+                    {p.subscription && <> · {subscriptionLine(p.subscription)}</>}
+                    {p.refundReason === 'duplicate' && <> · refunded: you already owned it</>}
+                    {p.disputedAt && <> · disputed</>}
                   </p>
                 </div>
                 <div className="flex items-center gap-3 sm:justify-end">
                   <StatusBadge status={p.status} />
-                  <span className="font-semibold text-white tabular-nums">{money(p.total)}</span>
+                  <span className="font-semibold text-white tabular-nums">
+                    {money(p.status === 'paid' || p.status === 'refunded' ? p.paid : p.total)}
+                  </span>
                 </div>
               </article>
             </li>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, redirect, useSearchParams } from 'react-router';
 import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
 import {
@@ -91,6 +91,67 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   });
 };
 
+/**
+ * Phones see the buy box first, but with several plans its button falls below the first screen, and
+ * it scrolls away with the description. While the buy button is out of view, a bar with the title,
+ * the price and the buy action stays at the bottom of the screen (below the wide layout, whose buy
+ * box sits beside the description).
+ */
+function useOutOfView(): [RefObject<HTMLDivElement | null>, boolean | null] {
+  const marker = useRef<HTMLDivElement>(null);
+  const [out, setOut] = useState<boolean | null>(null);
+  useEffect(() => {
+    const el = marker.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(([entry]) => setOut(!entry!.isIntersecting));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [marker, out];
+}
+
+function BuyBar({
+  title,
+  price,
+  label,
+  visible,
+  onGo,
+}: {
+  title: string;
+  price: string;
+  label: string;
+  /** Brings the buy box's button into view. */
+  onGo: () => void;
+  /** null before the page's script runs: shown, as phones start with the button out of view. */
+  visible: boolean | null;
+}) {
+  return (
+    <div
+      hidden={visible === false}
+      data-testid="buy-bar"
+      className="fixed inset-x-0 bottom-0 z-30 border-t border-ink-700 bg-ink-950/95 px-4 py-3 backdrop-blur lg:hidden print:hidden"
+    >
+      <div className="mx-auto flex max-w-6xl items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-semibold text-white">{title}</p>
+          <p className="text-sm text-slate-300">{price}</p>
+        </div>
+        <a
+          href="#buy"
+          onClick={(e) => {
+            e.preventDefault();
+            onGo();
+          }}
+          className="shrink-0 rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
+        >
+          {label}
+          <span className="sr-only"> (to the buy box)</span>
+        </a>
+      </div>
+    </div>
+  );
+}
+
 export default function Product({ loaderData }: Route.ComponentProps) {
   const product = useOwnedDetails(loaderData.product);
   const [params] = useSearchParams();
@@ -99,10 +160,17 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
   const missing = product.prerequisites.filter((p) => !p.purchased);
   const cancelled = params.get('checkout') === 'cancelled';
+  const [buyEnd, buyOutOfView] = useOutOfView();
+  const label = chosen.trialDays
+    ? `Start ${chosen.trialDays}-day free trial`
+    : chosen.scheme === 'recurring'
+      ? 'Subscribe'
+      : 'Buy now';
+  const trial = trialLabel(chosen);
 
   return (
-    <div className="mx-auto max-w-6xl">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-400">
+    <div className="mx-auto max-w-6xl pb-24 lg:pb-0">
+      <nav aria-label="Breadcrumb" className="mb-3 text-sm text-slate-400 sm:mb-4">
         <Link to="/" className="hover:text-white">
           Home
         </Link>{' '}
@@ -111,8 +179,106 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           {categoryLabels[product.category]}
         </Link>
       </nav>
-      <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
-        <div className="flex flex-col gap-6">
+      {/* The buy box comes first (phones read it first); wide screens put it in the right column. */}
+      <div className="grid gap-6 lg:grid-cols-[1fr_380px] lg:grid-rows-[auto_1fr] lg:gap-x-8 lg:gap-y-5">
+        <div
+          id="buy"
+          tabIndex={-1}
+          className="rounded-2xl border border-ink-700 bg-ink-900 p-4 outline-none sm:p-6 lg:col-start-2 lg:row-start-1"
+        >
+          <h1 className="text-2xl font-extrabold text-white">{product.title}</h1>
+          <p className="mt-1 text-lg font-bold text-white">
+            {formatPrice(chosen)}
+            {trial && <span className="ml-2 text-sm font-medium text-brand-300">{trial}</span>}
+          </p>
+          <p className="mt-2 text-slate-300">{product.summary}</p>
+          <div className="mt-3 flex items-center gap-3">
+            <Stars {...product.rating} />
+            {product.salesCount > 0 && (
+              <span className="text-xs text-slate-400">{product.salesCount} sold</span>
+            )}
+          </div>
+          {product.platforms.length > 0 && (
+            <p className="mt-2 text-xs text-slate-400">
+              Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
+            </p>
+          )}
+          {cancelled && !product.purchased && (
+            <div className="mt-5">
+              <CheckoutCancelled />
+            </div>
+          )}
+          {product.purchased ? (
+            <div className="mt-5">
+              <Owned what="It is in your library." />
+            </div>
+          ) : (
+            <div className="mt-5">
+              <CheckoutPanel
+                target={{
+                  kind: 'product',
+                  vendorUrl: product.vendor.vendorUrl,
+                  priceId: chosen.priceId,
+                  scheme: chosen.scheme === 'one_time' ? 'one_time' : (chosen.interval ?? 'month'),
+                }}
+                price={chosen}
+                recurring={chosen.scheme === 'recurring'}
+                label={label}
+                trialNote={
+                  chosen.trialDays
+                    ? `Then ${formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
+                    : null
+                }
+                blocked={missing.length > 0}
+              >
+                <fieldset className="flex flex-col gap-2">
+                  <legend className="mb-1 text-sm font-medium text-slate-200">Choose a plan</legend>
+                  {product.prices.map((p) => (
+                    <label
+                      key={p.priceId}
+                      className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
+                        p.priceId === chosen.priceId
+                          ? 'border-brand-500 bg-brand-500/10'
+                          : 'border-ink-600'
+                      }`}
+                    >
+                      <span className="flex items-center gap-2">
+                        <input
+                          type="radio"
+                          name="priceId"
+                          value={p.priceId}
+                          checked={p.priceId === chosen.priceId}
+                          onChange={() => setPriceId(p.priceId)}
+                        />
+                        <span className="font-semibold text-white">{formatPrice(p)}</span>
+                      </span>
+                      {trialLabel(p) && (
+                        <span className="text-xs text-brand-300">{trialLabel(p)}</span>
+                      )}
+                    </label>
+                  ))}
+                </fieldset>
+                {missing.length > 0 && (
+                  <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
+                    Requires{' '}
+                    {missing.map((m, i) => (
+                      <span key={m.id}>
+                        {i > 0 && ', '}
+                        <Link to={productPath(m)} className="font-semibold underline">
+                          {m.title}
+                        </Link>
+                      </span>
+                    ))}{' '}
+                    first.
+                  </p>
+                )}
+              </CheckoutPanel>
+              {/* Marks the end of the buy box: while it is off screen, the buy bar shows. */}
+              <div ref={buyEnd} aria-hidden className="h-px" />
+            </div>
+          )}
+        </div>
+        <div className="flex flex-col gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <div className="overflow-hidden rounded-2xl border border-ink-700">
             <Cover kind={product.kind} title={product.title} imageUrl={product.images[0] ?? null} />
           </div>
@@ -137,103 +303,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <Markdown source={product.description || product.summary} />
           </section>
         </div>
-        <aside className="flex flex-col gap-5">
-          <div className="rounded-2xl border border-ink-700 bg-ink-900 p-6">
-            <h1 className="text-2xl font-extrabold text-white">{product.title}</h1>
-            <p className="mt-2 text-slate-300">{product.summary}</p>
-            <div className="mt-3 flex items-center gap-3">
-              <Stars {...product.rating} />
-              {product.salesCount > 0 && (
-                <span className="text-xs text-slate-400">{product.salesCount} sold</span>
-              )}
-            </div>
-            {product.platforms.length > 0 && (
-              <p className="mt-2 text-xs text-slate-400">
-                Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
-              </p>
-            )}
-            {cancelled && !product.purchased && (
-              <div className="mt-5">
-                <CheckoutCancelled />
-              </div>
-            )}
-            {product.purchased ? (
-              <div className="mt-5">
-                <Owned what="It is in your library." />
-              </div>
-            ) : (
-              <div className="mt-5">
-                <CheckoutPanel
-                  target={{
-                    kind: 'product',
-                    vendorUrl: product.vendor.vendorUrl,
-                    priceId: chosen.priceId,
-                    scheme:
-                      chosen.scheme === 'one_time' ? 'one_time' : (chosen.interval ?? 'month'),
-                  }}
-                  price={chosen}
-                  recurring={chosen.scheme === 'recurring'}
-                  label={
-                    chosen.trialDays
-                      ? `Start ${chosen.trialDays}-day free trial`
-                      : chosen.scheme === 'recurring'
-                        ? 'Subscribe'
-                        : 'Buy now'
-                  }
-                  trialNote={
-                    chosen.trialDays
-                      ? `Then ${formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
-                      : null
-                  }
-                  blocked={missing.length > 0}
-                >
-                  <fieldset className="flex flex-col gap-2">
-                    <legend className="mb-1 text-sm font-medium text-slate-200">
-                      Choose a plan
-                    </legend>
-                    {product.prices.map((p) => (
-                      <label
-                        key={p.priceId}
-                        className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
-                          p.priceId === chosen.priceId
-                            ? 'border-brand-500 bg-brand-500/10'
-                            : 'border-ink-600'
-                        }`}
-                      >
-                        <span className="flex items-center gap-2">
-                          <input
-                            type="radio"
-                            name="priceId"
-                            value={p.priceId}
-                            checked={p.priceId === chosen.priceId}
-                            onChange={() => setPriceId(p.priceId)}
-                          />
-                          <span className="font-semibold text-white">{formatPrice(p)}</span>
-                        </span>
-                        {trialLabel(p) && (
-                          <span className="text-xs text-brand-300">{trialLabel(p)}</span>
-                        )}
-                      </label>
-                    ))}
-                  </fieldset>
-                  {missing.length > 0 && (
-                    <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
-                      Requires{' '}
-                      {missing.map((m, i) => (
-                        <span key={m.id}>
-                          {i > 0 && ', '}
-                          <Link to={productPath(m)} className="font-semibold underline">
-                            {m.title}
-                          </Link>
-                        </span>
-                      ))}{' '}
-                      first.
-                    </p>
-                  )}
-                </CheckoutPanel>
-              </div>
-            )}
-          </div>
+        <aside className="flex flex-col gap-5 lg:col-start-2 lg:row-start-2 lg:self-start">
           <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
             <p className="text-xs tracking-wide text-slate-400 uppercase">Sold by</p>
             <Link
@@ -245,9 +315,15 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </Link>
             <Link
               to={vendorPath(product.vendor)}
-              className="text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+              className="block text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Visit the storefront
+            </Link>
+            <Link
+              to={`/contact?vendor=${encodeURIComponent(product.vendor.vendorUrl)}`}
+              className="mt-1 block text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+            >
+              Contact the vendor
             </Link>
           </div>
           {product.bundles.length > 0 && (
@@ -272,6 +348,19 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           )}
         </aside>
       </div>
+      {!product.purchased && (
+        <BuyBar
+          title={product.title}
+          price={formatPrice(chosen)}
+          label={label}
+          visible={buyOutOfView}
+          onGo={() => {
+            // The buy button (just above the marker) to the bottom of the screen; focus to the box.
+            buyEnd.current?.scrollIntoView({ block: 'end' });
+            document.getElementById('buy')?.focus({ preventScroll: true });
+          }}
+        />
+      )}
     </div>
   );
 }

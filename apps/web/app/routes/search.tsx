@@ -11,6 +11,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ProductCard, SearchQuery } from '@tradeshelf/contract';
 import { ProductGrid, productPath } from '../features/catalog/components.tsx';
+import { NoResults } from '../features/catalog/no-results.tsx';
 import { formatPrice } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -98,7 +99,8 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   });
 };
 
-function Suggestions({ initial }: { initial: string }) {
+/** The search box, with the first matching products listed as you type. */
+function SearchBox({ initial }: { initial: string }) {
   const { api } = useServices();
   const [value, setValue] = useState(initial);
   const [items, setItems] = useState<ProductCard[]>([]);
@@ -212,7 +214,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         key={JSON.stringify(query)}
       >
         <div className="flex gap-2">
-          <Suggestions initial={query.q ?? ''} />
+          <SearchBox initial={query.q ?? ''} />
           <button
             type="submit"
             className="rounded-lg bg-brand-500 px-5 py-3 font-semibold text-ink-950 hover:bg-brand-400"
@@ -340,18 +342,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           </p>
         )}
         {empty ? (
-          <div className="mt-10 rounded-2xl border border-dashed border-ink-600 p-10 text-center">
-            <p className="text-lg font-semibold text-white">Nothing matches yet</p>
-            <p className="mt-2 text-slate-400">
-              Try fewer words, another spelling, or remove a filter.
-            </p>
-            <Link
-              to="/search"
-              className="mt-4 inline-block text-brand-400 underline underline-offset-2 hover:decoration-2"
-            >
-              Browse everything
-            </Link>
-          </div>
+          <NoResults suggestions={result.suggestions} />
         ) : (
           <div className="mt-4">
             <ProductGrid products={result.products} bundles={result.bundles} />

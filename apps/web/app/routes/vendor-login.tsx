@@ -1,45 +1,60 @@
 import { Link } from 'react-router';
+import { REFERRAL_WINDOW_DAYS } from '@tradeshelf/contract/client';
+import { formatFee } from '../legal/policy.tsx';
+import { routes } from '../lib/contract.server.ts';
+import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor-login';
 
+/** The fee is the one checkout charges (PLATFORM_FEE_BPS / PLATFORM_FEE_FIXED), read from the API. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const terms = await loadFrom(context, request, routes.platformTerms, {});
+  return { fee: formatFee(terms.platformFee) };
+}
+
 export const headers = publicPageHeaders;
-export const meta: Route.MetaFunction = ({ matches }) =>
+export const meta: Route.MetaFunction = ({ data, matches }) =>
   seo({
     title: 'Make money selling trading tools',
-    description:
-      'Sell indicators, scanners, alerts, paid Discord communities, courses and licensed apps on Tradeshelf. Weekly payouts, affiliates, no monthly fee.',
+    description: `Sell indicators, scanners, alerts, paid communities, courses and apps on Tradeshelf: ${data?.fee ?? 'a small fee'} per payment, no monthly fee, no listing fee.`,
     path: '/vendor/login',
     origin: originOf(matches),
   });
 
+/** What a listing can be: the catalogue's product kinds, as checkout sells them. */
 const sellables = [
   [
     'Indicators & scanners',
-    'TradingView invite-only scripts, MetaTrader and NinjaTrader add-ons, with access granted automatically.',
+    'For TradingView, MetaTrader, NinjaTrader, cTrader and more. Sell them once or by subscription; buyers can filter search by platform.',
   ],
   [
-    'Paid Discord communities',
-    'Members get their role the moment they pay and lose it when they cancel. No bots to babysit.',
+    'Alerts',
+    'Subscriptions billed weekly, monthly, quarterly or yearly, with an optional free trial: buyers who cancel before it ends pay nothing.',
   ],
-  ['Courses', 'Video lessons with signed, expiring links and downloadable attachments.'],
   [
-    'Licensed apps',
-    'Licence keys issued per purchase, with activation limits and a validation API.',
+    'Paid communities',
+    "Memberships sold as subscriptions. A member's access follows the subscription: it ends when the subscription ends or is refunded.",
   ],
-  ['Alerts', 'Sell alert subscriptions by the week, month, quarter or year, with free trials.'],
-  ['Bundles', 'Package your products at one price to lift order value.'],
+  ['Courses', 'Sell a course on its own, by subscription or inside a bundle.'],
+  ['Apps', 'Sell software once or by subscription, with the same checkout and receipts.'],
+  [
+    'Bundles',
+    'Put several of your products at one price; the bundle page shows buyers what they save.',
+  ],
 ] as const;
 
-export default function VendorLanding() {
+export default function VendorLanding({ loaderData }: Route.ComponentProps) {
+  const { fee } = loaderData;
   return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-12">
-      <section className="pt-6 text-center">
-        <h1 className="text-4xl font-extrabold text-white sm:text-5xl">
+    <div className="mx-auto flex max-w-5xl flex-col gap-10 sm:gap-12">
+      <section className="text-center sm:pt-6">
+        <h1 className="text-3xl font-extrabold text-white sm:text-5xl">
           Make money with Tradeshelf
         </h1>
-        <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-300">
-          Turn your edge into income. List your trading tools, communities and courses where traders
-          already shop, and get paid every week.
+        <p className="mx-auto mt-4 max-w-2xl text-slate-300 sm:text-lg">
+          Sell your indicators, scanners, alerts, communities, courses and apps to traders. You keep
+          each payment, less the {fee} platform fee and, on a referred sale, the affiliate&apos;s
+          commission.
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <Link
@@ -56,6 +71,38 @@ export default function VendorLanding() {
           </Link>
         </div>
       </section>
+      <section aria-labelledby="money" className="grid gap-4 sm:grid-cols-3">
+        <h2 id="money" className="sr-only">
+          Fees and payouts
+        </h2>
+        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
+          <p className="text-3xl font-extrabold text-brand-400" data-testid="platform-fee">
+            {fee}
+          </p>
+          <p className="mt-1 font-semibold text-white">Platform fee per payment</p>
+          <p className="mt-2 text-sm text-slate-400">
+            On each payment, renewals included. No monthly fee, no listing fee. Refund a payment and
+            the fee on it is reversed in the same proportion.
+          </p>
+        </div>
+        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
+          <p className="text-3xl font-extrabold text-brand-400">Stripe</p>
+          <p className="mt-1 font-semibold text-white">Paid as buyers pay</p>
+          <p className="mt-2 text-sm text-slate-400">
+            With your Stripe account connected, your share of each sale goes to it when the buyer
+            pays; Stripe pays out to your bank on your account&apos;s schedule.
+          </p>
+        </div>
+        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
+          <p className="text-3xl font-extrabold text-brand-400">{REFERRAL_WINDOW_DAYS} days</p>
+          <p className="mt-1 font-semibold text-white">Affiliate referrals</p>
+          <p className="mt-2 text-sm text-slate-400">
+            Buyers who arrive through an affiliate&apos;s link are remembered for{' '}
+            {REFERRAL_WINDOW_DAYS} days. The commission comes out of the payments they make and is
+            reversed in proportion if one is refunded.
+          </p>
+        </div>
+      </section>
       <section aria-labelledby="what">
         <h2 id="what" className="text-2xl font-bold text-white">
           What you can sell
@@ -69,32 +116,37 @@ export default function VendorLanding() {
           ))}
         </ul>
       </section>
-      <section aria-labelledby="money" className="grid gap-4 sm:grid-cols-3">
-        <h2 id="money" className="sr-only">
-          Fees and payouts
+      <section aria-labelledby="how" className="rounded-2xl border border-ink-700 bg-ink-900 p-6">
+        <h2 id="how" className="text-xl font-bold text-white">
+          Also included
         </h2>
-        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
-          <p className="text-3xl font-extrabold text-brand-400">8%</p>
-          <p className="mt-1 font-semibold text-white">Platform fee</p>
-          <p className="mt-2 text-sm text-slate-400">
-            Per sale, plus the payment processor&apos;s fee. No monthly fee, no listing fee.
-          </p>
-        </div>
-        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
-          <p className="text-3xl font-extrabold text-brand-400">Weekly</p>
-          <p className="mt-1 font-semibold text-white">Payouts</p>
-          <p className="mt-2 text-sm text-slate-400">
-            Balances come from a ledger you can audit; payouts go to your connected Stripe account.
-          </p>
-        </div>
-        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
-          <p className="text-3xl font-extrabold text-brand-400">You set it</p>
-          <p className="mt-1 font-semibold text-white">Affiliate commission</p>
-          <p className="mt-2 text-sm text-slate-400">
-            Invite affiliates with referral links; commissions are paid only on real, unrefunded
-            sales.
-          </p>
-        </div>
+        <ul className="mt-3 grid list-disc gap-2 pl-5 text-sm text-slate-300 sm:grid-cols-2">
+          <li>Your own storefront page with your products and bundles.</li>
+          <li>
+            Coupons: a percentage or an amount off, on the first payment or every payment, with an
+            expiry date and a redemption limit.
+          </li>
+          <li>Products that require another product first.</li>
+          <li>Receipts e-mailed to buyers, and a portal where they manage subscriptions.</li>
+          <li>Duplicate payments refunded to the buyer automatically.</li>
+          <li>Buyer messages: buyers can name your store in our contact form to reach you.</li>
+        </ul>
+      </section>
+      <section className="text-center text-slate-300">
+        <p>
+          There is no self-serve listing editor yet: our team sets listings up with you.{' '}
+          <Link
+            to="/contact?subject=Selling%20on%20Tradeshelf"
+            className="font-semibold text-brand-300 underline underline-offset-2"
+          >
+            Tell us what you sell
+          </Link>{' '}
+          and read the{' '}
+          <Link to="/terms#vendors" className="text-brand-300 underline underline-offset-2">
+            vendor terms
+          </Link>
+          .
+        </p>
       </section>
     </div>
   );

@@ -47,6 +47,8 @@ export const tradingPlatforms = [
   'mt5',
   'ninjatrader',
   'ctrader',
+  'thinkorswim',
+  'tradestation',
   'other',
 ] as const;
 export type TradingPlatform = (typeof tradingPlatforms)[number];
@@ -56,6 +58,8 @@ export const platformLabels: Record<TradingPlatform, string> = {
   mt5: 'MetaTrader 5',
   ninjatrader: 'NinjaTrader',
   ctrader: 'cTrader',
+  thinkorswim: 'thinkorswim',
+  tradestation: 'TradeStation',
   other: 'Other',
 };
 
@@ -68,6 +72,7 @@ export const assetClasses = [
   'indices',
   'commodities',
 ] as const;
+export type AssetClass = (typeof assetClasses)[number];
 
 export const priceIntervals = ['week', 'month', 'quarter', 'year'] as const;
 
@@ -81,6 +86,9 @@ export const searchSorts = [
 ] as const;
 export const SEARCH_Q_MAX = 200;
 export const SEARCH_LIMIT_MAX = 50;
+/** Alternatives a search with no result offers at most, and the count each one's matches stop at. */
+export const SEARCH_SUGGESTIONS_MAX = 4;
+export const SEARCH_SUGGESTION_COUNT_MAX = 100;
 
 export const catalogMessages = {
   vendorNotFound: 'We could not find that vendor.',

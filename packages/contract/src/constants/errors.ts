@@ -16,10 +16,17 @@ export const errorStatus = {
   email_taken: 409,
   username_taken: 409,
   already_verified: 409,
+  /** The client took too long to send its request. */
+  request_timeout: 408,
   payload_too_large: 413,
+  /** A URL (path segment) longer than the server reads. */
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   business_rule: 422,
   rate_limited: 429,
+  /** Request headers (the URL included) larger than the server reads. */
+  headers_too_large: 431,
   internal: 500,
   service_unavailable: 503,
 } as const;

@@ -14,6 +14,10 @@ export const subscriptionStatuses = [
 ] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
+/** Refunds the platform makes on its own: a payment for something the buyer already owned. */
+export const refundReasons = ['duplicate'] as const;
+export type RefundReason = (typeof refundReasons)[number];
+
 export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -35,5 +39,7 @@ export const ordersMessages = {
   vendorsOnly: 'Only vendors can connect a payout account.',
   connectNotStarted: 'Connect your payout account first.',
   connectReady: 'Your payout account is connected. Sales now pay out to it.',
+  duplicateRefunded:
+    'You already owned this when this payment arrived, so we refunded it in full. Nothing else changes.',
   connectPending: 'The payment provider still needs details before your account can take payments.',
 } as const;

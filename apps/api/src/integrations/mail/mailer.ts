@@ -9,6 +9,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  replyTo?: string;
 }
 
 export const MAX_MAIL_ATTEMPTS = 5;
@@ -28,7 +29,9 @@ export class Mailer {
 
   async enqueue(tx: Tx, mail: OutgoingMail): Promise<string> {
     const id = newId('mail');
-    await tx.insert(mailOutbox).values({ id, ...mail, html: mail.html ?? null });
+    await tx
+      .insert(mailOutbox)
+      .values({ id, ...mail, html: mail.html ?? null, replyTo: mail.replyTo ?? null });
     return id;
   }
 
@@ -54,6 +57,7 @@ export class Mailer {
           subject: row.subject,
           text: row.text,
           html: row.html,
+          replyTo: row.replyTo,
         });
       } catch (err) {
         const attempts = row.attempts + 1;

@@ -6,6 +6,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string | null;
+  /** Where replies go when that is not the sender (e.g. support mail replies to the customer). */
+  replyTo?: string | null;
 }
 
 /** The mail port: one call, one message. */
@@ -29,6 +31,7 @@ export class SmtpTransport implements MailTransport {
       subject: message.subject,
       text: message.text,
       ...(message.html ? { html: message.html } : {}),
+      ...(message.replyTo ? { replyTo: message.replyTo } : {}),
     });
   }
   close(): void {
@@ -43,7 +46,12 @@ export class LogTransport implements MailTransport {
   constructor(private readonly log: (obj: object, msg: string) => void) {}
   async send(message: MailMessage): Promise<void> {
     this.log(
-      { to: message.to, subject: message.subject, text: message.text },
+      {
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+      },
       'mail (outbox only; set SMTP_URL to send)',
     );
   }

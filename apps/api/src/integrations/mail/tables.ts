@@ -7,6 +7,7 @@ export const mailOutbox = pgTable('mail_outbox', {
   subject: text('subject').notNull(),
   text: text('text').notNull(),
   html: text('html'),
+  replyTo: text('reply_to'),
   /** pending → sent (SMTP) | logged (no SMTP configured) | failed (gave up). */
   status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] })
     .notNull()

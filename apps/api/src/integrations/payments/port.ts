@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The payments port: what the orders module needs from a payment provider. Stripe and the local
  * sandbox implement it; both turn their webhooks into the same `PaymentEvent`s.
@@ -33,18 +35,20 @@ export interface CheckoutSession {
   expiresAt: Date;
 }
 
-export type PaymentEventType =
+export const paymentEventTypes = [
   /** Checkout paid (or a trial started): fulfil. */
-  | 'checkout.completed'
+  'checkout.completed',
   /** Checkout abandoned or expired: release what it reserved. */
-  | 'checkout.expired'
-  | 'payment.failed'
-  | 'subscription.renewed'
+  'checkout.expired',
+  'payment.failed',
+  'subscription.renewed',
   /** The buyer cancelled; access continues to `periodEnd` (`cancelAtPeriodEnd` false means resumed). */
-  | 'subscription.updated'
-  | 'subscription.ended'
-  | 'refund'
-  | 'dispute';
+  'subscription.updated',
+  'subscription.ended',
+  'refund',
+  'dispute',
+] as const;
+export type PaymentEventType = (typeof paymentEventTypes)[number];
 
 export interface PaymentEvent {
   /** The provider's event id: the deduplication key. */
@@ -68,7 +72,51 @@ export interface PaymentEvent {
   cancelAtPeriodEnd: boolean | null;
 }
 
+/** Where providers deliver webhooks; the orders module serves it. */
+export const PAYMENTS_WEBHOOK_PATH = '/api/v1/payment/webhook';
+
+// PostgreSQL text cannot hold NUL: refuse it here rather than fail in SQL.
+const text = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((s) => !s.includes('\0'), 'Contains a NUL character.');
+const ref = text.nullable();
+const eventFields = {
+  id: text,
+  type: z.enum(paymentEventTypes),
+  purchaseId: ref,
+  paymentRef: ref,
+  amount: z.number().int().min(0).max(100_000_000_00).nullable(),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/i)
+    .nullable(),
+  subscriptionId: ref,
+  customerId: ref,
+  cancelAtPeriodEnd: z.boolean().nullable(),
+};
+
+/** A mapped event, checked before the orders module acts on it: wrong shapes never reach SQL. */
+export const paymentEventSchema = z.object({
+  ...eventFields,
+  occurredAt: z.date(),
+  periodEnd: z.date().nullable(),
+});
+
+/** The same event as JSON (the sandbox's wire format). */
+export const paymentEventJson = z.object({
+  ...eventFields,
+  occurredAt: z.iso.datetime().transform((d) => new Date(d)),
+  periodEnd: z.iso
+    .datetime()
+    .transform((d) => new Date(d))
+    .nullable(),
+});
+
 export class WebhookSignatureError extends Error {}
+/** A correctly signed webhook whose body is not an event we can read. */
+export class WebhookPayloadError extends Error {}
 
 export interface PaymentsProvider {
   readonly name: 'stripe' | 'sandbox';
@@ -86,9 +134,10 @@ export interface PaymentsProvider {
   connectAccountStatus(
     accountId: string,
   ): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }>;
-  /** A provider customer for a buyer, created on first checkout. */
+  /** A provider customer for a buyer with one vendor, created on their first checkout there. */
   ensureCustomer(req: {
     userId: string;
+    vendorId: string;
     email: string;
     customerId: string | null;
   }): Promise<string>;
@@ -99,8 +148,21 @@ export interface PaymentsProvider {
    */
   paymentAliases(paymentRef: string): Promise<string[]>;
   /**
+   * Refunds one payment in full, for a reason of ours (a duplicate purchase). The provider confirms it
+   * with a `refund` event later. Repeating it with the same idempotency key refunds once.
+   */
+  refund(req: {
+    paymentRef: string;
+    purchaseId: string;
+    reason: 'duplicate';
+    idempotencyKey: string;
+  }): Promise<void>;
+  /** Ends a subscription now (no proration, no further renewals). A second call changes nothing. */
+  cancelSubscription(req: { subscriptionId: string; idempotencyKey: string }): Promise<void>;
+  /**
    * Verifies a webhook on its raw body and maps it to a `PaymentEvent`; null for event types we ignore.
-   * Throws `WebhookSignatureError` for a bad signature, a wrong secret or a stale timestamp.
+   * Throws `WebhookSignatureError` for a bad signature, a wrong secret or a stale timestamp, and
+   * `WebhookPayloadError` for a signed body that is not an event.
    */
   parseWebhook(
     rawBody: Buffer,

@@ -1,8 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { hmac, newId, randomToken, safeEqual, sha256 } from '../../lib.ts';
 import {
+  paymentEventJson,
+  PAYMENTS_WEBHOOK_PATH,
+  WebhookPayloadError,
   WebhookSignatureError,
   type CheckoutRequest,
   type CheckoutSession,
@@ -11,13 +14,38 @@ import {
   type PaymentEventType,
   type PaymentsProvider,
 } from './port.ts';
-import { sandboxSessions } from './tables.ts';
+import { sandboxEvents, sandboxSessions } from './tables.ts';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 const TOLERANCE_SECONDS = 300;
 const SESSION_MINUTES = 60;
 
 export type SandboxSession = typeof sandboxSessions.$inferSelect;
+export type SandboxEvent = typeof sandboxEvents.$inferSelect;
+
+/** Sends one signed event to the webhook endpoint; answers the HTTP status. */
+export type SandboxTransport = (body: string, signature: string) => Promise<number>;
+
+/** How long providers keep retrying an undelivered event (Stripe: three days). */
+const RETRY_FOR_MS = 3 * 24 * 3600_000;
+/** One attempt's claim on an event, so a sweep and a direct send never overlap. */
+const CLAIM_SECONDS = 60;
+/** 30 s, 1 min, 2 min … at most an hour between attempts. */
+const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
+
+/** Delivers by HTTP, as a real provider does (used where no app runs in this process). */
+export function httpTransport(origin: string): SandboxTransport {
+  return async (body, signature) => {
+    const res = await fetch(new URL(PAYMENTS_WEBHOOK_PATH, origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
+}
 
 /** Adds one billing interval (quarter = three months) to a date. */
 export function addInterval(from: Date, interval: Interval): Date {
@@ -40,7 +68,13 @@ export class SandboxPayments implements PaymentsProvider {
   constructor(
     private readonly db: Db,
     private readonly secret: string,
+    private transport: SandboxTransport | null = null,
   ) {}
+
+  /** The app delivers in process once it is built; until then (or in a worker) HTTP is used. */
+  setTransport(transport: SandboxTransport): void {
+    this.transport = transport;
+  }
 
   async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
     // The idempotency key makes a retried creation return the first session, as Stripe does.
@@ -51,7 +85,7 @@ export class SandboxPayments implements PaymentsProvider {
         idempotencyKey: req.idempotencyKey,
         purchaseId: req.purchaseId,
         request: req,
-        customerId: req.buyer.customerId ?? this.customerIdFor(req.buyer.userId),
+        customerId: req.buyer.customerId ?? this.customerIdFor(req.buyer.userId, 'platform'),
         expiresAt: new Date(Date.now() + SESSION_MINUTES * 60_000),
       })
       .onConflictDoNothing();
@@ -95,12 +129,16 @@ export class SandboxPayments implements PaymentsProvider {
     return { chargesEnabled: true, payoutsEnabled: true };
   }
 
-  async ensureCustomer(req: { userId: string; customerId: string | null }): Promise<string> {
-    return req.customerId ?? this.customerIdFor(req.userId);
+  async ensureCustomer(req: {
+    userId: string;
+    vendorId: string;
+    customerId: string | null;
+  }): Promise<string> {
+    return req.customerId ?? this.customerIdFor(req.userId, req.vendorId);
   }
 
-  private customerIdFor(userId: string): string {
-    return `cus_sbx_${sha256(userId).slice(0, 20)}`;
+  private customerIdFor(userId: string, vendorId: string): string {
+    return `cus_sbx_${sha256(`${userId}:${vendorId}`).slice(0, 20)}`;
   }
 
   /** Signs an event the way the webhook endpoint expects: `t=<unix>,v1=<hmac(t.body)>`. */
@@ -109,12 +147,12 @@ export class SandboxPayments implements PaymentsProvider {
     return `t=${timestamp},v1=${mac}`;
   }
 
-  /** Builds a signed event for a session; the caller delivers it to the webhook endpoint. */
-  event(
+  /** An event about a session, as JSON; `emit` records it and `send` signs and delivers it. */
+  private eventBody(
     session: SandboxSession,
     type: PaymentEventType,
-    fields: Partial<Omit<PaymentEvent, 'id' | 'type' | 'purchaseId'>> = {},
-  ): { body: string; signature: string } {
+    fields: Partial<Omit<PaymentEvent, 'id' | 'type' | 'purchaseId'>>,
+  ): { id: string; body: string } {
     const event: PaymentEvent = {
       id: `evt_sbx_${randomToken(18)}`,
       type,
@@ -129,8 +167,140 @@ export class SandboxPayments implements PaymentsProvider {
       cancelAtPeriodEnd: null,
       ...fields,
     };
-    const body = JSON.stringify(event);
-    return { body, signature: this.sign(body) };
+    return { id: event.id, body: JSON.stringify(event) };
+  }
+
+  /**
+   * Changes a session and records the event reporting it, in one transaction, then tries to deliver
+   * it. `from` makes the change conditional on the session's status (a second Pay changes nothing).
+   * Returns null when the condition did not hold.
+   */
+  async emit(
+    id: string,
+    change: Partial<SandboxSession>,
+    type: PaymentEventType,
+    fields: Partial<Omit<PaymentEvent, 'id' | 'type' | 'purchaseId'>> = {},
+    from?: SandboxSession['status'],
+  ): Promise<SandboxSession | null> {
+    const recorded = await this.db.transaction(async (tx) => {
+      const where = from
+        ? and(eq(sandboxSessions.id, id), eq(sandboxSessions.status, from))
+        : eq(sandboxSessions.id, id);
+      const [row] = Object.keys(change).length
+        ? await tx.update(sandboxSessions).set(change).where(where).returning()
+        : await tx.select().from(sandboxSessions).where(where).for('update');
+      if (!row) return null;
+      const event = this.eventBody(row, type, fields);
+      await tx
+        .insert(sandboxEvents)
+        .values({ id: event.id, sessionId: row.id, type, body: event.body });
+      return { row, eventId: event.id };
+    });
+    if (!recorded) return null;
+    await this.send(recorded.eventId);
+    return recorded.row;
+  }
+
+  /**
+   * One delivery attempt. The claim (attempts + 1, next attempt pushed out) is taken first, so
+   * concurrent senders do not overlap; a failure schedules the next attempt with backoff.
+   * Returns whether the endpoint took the event.
+   */
+  async send(eventId: string): Promise<boolean> {
+    const [claimed] = await this.db
+      .update(sandboxEvents)
+      .set({
+        attempts: sql`${sandboxEvents.attempts} + 1`,
+        nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
+      })
+      .where(
+        and(
+          eq(sandboxEvents.id, eventId),
+          isNull(sandboxEvents.deliveredAt),
+          sql`${sandboxEvents.nextAttemptAt} <= now()`,
+        ),
+      )
+      .returning();
+    if (!claimed) return false;
+    let status = 0;
+    let error: string | null = null;
+    try {
+      if (!this.transport) throw new Error('no transport');
+      status = await this.transport(claimed.body, this.sign(claimed.body));
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const ok = status >= 200 && status < 300;
+    await this.db
+      .update(sandboxEvents)
+      .set(
+        ok
+          ? { deliveredAt: new Date(), lastStatus: status, lastError: null }
+          : {
+              lastStatus: status || null,
+              lastError: (error ?? `HTTP ${status}`).slice(0, 500),
+              nextAttemptAt: sql`now() + make_interval(secs => ${backoffSeconds(claimed.attempts)})`,
+            },
+      )
+      .where(eq(sandboxEvents.id, eventId));
+    return ok;
+  }
+
+  /** The retry sweep: every undelivered event that is due, oldest first. Returns how many went. */
+  async sendDue(limit = 100): Promise<number> {
+    const due = await this.db
+      .select({ id: sandboxEvents.id })
+      .from(sandboxEvents)
+      .where(
+        sql`${sandboxEvents.deliveredAt} is null and ${sandboxEvents.nextAttemptAt} <= now()
+          and ${sandboxEvents.createdAt} > now() - make_interval(secs => ${RETRY_FOR_MS / 1000})`,
+      )
+      .orderBy(sandboxEvents.createdAt)
+      .limit(limit);
+    let sent = 0;
+    for (const { id } of due) if (await this.send(id)) sent++;
+    return sent;
+  }
+
+  /** Makes an undelivered event due now (the dashboard's "Deliver again"), then sends it. */
+  async retry(eventId: string): Promise<boolean> {
+    await this.db
+      .update(sandboxEvents)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(and(eq(sandboxEvents.id, eventId), isNull(sandboxEvents.deliveredAt)));
+    return this.send(eventId);
+  }
+
+  async recentEvents(limit = 30): Promise<SandboxEvent[]> {
+    return this.db
+      .select()
+      .from(sandboxEvents)
+      .orderBy(sql`${sandboxEvents.createdAt} desc`)
+      .limit(limit);
+  }
+
+  async refund(req: { paymentRef: string; purchaseId: string }): Promise<void> {
+    const [s] = await this.db
+      .select()
+      .from(sandboxSessions)
+      .where(eq(sandboxSessions.purchaseId, req.purchaseId));
+    if (!s || s.refundedAt || s.status !== 'paid') return;
+    await this.emit(
+      s.id,
+      { refundedAt: new Date() },
+      'refund',
+      { paymentRef: req.paymentRef },
+      'paid',
+    );
+  }
+
+  async cancelSubscription(req: { subscriptionId: string }): Promise<void> {
+    const [s] = await this.db
+      .select()
+      .from(sandboxSessions)
+      .where(eq(sandboxSessions.subscriptionId, req.subscriptionId));
+    if (!s || s.subscriptionStatus === 'ended') return;
+    await this.emit(s.id, { subscriptionStatus: 'ended' }, 'subscription.ended');
   }
 
   /** The sandbox records and refunds payments under one reference each: no aliases. */
@@ -159,27 +329,20 @@ export class SandboxPayments implements PaymentsProvider {
       .update(rawBody)
       .digest('hex');
     if (!safeEqual(parts.v1, expected)) throw new WebhookSignatureError('Bad signature.');
-    const raw = JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>;
-    return {
-      ...(raw as unknown as PaymentEvent),
-      occurredAt: new Date(raw.occurredAt as string),
-      periodEnd: raw.periodEnd ? new Date(raw.periodEnd as string) : null,
-    };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new WebhookPayloadError('Not JSON.');
+    }
+    const parsed = paymentEventJson.safeParse(raw);
+    if (!parsed.success) throw new WebhookPayloadError('Not a payment event.');
+    return parsed.data;
   }
 
   async session(id: string): Promise<SandboxSession | null> {
     const [row] = await this.db.select().from(sandboxSessions).where(eq(sandboxSessions.id, id));
     return row ?? null;
-  }
-
-  async update(id: string, values: Partial<SandboxSession>): Promise<SandboxSession> {
-    const [row] = await this.db
-      .update(sandboxSessions)
-      .set(values)
-      .where(eq(sandboxSessions.id, id))
-      .returning();
-    if (!row) throw new Error('sandbox session vanished');
-    return row;
   }
 
   async sessionsOfCustomer(customerId: string): Promise<SandboxSession[]> {

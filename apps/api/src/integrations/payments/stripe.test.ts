@@ -299,20 +299,29 @@ describe('StripePayments portal, Connect and customers', () => {
   it('creates a customer only when the buyer has none', async () => {
     const before = fake.requestsTo('/v1/customers').length;
     await expect(
-      payments.ensureCustomer({ userId: 'usr_9', email: 'b@example.test', customerId: 'cus_kept' }),
+      payments.ensureCustomer({
+        userId: 'usr_9',
+        vendorId: 'ven_1',
+        email: 'b@example.test',
+        customerId: 'cus_kept',
+      }),
     ).resolves.toBe('cus_kept');
     expect(fake.requestsTo('/v1/customers')).toHaveLength(before);
 
     const created = await payments.ensureCustomer({
       userId: 'usr_9',
+      vendorId: 'ven_1',
       email: 'b@example.test',
       customerId: null,
     });
     expect(created).toMatch(/^cus_test_\d+$/);
-    expect(fake.requestsTo('/v1/customers').at(-1)!.body).toEqual({
+    const sent = fake.requestsTo('/v1/customers').at(-1)!;
+    expect(sent.body).toEqual({
       email: 'b@example.test',
       'metadata[user_id]': 'usr_9',
+      'metadata[vendor_id]': 'ven_1',
     });
+    expect(sent.idempotencyKey).toBe('customer:usr_9:ven_1');
   });
 });
 

@@ -1,5 +1,7 @@
 import Stripe from 'stripe';
 import {
+  paymentEventSchema,
+  WebhookPayloadError,
   WebhookSignatureError,
   type CheckoutRequest,
   type CheckoutSession,
@@ -141,14 +143,16 @@ export class StripePayments implements PaymentsProvider {
 
   async ensureCustomer(req: {
     userId: string;
+    vendorId: string;
     email: string;
     customerId: string | null;
   }): Promise<string> {
     if (req.customerId) return req.customerId;
-    const customer = await this.stripe.customers.create({
-      email: req.email,
-      metadata: { user_id: req.userId },
-    });
+    // One customer per buyer and vendor: the billing portal then lists that vendor's subscriptions.
+    const customer = await this.stripe.customers.create(
+      { email: req.email, metadata: { user_id: req.userId, vendor_id: req.vendorId } },
+      { idempotencyKey: `customer:${req.userId}:${req.vendorId}` },
+    );
     return customer.id;
   }
 
@@ -179,7 +183,61 @@ export class StripePayments implements PaymentsProvider {
       // The SDK's message echoes the header and hints at the cause; callers only need "rejected".
       throw new WebhookSignatureError('Invalid Stripe signature');
     }
-    return mapEvent(event);
+    if (!isWireEvent(event)) throw new WebhookPayloadError('Not a Stripe event');
+    let mapped: PaymentEvent | null;
+    try {
+      mapped = mapEvent(event);
+    } catch {
+      throw new WebhookPayloadError('Unreadable Stripe event');
+    }
+    if (!mapped) return null;
+    // Fields arrive in the endpoint's API version: check what we read before anything acts on it.
+    const checked = paymentEventSchema.safeParse(mapped);
+    if (!checked.success) throw new WebhookPayloadError('Unexpected Stripe event fields');
+    return checked.data;
+  }
+
+  async refund(req: {
+    paymentRef: string;
+    purchaseId: string;
+    reason: 'duplicate';
+    idempotencyKey: string;
+  }): Promise<void> {
+    const intent = await this.paymentIntentOf(req.paymentRef);
+    // A checkout that charged nothing (a trial) has no payment to refund.
+    if (!intent) return;
+    try {
+      await this.stripe.refunds.create(
+        { payment_intent: intent, reason: req.reason, metadata: { purchase_id: req.purchaseId } },
+        { idempotencyKey: req.idempotencyKey },
+      );
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded')
+        return;
+      throw err;
+    }
+  }
+
+  async cancelSubscription(req: { subscriptionId: string }): Promise<void> {
+    try {
+      await this.stripe.subscriptions.cancel(req.subscriptionId, { prorate: false });
+    } catch (err) {
+      // Already cancelled (or gone): the outcome we wanted.
+      if (err instanceof Stripe.errors.StripeError && err.code === 'resource_missing') return;
+      throw err;
+    }
+  }
+
+  /** The payment intent behind a reference: itself, or the one that paid an invoice. */
+  private async paymentIntentOf(paymentRef: string): Promise<string | null> {
+    if (paymentRef.startsWith('pi_')) return paymentRef;
+    if (!paymentRef.startsWith('in_')) return null;
+    const found = await this.stripe.invoicePayments.list({ invoice: paymentRef, limit: 3 });
+    for (const p of found.data) {
+      const intent = p.payment.payment_intent;
+      if (p.status === 'paid' && intent) return typeof intent === 'string' ? intent : intent.id;
+    }
+    return null;
   }
 
   /** Subscriptions need a real coupon; its id is derived from the discount so retries reuse it. */
@@ -311,6 +369,22 @@ interface WireDispute {
   currency?: string;
   payment_intent?: Ref;
   charge?: string | { id: string; metadata?: Meta } | null;
+}
+
+function isWireEvent(value: unknown): value is WireEvent {
+  const e = value as Partial<WireEvent> | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    !Array.isArray(e) &&
+    typeof e.id === 'string' &&
+    typeof e.type === 'string' &&
+    typeof e.created === 'number' &&
+    typeof e.data === 'object' &&
+    e.data !== null &&
+    typeof e.data.object === 'object' &&
+    e.data.object !== null
+  );
 }
 
 function refId(ref: Ref): string | null {

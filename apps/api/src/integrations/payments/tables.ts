@@ -1,4 +1,5 @@
-import { jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { CheckoutRequest } from './port.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -25,4 +26,32 @@ export const sandboxSessions = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sandbox_sessions_idempotency_key').on(t.idempotencyKey)],
+);
+
+/**
+ * The sandbox's webhook outbox: each event is written in the same transaction as the session change
+ * it reports, then delivered, and retried with backoff until the endpoint takes it (as Stripe retries
+ * for three days). A crash between the two loses nothing.
+ */
+export const sandboxEvents = pgTable(
+  'sandbox_events',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id').notNull(),
+    type: text('type').notNull(),
+    /** The event's JSON exactly as delivered; it is signed anew on every attempt. */
+    body: text('body').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('sandbox_events_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null`),
+    index('sandbox_events_session_idx').on(t.sessionId, t.createdAt),
+  ],
 );

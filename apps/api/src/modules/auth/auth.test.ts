@@ -148,11 +148,13 @@ describe('login', () => {
     });
   });
 
-  it('rate-limits per IP and per account with Retry-After', async () => {
+  it('rate-limits per IP and per account and address with Retry-After (lockout.test.ts)', async () => {
     const user = await createUser(t);
+    const from = '203.0.113.8';
     let last;
     for (let i = 0; i < 11; i++) {
       last = await t.call(authRoutes.login, {
+        ip: from,
         body: { email: user.email, password: 'wrong-password' },
       });
     }
@@ -244,8 +246,15 @@ describe('refresh tokens', () => {
 });
 
 describe('forgot password', () => {
-  const send = (email: string, ip?: string) =>
-    t.call(authRoutes.sendForgotPasswordEmail, { body: { email }, ...(ip ? { ip } : {}) });
+  /** Asks for a code and waits for the job that mails it (the answer comes first, ADR 021). */
+  const send = async (email: string, ip?: string) => {
+    const res = await t.call(authRoutes.sendForgotPasswordEmail, {
+      body: { email },
+      ...(ip ? { ip } : {}),
+    });
+    await t.jobs.settle();
+    return res;
+  };
   const check = (email: string, code: string) =>
     t.call(authRoutes.checkForgotPasswordCode, { body: { email, code } });
   const reset = (email: string, code: string, password = 'brand-new-pass-1') =>
@@ -290,6 +299,18 @@ describe('forgot password', () => {
     const right = await check(user.email, code);
     expect(right.statusCode).toBe(400);
     expect(right.json()).toMatchObject({ code: 'invalid_code', error: authMessages.invalidCode });
+  });
+
+  it('a new code comes with five fresh attempts', async () => {
+    const user = await createUser(t);
+    await send(user.email);
+    const first = t.smtp.codeFor(user.email)!;
+    const wrong = first === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) expect((await check(user.email, wrong)).statusCode).toBe(400);
+    await send(user.email);
+    const second = t.smtp.codeFor(user.email)!;
+    if (second === wrong) return; // one in a million: the new code is the wrong guess
+    expect((await check(user.email, second)).statusCode).toBe(200);
   });
 
   it('expires codes after 15 minutes', async () => {
@@ -427,6 +448,7 @@ describe('account activation', () => {
         t.call(authRoutes.sendAccountVerificationEmail, { body: { email } }),
       ),
     );
+    await t.jobs.settle();
     for (const a of answers) {
       expect(a.statusCode).toBe(200);
       expect(a.json()).toEqual({ message: authMessages.activationSent });
@@ -435,9 +457,21 @@ describe('account activation', () => {
     expect(t.smtp.codeFor(verified.email)).toBeNull();
   });
 
+  it('uses a code once when two requests bring it at the same time', async () => {
+    const user = await createUser(t, { verified: false });
+    await t.call(authRoutes.sendAccountVerificationEmail, { body: { email: user.email } });
+    await t.jobs.settle();
+    const code = t.smtp.codeFor(user.email)!;
+    const answers = await Promise.all(
+      [1, 2].map(() => t.call(authRoutes.verifyAccountCode, { body: { email: user.email, code } })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+  });
+
   it('answers wrong codes and unknown e-mails identically', async () => {
     const user = await createUser(t, { verified: false });
     await t.call(authRoutes.sendAccountVerificationEmail, { body: { email: user.email } });
+    await t.jobs.settle();
     const code = t.smtp.codeFor(user.email)!;
     const wrong = code === '999999' ? '888888' : '999999';
     const a = await t.call(authRoutes.verifyAccountCode, {

@@ -52,11 +52,31 @@ export async function revokeAllForUser(db: Tx, userId: string): Promise<void> {
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Stores a new code and retires any earlier live code for the same purpose. */
+/** Families of the user that issued a token in the last `seconds`: those that may hold live access tokens. */
+export async function recentFamilies(db: Tx, userId: string, seconds: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.userId, userId),
+        gt(refreshTokens.createdAt, sql`now() - make_interval(secs => ${seconds})`),
+      ),
+    );
+  return rows.map((r) => r.familyId);
+}
+
+/**
+ * Stores a new code and retires any earlier live code for the same purpose. Call in a transaction:
+ * the lock makes two issues for one account (jobs run concurrently) leave one live code.
+ */
 export async function replaceCode(
   db: Tx,
   row: { id: string; userId: string; purpose: CodePurpose; codeHash: string; expiresAt: Date },
 ): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`email_codes:${row.userId}:${row.purpose}`}, 0))`,
+  );
   await db
     .update(emailCodes)
     .set({ consumedAt: new Date() })
@@ -70,8 +90,8 @@ export async function replaceCode(
   await db.insert(emailCodes).values(row);
 }
 
-/** The newest live code, locked so attempts are counted one at a time. */
-export async function lockLiveCode(db: Tx, userId: string, purpose: CodePurpose) {
+/** The newest live code (a plain read: checking a code writes nothing unless it is right). */
+export async function findLiveCode(db: Tx, userId: string, purpose: CodePurpose) {
   const rows = await db
     .select()
     .from(emailCodes)
@@ -84,18 +104,16 @@ export async function lockLiveCode(db: Tx, userId: string, purpose: CodePurpose)
       ),
     )
     .orderBy(desc(emailCodes.createdAt))
-    .limit(1)
-    .for('update');
+    .limit(1);
   return rows[0] ?? null;
 }
 
-export async function countFailedAttempt(db: Tx, id: string): Promise<void> {
-  await db
+/** Uses up a live code; false when another request used it first. */
+export async function consumeCode(db: Tx, id: string): Promise<boolean> {
+  const rows = await db
     .update(emailCodes)
-    .set({ attempts: sql`${emailCodes.attempts} + 1` })
-    .where(eq(emailCodes.id, id));
-}
-
-export async function consumeCode(db: Tx, id: string): Promise<void> {
-  await db.update(emailCodes).set({ consumedAt: new Date() }).where(eq(emailCodes.id, id));
+    .set({ consumedAt: new Date() })
+    .where(and(eq(emailCodes.id, id), isNull(emailCodes.consumedAt)))
+    .returning({ id: emailCodes.id });
+  return rows.length === 1;
 }

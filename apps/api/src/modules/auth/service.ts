@@ -11,15 +11,17 @@ import {
   sha256,
   sixDigitCode,
 } from '../../lib.ts';
+import { queues } from '../../jobs/queue.ts';
 import { AppError } from '../../platform/errors.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import { rateLimited, rules } from '../../platform/rate-limit.ts';
 import * as users from '../users/repository.ts';
 import { rolesOf } from '../users/presenter.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 
 export const CODE_TTL_MINUTES = 15;
-export const CODE_MAX_ATTEMPTS = 5;
+/** Guesses per code: counted per e-mail by the limiter, the same way whether or not it has an account. */
+export const CODE_MAX_ATTEMPTS = rules.codeAttempts.limit;
 /** Days an unverified account may sign in before the client blocks it (SPEC §4 grace rule). */
 export const VERIFICATION_WINDOW_DAYS = 7;
 
@@ -54,7 +56,12 @@ async function issueSession(
     tokenHash: sha256(refreshToken),
     expiresAt: new Date(Date.now() + minutes(validityMinutes)),
   });
-  const token = await deps.tokens.sign({ sub: user.id, email: user.email, roles: rolesOf(user) });
+  const token = await deps.tokens.sign({
+    sub: user.id,
+    email: user.email,
+    roles: rolesOf(user),
+    sid: familyId,
+  });
   return {
     token,
     accessTokenValidity: deps.tokens.accessTtlSeconds,
@@ -78,6 +85,9 @@ function codeHash(deps: AppDeps, userId: string, purpose: repo.CodePurpose, code
   return hmac(deps.config.CODE_SECRET, `${purpose}:${userId}:${code}`);
 }
 
+const attemptsKey = (purpose: repo.CodePurpose, email: string) =>
+  `${purpose}:${email.toLowerCase()}`;
+
 /** Writes a fresh code and its e-mail in the caller's transaction; returns the outbox id. */
 async function issueCode(
   deps: AppDeps,
@@ -93,6 +103,8 @@ async function issueCode(
     codeHash: codeHash(deps, user.id, purpose, code),
     expiresAt: new Date(Date.now() + minutes(CODE_TTL_MINUTES)),
   });
+  // A new code comes with fresh guesses.
+  await deps.limiter.reset(rules.codeAttempts, attemptsKey(purpose, user.email));
   const mail =
     purpose === 'activation'
       ? {
@@ -107,12 +119,14 @@ async function issueCode(
 }
 
 /**
- * Checks a code, counting a wrong guess against its attempts. Unknown e-mails, expired, used,
- * exhausted and wrong codes all get the same answer.
+ * Checks a code; every guess counts against the e-mail's attempts. Unknown e-mails, expired, used,
+ * exhausted and wrong codes all get the same answer and run the same statements, all reads: a
+ * failure writes nothing to the database, whose commit would take measurably longer (ADR 021).
  */
 async function checkCode(
   deps: AppDeps,
-  tx: Tx,
+  db: Tx,
+  email: string,
   user: UserRow | null,
   purpose: repo.CodePurpose,
   code: string,
@@ -120,33 +134,26 @@ async function checkCode(
 ): Promise<void> {
   const invalid = () =>
     new AppError('invalid_code', authMessages.invalidCode, { code: authMessages.invalidCode });
-  if (!user) throw invalid();
-  const row = await repo.lockLiveCode(tx, user.id, purpose);
-  if (!row || row.attempts >= CODE_MAX_ATTEMPTS) throw invalid();
-  if (!safeEqual(row.codeHash, codeHash(deps, user.id, purpose, code))) {
-    await repo.countFailedAttempt(tx, row.id);
-    throw invalid();
-  }
-  if (consume) await repo.consumeCode(tx, row.id);
+  // Counted before looking, so a burst of parallel guesses cannot outrun the count.
+  const { count } = await deps.limiter.hit(rules.codeAttempts, attemptsKey(purpose, email));
+  const userId = user?.id ?? '';
+  const expected = codeHash(deps, userId, purpose, code);
+  const row = await repo.findLiveCode(db, userId, purpose);
+  if (!row || !safeEqual(row.codeHash, expected) || count > CODE_MAX_ATTEMPTS) throw invalid();
+  // Single use: of two requests with the right code, only one consumes it.
+  if (consume && !(await repo.consumeCode(db, row.id))) throw invalid();
+  await deps.limiter.reset(rules.codeAttempts, attemptsKey(purpose, email));
 }
 
-/** Runs work that may throw an expected AppError after writing something that must persist. */
-async function inTx<T>(deps: AppDeps, work: (tx: Tx) => Promise<T>): Promise<T> {
-  let failure = null as AppError | null;
-  const result = await deps.database.db.transaction(async (tx) => {
-    try {
-      return await work(tx);
-    } catch (err) {
-      // A wrong code must still count its attempt: commit, then report.
-      if (err instanceof AppError) {
-        failure = err;
-        return undefined as T;
-      }
-      throw err;
-    }
-  });
-  if (failure) throw failure;
-  return result;
+/**
+ * Revokes every refresh token of the user and refuses the access tokens of each sign-in that may
+ * still hold one: issued in the last two lifetimes, since a vendor token is minted from an access
+ * token up to one lifetime after its family's last refresh. Returns what to `remember` after commit.
+ */
+async function endAllSessions(deps: AppDeps, tx: Tx, userId: string) {
+  const families = await repo.recentFamilies(tx, userId, 2 * deps.tokens.accessTtlSeconds);
+  await repo.revokeAllForUser(tx, userId);
+  return deps.denials.record(tx, userId, families, 'password');
 }
 
 export async function signup(
@@ -184,14 +191,25 @@ export async function login(
   email: string,
   password: string,
 ): Promise<LoginResponse> {
-  await deps.limiter.consume([
-    { rule: rules.loginIp, key: ip },
-    { rule: rules.loginAccount, key: email },
-  ]);
+  const { limiter } = deps;
+  await limiter.consume([{ rule: rules.loginIp, key: ip }]);
+  // Counters are keyed by the e-mail as typed, so an unknown account locks exactly like a real one.
+  // Ten wrong guesses lock that address out of that account only, not the owner elsewhere (ADR 021).
+  const pairKey = `${email}|${ip}`;
+  const pair = await limiter.hit(rules.loginPair, pairKey);
+  if (pair.count > rules.loginPair.limit) throw rateLimited(pair.resetIn);
+  // Guessing from many addresses: past the account's ceiling, an address that failed gets no more.
+  const failures = await limiter.peek(rules.loginAccountFailures, email);
+  if (failures.count >= rules.loginAccountFailures.limit && pair.count > 1)
+    throw rateLimited(Math.min(failures.resetIn, pair.resetIn));
+
   const user = await users.findUserByEmail(deps.database.db, email);
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!user || !ok) throw new AppError('invalid_credentials', authMessages.invalidCredentials);
-  await deps.limiter.reset(rules.loginAccount, email);
+  if (!user || !ok) {
+    await limiter.hit(rules.loginAccountFailures, email);
+    throw new AppError('invalid_credentials', authMessages.invalidCredentials);
+  }
+  await limiter.reset(rules.loginPair, pairKey);
   return loginResponse(deps, user);
 }
 
@@ -217,8 +235,12 @@ export async function refresh(
     return issueSession(deps, tx, user, row.familyId);
   });
   if (!next) {
-    // Already rotated: someone holds a copy. End every session of this sign-in.
-    await repo.revokeFamily(db, row.familyId);
+    // Already rotated: someone holds a copy. End this sign-in, its access tokens included.
+    const denied = await db.transaction(async (tx) => {
+      await repo.revokeFamily(tx, row.familyId);
+      return deps.denials.record(tx, row.userId, [row.familyId], 'reuse');
+    });
+    deps.denials.remember(denied);
     throw new AppError('token_reused', 'This session was ended for your safety. Sign in again.');
   }
   return {
@@ -231,7 +253,13 @@ export async function refresh(
 
 export async function logout(deps: AppDeps, refreshToken: string): Promise<void> {
   const row = await repo.findRefreshByHash(deps.database.db, sha256(refreshToken));
-  if (row) await repo.revokeFamily(deps.database.db, row.familyId);
+  if (!row) return;
+  // The access token in this session's hands goes too (e.g. one copied off a shared computer).
+  const denied = await deps.database.db.transaction(async (tx) => {
+    await repo.revokeFamily(tx, row.familyId);
+    return deps.denials.record(tx, row.userId, [row.familyId], 'logout');
+  });
+  deps.denials.remember(denied);
 }
 
 export async function sendForgotPasswordEmail(
@@ -243,6 +271,12 @@ export async function sendForgotPasswordEmail(
     { rule: rules.forgotIp, key: ip },
     { rule: rules.forgotEmail, key: email },
   ]);
+  // No lookup here: the answer is written before anyone knows whether the account exists (ADR 021).
+  await deps.jobs.send(queues.authResetMail, { email });
+}
+
+/** Job: mails a reset code when the e-mail has an account; nothing otherwise. */
+export async function mailResetCode(deps: AppDeps, email: string): Promise<void> {
   const user = await users.findUserByEmail(deps.database.db, email);
   if (!user) return;
   const mailId = await deps.database.db.transaction((tx) =>
@@ -259,7 +293,7 @@ export async function checkForgotPasswordCode(
 ) {
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
   const user = await users.findUserByEmail(deps.database.db, email);
-  await inTx(deps, (tx) => checkCode(deps, tx, user, 'password_reset', code, false));
+  await checkCode(deps, deps.database.db, email, user, 'password_reset', code, false);
 }
 
 export async function resetForgotPassword(
@@ -272,14 +306,15 @@ export async function resetForgotPassword(
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
   const user = await users.findUserByEmail(deps.database.db, email);
   const passwordHash = await hashPassword(password);
-  await inTx(deps, async (tx) => {
-    await checkCode(deps, tx, user, 'password_reset', code, true);
+  const denied = await deps.database.db.transaction(async (tx) => {
+    await checkCode(deps, tx, email, user, 'password_reset', code, true);
     await users.updatePasswordHash(tx, user!.id, passwordHash);
-    // Whoever knew the old password is signed out everywhere.
-    await repo.revokeAllForUser(tx, user!.id);
     // Receiving the code proves the mailbox, so the account counts as verified too.
     await users.markEmailVerified(tx, user!.id);
+    // Whoever knew the old password is signed out everywhere.
+    return endAllSessions(deps, tx, user!.id);
   });
+  deps.denials.remember(denied);
 }
 
 export async function changePassword(
@@ -297,11 +332,13 @@ export async function changePassword(
     });
   }
   const passwordHash = await hashPassword(newPassword);
-  const session = await deps.database.db.transaction(async (tx) => {
+  const { session, denied } = await deps.database.db.transaction(async (tx) => {
     await users.updatePasswordHash(tx, user.id, passwordHash);
-    await repo.revokeAllForUser(tx, user.id);
-    return issueSession(deps, tx, user);
+    // Every sign-in ends, this one too: it continues as a new one with the pair returned here.
+    const denied = await endAllSessions(deps, tx, user.id);
+    return { denied, session: await issueSession(deps, tx, user) };
   });
+  deps.denials.remember(denied);
   return { message: authMessages.passwordChanged, ...session };
 }
 
@@ -310,6 +347,11 @@ export async function sendActivationEmail(deps: AppDeps, ip: string, email: stri
     { rule: rules.activationIp, key: ip },
     { rule: rules.activationEmail, key: email },
   ]);
+  await deps.jobs.send(queues.authActivationMail, { email });
+}
+
+/** Job: mails a new activation code when the account exists and is unverified. */
+export async function mailActivationCode(deps: AppDeps, email: string): Promise<void> {
   const user = await users.findUserByEmail(deps.database.db, email);
   if (!user || user.emailVerifiedAt) return;
   const mailId = await deps.database.db.transaction((tx) =>
@@ -327,8 +369,8 @@ export async function verifyAccount(
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
   const user = await users.findUserByEmail(deps.database.db, email);
   // A verified account has no live code, so it gets the same answer as an unknown e-mail.
-  await inTx(deps, async (tx) => {
-    await checkCode(deps, tx, user, 'activation', code, true);
+  await deps.database.db.transaction(async (tx) => {
+    await checkCode(deps, tx, email, user, 'activation', code, true);
     await users.markEmailVerified(tx, user!.id);
   });
 }

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../users/tables.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
@@ -22,7 +22,7 @@ export const refreshTokens = pgTable(
   ],
 );
 
-/** Short-lived single-use e-mail codes (activation, password reset), stored as HMACs. */
+/** Short-lived single-use e-mail codes (activation, password reset), stored as HMACs; guesses are counted by the rate limiter. */
 export const emailCodes = pgTable(
   'email_codes',
   {
@@ -32,10 +32,29 @@ export const emailCodes = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
     codeHash: text('code_hash').notNull(),
-    attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('email_codes_user_purpose_idx').on(t.userId, t.purpose)],
+);
+
+/**
+ * Sign-in families whose access tokens are refused until `expiresAt` (the longest one of them can
+ * still live): refresh-token reuse, logout, password change or reset. Every API node keeps a copy
+ * in memory, re-read at most a few seconds old (ADR 021).
+ */
+export const deniedSessions = pgTable(
+  'denied_sessions',
+  {
+    familyId: text('family_id').primaryKey(),
+    userId: text('user_id').notNull(),
+    reason: text('reason', { enum: ['reuse', 'logout', 'password'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('denied_sessions_created_idx').on(t.createdAt),
+    index('denied_sessions_expires_idx').on(t.expiresAt),
+  ],
 );

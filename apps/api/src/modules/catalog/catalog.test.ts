@@ -366,6 +366,9 @@ describe('robots and sitemap', () => {
     expect(products).not.toContain(retired.id);
     expect((await t.app.inject('/sitemaps/vendors.xml')).body).toContain('/v/alpha-edge');
     expect((await t.app.inject('/sitemaps/products-99.xml')).statusCode).toBe(404);
+    // Page 0 once made a negative OFFSET: a 500.
+    for (const name of ['products-0.xml', 'products-01.xml'])
+      expect((await t.app.inject(`/sitemaps/${name}`)).statusCode, name).toBe(404);
     expect((await t.app.inject('/sitemaps/other.xml')).statusCode).toBe(404);
   });
 });

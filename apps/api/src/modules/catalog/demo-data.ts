@@ -1,4 +1,4 @@
-import type { ProductKind, TradingPlatform } from '@tradeshelf/contract';
+import type { AssetClass, ProductKind, TradingPlatform } from '@tradeshelf/contract';
 
 /** Hand-written demo vendors; products are composed from the templates below, deterministically. */
 export const demoVendors = [
@@ -65,6 +65,20 @@ export const demoVendors = [
     bio: 'Small-cap momentum scanners and a pre-market Discord.',
     discord: 'Tape Readers',
   },
+  {
+    vendorUrl: 'thinkscript-lab',
+    displayName: 'ThinkScript Lab',
+    verified: true,
+    bio: 'thinkorswim studies and scanners for stock and options traders, also on TradeStation.',
+    discord: null,
+  },
+  {
+    vendorUrl: 'algo-harbor',
+    displayName: 'Algo Harbor',
+    verified: false,
+    bio: 'cBots, Expert Advisors and TradeStation strategies for systematic forex and futures traders.',
+    discord: 'Harbor Quant Desk',
+  },
 ] as const;
 
 interface Template {
@@ -73,7 +87,7 @@ interface Template {
   summary: string;
   tags: string[];
   platforms: TradingPlatform[];
-  assets: string[];
+  assets: AssetClass[];
   prices: Array<{
     amount: number;
     scheme: 'one_time' | 'recurring';
@@ -651,6 +665,119 @@ export const demoProducts: Record<string, Template[]> = {
       prices: [once(19900)],
     },
   ],
+  // Appended after the vendors above, so their products keep the sales and ratings they were seeded with.
+  'thinkscript-lab': [
+    {
+      kind: 'indicator',
+      title: 'TTM Squeeze Plus',
+      summary: 'Squeeze dots and a momentum histogram with higher-timeframe confirmation.',
+      tags: ['squeeze', 'momentum', 'volatility'],
+      platforms: ['thinkorswim', 'tradingview'],
+      assets: ['stocks', 'options'],
+      prices: [once(4900)],
+    },
+    {
+      kind: 'scanner',
+      title: 'Unusual Volume Scanner',
+      summary: 'Flags stocks trading three times their average volume before noon.',
+      tags: ['relative volume', 'scanner', 'day trading'],
+      platforms: ['thinkorswim'],
+      assets: ['stocks'],
+      prices: [m(1900)],
+    },
+    {
+      kind: 'indicator',
+      title: 'Relative Strength vs SPY',
+      summary: 'Plots relative strength against the S&P 500 and ranks sectors by it.',
+      tags: ['relative strength', 'sectors', 'spy'],
+      platforms: ['thinkorswim', 'tradestation'],
+      assets: ['stocks', 'indices'],
+      prices: [once(2900)],
+    },
+    {
+      kind: 'alert',
+      title: 'Dark Pool Print Alerts',
+      summary: 'Alerts on large off-exchange prints in liquid stocks and ETFs.',
+      tags: ['dark pool', 'alerts', 'tape'],
+      platforms: ['thinkorswim', 'other'],
+      assets: ['stocks'],
+      prices: [m(3900)],
+    },
+    {
+      kind: 'scanner',
+      title: 'Covered Call Screener',
+      summary: 'Ranks covered calls by annualised yield, delta and days to expiry.',
+      tags: ['covered calls', 'screener', 'income'],
+      platforms: ['thinkorswim'],
+      assets: ['options'],
+      prices: [m(2400)],
+    },
+  ],
+  'algo-harbor': [
+    {
+      kind: 'app',
+      title: 'Trend Rider cBot',
+      summary: 'A trend-following cBot with ATR stops and a pause around news.',
+      tags: ['cbot', 'trend following', 'automation'],
+      platforms: ['ctrader'],
+      assets: ['forex', 'indices'],
+      prices: [y(14900)],
+    },
+    {
+      kind: 'indicator',
+      title: 'Keltner Channel Pro',
+      summary: 'Keltner channels with squeeze detection and breakout arrows.',
+      tags: ['keltner', 'volatility', 'breakout'],
+      platforms: ['ctrader', 'mt5'],
+      assets: ['forex', 'commodities'],
+      prices: [once(3900)],
+    },
+    {
+      kind: 'indicator',
+      title: 'Multi-Timeframe RSI Dashboard',
+      summary: 'RSI readings for 28 pairs on nine timeframes in one panel.',
+      tags: ['rsi', 'dashboard', 'multi-timeframe'],
+      platforms: ['mt4', 'mt5'],
+      assets: ['forex'],
+      prices: [once(4900)],
+    },
+    {
+      kind: 'app',
+      title: 'Gold Scalper EA',
+      summary: 'A session-filtered scalping Expert Advisor for XAUUSD with hard stops.',
+      tags: ['expert advisor', 'scalping', 'xauusd'],
+      platforms: ['mt5'],
+      assets: ['commodities'],
+      prices: [y(19900)],
+    },
+    {
+      kind: 'app',
+      title: 'Opening Range Breakout Strategy',
+      summary: 'A TradeStation strategy that trades the first 30-minute range of index futures.',
+      tags: ['opening range', 'breakout', 'strategy'],
+      platforms: ['tradestation'],
+      assets: ['futures', 'indices'],
+      prices: [once(29900)],
+    },
+    {
+      kind: 'indicator',
+      title: 'Supply and Demand Zones',
+      summary: 'Draws fresh supply and demand zones and alerts on their first touch.',
+      tags: ['supply and demand', 'zones', 'price action'],
+      platforms: ['mt4', 'mt5', 'tradingview'],
+      assets: ['forex', 'crypto'],
+      prices: [once(4900)],
+    },
+    {
+      kind: 'community',
+      title: 'Harbor Quant Desk',
+      summary: 'Systematic traders sharing cBots, back-tests and live results.',
+      tags: ['discord', 'algorithmic trading', 'backtesting'],
+      platforms: ['ctrader', 'tradestation'],
+      assets: ['forex', 'futures'],
+      prices: [m(2900)],
+    },
+  ],
 };
 
 /** Bundles: vendor → [title, product titles, bundle price]. */
@@ -711,6 +838,13 @@ export const demoBundles: Array<{
     summary: 'Back-tester, journal and sizing calculator.',
     products: ['ForgeTest Backtester', 'Edge Journal', 'Position Size Calculator Pro'],
     amount: 99900,
+  },
+  {
+    vendorUrl: 'algo-harbor',
+    title: 'Harbor Automation Kit',
+    summary: 'The cBot, the gold EA and a seat on the quant desk.',
+    products: ['Trend Rider cBot', 'Gold Scalper EA', 'Harbor Quant Desk'],
+    amount: 39900,
   },
 ];
 

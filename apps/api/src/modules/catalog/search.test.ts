@@ -1,7 +1,12 @@
-import { catalogRoutes, type ProductCard } from '@tradeshelf/contract';
+import {
+  catalogRoutes,
+  type BundleCard,
+  type ProductCard,
+  type SearchSuggestion,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // The search index (postings, lexicon, spelling vocabulary) is kept by triggers on products: these tests
@@ -36,8 +41,10 @@ const search = async (query: Record<string, string>) => {
   expect(res.statusCode).toBe(200);
   return res.json() as {
     products: ProductCard[];
+    bundles: BundleCard[];
     nextCursor: string | null;
     didYouMean: string | null;
+    suggestions: SearchSuggestion[];
   };
 };
 const keysOf = (products: ProductCard[]) =>
@@ -121,6 +128,22 @@ describe('search over common words that rarely meet', () => {
       tagged,
       combo,
     ]);
+    // Every other sort ranks the whole intersection too; equal sales and ratings fall back to the id.
+    await t.database.db.execute(
+      sql`update products set rating_average = 4, rating_count = 2, created_at = now() - interval '1 day' where id = ${combo}`,
+    );
+    const byId = [combo, tagged].sort();
+    const expected: Record<string, string[]> = {
+      newest: [tagged, combo],
+      price_desc: [combo, tagged],
+      rating: [combo, tagged],
+      best_selling: byId,
+    };
+    for (const [sort, order] of Object.entries(expected))
+      expect(
+        (await search({ q: 'yak emu', sort })).products.map((p) => p.id),
+        sort,
+      ).toEqual(order);
   });
 });
 
@@ -263,5 +286,163 @@ describe('search index follows the catalogue', () => {
     );
     const hits = (await search({ q: 'gecko ribbon', limit: '50' })).products.map((p) => p.id);
     expect(hits.sort()).toEqual(made.map((p) => p.id).sort());
+  });
+});
+
+describe('words that name a product type, platform or asset class (ADR 023)', () => {
+  const titlesOf = async (q: string, extra: Record<string, string> = {}) =>
+    (await search({ q, ...extra })).products.map((p) => p.title);
+  let made = false;
+  const makeYetis = async () => {
+    if (made) return;
+    made = true;
+    await createProduct(t, vendorId, {
+      title: 'Yeti Sweep',
+      kind: 'scanner',
+      platforms: ['mt5'],
+      assetClasses: ['forex'],
+    });
+    await createProduct(t, vendorId, {
+      title: 'Yeti Ribbon',
+      kind: 'indicator',
+      platforms: ['tradingview'],
+      assetClasses: ['crypto'],
+    });
+    await createProduct(t, vendorId, {
+      title: 'Yeti Lessons',
+      kind: 'course',
+      platforms: ['thinkorswim'],
+      assetClasses: ['options'],
+    });
+  };
+
+  it('match the fields by name, plural, abbreviation or phrase', async () => {
+    await makeYetis();
+    for (const q of [
+      'yeti scanner',
+      'yeti scanners',
+      'yeti screener',
+      'yeti mt5',
+      'yeti metatrader 5',
+    ])
+      expect(await titlesOf(q), q).toEqual(['Yeti Sweep']);
+    for (const q of ['yeti fx', 'yeti forex']) expect(await titlesOf(q), q).toEqual(['Yeti Sweep']);
+    for (const q of ['yeti tv', 'yeti tradingview', 'yeti indicators', 'yeti btc', 'yeti crypto'])
+      expect(await titlesOf(q), q).toEqual(['Yeti Ribbon']);
+    for (const q of ['yeti courses', 'yeti tos', 'yeti think or swim', 'yeti options'])
+      expect(await titlesOf(q), q).toEqual(['Yeti Lessons']);
+    // A platform alone lists its products, and only them.
+    expect(await titlesOf('thinkorswim')).toEqual(['Yeti Lessons']);
+  });
+
+  it('correct a typo in every word, fields included', async () => {
+    await makeYetis();
+    const body = await search({ q: 'yeit scaner' });
+    expect(body.didYouMean).toBe('yeti scanner');
+    expect(body.products.map((p) => p.title)).toEqual(['Yeti Sweep']);
+    const platform = await search({ q: 'yeti tradingveiw' });
+    expect(platform.didYouMean).toBe('yeti tradingview');
+    expect(platform.products.map((p) => p.title)).toEqual(['Yeti Ribbon']);
+  });
+
+  it('rank title matches first, then tags, then fields, in one, two and three terms', async () => {
+    const rows: Array<[string, 'indicator' | 'scanner' | 'app', string[], number, number]> = [
+      ['Lynx Scanner', 'indicator', [], 400, 1],
+      ['Lynx Scanner Pro', 'app', [], 300, 10],
+      ['Lynx Grid', 'indicator', ['scanner'], 200, 50],
+      ['Lynx Bands', 'scanner', [], 100, 90],
+      ['Lynx Levels', 'indicator', [], 50, 99],
+    ];
+    for (const [title, kind, tags, amount, sales] of rows) {
+      const { id } = await createProduct(t, vendorId, { title, kind, tags, amount });
+      await t.database.db.execute(sql`update products set sales_count = ${sales} where id = ${id}`);
+    }
+    expect(await titlesOf('lynx scanner')).toEqual([
+      'Lynx Scanner',
+      'Lynx Scanner Pro',
+      'Lynx Grid',
+      'Lynx Bands',
+    ]);
+    // Three terms ('tv' only a field here): no exact title, the same tiers.
+    expect(await titlesOf('lynx scanner tv')).toEqual([
+      'Lynx Scanner Pro',
+      'Lynx Scanner',
+      'Lynx Grid',
+      'Lynx Bands',
+    ]);
+    expect(await titlesOf('lynx scanner', { sort: 'price_asc' })).toEqual([
+      'Lynx Bands',
+      'Lynx Grid',
+      'Lynx Scanner Pro',
+      'Lynx Scanner',
+    ]);
+    expect(await titlesOf('lynx scanner', { kind: 'scanner' })).toEqual(['Lynx Bands']);
+    // A word that only a field holds, beside one a title holds: the title word's order.
+    expect(await titlesOf('lynx tv')).toEqual([
+      'Lynx Levels',
+      'Lynx Bands',
+      'Lynx Grid',
+      'Lynx Scanner Pro',
+      'Lynx Scanner',
+    ]);
+  });
+
+  it('follow changes to the fields', async () => {
+    const { id } = await createProduct(t, vendorId, {
+      title: 'Marmot Gauge',
+      platforms: ['ninjatrader'],
+      assetClasses: ['futures'],
+    });
+    expect(await titlesOf('marmot nt8')).toEqual(['Marmot Gauge']);
+    await t.database.db.execute(
+      sql`update products set platforms = array['ctrader'], asset_classes = array['indices'], kind = 'app', category = 'apps' where id = ${id}`,
+    );
+    expect(await titlesOf('marmot nt8')).toEqual([]);
+    expect(await titlesOf('marmot futures')).toEqual([]);
+    expect(await titlesOf('marmot ctrader')).toEqual(['Marmot Gauge']);
+    expect(await titlesOf('marmot indices')).toEqual(['Marmot Gauge']);
+    expect(await titlesOf('marmot apps')).toEqual(['Marmot Gauge']);
+  });
+
+  it('ask for bundles with a bundle word, matched by their products too', async () => {
+    await makeYetis();
+    const sweep = (await search({ q: 'yeti sweep' })).products[0]!;
+    await createBundle(t, vendorId, [sweep.id], 4000, 'Snow Kit');
+    const body = await search({ q: 'yeti bundle' });
+    expect(body.products).toEqual([]);
+    expect(body.bundles.map((b) => b.title)).toEqual(['Snow Kit']);
+    expect((await search({ q: 'mt5 bundles' })).bundles.map((b) => b.title)).toEqual(['Snow Kit']);
+    expect((await search({ q: 'crypto bundles' })).bundles).toEqual([]);
+  });
+});
+
+describe('a search that finds nothing', () => {
+  it('offers the query without a word, and in other categories without the filters', async () => {
+    for (const [title, kind] of [
+      ['Puffin Sweep', 'scanner'],
+      ['Puffin Quiver', 'indicator'],
+      ['Puffin Levels', 'indicator'],
+    ] as const)
+      await createProduct(t, vendorId, { title, kind });
+    const noDiscord = await search({ q: 'puffin discord' });
+    expect(noDiscord.products).toEqual([]);
+    expect(noDiscord.suggestions).toEqual([{ q: 'puffin', count: 3 }]);
+
+    const noAlerts = await search({ q: 'puffin', category: 'alerts' });
+    expect(noAlerts.products).toEqual([]);
+    expect(noAlerts.suggestions).toEqual([
+      { q: 'puffin', category: 'indicators', count: 2 },
+      { q: 'puffin', category: 'scanners', count: 1 },
+    ]);
+    // A filter other than the category: the same words, in each category, without it.
+    const tooCheap = await search({ q: 'puffin quiver', maxPrice: '1' });
+    // Most matches first; on a tie, every word kept before a word dropped.
+    expect(tooCheap.suggestions).toEqual([
+      { q: 'puffin', count: 3 },
+      { q: 'puffin quiver', category: 'indicators', count: 1 },
+      { q: 'quiver', count: 1 },
+    ]);
+    expect((await search({ q: 'puffin' })).suggestions).toEqual([]);
+    expect((await search({ q: 'qwzxv' })).suggestions).toEqual([]);
   });
 });

@@ -1,7 +1,12 @@
 import {
+  catalogCategories,
   catalogMessages,
+  SEARCH_SUGGESTION_COUNT_MAX,
+  SEARCH_SUGGESTIONS_MAX,
   type BundleCard,
+  type CatalogCategory,
   type ProductCard,
+  type SearchSuggestion,
   type searchQuery,
 } from '@tradeshelf/contract';
 import type { z } from 'zod';
@@ -65,6 +70,7 @@ interface SearchMatches {
   bundleIds: string[];
   nextCursor: string | null;
   didYouMean: string | null;
+  suggestions: SearchSuggestion[];
 }
 
 // One cache per app instance (tests build many apps). Bounded: 5000 queries of ~50 ids.
@@ -92,6 +98,7 @@ export async function search(
   bundles: BundleCard[];
   nextCursor: string | null;
   didYouMean: string | null;
+  suggestions: SearchSuggestion[];
 }> {
   const cache = searchCache(deps);
   // The query as matched and cached: the contract trimmed it; case and runs of spaces do not matter.
@@ -140,6 +147,7 @@ export async function search(
     bundles: inOrder(matches.bundleIds, bundleRows).map((r) => presentBundleCard(r, deps.storage)),
     nextCursor: matches.nextCursor,
     didYouMean: matches.didYouMean,
+    suggestions: matches.suggestions,
   };
 }
 
@@ -155,11 +163,12 @@ function inOrder<T extends { id: string }>(ids: string[], found: T[]): T[] {
 }
 
 /**
- * Products as typed (ADR 015): indexed title/tag matches first, then products that only mention the words
- * in their description. When a word is unknown and nothing matched, the closest known words ("did you
- * mean"), then titles that look alike, so the costly steps never run for queries that have answers or
- * whose words all exist (an empty page there is down to the filters). Every step
- * returns the page's ids plus one, to tell whether another page follows.
+ * Products as typed (ADRs 015, 023): title, tag and field matches first, then products that only mention
+ * the words in their description. When a word is found nowhere and nothing matched, the closest known
+ * words ("did you mean"), then titles that look alike, so the costly steps never run for queries that
+ * have answers or whose words all exist (an empty page there is down to the filters). Every step returns
+ * the page's ids plus one, to tell whether another page follows. A first page that finds nothing offers
+ * other searches that do find something.
  */
 async function findMatches(
   deps: AppDeps,
@@ -178,20 +187,46 @@ async function findMatches(
     withBundles && !wantBundlesOnly && queryWords(lq).length && !cursorMode
       ? { query: bundleMatchSql(input, lq, 0), ids: [] }
       : null;
+  const none: ProductMatches = { ids: [], mode: 'text', didYouMean: null, query: null };
   const [products, bundleIds] = await Promise.all([
     wantBundlesOnly
-      ? { ids: [], mode: 'text' as Mode, didYouMean: null }
+      ? none
       : matchProducts(deps, input, lq, cursorMode ?? 'text', offset, cards, bundles),
     withBundles && !bundles ? matchBundles(deps, input, lq, wantBundlesOnly ? offset : 0) : [],
   ]);
+  // A word such as "bundle" asks for bundles: those holding the other words, first page only.
+  const bundlesAsked = products.bundleTerms
+    ? ids(
+        await preparedRows<{ id: string }>(
+          deps.database,
+          bundleTermsSql(input, products.bundleTerms),
+        ),
+      )
+    : null;
+  const foundBundles = bundlesAsked ?? (wantBundlesOnly ? bundleIds : (bundles?.ids ?? bundleIds));
   const more = wantBundlesOnly ? bundleIds.length > limit : products.ids.length > limit;
-  const canPage = offset + limit <= MAX_OFFSET;
+  const canPage = offset + limit <= MAX_OFFSET && !bundlesAsked;
+  const nothing = products.ids.length === 0 && foundBundles.length === 0;
   return {
     productIds: products.ids.slice(0, limit),
-    bundleIds: wantBundlesOnly ? bundleIds.slice(0, limit) : (bundles?.ids ?? bundleIds),
+    bundleIds: foundBundles.slice(0, limit),
     nextCursor: more && canPage ? encodeCursor(products.mode, offset + limit) : null,
     didYouMean: products.didYouMean,
+    suggestions:
+      nothing && offset === 0 && products.query
+        ? await suggestAlternatives(deps, input, products.query)
+        : [],
   };
+}
+
+/** A page of products, how they were found, and the query as searched (null without words). */
+interface ProductMatches {
+  ids: string[];
+  mode: Mode;
+  didYouMean: string | null;
+  query: ResolvedQuery | null;
+  /** The query asked for bundles ("momentum bundle"): the other words' terms. */
+  bundleTerms?: Term[];
 }
 
 async function matchProducts(
@@ -202,36 +237,55 @@ async function matchProducts(
   offset: number,
   cards: CardPrefetch,
   bundles: BundleMatch | null,
-): Promise<{ ids: string[]; mode: Mode; didYouMean: string | null }> {
+): Promise<ProductMatches> {
   const words = queryWords(lq);
   if (!words.length)
-    return { ids: await browse(deps, input, offset, cards), mode, didYouMean: null };
+    return { ids: await browse(deps, input, offset, cards), mode, didYouMean: null, query: null };
   if (mode === 'fuzzy')
-    return { ids: await similarTitles(deps, input, lq, offset), mode, didYouMean: null };
+    return {
+      ids: await similarTitles(deps, input, lq, offset),
+      mode,
+      didYouMean: null,
+      query: null,
+    };
   // Spelling is fixed in the same round trip as resolving: always when paging corrected results, else
   // only on a first page whose words are not all in the catalogue.
   const fix = mode === 'fix' ? 'always' : offset === 0 && lq.length >= 3 ? 'ifUnknown' : 'never';
-  const { terms, corrected } = await resolveTerms(deps, words, fix, bundles);
+  const { typed, corrected } = await resolveQuery(deps, words, fix, bundles);
+  const asked = (query: ResolvedQuery, didYouMean: string | null): ProductMatches | null =>
+    query.terms.some(asksForBundles)
+      ? {
+          ids: [],
+          mode,
+          didYouMean,
+          query,
+          bundleTerms: query.terms.filter((t) => !asksForBundles(t)),
+        }
+      : null;
   if (mode === 'fix') {
-    const found = await textMatches(
-      deps,
-      input,
-      corrected?.terms ?? terms,
-      corrected?.text ?? lq,
-      offset,
-      cards,
-    );
-    return { ids: found.ids, mode, didYouMean: corrected?.text ?? null };
+    const query = corrected ?? typed;
+    const found = await textMatches(deps, input, query.terms, query.text, offset, cards);
+    return { ids: found.ids, mode, didYouMean: corrected?.text ?? null, query };
   }
-  const found = await textMatches(deps, input, terms, lq, offset, cards);
+  const bundlesOnly = asked(typed, null);
+  if (bundlesOnly) return bundlesOnly;
+  const found = await textMatches(deps, input, typed.terms, lq, offset, cards);
   if (found.ids.length || offset > 0 || found.known || lq.length < 3)
-    return { ids: found.ids, mode, didYouMean: null };
-  // Nothing matched and a word is unknown: the closest known words, then titles that look alike.
+    return { ids: found.ids, mode, didYouMean: null, query: typed };
+  // Nothing matched and a word is found nowhere: the closest known words, then titles that look alike.
   if (corrected) {
+    const fixedBundles = asked(corrected, corrected.text);
+    if (fixedBundles) return fixedBundles;
     const fixed = await textMatches(deps, input, corrected.terms, corrected.text, 0, cards);
-    if (fixed.ids.length) return { ids: fixed.ids, mode: 'fix', didYouMean: corrected.text };
+    if (fixed.ids.length)
+      return { ids: fixed.ids, mode: 'fix', didYouMean: corrected.text, query: corrected };
   }
-  return { ids: await similarTitles(deps, input, lq, 0), mode: 'fuzzy', didYouMean: null };
+  return {
+    ids: await similarTitles(deps, input, lq, 0),
+    mode: 'fuzzy',
+    didYouMean: null,
+    query: corrected ?? typed,
+  };
 }
 
 /** Bundles: few per vendor, matched on title; on the first page, or paged when asked for alone. */
@@ -252,11 +306,37 @@ function bundleMatchSql(input: SearchInput, lq: string, offset: number): SQL {
     const like = '%' + lq.replace(/[%_\\]/g, '\\$&') + '%';
     filters.push(sql`(lower(b.title) like ${like} or ${lq} <% lower(b.title))`);
   }
-  if (input.minPrice !== undefined) filters.push(sql`pr.amount >= ${input.minPrice}`);
-  if (input.maxPrice !== undefined) filters.push(sql`pr.amount <= ${input.maxPrice}`);
+  filters.push(...bundlePriceSql(input));
   return sql`select b.id, b.created_at from bundles b join prices pr on pr.id = b.price_id
       where ${sql.join(filters, sql` and `)}
       order by b.created_at desc, b.id limit ${alone ? input.limit + 1 : 6} offset ${offset}`;
+}
+
+function bundlePriceSql(input: SearchInput): SQL[] {
+  const out: SQL[] = [];
+  if (input.minPrice !== undefined) out.push(sql`pr.amount >= ${input.minPrice}`);
+  if (input.maxPrice !== undefined) out.push(sql`pr.amount <= ${input.maxPrice}`);
+  return out;
+}
+
+/**
+ * Bundles a query that asks for bundles finds: each other word in the bundle's title or summary, or in
+ * the title, tags or fields of a product it holds ("mt4 bundle"). Bundles are few: a scan is cheap.
+ */
+function bundleTermsSql(input: SearchInput, terms: Term[]): SQL {
+  const filters: SQL[] = [sql`b.is_active`, ...bundlePriceSql(input)];
+  for (const t of terms) {
+    const text = termQuery(t, true);
+    const inItems = sql`exists (select 1 from bundle_items bi join search_postings s on s.product_id = bi.product_id
+      where bi.bundle_id = b.id and s.lexeme = any(${sql.param(t.lexemes)}::text[]))`;
+    filters.push(
+      text
+        ? sql`(to_tsvector('english', b.title || ' ' || b.summary) @@ ${text}::tsquery or ${inItems})`
+        : inItems,
+    );
+  }
+  return sql`select b.id from bundles b join prices pr on pr.id = b.price_id
+      where ${sql.join(filters, sql` and `)} order by b.created_at desc, b.id limit ${input.limit}`;
 }
 
 /** Bundles matched in the same statement as the words: the query, and the ids it found. */
@@ -333,78 +413,136 @@ async function similarTitles(
   );
 }
 
-/** A query word resolved against the index: its stem and the indexed lexemes it matches. */
+/**
+ * One term of a query, resolved against the index. A word is one term; a synonym may stand for several
+ * ('fvg': fair, value, gap), each matched by any of its lexemes.
+ */
 interface Term {
   stem: string;
-  /** Title/tag lexemes this word matches: its stem, and for the word being typed its completions. */
+  /** Lexemes some product has in its title, tags or fields: for the word being typed, its completions too. */
   lexemes: string[];
-  /** Postings of those lexemes: how common the word is in titles and tags. */
+  /** Postings of those lexemes: how common the term is. */
   df: number;
-  /** Some product has the word (or a completion) only in its summary or description. */
+  /** Some product has the term (or a completion) only in its summary or description. */
   inBody: boolean;
   prefix: boolean;
+  /** A synonym's text lexemes, as listed (null for other words: their stem is matched). */
+  bodyLexemes: string[] | null;
+  /** The structured fields a synonym stands for ('@kind:indicator', '@platform:mt5', '@bundle'). */
+  fields: string[];
 }
+
+/** A query as searched: its words (known phrases joined) and their terms (none for a stop word). */
+interface ResolvedQuery {
+  text: string;
+  words: Array<{ text: string; terms: Term[] }>;
+  terms: Term[];
+}
+
+const isField = (lexeme: string) => lexeme.startsWith('@');
+/** A term that a title can hold: not only structured fields. */
+const inTitles = (t: Term) => t.lexemes.some((l) => !isField(l));
+const asksForBundles = (t: Term) => t.fields.includes('@bundle');
 
 interface ResolvedRow {
   pass: number;
   n: number;
+  term: number;
   word: string;
   stem: string | null;
   lexemes: string[];
   df: number;
   in_body: boolean;
+  body_lexemes: string[] | null;
+  fields: string[];
 }
-const toTerms = (found: ResolvedRow[], last: number): Term[] =>
-  found.flatMap((r) =>
-    r.stem === null
-      ? [] // a stop word: the index dropped it too
-      : [{ stem: r.stem, lexemes: r.lexemes, df: r.df, inBody: r.in_body, prefix: r.n === last }],
-  );
+
+function toQuery(found: ResolvedRow[]): ResolvedQuery {
+  const last = Math.max(0, ...found.map((r) => r.n));
+  const words: ResolvedQuery['words'] = [];
+  for (const r of found) {
+    if (r.term === 1) words.push({ text: r.word, terms: [] });
+    if (r.stem === null) continue; // a stop word: the index dropped it too
+    // A synonym's terms that no product tells apart ('fvg' when no title says "fair value gap") are one.
+    const same = (t: Term) => t.lexemes.join(' ') === r.lexemes.join(' ') && r.lexemes.length > 0;
+    if (r.term > 1 && words.at(-1)!.terms.some(same)) continue;
+    words.at(-1)!.terms.push({
+      stem: r.stem,
+      lexemes: r.lexemes,
+      df: r.df,
+      inBody: r.in_body,
+      prefix: r.body_lexemes === null && r.n === last,
+      bodyLexemes: r.body_lexemes,
+      fields: r.fields,
+    });
+  }
+  return {
+    text: words.map((w) => w.text).join(' '),
+    words,
+    terms: words.flatMap((w) => w.terms),
+  };
+}
 
 /**
- * Stems each word the way the index did ('english': stop words drop out) and looks its lexemes up; the
- * last word is still being typed, so it also matches the most common lexemes that start with it. With
- * `fix`, also the query with each word replaced by the closest title or tag word, resolved the same way
- * (null when that changes nothing). One round trip (`tradeshelf_resolve_terms`, ADR 016).
+ * Resolves the words the way the index did: known phrases joined ('metatrader 5'), synonyms expanded to
+ * their lexemes (ADR 023), other words stemmed ('english': stop words drop out); the last word is still
+ * being typed, so it also matches the most common lexemes that start with it. With `fix`, also the query
+ * with each word found nowhere replaced by the closest known word, resolved the same way (null when
+ * that changes nothing). One round trip (`tradeshelf_resolve_query`, ADR 016).
  */
-async function resolveTerms(
+async function resolveQuery(
   deps: AppDeps,
   words: string[],
   fix: 'never' | 'ifUnknown' | 'always',
   bundles: BundleMatch | null = null,
-): Promise<{ terms: Term[]; corrected: { text: string; terms: Term[] } | null }> {
-  const resolve = sql`select r.*, null::text as bundle_id from tradeshelf_resolve_terms(${sql.param(words)}::text[], ${PREFIX_EXPANSIONS}::int, ${FIX[fix]}::int) r`;
+): Promise<{ typed: ResolvedQuery; corrected: ResolvedQuery | null }> {
+  const resolve = sql`select r.*, null::text as bundle_id from tradeshelf_resolve_query(${sql.param(words)}::text[], ${PREFIX_EXPANSIONS}::int, ${FIX[fix]}::int) r`;
   // Bundles ride along as rows of their own (pass -1, numbered in their order): one round trip fewer.
   const found = await preparedRows<ResolvedRow & { bundle_id: string | null }>(
     deps.database,
     bundles
       ? sql`${resolve} union all
-          select -1, (row_number() over (order by b.created_at desc, b.id))::int, null, null, null, null, null, b.id
+          select -1, (row_number() over (order by b.created_at desc, b.id))::int, null, null, null, null, null, null, null, null, b.id
           from (${bundles.query}) b`
       : resolve,
   );
-  const ofPass = (pass: number) => found.filter((r) => r.pass === pass).sort((a, b) => a.n - b.n);
+  const ofPass = (pass: number) =>
+    found.filter((r) => r.pass === pass).sort((a, b) => a.n - b.n || a.term - b.term);
   if (bundles) bundles.ids = ofPass(-1).map((r) => r.bundle_id!);
   const fixed = ofPass(1);
-  return {
-    terms: toTerms(ofPass(0), words.length),
-    corrected: fixed.length
-      ? { text: fixed.map((r) => r.word).join(' '), terms: toTerms(fixed, fixed.length) }
-      : null,
-  };
+  return { typed: toQuery(ofPass(0)), corrected: fixed.length ? toQuery(fixed) : null };
 }
 const FIX = { never: 0, ifUnknown: 1, always: 2 } as const;
 
 /** A tsquery from lexemes as they are (quoted: no second stemming, no operators from user text). */
 const quoteLexeme = (l: string) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-function tsquery(terms: Term[], withStems: boolean): string {
-  return terms
-    .map((t) => {
-      const alternatives = t.lexemes.map(quoteLexeme);
-      if (withStems) alternatives.push(quoteLexeme(t.stem) + (t.prefix ? ':*' : ''));
-      return `(${alternatives.join(' | ')})`;
-    })
-    .join(' & ');
+/**
+ * One term's text alternatives as a tsquery: its title/tag lexemes, and with `withStems` what a
+ * description may hold (the stem, as a prefix for the word being typed; a synonym's listed words).
+ * Null when the term is only structured fields.
+ */
+function termQuery(t: Term, withStems: boolean, titleOnly = false): string | null {
+  const weight = titleOnly ? 'A' : '';
+  const alternatives = new Set(
+    t.lexemes.filter((l) => !isField(l)).map((l) => quoteLexeme(l) + (weight && `:${weight}`)),
+  );
+  if (withStems && t.bodyLexemes)
+    for (const l of t.bodyLexemes) alternatives.add(quoteLexeme(l) + (weight && `:${weight}`));
+  else if (withStems)
+    alternatives.add(quoteLexeme(t.stem) + (t.prefix ? `:*${weight}` : weight && `:${weight}`));
+  return alternatives.size ? `(${[...alternatives].join(' | ')})` : null;
+}
+
+/** The products row (`p`) has one of the fields a term stands for; null when it stands for none. */
+function fieldsSql(t: Term): SQL | null {
+  const parts = t.fields.flatMap((f) => {
+    const [field, value] = f.slice(1).split(':');
+    if (field === 'kind') return [sql`p.kind = ${value}`];
+    if (field === 'platform') return [sql`${value} = any(p.platforms)`];
+    if (field === 'asset') return [sql`${value} = any(p.asset_classes)`];
+    return [];
+  });
+  return parts.length ? sql`(${sql.join(parts, sql` or `)})` : null;
 }
 
 /**
@@ -421,8 +559,10 @@ async function textMatches(
 ): Promise<{ ids: string[]; known: boolean }> {
   if (!terms.length) return { ids: [], known: false }; // only stop words
   const indexed = terms.every((t) => t.lexemes.length > 0);
-  const known = terms.every((t) => t.lexemes.length > 0 || t.inBody);
-  if (!known) return { ids: [], known };
+  // A synonym is a word traders use even when no product has it yet ("nt8"): no spelling fix for it.
+  const known = terms.every((t) => t.lexemes.length > 0 || t.inBody || t.bodyLexemes !== null);
+  // A term no product has anywhere: nothing to match.
+  if (terms.some((t) => !t.lexemes.length && !t.inBody)) return { ids: [], known };
   const want = offset + input.limit + 1;
   const strong = indexed
     ? await strongMatches(deps, input, terms, text, want, offset === 0 ? cards : null)
@@ -438,11 +578,12 @@ async function textMatches(
 const WALK_CAP = 200;
 
 /**
- * Products whose title or tags hold every word, from the postings alone. Relevance: an exact title first,
- * then how many of the words are in the title, then sales. One index range per lexeme of the rarest
- * word, in the sort's order, checking the other words by primary key and stopping at `want` rows (for
- * several words ranked by relevance, only the all-in-title tier is read that way). When that walk is cut
- * short or the tier cannot fill the page, the whole intersection is ranked by hashing.
+ * Products whose title, tags or fields hold every term, from the postings alone. Relevance: an exact
+ * title first, then how many terms are in the title, then how many in title or tags (rather than only
+ * a field), then sales. One index range per lexeme of the driving term, in the sort's order, checking
+ * the others by primary key and stopping at `want` rows. When two or more terms can be in a title and
+ * the sort is relevance, that walk reads only the tier with all of them in the title. When the walk is
+ * cut short or the tier cannot fill the page, the whole intersection is ranked by hashing.
  * Planned per call, never as a generic plan: row counts per word differ by orders of magnitude.
  */
 async function strongMatches(
@@ -454,21 +595,25 @@ async function strongMatches(
   cards: CardPrefetch | null,
 ): Promise<string[]> {
   const db = deps.database.db;
-  const driver = terms.reduce((a, b) => (b.df < a.df ? b : a));
-  const others = terms.filter((t) => t !== driver);
   const relevance = input.sort === 'relevance';
-  const titleTier = relevance && others.length > 0;
+  const titled = terms.filter(inTitles);
+  // The rarest term drives, except that relevance ranks by title words first: a term that only a field
+  // can hold ("mt5") never drives it, so its walk is already in relevance order.
+  const pool = relevance && titled.length ? titled : terms;
+  const driver = pool.reduce((a, b) => (b.df < a.df ? b : a));
+  const others = terms.filter((t) => t !== driver);
+  const titleTier = relevance && titled.length > 1;
   const capped = others.length > 0 && driver.df > WALK_CAP;
   const rest = (exactIds: string[], found: string[]) =>
     (titleTier || capped) && found.length < want
       ? intersect(deps, input, terms, want).then((all) => [...new Set([...exactIds, ...all])])
       : [...new Set([...exactIds, ...found])];
-  // One or two words: static statements with cached plans (ADR 016), where the sort's index holds the
-  // filters; more words, or another sort filtered, take the statement built here, planned per call.
+  // One or two terms: static statements with cached plans (ADR 016), where the sort's index holds the
+  // filters; more terms, or another sort filtered, take the statement built here, planned per call.
   if (others.length <= 1 && (relevance || !hasFilters(input))) {
-    const { exact, found } = await walkStatic(
+    const { exact, found } = await runWalk(
       deps,
-      staticWalk(input, driver, others[0] ?? null, text, want, capped),
+      walkCall(input, driver, others[0] ?? null, titleTier, text, want, capped),
       cards,
     );
     return rest(exact, found);
@@ -488,20 +633,21 @@ async function strongMatches(
     others.map(
       (t) =>
         sql` and (select true from search_postings o where o.product_id = s.product_id
-               and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier ? sql` and o.in_title` : sql``} limit 1)`,
+               and o.lexeme = any(${sql.param(t.lexemes)}::text[])${titleTier && inTitles(t) ? sql` and o.in_title` : sql``} limit 1)`,
     ),
     sql``,
   );
   const columns = sql`s.product_id, s.in_title, s.sales_count, s.created_at, s.sort_amount, s.rating_average, s.rating_count`;
   const branches = driver.lexemes.map((lexeme) => {
     const where = sql`s.lexeme = ${lexeme}${inTitle}${filters}`;
+    const textual = sql.raw(isField(lexeme) ? 'false' : 'true');
     return capped
-      ? sql`(select * from (select ${columns} from search_postings s where ${where} order by ${order} limit ${WALK_CAP}) s
+      ? sql`(select *, ${textual} as textual from (select ${columns} from search_postings s where ${where} order by ${order} limit ${WALK_CAP}) s
              where true${alsoHas} order by ${order} limit ${want})`
-      : sql`(select ${columns} from search_postings s where ${where}${alsoHas} order by ${order} limit ${want})`;
+      : sql`(select ${columns}, ${textual} as textual from search_postings s where ${where}${alsoHas} order by ${order} limit ${want})`;
   });
   const outerOrder = relevance
-    ? sql`bool_or(u.in_title) desc, u.sales_count desc, u.product_id`
+    ? sql`bool_or(u.in_title) desc, bool_or(u.textual) desc, u.sales_count desc, u.product_id`
     : orderSql(input.sort, 'u', 'product_id');
   // An exact title (relevance only) rides in the same statement, ahead of the walk: one round trip.
   const exact = relevance
@@ -528,29 +674,30 @@ const hasFilters = (input: SearchInput) =>
   input.maxPrice !== undefined;
 
 /**
- * The call of `tradeshelf_walk` for one word, or two (the other checked by key; for relevance, titles
+ * The call of `tradeshelf_walk` for one term, or two (the other checked by key; `titleOnly`: titles
  * holding both; a capped walk stops after {@link WALK_CAP} postings), in the same order as the statement
  * {@link strongMatches} builds.
  */
-function staticWalk(
+function walkCall(
   input: SearchInput,
   driver: Term,
   other: Term | null,
+  titleOnly: boolean,
   text: string,
   want: number,
   capped: boolean,
 ): SQL {
   return sql`tradeshelf_walk(${sql.param(driver.lexemes)}::text[], ${other ? sql.param(other.lexemes) : null}::text[],
-    ${input.sort}::text, ${want}::int, ${capped ? WALK_CAP : null}::int, ${text}::text,
+    ${titleOnly}::boolean, ${input.sort}::text, ${want}::int, ${capped ? WALK_CAP : null}::int, ${text}::text,
     ${input.category ?? null}::text, ${input.kind ?? null}::text, ${input.platform ?? null}::text,
     ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`;
 }
 
 /**
- * Runs a static walk: exact titles (tier 0) and the walk (tier 1), in order. On a first page the cards
- * come in the same statement, in the walk's order (a left join: the matches are the same either way).
+ * Runs a walk: exact titles (tier 0) and the walk (tier 1), in order. On a first page the cards come in
+ * the same statement, in the walk's order (a left join: the matches are the same either way).
  */
-async function walkStatic(
+async function runWalk(
   deps: AppDeps,
   walk: SQL,
   cards: CardPrefetch | null,
@@ -580,46 +727,40 @@ async function walkStatic(
   };
 }
 
-/** Every product holding all the words in title or tags, in the sort's order (relevance as above). */
+/**
+ * Every product holding all the terms in title, tags or fields, in the sort's order (relevance as
+ * above: terms in the title, then terms in title or tags, then sales): `tradeshelf_intersect`, driven by
+ * the rarest term, the others probed rarest first.
+ */
 async function intersect(
   deps: AppDeps,
   input: SearchInput,
   terms: Term[],
   want: number,
 ): Promise<string[]> {
-  const [first, ...others] = terms;
-  const names = others.map((_, i) => `t${i + 1}`);
-  const perTerm = others.map(
-    (
-      t,
-      i,
-    ) => sql`${sql.raw(names[i]!)} as (select product_id, bool_or(in_title) as t from search_postings
-      where lexeme = any(${sql.param(t.lexemes)}::text[]) group by product_id)`,
-  );
-  const order =
-    input.sort === 'relevance'
-      ? sql.raw(
-          `${['d', ...names].map((n) => `${n}.t::int`).join(' + ')} desc, d.sales_count desc, d.product_id`,
-        )
-      : orderSql(input.sort, 'd', 'product_id');
+  const [driver, ...others] = [...terms].sort((a, b) => a.df - b.df);
+  const probed = [0, 1, 2, 3].map((i) => others[i]?.lexemes ?? null);
+  const rest = others.slice(4).map((t) => t.lexemes.join(' '));
   return ids(
-    await rows<{ id: string }>(
-      deps.database.db,
-      sql`with d as (select s.product_id, bool_or(s.in_title) as t, max(s.sales_count) as sales_count,
-                       max(s.created_at) as created_at, max(s.sort_amount) as sort_amount,
-                       max(s.rating_average) as rating_average, max(s.rating_count) as rating_count
-                     from search_postings s where s.lexeme = any(${sql.param(first!.lexemes)}::text[])${filterSql(input, 's')}
-                     group by s.product_id),
-            ${sql.join(perTerm, sql`, `)}
-          select d.product_id as id from d ${sql.raw(names.map((n) => `join ${n} using (product_id)`).join(' '))}
-          order by ${order} limit ${want}`,
+    await preparedRows<{ id: string }>(
+      deps.database,
+      sql`select product_id as id from tradeshelf_intersect(${sql.param(driver!.lexemes)}::text[],
+        ${sql.join(
+          probed.map((l) => sql`${l ? sql.param(l) : null}::text[]`),
+          sql`, `,
+        )}, ${rest.length ? sql.param(rest) : null}::text[], ${input.sort}::text, ${want}::int,
+        ${input.category ?? null}::text, ${input.kind ?? null}::text, ${input.platform ?? null}::text,
+        ${input.minPrice ?? null}::int, ${input.maxPrice ?? null}::int)`,
     ),
   );
 }
 
 /**
- * Products that hold every word but not all in title or tags (the description mentions them), in the
- * sort's order; by popularity for relevance. Runs only when strong matches do not fill the page.
+ * Products that hold every term but not all in title, tags or fields (the description mentions them),
+ * in the sort's order; for relevance, rare terms in the title first, then in the tags, then popularity
+ * ("trading journal": the journal app before trading courses that mention journals). Runs only when
+ * strong matches do not fill the page. A term that stands for a field is held by the field or the
+ * description; at least one term must be only words, for the text index to find the candidates.
  */
 async function weakMatches(
   deps: AppDeps,
@@ -628,18 +769,114 @@ async function weakMatches(
   indexed: boolean,
   want: number,
 ): Promise<string[]> {
+  const plain = terms.filter((t) => !fieldsSql(t));
+  if (!plain.length) return [];
+  const has = (t: Term, vector: 'search_vector' | 'rank_vector') => {
+    const text = termQuery(t, vector === 'search_vector');
+    const fields = fieldsSql(t);
+    const parts = [
+      ...(text ? [sql`p.${sql.raw(vector)} @@ ${text}::tsquery`] : []),
+      ...(fields ? [fields] : []),
+    ];
+    return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
+  };
+  const matchAll = sql`p.search_vector @@ ${plain.map((t) => termQuery(t, true)).join(' & ')}::tsquery${sql.join(
+    terms.filter((t) => fieldsSql(t)).map((t) => sql` and ${has(t, 'search_vector')}`),
+    sql``,
+  )}`;
   const notStrong = indexed
-    ? sql` and not p.rank_vector @@ ${tsquery(terms, false)}::tsquery`
+    ? sql` and not (${sql.join(
+        terms.map((t) => has(t, 'rank_vector')),
+        sql` and `,
+      )})`
     : sql``;
+  // Each term in the title (or title and tags) counts 1 / (1 + its postings): rarer words weigh more.
+  const score = (titleOnly: boolean) =>
+    sql.join(
+      terms.map((t) => {
+        const q = termQuery(t, true, titleOnly);
+        return q ? sql`(p.rank_vector @@ ${q}::tsquery)::int * ${1 / (1 + t.df)}::float8` : sql`0`;
+      }),
+      sql` + `,
+    );
+  const order =
+    input.sort === 'relevance'
+      ? sql`p.in_title desc, p.in_tags desc, ${orderSql(input.sort, 'p', 'id')}`
+      : orderSql(input.sort, 'p', 'id');
   // The CTE is a fence: match through the text index first, never walk a sort index looking for rows.
   return ids(
     await rows<{ id: string }>(
       deps.database.db,
       sql`with p as materialized (
-            select p.id, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count
+            select p.id, p.sales_count, p.created_at, p.sort_amount, p.rating_average, p.rating_count,
+              ${score(true)} as in_title, ${score(false)} as in_tags
             from products p
-            where p.is_active and p.search_vector @@ ${tsquery(terms, true)}::tsquery${notStrong} ${filterSql(input, 'p')})
-          select p.id from p order by ${orderSql(input.sort, 'p', 'id')} limit ${want}`,
+            where p.is_active and ${matchAll}${notStrong} ${filterSql(input, 'p')})
+          select p.id from p order by ${order} limit ${want}`,
     ),
   );
+}
+
+/** Postings of its rarest term a suggestion's count reads at most: words that rarely meet stay cheap. */
+const SUGGESTION_SCAN = 200;
+
+/**
+ * Other searches for a first page that found nothing, counted on the postings up to
+ * SEARCH_SUGGESTION_COUNT_MAX among the first {@link SUGGESTION_SCAN} candidates (title, tag and field
+ * matches: `tradeshelf_count_matches`): the query with one word dropped, in the same category; and when
+ * filters emptied the page, the query in each category without them. Most matches first. One statement
+ * of cached plans, run only for empty pages.
+ */
+async function suggestAlternatives(
+  deps: AppDeps,
+  input: SearchInput,
+  query: ResolvedQuery,
+): Promise<SearchSuggestion[]> {
+  const category = input.category && input.category !== 'bundles' ? input.category : null;
+  const alternatives: Array<{ q: string; terms: Term[]; category: CatalogCategory | null }> = [];
+  const meaningful = query.words.filter((w) => w.terms.length);
+  if (meaningful.length > 1)
+    for (const dropped of meaningful) {
+      const kept = query.words.filter((w) => w !== dropped);
+      alternatives.push({
+        q: kept.map((w) => w.text).join(' '),
+        terms: kept.flatMap((w) => w.terms),
+        category,
+      });
+    }
+  const everyCategory = hasFilters(input);
+  const usable = (terms: Term[]) =>
+    terms.length > 0 && terms.every((t) => t.lexemes.length) && !terms.some(asksForBundles);
+  const counts: SQL[] = [];
+  const count = (i: number, terms: Term[], cats: readonly string[] | null) => {
+    const driver = terms.reduce((x, y) => (y.df < x.df ? y : x));
+    const others = terms.filter((t) => t !== driver).map((t) => t.lexemes.join(' '));
+    return sql`select ${i}::int as i, c.category, c.n from tradeshelf_count_matches(${sql.param(driver.lexemes)}::text[],
+      ${sql.param(others)}::text[], ${cats ? sql.param(cats) : null}::text[], ${SEARCH_SUGGESTION_COUNT_MAX}::int,
+      ${SUGGESTION_SCAN}::int) c`;
+  };
+  for (const [i, a] of alternatives.entries())
+    if (usable(a.terms)) counts.push(count(i, a.terms, a.category ? [a.category] : null));
+  if (everyCategory && usable(query.terms))
+    counts.push(
+      count(
+        -1,
+        query.terms,
+        catalogCategories.filter((c) => c !== 'bundles'),
+      ),
+    );
+  if (!counts.length) return [];
+  const found = await preparedRows<{ i: number; category: CatalogCategory | null; n: number }>(
+    deps.database,
+    sql.join(counts, sql` union all `),
+  );
+  const offered = new Map<string, SearchSuggestion>();
+  // Most matches first; on a tie, the query in another category (every word kept) first.
+  for (const r of found.filter((r) => r.n > 0).sort((a, b) => b.n - a.n || a.i - b.i)) {
+    const q = r.i < 0 ? query.text : alternatives[r.i]!.q;
+    const key = `${q}\n${r.category ?? ''}`; // a word typed twice drops to the same query
+    if (!offered.has(key))
+      offered.set(key, { q, ...(r.category ? { category: r.category } : {}), count: r.n });
+  }
+  return [...offered.values()].slice(0, SEARCH_SUGGESTIONS_MAX);
 }

@@ -1,4 +1,4 @@
-import { categoryOfKind } from '@tradeshelf/contract';
+import { assetClasses, categoryOfKind } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
@@ -225,7 +225,7 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
         'A generated product used to measure search and listing performance. ' || t.title,
         array[lower((${sql.param(WORDS.noun)}::text[])[1 + (g * 7) % 20]), lower((${sql.param(WORDS.type)}::text[])[1 + (g * 3) % 10])],
         array[(${sql.param(platforms)}::text[])[1 + g % 6]],
-        array['stocks'],
+        array[(${sql.param([...assetClasses])}::text[])[1 + (g * 5) % 7]],
         'price_l' || ${owner} || '_' || g,
         500 + (g * 37) % 30000,
         (g * 13) % 1000,

@@ -34,6 +34,17 @@ export async function vendorProfile(deps: AppDeps, vendorUrl: string): Promise<V
   return presentVendor(row, deps.storage);
 }
 
+/** Who a vendor is, with the owning user, for messages addressed to them; null when unknown. */
+export async function vendorContact(
+  deps: AppDeps,
+  vendorUrl: string,
+): Promise<{ id: string; vendorUrl: string; displayName: string; userId: string } | null> {
+  const row = await findVendorByUrl(deps.database.db, vendorUrl);
+  return row
+    ? { id: row.id, vendorUrl: row.vendor_url, displayName: row.display_name, userId: row.user_id }
+    : null;
+}
+
 export async function sellerProducts(
   deps: AppDeps,
   userId: string | null,

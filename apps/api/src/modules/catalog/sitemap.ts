@@ -61,9 +61,18 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
       const name = req.params.name;
       let urls: Array<{ loc: string; lastmod?: string }>;
       if (name === 'pages.xml') {
-        urls = ['/', '/search', '/vendor/login', '/premium', '/pro-plus'].map((p) => ({
-          loc: origin + p,
-        }));
+        urls = [
+          '/',
+          '/search',
+          '/vendor/login',
+          '/premium',
+          '/pro-plus',
+          '/contact',
+          '/terms',
+          '/privacy',
+          '/refund-policy',
+          '/risk-disclosure',
+        ].map((p) => ({ loc: origin + p }));
       } else if (name === 'vendors.xml') {
         const found = await rows<{ vendor_url: string }>(
           db,
@@ -71,7 +80,8 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
         );
         urls = found.map((v) => ({ loc: `${origin}/v/${encodeURIComponent(v.vendor_url)}` }));
       } else {
-        const m = /^products-(\d{1,6})\.xml$/.exec(name);
+        // Pages count from 1 (page 0 would be a negative OFFSET); no leading zeros.
+        const m = /^products-([1-9]\d{0,5})\.xml$/.exec(name);
         if (!m) return reply.status(404).send({ error: 'No such sitemap.', code: 'not_found' });
         const page = Number(m[1]);
         const found = await rows<{ id: string; slug: string; updated_at: Date | string }>(

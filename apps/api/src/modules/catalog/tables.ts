@@ -203,3 +203,20 @@ export const searchTerms = pgTable(
   },
   (t) => [index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`)],
 );
+
+/**
+ * The traders' vocabulary (ADR 023): a word or phrase → the terms it must match, each a set of lexemes
+ * (title/tag stems and '@…' field lexemes). Filled from search.sql; a spelling candidate too.
+ */
+export const searchSynonyms = pgTable(
+  'search_synonyms',
+  {
+    word: text('word').notNull(),
+    term: integer('term').notNull(),
+    lexemes: text('lexemes').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'search_synonyms_pk', columns: [t.word, t.term] }),
+    index('search_synonyms_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+  ],
+);

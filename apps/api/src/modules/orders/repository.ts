@@ -45,6 +45,29 @@ export interface PurchaseRow {
   subscription_id: string | null;
   subscription_status: string | null;
   current_period_end: Date | null;
+  disputed_at: Date | null;
+}
+
+/**
+ * Whether the buyer holds an unrevoked ownership of this item: a bundle itself, or a product directly
+ * or through a bundle that contains it.
+ */
+export async function ownsItem(
+  db: Tx,
+  buyerId: string,
+  item: { type: 'product' | 'bundle'; id: string },
+): Promise<boolean> {
+  const found = await one<{ owned: boolean }>(
+    db,
+    item.type === 'bundle'
+      ? sql`select exists (select 1 from ownerships where user_id = ${buyerId} and bundle_id = ${item.id}
+              and revoked_at is null) as owned`
+      : sql`select (exists (select 1 from ownerships where user_id = ${buyerId} and product_id = ${item.id}
+                and revoked_at is null)
+              or exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
+                where o.user_id = ${buyerId} and bi.product_id = ${item.id} and o.revoked_at is null)) as owned`,
+  );
+  return found?.owned ?? false;
 }
 
 interface PurchaseView {
@@ -64,6 +87,7 @@ interface PurchaseView {
   discount: number;
   total: number;
   refunded: number;
+  paid: number;
   renewal_amount: number | null;
   coupon_code: string | null;
   coupon_duration: 'once' | 'forever' | null;
@@ -73,6 +97,8 @@ interface PurchaseView {
   created_at: Date | string;
   paid_at: Date | string | null;
   refunded_at: Date | string | null;
+  refund_reason: Purchase['refundReason'];
+  disputed_at: Date | string | null;
   entitlements: Array<{
     kind: Purchase['entitlements'][number]['kind'];
     product_id: string;
@@ -86,6 +112,27 @@ interface PurchaseView {
 const iso = (v: Date | string | null): string | null =>
   v === null ? null : new Date(v).toISOString();
 
+/** Charges still to come only while the subscription runs on (not cancelling or ended). */
+const charging = new Set(['trialing', 'active', 'past_due']);
+
+function subscriptionOf(r: PurchaseView): NonNullable<Purchase['subscription']> {
+  const status = r.subscription_status!;
+  const periodEnd = iso(r.current_period_end);
+  const renewal = r.renewal_amount ?? r.total;
+  // A trial's first charge is the price less any coupon (a first-payment coupon applies to it).
+  const next = status === 'trialing' ? r.total : renewal;
+  return {
+    status,
+    currentPeriodEnd: periodEnd,
+    renewalAmount: { amount: renewal, currency: r.currency },
+    trialEndsAt: status === 'trialing' ? periodEnd : null,
+    nextPayment:
+      charging.has(status) && periodEnd
+        ? { amount: { amount: next, currency: r.currency }, at: periodEnd }
+        : null,
+  };
+}
+
 /** Purchases with their item, vendor and entitlements, in one query; newest first. */
 export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<Purchase[]> {
   const found = await rows<PurchaseView>(
@@ -96,9 +143,12 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           v.vendor_url, v.display_name as vendor_name, p.scheme, p.currency, p.subtotal, p.discount,
           p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.subscription_status,
           p.current_period_end, p.receipt_number, p.created_at, p.paid_at, p.refunded_at,
+          p.refund_reason, p.disputed_at,
           (select coalesce(sum(l.amount), 0)::int from ledger_entries l
              where l.purchase_id = p.id and l.account_type = 'clearing'
                and l.entry_type = 'refund_reversal' and l.payment_ref like 'refund:%') as refunded,
+          (select coalesce(-sum(l.amount), 0)::int from ledger_entries l
+             where l.purchase_id = p.id and l.account_type = 'clearing' and l.entry_type = 'sale') as paid,
           (select json_agg(json_build_object('kind', e.kind, 'product_id', e.product_id, 'title', ep.title,
                   'slug', ep.slug, 'status', e.status, 'ends_at', e.ends_at) order by ep.title, e.kind)
              from entitlements e join products ep on ep.id = e.product_id
@@ -129,18 +179,13 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       subtotal: money(r.subtotal),
       discount: money(r.discount),
       total: money(r.total),
+      paid: money(r.paid),
       refunded: money(r.refunded),
       coupon:
         r.coupon_code && r.coupon_duration
           ? { code: r.coupon_code, duration: r.coupon_duration }
           : null,
-      subscription: r.subscription_status
-        ? {
-            status: r.subscription_status,
-            currentPeriodEnd: iso(r.current_period_end),
-            renewalAmount: money(r.renewal_amount ?? r.total),
-          }
-        : null,
+      subscription: r.subscription_status ? subscriptionOf(r) : null,
       receiptNumber: r.receipt_number,
       entitlements: (r.entitlements ?? []).map((e) => ({
         kind: e.kind,
@@ -153,6 +198,8 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       createdAt: iso(r.created_at)!,
       paidAt: iso(r.paid_at),
       refundedAt: iso(r.refunded_at),
+      refundReason: r.refund_reason,
+      disputedAt: iso(r.disputed_at),
     };
   });
 }

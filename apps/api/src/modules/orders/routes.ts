@@ -1,13 +1,16 @@
 import { IDEMPOTENCY_KEY_HEADER, ordersRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { WebhookSignatureError } from '../../integrations/payments/port.ts';
+import {
+  PAYMENTS_WEBHOOK_PATH,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as orders from './service.ts';
 
-export const WEBHOOK_PATH = '/api/v1/payment/webhook';
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
 
 function idempotencyKeyOf(req: FastifyRequest): string | null {
@@ -69,21 +72,29 @@ async function webhookRoute(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
     done(null, body),
   );
-  app.post(WEBHOOK_PATH, { schema: { hide: true }, bodyLimit: 1024 * 1024 }, async (req, reply) => {
-    if (!Buffer.isBuffer(req.body)) {
-      throw new AppError('bad_request', 'Webhook bodies must be JSON.');
-    }
-    let event;
-    try {
-      event = app.deps.payments.parseWebhook(req.body, req.headers);
-    } catch (err) {
-      if (err instanceof WebhookSignatureError || err instanceof SyntaxError) {
-        throw new AppError('bad_request', 'Webhook signature verification failed.');
+  app.post(
+    PAYMENTS_WEBHOOK_PATH,
+    { schema: { hide: true }, bodyLimit: 1024 * 1024 },
+    async (req, reply) => {
+      if (!Buffer.isBuffer(req.body)) {
+        throw new AppError('bad_request', 'Webhook bodies must be JSON.');
       }
-      throw err;
-    }
-    if (!event) return reply.send({ received: true, outcome: 'ignored' });
-    const outcome = await orders.applyPaymentEvent(app.deps, event);
-    return reply.send({ received: true, outcome });
-  });
+      let event;
+      try {
+        event = app.deps.payments.parseWebhook(req.body, req.headers);
+      } catch (err) {
+        if (err instanceof WebhookSignatureError) {
+          throw new AppError('bad_request', 'Webhook signature verification failed.');
+        }
+        // Signed by the provider but not an event we can read: a retry would fail the same way.
+        if (err instanceof WebhookPayloadError || err instanceof SyntaxError) {
+          throw new AppError('bad_request', 'Webhook body is not a valid event.');
+        }
+        throw err;
+      }
+      if (!event) return reply.send({ received: true, outcome: 'ignored' });
+      const outcome = await orders.applyPaymentEvent(app.deps, event);
+      return reply.send({ received: true, outcome });
+    },
+  );
 }

@@ -13,7 +13,14 @@ import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { missingPrerequisites } from '../catalog/service.ts';
 import { couponDiscount, splitPayment, proportionalShare, type LedgerLine } from './pricing.ts';
-import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
+import {
+  loadPurchases,
+  one,
+  ownsItem,
+  rows,
+  type CouponRow,
+  type PurchaseRow,
+} from './repository.ts';
 
 const rule = (message: string, fields?: Record<string, string>) =>
   new AppError('business_rule', message, fields);
@@ -163,17 +170,9 @@ export async function previewCoupon(
 }
 
 async function assertNotOwned(deps: AppDeps, buyerId: string, item: Item): Promise<void> {
-  const owned = await one<{ owned: boolean }>(
-    deps.database.db,
-    item.type === 'bundle'
-      ? sql`select exists (select 1 from ownerships where user_id = ${buyerId} and bundle_id = ${item.id}
-              and revoked_at is null) as owned`
-      : sql`select (exists (select 1 from ownerships where user_id = ${buyerId} and product_id = ${item.id}
-                and revoked_at is null)
-              or exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
-                where o.user_id = ${buyerId} and bi.product_id = ${item.id} and o.revoked_at is null)) as owned`,
-  );
-  if (owned?.owned) throw new AppError('conflict', ordersMessages.alreadyOwned);
+  if (await ownsItem(deps.database.db, buyerId, item)) {
+    throw new AppError('conflict', ordersMessages.alreadyOwned);
+  }
 }
 
 /**
@@ -361,7 +360,7 @@ async function createProviderSession(
   );
   const itemPath = `/${item.type === 'product' ? 'p' : 'b'}/${item.id}/${item.slug}`;
   try {
-    const customerId = await ensureCustomer(deps, ctx.buyerId, email);
+    const customerId = await ensureCustomer(deps, ctx.buyerId, item.vendor_id, email);
     const session = await deps.payments.createCheckout({
       purchaseId,
       mode: item.scheme === 'recurring' ? 'subscription' : 'payment',
@@ -413,21 +412,26 @@ async function createProviderSession(
   }
 }
 
-async function ensureCustomer(deps: AppDeps, userId: string, email: string): Promise<string> {
+async function ensureCustomer(
+  deps: AppDeps,
+  userId: string,
+  vendorId: string,
+  email: string,
+): Promise<string> {
   const db = deps.database.db;
-  const found = await one<{ customer_id: string }>(
-    db,
-    sql`select customer_id from payment_customers where user_id = ${userId} and provider = ${deps.payments.name}`,
-  );
+  const lookup = sql`select customer_id from payment_customers
+    where user_id = ${userId} and provider = ${deps.payments.name} and vendor_id = ${vendorId}`;
+  const found = await one<{ customer_id: string }>(db, lookup);
   if (found) return found.customer_id;
-  const customerId = await deps.payments.ensureCustomer({ userId, email, customerId: null });
-  await db.execute(sql`insert into payment_customers (user_id, provider, customer_id)
-    values (${userId}, ${deps.payments.name}, ${customerId}) on conflict do nothing`);
-  const stored = await one<{ customer_id: string }>(
-    db,
-    sql`select customer_id from payment_customers where user_id = ${userId} and provider = ${deps.payments.name}`,
-  );
-  return stored!.customer_id;
+  const customerId = await deps.payments.ensureCustomer({
+    userId,
+    vendorId,
+    email,
+    customerId: null,
+  });
+  await db.execute(sql`insert into payment_customers (user_id, provider, vendor_id, customer_id)
+    values (${userId}, ${deps.payments.name}, ${vendorId}, ${customerId}) on conflict do nothing`);
+  return (await one<{ customer_id: string }>(db, lookup))!.customer_id;
 }
 
 /* ---------------------------------------------------------------- webhooks and fulfilment */
@@ -445,6 +449,7 @@ export async function applyPaymentEvent(
 ): Promise<EventOutcome> {
   const event = await withKnownPayment(deps, received);
   const mailIds: string[] = [];
+  const refunds: string[] = [];
   const outcome = await deps.database.db.transaction(async (tx) => {
     const fresh = await tx.execute(sql`insert into payment_events (id, provider, type, purchase_id)
       values (${event.id}, ${deps.payments.name}, ${event.type}, ${event.purchaseId})
@@ -473,7 +478,7 @@ export async function applyPaymentEvent(
     }
     switch (event.type) {
       case 'checkout.completed':
-        await completeCheckout(deps, tx, purchase, event, mailIds);
+        await completeCheckout(deps, tx, purchase, event, mailIds, refunds);
         break;
       case 'checkout.expired':
         if (purchase.status === 'pending') await closeUnpaid(tx, purchase, 'cancelled');
@@ -516,6 +521,8 @@ export async function applyPaymentEvent(
     return 'processed' as const;
   });
   await deps.mailer.dispatch(mailIds);
+  // Best effort now; the retry job carries on from the recorded row if the provider is down.
+  if (refunds.length) await processAutoRefunds(deps, refunds);
   return outcome;
 }
 
@@ -580,6 +587,7 @@ async function completeCheckout(
   purchase: PurchaseRow,
   event: PaymentEvent,
   mailIds: string[],
+  refunds: string[],
 ): Promise<void> {
   if (purchase.status === 'paid') return;
   // A refund that arrived first wins: the purchase stays refunded and grants nothing.
@@ -594,6 +602,17 @@ async function completeCheckout(
       sql`update coupons set redemptions = redemptions + 1 where id = ${purchase.coupon_id}`,
     );
   }
+  // One buyer's payments are fulfilled one at a time, so two checkouts paid at once (two tabs) see
+  // each other: the second finds the item owned instead of granting it twice.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`fulfil:${purchase.buyer_id}`}, 0))`,
+  );
+  const item =
+    purchase.item_type === 'product'
+      ? { type: 'product' as const, id: purchase.product_id! }
+      : { type: 'bundle' as const, id: purchase.bundle_id! };
+  const duplicate = await ownsItem(tx, purchase.buyer_id, item);
+
   const subscription = purchase.scheme !== 'one_time';
   const trial = subscription && (purchase.trial_days ?? 0) > 0;
   await tx.execute(sql`update purchases set status = 'paid', paid_at = ${event.occurredAt},
@@ -605,7 +624,20 @@ async function completeCheckout(
     where id = ${purchase.id}`);
   // A trial charges nothing now; the first renewal writes the first sale.
   const charged = event.amount ?? (trial ? 0 : purchase.total);
-  if (charged > 0) await writeSale(deps, tx, purchase, event.paymentRef ?? event.id, charged);
+  const paymentRef = event.paymentRef ?? event.id;
+  if (charged > 0) await writeSale(deps, tx, purchase, paymentRef, charged);
+
+  if (duplicate) {
+    await refundDuplicate(deps, tx, purchase, charged > 0 ? paymentRef : null, event, mailIds);
+    refunds.push(purchase.id);
+    return;
+  }
+  if (purchase.disputed_at) {
+    // The dispute overtook the payment: the money is contested from the start, so nothing is granted
+    // and the sale is reversed as a dispute would have reversed it.
+    await reverseLedger(tx, purchase, `dispute:${paymentRef}`);
+    return;
+  }
 
   const granted = await rows<{ id: string; kind: string }>(
     tx,
@@ -637,6 +669,97 @@ async function completeCheckout(
     sql`select email from users where id = ${purchase.buyer_id}`,
   );
   if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyer.email, full)));
+}
+
+/**
+ * A payment for something the buyer already owned: reversed in the ledger at once, recorded for the
+ * provider refund (and the subscription's end) that `processAutoRefunds` carries out, and explained to
+ * the buyer. Nothing is granted.
+ */
+async function refundDuplicate(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  paymentRef: string | null,
+  event: PaymentEvent,
+  mailIds: string[],
+): Promise<void> {
+  if (paymentRef) await reverseLedger(tx, purchase, `refund:${paymentRef}:duplicate`);
+  await tx.execute(sql`update purchases set status = 'refunded', refunded_at = now(),
+      refund_reason = 'duplicate',
+      subscription_status = case when subscription_status is null then null else 'ended' end,
+      updated_at = now()
+    where id = ${purchase.id}`);
+  await tx.execute(sql`insert into auto_refunds (purchase_id, reason, payment_ref, subscription_id)
+    values (${purchase.id}, 'duplicate', ${paymentRef}, ${event.subscriptionId})
+    on conflict do nothing`);
+  const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
+  const buyer = await one<{ email: string }>(
+    tx,
+    sql`select email from users where id = ${purchase.buyer_id}`,
+  );
+  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, duplicateMail(buyer.email, full)));
+}
+
+/** Attempts between retries of a provider refund: 1, 2, 4 … minutes, at most six hours. */
+const refundBackoffMinutes = (attempts: number) => Math.min(360, 2 ** Math.max(0, attempts - 1));
+
+/**
+ * Carries out owed refunds at the provider: each claimed for a while so two runs do not overlap,
+ * retried with backoff on failure. The provider's idempotency keys make a repeat refund nothing.
+ * `only` limits the run to some purchases (right after the payment); the job passes none.
+ */
+export async function processAutoRefunds(deps: AppDeps, only?: string[]): Promise<number> {
+  const db = deps.database.db;
+  const claimed = await rows<{
+    purchase_id: string;
+    payment_ref: string | null;
+    subscription_id: string | null;
+    attempts: number;
+  }>(
+    db,
+    sql`update auto_refunds set attempts = attempts + 1, next_attempt_at = now() + interval '5 minutes'
+      where purchase_id in (select purchase_id from auto_refunds
+        where status = 'pending' and next_attempt_at <= now()
+          ${
+            only
+              ? sql`and purchase_id in (${sql.join(
+                  only.map((id) => sql`${id}`),
+                  sql`, `,
+                )})`
+              : sql``
+          }
+        order by created_at limit 50 for update skip locked)
+      returning purchase_id, payment_ref, subscription_id, attempts`,
+  );
+  let done = 0;
+  for (const r of claimed) {
+    try {
+      if (r.subscription_id) {
+        await deps.payments.cancelSubscription({
+          subscriptionId: r.subscription_id,
+          idempotencyKey: `dup-cancel:${r.purchase_id}`,
+        });
+      }
+      if (r.payment_ref) {
+        await deps.payments.refund({
+          paymentRef: r.payment_ref,
+          purchaseId: r.purchase_id,
+          reason: 'duplicate',
+          idempotencyKey: `dup-refund:${r.purchase_id}`,
+        });
+      }
+      await db.execute(sql`update auto_refunds set status = 'done', done_at = now(), last_error = null
+        where purchase_id = ${r.purchase_id}`);
+      done++;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await db.execute(sql`update auto_refunds set last_error = ${message.slice(0, 500)},
+          next_attempt_at = now() + make_interval(mins => ${refundBackoffMinutes(r.attempts)})
+        where purchase_id = ${r.purchase_id}`);
+    }
+  }
+  return done;
 }
 
 /** One payment's ledger set: the clearing account pays out fee, vendor share and commission. */
@@ -819,22 +942,59 @@ async function updateSubscription(
     where purchase_id = ${purchase.id} and status = 'active'`);
 }
 
+const mailMoney = (m: { amount: number; currency: string }) =>
+  `${(m.amount / 100).toFixed(2)} ${m.currency.toUpperCase()}`;
+const mailDate = (iso: string) => iso.slice(0, 10);
+
 function receiptMail(to: string, p: Purchase) {
-  const money = (m: { amount: number; currency: string }) =>
-    `${(m.amount / 100).toFixed(2)} ${m.currency.toUpperCase()}`;
+  const sub = p.subscription;
+  const trialing = sub?.status === 'trialing';
   const lines = [
     `Thank you for your purchase from ${p.item.vendor.displayName}.`,
     '',
     `Receipt: ${p.receiptNumber}`,
-    `Item: ${p.item.title}${p.subscription ? ` (${p.scheme} plan)` : ''}`,
-    `Subtotal: ${money(p.subtotal)}`,
-    ...(p.discount.amount > 0 ? [`Discount (${p.coupon?.code}): -${money(p.discount)}`] : []),
-    `Total: ${money(p.total)}`,
+    `Item: ${p.item.title}${sub ? ` (${p.scheme} plan)` : ''}`,
+    `Price: ${mailMoney(p.subtotal)}`,
+    ...(p.discount.amount > 0
+      ? [
+          `Discount (${p.coupon?.code}${p.coupon?.duration === 'once' && sub ? ', first payment' : ''}): -${mailMoney(p.discount)}`,
+        ]
+      : []),
+    // What moved today: a trial charges nothing until it ends.
+    `Paid today: ${mailMoney(p.paid)}`,
+    ...(trialing && sub.trialEndsAt ? [`Free trial until ${mailDate(sub.trialEndsAt)}.`] : []),
+    ...(sub?.nextPayment
+      ? [
+          `Next payment: ${mailMoney(sub.nextPayment.amount)} on ${mailDate(sub.nextPayment.at)}, then ${mailMoney(sub.renewalAmount)} every ${p.scheme}. Cancel any time before then from your orders page.`,
+        ]
+      : []),
     '',
     'What you now have:',
     ...p.entitlements.map((e) => `- ${e.productTitle}: ${e.kind.replace('_', ' ')}`),
   ];
-  return { to, subject: `Your Tradeshelf receipt ${p.receiptNumber}`, text: lines.join('\n') };
+  return {
+    to,
+    subject: trialing
+      ? `Your free trial of ${p.item.title} has started (${p.receiptNumber})`
+      : `Your Tradeshelf receipt ${p.receiptNumber}`,
+    text: lines.join('\n'),
+  };
+}
+
+function duplicateMail(to: string, p: Purchase) {
+  const money = mailMoney;
+  const lines = [
+    `You already owned ${p.item.title} from ${p.item.vendor.displayName} when a second payment for it arrived`,
+    '(two checkouts paid at the same time, for example in two browser tabs).',
+    '',
+    p.refunded.amount > 0
+      ? `We refunded that payment in full: ${money(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
+      : 'Nothing was charged for it, and we cancelled the extra subscription.',
+    'Your access is unchanged.',
+    '',
+    `Reference: ${p.receiptNumber ?? p.id}`,
+  ];
+  return { to, subject: `Duplicate payment refunded: ${p.item.title}`, text: lines.join('\n') };
 }
 
 /* ---------------------------------------------------------------- buyer reads */

@@ -6,7 +6,8 @@ import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts'
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { WEBHOOK_PATH } from './routes.ts';
+import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import { processAutoRefunds } from './service.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
 let stripe: FakeStripe;
@@ -35,22 +36,28 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-function stripeEvent(type: string, object: Record<string, unknown>, id: string) {
-  const payload = JSON.stringify({
-    id,
-    object: 'event',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    type,
-    data: { object },
-  });
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+/** Posts a raw webhook body with a real Stripe signature (by default, with the app's secret). */
+function signedPost(payload: string, secret = WEBHOOK_SECRET) {
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
   return t.app.inject({
     method: 'POST',
     url: WEBHOOK_PATH,
     payload,
     headers: { 'content-type': 'application/json', 'stripe-signature': signature },
   });
+}
+
+function stripeEvent(type: string, object: Record<string, unknown>, id: string) {
+  return signedPost(
+    JSON.stringify({
+      id,
+      object: 'event',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      type,
+      data: { object },
+    }),
+  );
 }
 
 describe('checkout against Stripe (loopback fake)', () => {
@@ -213,18 +220,7 @@ describe('checkout against Stripe (loopback fake)', () => {
       type: 'charge.refunded',
       data: { object: {} },
     });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: WEBHOOK_PATH,
-      payload,
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-          payload,
-          secret: 'whsec_other',
-        }),
-      },
-    });
+    const res = await signedPost(payload, 'whsec_other');
     expect(res.statusCode).toBe(400);
   });
 
@@ -280,5 +276,155 @@ describe('checkout against Stripe (loopback fake)', () => {
       customer: 'cus_portal',
     });
     expect(res.json().session.url).toMatch(/^https:\/\//);
+  });
+
+  it('refunds a second paid checkout of an owned product at Stripe, once, even through an outage', async () => {
+    const tool = await createProduct(t, vendor.id, { title: 'Stripe Twice', amount: 2_000 });
+    const buyer = await createBuyer(t);
+    const start = async () => {
+      const res = await t.call(ordersRoutes.checkoutProduct, {
+        token: buyer.token,
+        query: { vendorUrl: vendor.vendorUrl },
+        body: { priceId: tool.priceId },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+        'metadata[purchase_id]'
+      ]!;
+      return { sessionId: res.json().sessionId as string, purchaseId };
+    };
+    const first = await start();
+    const second = await start();
+    const complete = (c: { sessionId: string; purchaseId: string }, intent: string) =>
+      stripeEvent(
+        'checkout.session.completed',
+        {
+          id: c.sessionId,
+          object: 'checkout.session',
+          mode: 'payment',
+          payment_status: 'paid',
+          amount_total: 2_000,
+          currency: 'usd',
+          metadata: { purchase_id: c.purchaseId },
+          payment_intent: intent,
+          customer: 'cus_twice',
+        },
+        `evt_done_${intent}`,
+      );
+    expect((await complete(first, 'pi_twice_1')).statusCode).toBe(200);
+    // Stripe is down when the duplicate arrives: the webhook still succeeds, the refund waits.
+    stripe.failNext(3);
+    expect((await complete(second, 'pi_twice_2')).statusCode).toBe(200);
+    expect(stripe.requestsTo('/v1/refunds')).toHaveLength(3);
+    const owed = await t.database.db.execute(
+      sql`select status, last_error from auto_refunds where purchase_id = ${second.purchaseId}`,
+    );
+    expect(owed.rows[0]).toMatchObject({ status: 'pending' });
+
+    await t.database.db.execute(
+      sql`update auto_refunds set next_attempt_at = now() where purchase_id = ${second.purchaseId}`,
+    );
+    expect(await processAutoRefunds(t.deps)).toBe(1);
+    expect(await processAutoRefunds(t.deps)).toBe(0);
+    const refunds = stripe.requestsTo('/v1/refunds');
+    expect(refunds).toHaveLength(4);
+    expect(new Set(refunds.map((r) => r.idempotencyKey))).toEqual(
+      new Set([`dup-refund:${second.purchaseId}`]),
+    );
+    expect(refunds.at(-1)!.body).toMatchObject({
+      payment_intent: 'pi_twice_2',
+      reason: 'duplicate',
+      'metadata[purchase_id]': second.purchaseId,
+    });
+
+    // Stripe's own charge.refunded for it then changes nothing.
+    const confirmed = await stripeEvent(
+      'charge.refunded',
+      {
+        id: 'ch_twice_2',
+        object: 'charge',
+        amount_refunded: 2_000,
+        currency: 'usd',
+        payment_intent: 'pi_twice_2',
+        metadata: { purchase_id: second.purchaseId },
+      },
+      'evt_twice_refunded',
+    );
+    expect(confirmed.json().outcome).toBe('processed');
+    const status = await t.call(ordersRoutes.purchaseStatus, {
+      token: buyer.token,
+      params: { id: second.sessionId },
+    });
+    expect(status.json().purchase).toMatchObject({
+      status: 'refunded',
+      refundReason: 'duplicate',
+      refunded: { amount: 2_000 },
+    });
+  });
+
+  it('ends a duplicate subscription at Stripe and refunds its first invoice through its payment intent', async () => {
+    const plan = await createProduct(t, vendor.id, {
+      title: 'Stripe Sub Twice',
+      extraPrices: [1_200],
+    });
+    const buyer = await createBuyer(t);
+    const sessions: Array<{ sessionId: string; purchaseId: string }> = [];
+    for (const _ of [1, 2]) {
+      const res = await t.call(ordersRoutes.checkoutProduct, {
+        token: buyer.token,
+        query: { vendorUrl: vendor.vendorUrl },
+        body: { priceId: plan.priceId, scheme: 'month' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      sessions.push({
+        sessionId: res.json().sessionId,
+        purchaseId: stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+          'metadata[purchase_id]'
+        ]!,
+      });
+    }
+    for (const [i, c] of sessions.entries()) {
+      stripe.recordInvoicePayment(`in_twice_${i}`, `pi_sub_twice_${i}`);
+      const done = await stripeEvent(
+        'checkout.session.completed',
+        {
+          id: c.sessionId,
+          object: 'checkout.session',
+          mode: 'subscription',
+          payment_status: 'paid',
+          amount_total: 1_200,
+          currency: 'usd',
+          metadata: { purchase_id: c.purchaseId },
+          payment_intent: null,
+          invoice: `in_twice_${i}`,
+          subscription: `sub_twice_${i}`,
+          customer: 'cus_sub_twice',
+        },
+        `evt_sub_twice_${i}`,
+      );
+      expect(done.statusCode, done.body).toBe(200);
+    }
+    const cancels = stripe.requests.filter((r) => r.method === 'DELETE');
+    expect(cancels.map((r) => r.path)).toEqual(['/v1/subscriptions/sub_twice_1']);
+    expect(stripe.requestsTo('/v1/refunds').at(-1)!.body).toMatchObject({
+      payment_intent: 'pi_sub_twice_1',
+      'metadata[purchase_id]': sessions[1]!.purchaseId,
+    });
+  });
+
+  it.each([
+    ['[]'],
+    ['null'],
+    ['{"id":null}'],
+    [
+      '{"id":"evt_x","type":"charge.refunded","created":1,"data":{"object":{"id":"ch_x","amount_refunded":"all","payment_intent":"pi_x"}}}',
+    ],
+  ])('answers a validly signed body that is not a usable event (%s) with 400', async (payload) => {
+    const res = await signedPost(payload);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'Webhook body is not a valid event.',
+      code: 'bad_request',
+    });
   });
 });

@@ -130,6 +130,8 @@ export const purchases = pgTable(
     cancelledAt: ts('cancelled_at'),
     refundedAt: ts('refunded_at'),
     disputedAt: ts('disputed_at'),
+    /** Set when we refunded it ourselves (`duplicate`: the buyer already owned the item). */
+    refundReason: text('refund_reason', { enum: ['duplicate'] }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -227,7 +229,11 @@ export const paymentEvents = pgTable('payment_events', {
   receivedAt: ts('received_at').notNull().defaultNow(),
 });
 
-/** A buyer's customer record at the payment provider (for subscriptions and the portal). */
+/**
+ * A buyer's customer record at the payment provider, one per vendor they buy from, so the customer
+ * portal opened from one vendor's order shows that vendor's subscriptions only. Rows from before
+ * vendors were separated have `vendor_id` ''.
+ */
 export const paymentCustomers = pgTable(
   'payment_customers',
   {
@@ -235,10 +241,11 @@ export const paymentCustomers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
+    vendorId: text('vendor_id').notNull().default(''),
     customerId: text('customer_id').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+  (t) => [primaryKey({ columns: [t.userId, t.provider, t.vendorId] })],
 );
 
 /** A vendor's connected account at the provider (Stripe Connect). */
@@ -254,4 +261,35 @@ export const vendorPaymentAccounts = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.vendorId, t.provider] })],
+);
+
+/**
+ * Refunds we owe a buyer on our own initiative (a second payment for something already owned),
+ * written with the decision and carried out at the provider by a retrying job.
+ */
+export const autoRefunds = pgTable(
+  'auto_refunds',
+  {
+    purchaseId: text('purchase_id')
+      .primaryKey()
+      .references(() => purchases.id, { onDelete: 'restrict' }),
+    reason: text('reason', { enum: ['duplicate'] }).notNull(),
+    /** The payment to refund; null when nothing was charged (a trial). */
+    paymentRef: text('payment_ref'),
+    /** A subscription to end at the provider, if the duplicate was one. */
+    subscriptionId: text('subscription_id'),
+    status: text('status', { enum: ['pending', 'done'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    doneAt: ts('done_at'),
+  },
+  (t) => [
+    index('auto_refunds_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );

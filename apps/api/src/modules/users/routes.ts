@@ -1,24 +1,8 @@
-import { AVATAR_MAX_BYTES, usersRoutes } from '@tradeshelf/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AVATAR_MAX_BYTES, usersMessages, usersRoutes } from '@tradeshelf/contract';
+import type { FastifyInstance } from 'fastify';
+import { fileUpload } from '../../platform/multipart.ts';
 import { registerRoute } from '../../platform/routes.ts';
-import { AppError } from '../../platform/errors.ts';
 import * as users from './service.ts';
-
-/** Reads the single `file` part; reading stops at the size limit and reports truncation. */
-async function readFilePart(
-  req: FastifyRequest,
-): Promise<{ bytes: Buffer; truncated: boolean } | null> {
-  if (!req.isMultipart()) {
-    throw new AppError('unsupported_media_type', 'Send the image as multipart/form-data.');
-  }
-  for await (const part of req.parts({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } })) {
-    if (part.type !== 'file' || part.fieldname !== 'file') continue;
-    const chunks: Buffer[] = [];
-    for await (const chunk of part.file) chunks.push(chunk as Buffer);
-    return { bytes: Buffer.concat(chunks), truncated: part.file.truncated };
-  }
-  return null;
-}
 
 export async function usersModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -29,11 +13,22 @@ export async function usersModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, usersRoutes.updateProfile, async ({ auth, body }) => ({
     user: await users.updateUsername(deps, auth.sub, body.username),
   }));
-  registerRoute(app, usersRoutes.addVendorRole, ({ auth }) => users.becomeVendor(deps, auth.sub));
+  registerRoute(app, usersRoutes.addVendorRole, ({ auth }) =>
+    users.becomeVendor(deps, auth.sub, auth.sid),
+  );
   registerRoute(
     app,
     usersRoutes.imageUpload,
-    async ({ auth, req }) => users.uploadAvatar(deps, auth.sub, await readFilePart(req)),
+    ({ auth, req }) =>
+      users.uploadAvatar(
+        deps,
+        auth.sub,
+        fileUpload(req, {
+          field: 'file',
+          maxBytes: AVATAR_MAX_BYTES,
+          tooLarge: usersMessages.imageTooLarge,
+        }),
+      ),
     { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
   );
 }

@@ -30,11 +30,26 @@ export async function updateUsername(
   return presentUser(row, deps.storage);
 }
 
-export async function becomeVendor(deps: AppDeps, userId: string) {
+/** The account registered with an e-mail, for support's eyes (never told to the sender). */
+export async function accountByEmail(
+  deps: AppDeps,
+  email: string,
+): Promise<{ id: string; emailVerified: boolean } | null> {
+  const row = await repo.findUserByEmail(deps.database.db, email);
+  return row ? { id: row.id, emailVerified: row.emailVerifiedAt !== null } : null;
+}
+
+/** Where a user is reached by mail (e.g. a vendor named in a contact message). */
+export async function emailOf(deps: AppDeps, userId: string): Promise<string | null> {
+  return (await repo.findUserById(deps.database.db, userId))?.email ?? null;
+}
+
+/** `sid`: the caller's sign-in, so ending it ends the vendor token too. */
+export async function becomeVendor(deps: AppDeps, userId: string, sid: string) {
   const row = await repo.addRole(deps.database.db, userId, 'vendor');
   if (!row) throw gone();
   const token = await deps.tokens.sign(
-    { sub: row.id, email: row.email, roles: rolesOf(row) },
+    { sub: row.id, email: row.email, roles: rolesOf(row), sid },
     'tradeshelf:vendor',
   );
   return {
@@ -67,9 +82,11 @@ export function sniffImage(bytes: Buffer): ImageType | null {
 export async function uploadAvatar(
   deps: AppDeps,
   userId: string,
-  file: { bytes: Buffer; truncated: boolean } | null,
+  /** Reads the upload's body: called only once the hourly limit allows it. */
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
 ): Promise<{ url: string; user: User }> {
   await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
+  const file = await readFile();
   if (!file || file.bytes.length === 0)
     throw new AppError('validation_failed', usersMessages.imageMissing, {
       file: usersMessages.imageMissing,

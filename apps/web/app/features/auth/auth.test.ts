@@ -94,6 +94,36 @@ describe('auth group (SPEC §4)', () => {
     expect(s.isLoggedIn).toBe(false);
   });
 
+  it('signing in: a scheduled login or sign-up shows as signing in until the session is stored', () => {
+    for (const thunk of [login, signup]) {
+      let s = reduce(
+        initialAuthState,
+        thunk.pending('id', arg),
+        thunk.fulfilled({ response: res, outcome: 'scheduled' }, 'id', arg),
+      );
+      expect(s.signingIn).toBe('a@b.co');
+      expect(s.isLoggedIn).toBe(false);
+      // Pages reset the request groups on mount; the wait for the session is not one of them.
+      s = reduce(s, reset());
+      expect(s.signingIn).toBe('a@b.co');
+      expect(reduce(s, sessionStarted('u'))).toMatchObject({ signingIn: null, isLoggedIn: true });
+      expect(reduce(s, sessionEnded())).toMatchObject({ signingIn: null, isLoggedIn: false });
+    }
+    const blocked = reduce(
+      initialAuthState,
+      login.fulfilled(
+        {
+          response: { ...res, emailVerified: false, verificationDaysRemaining: 0 },
+          outcome: 'blocked',
+        },
+        'id',
+        arg,
+      ),
+    );
+    expect(blocked.signingIn).toBeNull();
+    expect(reduce(initialAuthState, login.rejected(null, 'id', arg, err)).signingIn).toBeNull();
+  });
+
   it('signup and every reset step have their own status', () => {
     const email = { email: 'a@b.co' };
     const code = { email: 'a@b.co', code: '123456' };

@@ -35,6 +35,12 @@ export interface AuthState {
   sessionChecked: boolean;
   /** A login (or sign-up) answered but the §4 grace rule kept the session out of storage. */
   verificationRequired: boolean;
+  /**
+   * The e-mail of a login (or sign-up) that succeeded and is waiting out the §4 delay before its
+   * session is stored: the app shows it as signed in already, not as a stalled form. Not a request
+   * group, so `reset` keeps it; the stored (or cleared) session ends it.
+   */
+  signingIn: string | null;
 }
 
 const requests = () => ({
@@ -56,6 +62,7 @@ export const initialAuthState: AuthState = {
   userId: null,
   sessionChecked: false,
   verificationRequired: false,
+  signingIn: null,
 };
 
 export const authSlice = createSlice({
@@ -70,6 +77,7 @@ export const authSlice = createSlice({
         state.isLoggedIn = true;
         state.userId = action.payload;
         state.sessionChecked = true;
+        state.signingIn = null;
       },
       prepare: (userId: string | null = null) => ({ payload: userId }),
     },
@@ -78,6 +86,7 @@ export const authSlice = createSlice({
       state.isLoggedIn = false;
       state.userId = null;
       state.sessionChecked = true;
+      state.signingIn = null;
     },
   },
   extraReducers: (b) => {
@@ -98,6 +107,7 @@ export const authSlice = createSlice({
       })
       .addMatcher(isAnyOf(login.fulfilled, signup.fulfilled), (s, a) => {
         s.verificationRequired = a.payload.outcome === 'blocked';
+        if (a.payload.outcome === 'scheduled') s.signingIn = a.payload.response.email;
       });
   },
 });

@@ -82,8 +82,8 @@ export function ProductTile({ product }: { product: ProductCard }) {
       <Link to={productPath(product)} className="block" tabIndex={-1} aria-hidden>
         <Cover kind={product.kind} title={product.title} imageUrl={product.imageUrl} />
       </Link>
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <div className="flex items-center gap-2 text-xs">
+      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
+        <div className="flex flex-wrap items-center gap-1.5 text-xs sm:gap-2">
           <span className="rounded bg-ink-700 px-1.5 py-0.5 font-medium text-slate-300">
             {categoryLabels[product.category]}
           </span>
@@ -93,19 +93,20 @@ export function ProductTile({ product }: { product: ProductCard }) {
             </span>
           )}
         </div>
-        <h3 className="font-semibold text-white">
+        <h3 className="line-clamp-2 text-sm font-semibold text-white sm:text-base">
           <Link to={productPath(product)} className="hover:text-brand-300">
             {product.title}
           </Link>
         </h3>
-        <p className="line-clamp-2 text-sm text-slate-400">{product.summary}</p>
+        {/* Phones show two tiles a row: the summary and platforms wait for the product page. */}
+        <p className="line-clamp-2 hidden text-sm text-slate-400 sm:block">{product.summary}</p>
         <VendorByline vendor={product.vendor} />
-        <div className="mt-auto flex items-center justify-between pt-2">
+        <div className="mt-auto flex flex-wrap items-center justify-between gap-x-2 pt-1 sm:pt-2">
           <span className="text-sm font-semibold text-white">{formatPrice(product.price)}</span>
           <Stars {...product.rating} />
         </div>
         {product.platforms.length > 0 && (
-          <p className="text-xs text-slate-400">
+          <p className="hidden text-xs text-slate-400 sm:block">
             {product.platforms.map((p) => platformLabels[p]).join(' · ')}
           </p>
         )}
@@ -117,18 +118,18 @@ export function ProductTile({ product }: { product: ProductCard }) {
 export function BundleTile({ bundle }: { bundle: BundleCard }) {
   const saving = bundle.valueAmount - bundle.price.amount;
   return (
-    <article className="flex flex-col gap-2 rounded-2xl border border-amber-500/30 bg-ink-900 p-4">
+    <article className="flex w-full flex-col gap-1.5 rounded-2xl border border-amber-500/30 bg-ink-900 p-3 sm:gap-2 sm:p-4">
       <span className="self-start rounded bg-amber-500/20 px-1.5 py-0.5 text-xs font-semibold text-amber-200">
         Bundle · {bundle.productIds.length} products
       </span>
-      <h3 className="font-semibold text-white">
+      <h3 className="line-clamp-2 text-sm font-semibold text-white sm:text-base">
         <Link to={bundlePath(bundle)} className="hover:text-brand-300">
           {bundle.title}
         </Link>
       </h3>
-      <p className="line-clamp-2 text-sm text-slate-400">{bundle.summary}</p>
+      <p className="line-clamp-2 hidden text-sm text-slate-400 sm:block">{bundle.summary}</p>
       <VendorByline vendor={bundle.vendor} />
-      <div className="mt-auto flex items-baseline gap-2 pt-2">
+      <div className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1 sm:pt-2">
         <span className="font-semibold text-white">
           {formatMoney(bundle.price.amount, bundle.price.currency)}
         </span>
@@ -147,22 +148,30 @@ export function BundleTile({ bundle }: { bundle: BundleCard }) {
   );
 }
 
+const gridList = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
+/** Phones: one swipeable row, two tiles and a bit in view; wider screens: the grid. */
+const railList =
+  '-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-2 sm:gap-4 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-4';
+
 export function ProductGrid({
   products,
   bundles = [],
+  layout = 'grid',
 }: {
   products: ProductCard[];
   bundles?: BundleCard[];
+  layout?: 'grid' | 'rail';
 }) {
+  const item = `flex [&>article]:w-full ${layout === 'rail' ? 'w-[44%] shrink-0 snap-start sm:w-auto' : ''}`;
   return (
-    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <ul className={layout === 'rail' ? railList : gridList}>
       {bundles.map((b) => (
-        <li key={b.id} className="flex">
+        <li key={b.id} className={item}>
           <BundleTile bundle={b} />
         </li>
       ))}
       {products.map((p) => (
-        <li key={p.id} className="flex [&>article]:w-full">
+        <li key={p.id} className={item}>
           <ProductTile product={p} />
         </li>
       ))}
@@ -174,16 +183,16 @@ export function VendorTile({ vendor }: { vendor: VendorProfile }) {
   return (
     <Link
       to={vendorPath(vendor)}
-      className="flex items-center gap-3 rounded-xl border border-ink-700 bg-ink-900 p-4 hover:border-brand-500/60"
+      className="flex items-center gap-2 rounded-xl border border-ink-700 bg-ink-900 p-3 hover:border-brand-500/60 sm:gap-3 sm:p-4"
     >
       <span
         aria-hidden
-        className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200"
+        className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200 sm:h-10 sm:w-10"
       >
         {vendor.displayName.slice(0, 1)}
       </span>
       <span className="min-w-0">
-        <span className="block truncate font-semibold text-white">
+        <span className="block truncate text-sm font-semibold text-white sm:text-base">
           {vendor.displayName} {vendor.verified && <span className="text-brand-400">✓</span>}
         </span>
         <span className="text-xs text-slate-400">{vendor.productCount} products</span>

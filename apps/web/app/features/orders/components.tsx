@@ -43,6 +43,23 @@ export const subscriptionLabels: Record<SubscriptionStatus, string> = {
   ended: 'Ended',
 };
 
+/** One line on a subscription's state: what happens next and when. */
+export function subscriptionLine(sub: NonNullable<Purchase['subscription']>): string {
+  const on = (iso: string | null) => (iso ? formatDate(iso) : '');
+  switch (sub.status) {
+    case 'trialing':
+      return `Free trial until ${on(sub.trialEndsAt)}`;
+    case 'cancelling':
+      return `Cancels on ${on(sub.currentPeriodEnd)}`;
+    case 'ended':
+      return 'Subscription ended';
+    case 'past_due':
+      return 'Payment past due';
+    default:
+      return sub.nextPayment ? `Renews on ${on(sub.nextPayment.at)}` : 'Active';
+  }
+}
+
 const intervalLabels: Record<string, string> = {
   one_time: 'One-time purchase',
   week: 'Weekly plan',

@@ -18,6 +18,7 @@ export function purchase(o: Partial<Purchase> = {}): Purchase {
     subtotal: { amount: 7900, currency: 'usd' },
     discount: { amount: 1580, currency: 'usd' },
     total: { amount: 6320, currency: 'usd' },
+    paid: { amount: 0, currency: 'usd' },
     refunded: { amount: 0, currency: 'usd' },
     coupon: { code: 'SAVE20', duration: 'forever' },
     subscription: null,
@@ -26,8 +27,16 @@ export function purchase(o: Partial<Purchase> = {}): Purchase {
     createdAt: '2026-11-22T12:00:00.000Z',
     paidAt: null,
     refundedAt: null,
+    refundReason: null,
+    disputedAt: null,
     ...o,
   };
 }
 export const paid = (o: Partial<Purchase> = {}) =>
-  purchase({ status: 'paid', receiptNumber: 'R-0001', paidAt: '2026-11-22T12:01:00.000Z', ...o });
+  purchase({
+    status: 'paid',
+    receiptNumber: 'R-0001',
+    paidAt: '2026-11-22T12:01:00.000Z',
+    paid: { amount: 6320, currency: 'usd' },
+    ...o,
+  });

@@ -1,0 +1,8 @@
+import type { AppDeps } from '../deps.ts';
+import { authJobs } from '../modules/auth/jobs.ts';
+import type { JobHandler } from './port.ts';
+
+/** Every module job by queue name: pg-boss workers and the in-process runner use the same table. */
+export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
+  return { ...authJobs(deps) };
+}

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { startQueue } from './queue.ts';
+import { startWorkers } from './workers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('module jobs on pg-boss', () => {
+  it('a failing job is retried alone; the rest of its batch completes', async () => {
+    const boss = await startQueue(t.config.DATABASE_URL!, quiet);
+    try {
+      const name = 'test.flaky';
+      await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 60 });
+      const ran: string[] = [];
+      const ids: string[] = [];
+      for (const n of ['1', '2', '3']) ids.push((await boss.send(name, { n }))!);
+      await startWorkers(boss, {
+        mailer: t.deps.mailer,
+        expireCheckouts: async () => 0,
+        endLapsedSubscriptions: async () => 0,
+        retryPayments: async () => ({ refunds: 0, events: 0 }),
+        log: quiet,
+        handlers: {
+          [name]: async ({ n }) => {
+            ran.push(n!);
+            if (n === '2') throw new Error('provider down');
+          },
+        },
+      });
+      const states = async () =>
+        Promise.all(ids.map(async (id) => (await boss.getJobById(name, id))?.state));
+      await expect.poll(states, { timeout: 15_000 }).toEqual(['completed', 'retry', 'completed']);
+      expect([...ran].sort()).toEqual(['1', '2', '3']);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+});

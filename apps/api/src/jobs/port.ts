@@ -1,0 +1,61 @@
+import type PgBoss from 'pg-boss';
+
+/** A job's payload: plain JSON, since pg-boss stores it as a row. */
+export type JobData = Record<string, string>;
+export type JobHandler = (data: JobData) => Promise<void>;
+
+/**
+ * Work a request hands off so it can answer first (ADR 021). `send` resolves once the job is
+ * queued, never after it ran, so the answer cannot depend on what the job finds.
+ */
+export interface Jobs {
+  send(name: string, data: JobData): Promise<void>;
+}
+
+/** Production: a pg-boss row, picked up by any worker process and retried on failure. */
+export class BossJobs implements Jobs {
+  constructor(private readonly boss: PgBoss) {}
+
+  async send(name: string, data: JobData): Promise<void> {
+    await this.boss.send(name, data);
+  }
+}
+
+/**
+ * No queue (tests, one-off scripts): the job runs in this process on a later turn of the event
+ * loop, after the request that sent it has answered. Failures are reported, not retried.
+ */
+export class InlineJobs implements Jobs {
+  private readonly inFlight = new Set<Promise<void>>();
+  private held: Array<() => void> | null = null;
+
+  constructor(
+    private readonly run: (name: string, data: JobData) => Promise<void>,
+    private readonly onError: (err: unknown, name: string) => void,
+  ) {}
+
+  async send(name: string, data: JobData): Promise<void> {
+    const job: Promise<void> = new Promise<void>((resolve) => {
+      const start = () => void setImmediate(resolve);
+      if (this.held) this.held.push(start);
+      else start();
+    })
+      .then(() => this.run(name, data))
+      .catch((err: unknown) => this.onError(err, name))
+      .finally(() => this.inFlight.delete(job));
+    this.inFlight.add(job);
+  }
+
+  /** Tests: keep jobs from starting until `settle`, to see what a request did by itself. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Starts held jobs and resolves when no job is left running (including jobs sent by jobs). */
+  async settle(): Promise<void> {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const start of held) start();
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
+  }
+}

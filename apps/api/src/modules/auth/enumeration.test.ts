@@ -1,0 +1,207 @@
+import { authRoutes, type RouteDef } from '@tradeshelf/contract';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import type { PoolClient } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../test/factories/users.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { buildApp } from '../../app.ts';
+import { createDeps } from '../../deps.ts';
+import { mailOutbox } from '../../integrations/mail/tables.ts';
+import { jobHandlers } from '../../jobs/handlers.ts';
+import { queues, startQueue } from '../../jobs/queue.ts';
+import { startWorkers } from '../../jobs/workers.ts';
+import { emailCodes } from './tables.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Everything a caller sees, except what differs on every answer (request id, clock). */
+const seen = (res: LightMyRequestResponse) => {
+  const { 'x-request-id': _id, date: _date, ...headers } = res.headers;
+  return { status: res.statusCode, headers, body: res.rawPayload.toString('hex') };
+};
+
+/** Sends each e-mail to `route` with jobs held; returns the answers and the database round trips. */
+async function answersWithoutJobs(route: RouteDef, emails: string[]) {
+  let roundTrips = 0;
+  const count = () => void roundTrips++;
+  t.database.pool.on('acquire', count);
+  t.jobs.hold();
+  try {
+    const answers = [];
+    for (const email of emails) answers.push(await t.call(route, { body: { email } }));
+    return { answers, roundTrips };
+  } finally {
+    t.database.pool.off('acquire', count);
+  }
+}
+
+const codesOf = (userId: string) =>
+  t.database.db.select().from(emailCodes).where(eq(emailCodes.userId, userId));
+const mailTo = (email: string) =>
+  t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+
+describe('forgot-password and activation answer before doing any account work', () => {
+  it('forgot password: same bytes for a known and an unknown e-mail, no lookup, mail after', async () => {
+    const user = await createUser(t);
+    const ghost = 'ghost-after@example.com';
+    const { answers, roundTrips } = await answersWithoutJobs(authRoutes.sendForgotPasswordEmail, [
+      user.email,
+      ghost,
+    ]);
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(seen(answers[0]!)).toEqual(seen(answers[1]!));
+    // The answer was written without touching the database: nothing in it can depend on the account.
+    expect(roundTrips).toBe(0);
+    expect(await codesOf(user.id)).toHaveLength(0);
+    expect(await mailTo(user.email)).toHaveLength(0);
+
+    await t.jobs.settle();
+    expect(t.smtp.codeFor(user.email)).toMatch(/^\d{6}$/);
+    expect(t.smtp.codeFor(ghost)).toBeNull();
+    expect(await mailTo(ghost)).toHaveLength(0);
+  });
+
+  it('activation: same bytes for unverified, verified and unknown e-mails; only the first gets mail', async () => {
+    const unverified = await createUser(t, { verified: false });
+    const verified = await createUser(t);
+    const ghost = 'ghost-activation-after@example.com';
+    const { answers, roundTrips } = await answersWithoutJobs(
+      authRoutes.sendAccountVerificationEmail,
+      [unverified.email, verified.email, ghost],
+    );
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(seen(answers[1]!)).toEqual(seen(answers[0]!));
+    expect(seen(answers[2]!)).toEqual(seen(answers[0]!));
+    expect(roundTrips).toBe(0);
+    expect(await codesOf(unverified.id)).toHaveLength(0);
+
+    await t.jobs.settle();
+    expect(t.smtp.codeFor(unverified.email)).toMatch(/^\d{6}$/);
+    expect(t.smtp.codeFor(verified.email)).toBeNull();
+    expect(t.smtp.codeFor(ghost)).toBeNull();
+  });
+
+  it('keeps the limits on the request path, alike for known and unknown e-mails', async () => {
+    const user = await createUser(t);
+    for (const email of [user.email, 'ghost-limit-after@example.com']) {
+      const statuses = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (await t.call(authRoutes.sendForgotPasswordEmail, { body: { email } })).statusCode,
+        );
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    }
+    await t.jobs.settle();
+    // Three answers, three codes: only the last one is live.
+    expect((await codesOf(user.id)).filter((c) => c.consumedAt === null)).toHaveLength(1);
+  });
+});
+
+/** Where wrapped clients write the SQL they send, while a request is being recorded. */
+let recording: string[] | null = null;
+const wrapped = new WeakSet<PoolClient>();
+const wrap = (client: PoolClient) => {
+  if (wrapped.has(client)) return;
+  wrapped.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+    const q = args[0];
+    recording?.push(typeof q === 'string' ? q : (q as { text: string }).text);
+    return query(...args);
+  };
+};
+
+/**
+ * The SQL a request sends, in order (text only; values differ). Pooled clients are wrapped as they
+ * are handed out, so statements inside transactions count too.
+ */
+async function statementsOf(send: () => Promise<LightMyRequestResponse>) {
+  t.database.pool.on('acquire', wrap);
+  const sql: string[] = [];
+  recording = sql;
+  try {
+    return { res: await send(), sql };
+  } finally {
+    recording = null;
+    t.database.pool.off('acquire', wrap);
+  }
+}
+
+describe('code checks cost the same whether or not the account or a code exists', () => {
+  it.each([
+    ['check-forgot-password-code', authRoutes.checkForgotPasswordCode, 'password_reset'],
+    ['verify-account-code', authRoutes.verifyAccountCode, 'activation'],
+  ] as const)(
+    '%s: a wrong code, no code and an unknown e-mail run the same statements',
+    async (_, route, purpose) => {
+      const withCode = await createUser(t, { verified: purpose === 'password_reset' });
+      const withoutCode = await createUser(t, { verified: false });
+      await t.call(
+        purpose === 'password_reset'
+          ? authRoutes.sendForgotPasswordEmail
+          : authRoutes.sendAccountVerificationEmail,
+        { body: { email: withCode.email } },
+      );
+      await t.jobs.settle();
+      const code = t.smtp.codeFor(withCode.email)!;
+      const wrong = code === '123456' ? '654321' : '123456';
+      const check = (email: string) => () => t.call(route, { body: { email, code: wrong } });
+
+      const a = await statementsOf(check(withCode.email));
+      const b = await statementsOf(check(withoutCode.email));
+      const c = await statementsOf(check(`nobody-${purpose}@example.com`));
+      expect(a.res.statusCode).toBe(400);
+      expect(seen(b.res)).toEqual(seen(a.res));
+      expect(seen(c.res)).toEqual(seen(a.res));
+      expect(a.sql.length).toBeGreaterThan(1);
+      expect(b.sql).toEqual(a.sql);
+      expect(c.sql).toEqual(a.sql);
+      // Nothing written or locked either: a commit that wrote waits for the disk, which is timeable.
+      for (const statement of a.sql)
+        expect(statement).not.toMatch(/^\s*(update|insert|delete)|for update/i);
+    },
+  );
+});
+
+describe('with the pg-boss queue, as npm start and npm run worker run it', () => {
+  it('queues the lookup as a job; a worker mails the code', async () => {
+    const user = await createUser(t);
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const boss = await startQueue(t.config.DATABASE_URL!, quiet);
+    const deps = createDeps(t.config, t.database, quiet, { boss });
+    const app = await buildApp(deps);
+    try {
+      const answer = await app.inject({
+        method: 'POST',
+        url: authRoutes.sendForgotPasswordEmail.path,
+        payload: { email: user.email },
+      });
+      expect(answer.statusCode).toBe(200);
+      // Nothing ran in process: the job waits in the queue for a worker.
+      expect(await codesOf(user.id)).toHaveLength(0);
+      const queued = await boss.getQueueSize(queues.authResetMail);
+      expect(queued).toBe(1);
+
+      await startWorkers(boss, {
+        mailer: deps.mailer,
+        expireCheckouts: async () => 0,
+        endLapsedSubscriptions: async () => 0,
+        retryPayments: async () => ({ refunds: 0, events: 0 }),
+        log: quiet,
+        handlers: jobHandlers(deps),
+      });
+      await expect.poll(() => t.smtp.codeFor(user.email), { timeout: 15_000 }).toMatch(/^\d{6}$/);
+    } finally {
+      await app.close();
+      await boss.stop({ graceful: false, wait: true });
+      await deps.close();
+    }
+  });
+});

@@ -1,0 +1,17 @@
+import type { AppDeps } from '../../deps.ts';
+import type { JobData, JobHandler } from '../../jobs/port.ts';
+import { queues } from '../../jobs/queue.ts';
+import { mailActivationCode, mailResetCode } from './service.ts';
+
+const emailOf = (data: JobData): string => {
+  if (typeof data.email !== 'string') throw new Error('job without an e-mail');
+  return data.email;
+};
+
+/** The auth module's jobs: the account lookups and mail the public endpoints leave for later. */
+export function authJobs(deps: AppDeps): Record<string, JobHandler> {
+  return {
+    [queues.authResetMail]: (data) => mailResetCode(deps, emailOf(data)),
+    [queues.authActivationMail]: (data) => mailActivationCode(deps, emailOf(data)),
+  };
+}

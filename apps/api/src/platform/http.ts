@@ -1,0 +1,163 @@
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ApiError, ErrorCode } from '@tradeshelf/contract';
+import type {
+  FastifyError,
+  FastifyHttpOptions,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
+import { AppError } from './errors.ts';
+
+/**
+ * HTTP input hardening (ADR 020): how long a client may take, the contract's error shape for what
+ * Fastify and Node answer before any route runs, NUL characters refused at the edge, and a close
+ * that cannot be held open by a stalled request.
+ */
+
+export interface HttpLimits {
+  /** Time to receive one whole request, headers and body. */
+  requestTimeoutSeconds: number;
+  /** On close, how long in-flight requests may run before their connections are cut. */
+  shutdownGraceSeconds: number;
+}
+
+const body = (code: ErrorCode, error: string): ApiError => ({ error, code });
+
+/** Fastify's server options for these limits; spread into `Fastify({ … })`. */
+export function httpServerOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
+  const requestTimeout = limits.requestTimeoutSeconds * 1000;
+  return {
+    requestTimeout,
+    // A socket with no bytes moving either way (a client that stopped reading, say) is closed.
+    connectionTimeout: requestTimeout * 2,
+    // Our own 503 while closing carries the contract's shape (see `registerHttpGuards`).
+    return503OnClosing: false,
+    http: {
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      requestTimeout,
+      // Node looks for expired requests this often (default 30 s, which would double the timeout).
+      connectionsCheckingInterval: Math.min(requestTimeout / 2, 5_000),
+    },
+    frameworkErrors,
+    clientErrorHandler,
+  };
+}
+
+/** Router errors raised before any route or hook runs. */
+function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    void reply
+      .status(400)
+      .send(body('bad_request', 'The URL is not valid: check its percent-encoding.'));
+  } else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send(body('uri_too_long', 'A part of the URL is too long.'));
+  } else {
+    void reply
+      .status(500)
+      .send(body('internal', 'Something went wrong on our side. Please try again.'));
+  }
+}
+
+/**
+ * Node's HTTP parser errors (oversized headers, garbage, timeouts) never reach Fastify's routing:
+ * the answer is written on the socket here. As Node does, only when no response has started.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, payload] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, body('request_timeout', 'The request took too long to arrive.')]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, body('headers_too_large', 'The request headers or URL are too large.')]
+        : [400, body('bad_request', 'The request is not valid HTTP.')];
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const json = JSON.stringify(payload);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    () => socket.destroy(),
+  );
+}
+
+/** The dotted path of the first string or key holding a NUL, if any; walks without recursion. */
+export function nulAt(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return path || 'value';
+    } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+      for (const [k, child] of Object.entries(v)) {
+        const at = path ? `${path}.${k}` : k;
+        if (k.includes('\0')) return at;
+        stack.push([child, at]);
+      }
+    }
+  }
+  return null;
+}
+
+/** PostgreSQL text cannot hold NUL (it answers "invalid byte sequence"): refused as bad input. */
+export function nulRefused(field: string): AppError {
+  const message = 'Text may not contain NUL (\\u0000) characters.';
+  return new AppError('validation_failed', message, { [field]: message });
+}
+
+const BAD_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>Bad request</h1>';
+
+export function registerHttpGuards(
+  app: FastifyInstance,
+  limits: HttpLimits,
+  /** Given when pages are served: a page URL with a NUL gets a small HTML 400, not JSON. */
+  pages?: { isApiPath(url: string): boolean },
+): void {
+  let closing = false;
+  let cut: NodeJS.Timeout | undefined;
+
+  // A callback hook, not async: it runs on every request, pages and `/healthz` included.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (closing) {
+      void reply
+        .status(503)
+        .header('connection', 'close')
+        .header('retry-after', '1')
+        .send(body('service_unavailable', 'The server is restarting. Try again.'));
+      return;
+    }
+    // Only `%00` decodes to NUL in a path or query; Node's parser refuses raw NULs.
+    const field = req.url.includes('%00')
+      ? (nulAt(req.params) ?? nulAt(req.query) ?? 'path')
+      : nulAt(req.headers);
+    if (field === null) return done();
+    if (pages && !pages.isApiPath(req.url) && (req.method === 'GET' || req.method === 'HEAD')) {
+      void reply.status(400).type('text/html; charset=utf-8').send(BAD_PAGE);
+      return;
+    }
+    done(nulRefused(field));
+  });
+
+  app.addHook('preValidation', (req, _reply, done) => {
+    const field =
+      typeof req.body === 'object' || typeof req.body === 'string' ? nulAt(req.body) : null;
+    done(field === null ? undefined : nulRefused(field === 'value' ? 'body' : field));
+  });
+
+  // Node's close waits for every in-flight request; one stalled upload would hold it open.
+  app.addHook('preClose', async () => {
+    closing = true;
+    if (app.server.listening)
+      cut = setTimeout(
+        () => app.server.closeAllConnections(),
+        limits.shutdownGraceSeconds * 1000,
+      ).unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(cut));
+}

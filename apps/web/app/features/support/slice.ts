@@ -1,0 +1,28 @@
+import { createSlice } from '@reduxjs/toolkit';
+import { hydrate, mergeState } from '../../lib/hydrate.ts';
+import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
+import { sendContact } from './api.ts';
+
+/** SPEC §3 support group. */
+export interface SupportState {
+  contact: RequestState<{ message: string }>;
+}
+
+export const initialSupportState: SupportState = { contact: idle() };
+
+export const supportSlice = createSlice({
+  name: 'support',
+  initialState: initialSupportState,
+  reducers: {
+    /** Back to an empty form (another message, or leaving the page). */
+    resetContact: (s) => {
+      s.contact = idle();
+    },
+  },
+  extraReducers: (b) => {
+    addRequestCases(b, sendContact, (s) => s.contact);
+    b.addCase(hydrate, (s, a) => mergeState(s, a.payload.support));
+  },
+});
+
+export const { resetContact } = supportSlice.actions;
