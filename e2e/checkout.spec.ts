@@ -10,7 +10,12 @@ async function findProduct(request: APIRequestContext, title: string) {
   );
   expect(res.ok()).toBe(true);
   const { products } = (await res.json()) as {
-    products: Array<{ id: string; slug: string; title: string; vendor: { vendorUrl: string } }>;
+    products: Array<{
+      id: string;
+      slug: string;
+      title: string;
+      vendor: { vendorUrl: string; displayName: string };
+    }>;
   };
   const product = products.find((p) => p.title === title);
   expect(product, `demo product “${title}”`).toBeDefined();
@@ -155,6 +160,13 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
   await page.goto(receiptUrl);
   await expect(main.getByText('Partially refunded')).toBeVisible();
   await expect(main.getByText('−$79.60')).toBeVisible();
+
+  // Help with the order starts from the receipt: the contact form names the order and its vendor.
+  const orderId = receiptUrl.split('/').pop()!;
+  await main.getByRole('link', { name: 'Contact support' }).click();
+  await expect(page).toHaveURL(/\/contact\?/);
+  await expect(page.getByLabel('Order or receipt number (optional)')).toHaveValue(orderId);
+  await expect(page.getByText(`${product.vendor.displayName} gets a copy`)).toBeVisible();
   await page.goto(product.path);
   await expect(main.getByText('Purchased', { exact: true })).toBeVisible();
 });

@@ -73,7 +73,12 @@ export async function buildApp(
   registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
 
   // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).
-  await app.register(helmet, { contentSecurityPolicy: API_CSP, crossOriginEmbedderPolicy: false });
+  // X-Frame-Options says what every CSP here says with frame-ancestors 'none' (helmet's default is SAMEORIGIN).
+  await app.register(helmet, {
+    contentSecurityPolicy: API_CSP,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(swagger, {
     openapi: {

@@ -68,6 +68,8 @@ function nonceOf(res: LightMyRequestResponse): string {
   expect(csp.get('base-uri')).toEqual(["'none'"]);
   expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
   expect(csp.get('form-action')).toEqual(["'self'"]);
+  // Browsers without CSP level 2 read X-Frame-Options: it must say the same as frame-ancestors.
+  expect(res.headers['x-frame-options']).toBe('DENY');
   expect(csp.get('connect-src')).toEqual(["'self'"]);
 
   const html = res.body;

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
 import {
+  addressKey,
   MemoryRateLimitStore,
   RateLimiter,
   RedisRateLimitStore,
@@ -56,5 +57,21 @@ describe.each(stores)('rate limiter on %s', (name, make) => {
     expect(seen.resetIn).toBeGreaterThan(0);
     expect(seen.resetIn).toBeLessThanOrEqual(60);
     expect((await limiter.peek(rule, 'k')).count).toBe(2);
+  });
+});
+
+describe('addressKey', () => {
+  it('keeps IPv4, folds IPv4-mapped IPv6 into it, and counts IPv6 per /64', () => {
+    expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressKey('::FFFF:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002::6')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('2001:db8:0:0:ffff::')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('::')).toBe('0:0:0:0::/64');
+    expect(addressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
   });
 });

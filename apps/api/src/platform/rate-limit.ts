@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { AppError } from './errors.ts';
 
@@ -76,6 +77,31 @@ export class RedisRateLimitStore implements RateLimitStore {
   async reset(key: string) {
     await this.redis.del(`rl:${key}`);
   }
+}
+
+/**
+ * The key a client address is limited by. One IPv6 subscriber usually holds a whole /64, so a limit
+ * per full address would be a limit per request for them: IPv6 counts per /64. IPv4 written as an
+ * IPv6 address (`::ffff:a.b.c.d`, dual-stack sockets) counts as the IPv4 address.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.split('%')[0]!.toLowerCase();
+  if (!isIPv6(address)) return address;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
+  if (mapped && isIPv4(mapped)) return mapped;
+  let groups: string[];
+  if (address.includes('::')) {
+    const [head, tail] = address.split('::') as [string, string];
+    const left = head ? head.split(':') : [];
+    const right = tail ? tail.split(':') : [];
+    // A trailing embedded IPv4 counts as two groups; it never reaches the /64 prefix.
+    const width = right.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+    groups = [...left, ...Array<string>(8 - left.length - width).fill('0'), ...right];
+  } else groups = address.split(':');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The contract's 429, with `Retry-After` in seconds. */

@@ -264,6 +264,16 @@ function OrderPage({ id }: { id: string }) {
           )}
         </section>
       </article>
+      <p className="text-sm text-slate-400 print:hidden">
+        Something wrong with this order?{' '}
+        <Link
+          to={`/contact?${new URLSearchParams({ order: purchase.id, vendor: purchase.item.vendor.vendorUrl })}`}
+          className="font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
+          Contact support
+        </Link>{' '}
+        (the vendor gets a copy).
+      </p>
     </div>
   );
 }

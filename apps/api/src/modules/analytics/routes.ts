@@ -1,13 +1,13 @@
 import { analyticsRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { rules } from '../../platform/rate-limit.ts';
+import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import { analyticsEvents } from './tables.ts';
 
 export async function analyticsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
   registerRoute(app, analyticsRoutes.track, async ({ body, auth, req }) => {
-    await deps.limiter.consume([{ rule: rules.analyticsIp, key: req.ip }]);
+    await deps.limiter.consume([{ rule: rules.analyticsIp, key: addressKey(req.ip) }]);
     const userAgent = req.headers['user-agent']?.slice(0, 500) ?? null;
     await deps.database.db.insert(analyticsEvents).values(
       body.events.map((e) => ({

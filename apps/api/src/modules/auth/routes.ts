@@ -1,5 +1,6 @@
 import { authMessages, authRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
+import { addressKey } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as auth from './service.ts';
 
@@ -7,39 +8,39 @@ export async function authModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
 
   registerRoute(app, authRoutes.signupBuyer, ({ body, req }) =>
-    auth.signup(deps, req.ip, body.email, body.password),
+    auth.signup(deps, addressKey(req.ip), body.email, body.password),
   );
   registerRoute(app, authRoutes.login, ({ body, req }) =>
-    auth.login(deps, req.ip, body.email, body.password),
+    auth.login(deps, addressKey(req.ip), body.email, body.password),
   );
   registerRoute(app, authRoutes.logout, async ({ body }) => {
     await auth.logout(deps, body.refresh_token);
     return { message: authMessages.loggedOut };
   });
   registerRoute(app, authRoutes.refreshToken, ({ body, bearer, req }) =>
-    auth.refresh(deps, req.ip, bearer, body.user_id, body.refresh_token),
+    auth.refresh(deps, addressKey(req.ip), bearer, body.user_id, body.refresh_token),
   );
   registerRoute(app, authRoutes.sendForgotPasswordEmail, async ({ body, req }) => {
-    await auth.sendForgotPasswordEmail(deps, req.ip, body.email);
+    await auth.sendForgotPasswordEmail(deps, addressKey(req.ip), body.email);
     return { message: authMessages.forgotPasswordSent };
   });
   registerRoute(app, authRoutes.checkForgotPasswordCode, async ({ body, req }) => {
-    await auth.checkForgotPasswordCode(deps, req.ip, body.email, body.code);
+    await auth.checkForgotPasswordCode(deps, addressKey(req.ip), body.email, body.code);
     return { message: authMessages.codeValid };
   });
   registerRoute(app, authRoutes.resetForgotPassword, async ({ body, req }) => {
-    await auth.resetForgotPassword(deps, req.ip, body.email, body.code, body.password);
+    await auth.resetForgotPassword(deps, addressKey(req.ip), body.email, body.code, body.password);
     return { message: authMessages.passwordReset };
   });
   registerRoute(app, authRoutes.changePassword, ({ body, auth: claims }) =>
     auth.changePassword(deps, claims.sub, body.currentPassword, body.newPassword),
   );
   registerRoute(app, authRoutes.sendAccountVerificationEmail, async ({ body, req }) => {
-    await auth.sendActivationEmail(deps, req.ip, body.email);
+    await auth.sendActivationEmail(deps, addressKey(req.ip), body.email);
     return { message: authMessages.activationSent };
   });
   registerRoute(app, authRoutes.verifyAccountCode, async ({ body, req }) => {
-    await auth.verifyAccount(deps, req.ip, body.email, body.code);
+    await auth.verifyAccount(deps, addressKey(req.ip), body.email, body.code);
     return { message: authMessages.accountVerified, emailVerified: true as const };
   });
 }

@@ -7,7 +7,7 @@ import {
 } from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as orders from './service.ts';
 
@@ -43,7 +43,7 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
     ),
   );
   registerRoute(app, ordersRoutes.previewCoupon, async ({ query, req }) => {
-    await deps.limiter.consume([{ rule: rules.couponPreviewIp, key: req.ip }]);
+    await deps.limiter.consume([{ rule: rules.couponPreviewIp, key: addressKey(req.ip) }]);
     return { coupon: await orders.previewCoupon(deps, query) };
   });
   registerRoute(app, ordersRoutes.purchaseStatus, async ({ params, auth }) => ({

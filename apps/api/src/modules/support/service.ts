@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { RateRule } from '../../platform/rate-limit.ts';
+import { addressKey, type RateRule } from '../../platform/rate-limit.ts';
 import * as catalog from '../catalog/service.ts';
 import * as users from '../users/service.ts';
 import * as repo from './repository.ts';
@@ -35,7 +35,7 @@ export function platformTerms(deps: AppDeps): PlatformTerms {
  */
 export async function contact(deps: AppDeps, ip: string, input: ContactInput): Promise<void> {
   await deps.limiter.consume([
-    { rule: contactRules.ip, key: ip },
+    { rule: contactRules.ip, key: addressKey(ip) },
     { rule: contactRules.email, key: input.email },
   ]);
   if (input.website?.trim()) return;

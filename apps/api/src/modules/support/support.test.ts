@@ -222,6 +222,21 @@ describe('POST /api/v1/contact', () => {
     expect((await send(message())).statusCode).toBe(202);
   });
 
+  it('limits an IPv6 client per /64, since one subscriber holds the whole prefix', async () => {
+    const [, , a, b] = nextIp().split('.');
+    const prefix = `2001:db8:${a}:${b}`;
+    const statuses: number[] = [];
+    // Every message from a different address of the same /64, written in different ways.
+    for (let i = 0; i < contactRules.ip.limit; i++)
+      statuses.push((await send(message(), `${prefix}::${(i + 1).toString(16)}`)).statusCode);
+    expect(statuses.every((s) => s === 202)).toBe(true);
+    const over = await send(message(), `${prefix}:0:0:0:ffff`.replace(':0:0:0:', ':0000:0:0:'));
+    expect(over.statusCode).toBe(429);
+    expect(over.json().code).toBe('rate_limited');
+    // The next /64 is someone else.
+    expect((await send(message(), `2001:db8:${a}:${Number(b) + 1000}::1`)).statusCode).toBe(202);
+  });
+
   it('limits each e-mail address across client addresses, with Retry-After', async () => {
     const email = sender();
     for (let i = 0; i < contactRules.email.limit; i++)
