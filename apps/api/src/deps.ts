@@ -11,6 +11,8 @@ import { StripePayments } from './integrations/payments/stripe.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
 import { S3Storage } from './integrations/storage/s3.ts';
+import { EventBus, type Subscriber } from './events/bus.ts';
+import { subscribers } from './events/subscribers.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
@@ -46,6 +48,8 @@ export interface AppDeps {
   boss: PgBoss | null;
   /** Work done after answering: pg-boss when there is a queue, else in this process. */
   jobs: Jobs;
+  /** Domain events: published in the writer's transaction, delivered to subscribers (ADR 028). */
+  events: EventBus;
   redis: Redis | null;
   close(): Promise<void>;
 }
@@ -61,6 +65,8 @@ export function createDeps(
     rateLimitStore?: RateLimitStore;
     /** How stale this node's copy of the session denials may get (default 5 s). */
     denialSyncMs?: number;
+    /** Replaces the modules' event subscribers (tests of the event machinery). */
+    subscribers?: Subscriber[];
   } = {},
 ): AppDeps {
   const redis = config.REDIS_URL
@@ -159,6 +165,9 @@ export function createDeps(
     storage,
     boss,
     jobs,
+    events: new EventBus(options.subscribers ?? subscribers(() => deps), () =>
+      jobs.send(queues.eventsDeliver, {}),
+    ),
     redis,
     async close() {
       mailTransport.close?.();

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createDeps, type AppDeps } from '../src/deps.ts';
+import type { Subscriber } from '../src/events/bus.ts';
 import { startQueue } from '../src/jobs/queue.ts';
 import { startWorkers, workerDeps } from '../src/jobs/workers.ts';
 import { closeServices } from '../src/lifecycle.ts';
@@ -85,6 +86,8 @@ export async function startTestApp(
     queue?: boolean;
     /** Connection limits of the app's pool and the queue's (see db/client.ts); default: none to hold. */
     limits?: { connectTimeoutMs?: number; holdLimitMs?: number };
+    /** Replaces the modules' event subscribers (tests of the event machinery). */
+    subscribers?: Subscriber[];
     /** Serves pages too: the SSR app, given the app its loaders call (see `main.ts`). */
     web?: (app: () => FastifyInstance) => Promise<WebApp | null>;
   } = {},
@@ -110,7 +113,10 @@ export async function startTestApp(
     ...options.limits,
   });
   const boss = options.queue ? await startQueue(db.url, quietLog, options.limits) : null;
-  const deps = createDeps(config, database, quietLog, { boss });
+  const deps = createDeps(config, database, quietLog, {
+    boss,
+    ...(options.subscribers ? { subscribers: options.subscribers } : {}),
+  });
   if (boss) await startWorkers(boss, workerDeps(deps, quietLog));
   // Without a queue, jobs run in process after the answer; tests can hold and settle them.
   const jobs = deps.jobs instanceof InlineJobs ? deps.jobs : null;

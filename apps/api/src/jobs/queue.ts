@@ -12,6 +12,8 @@ export const queues = {
   /** Account mail sent after the request answered, so its timing says nothing (ADR 021). */
   authResetMail: 'auth.reset-mail',
   authActivationMail: 'auth.activation-mail',
+  /** Domain event delivery (ADR 028): woken after a publishing commit, and swept every minute. */
+  eventsDeliver: 'events.deliver',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

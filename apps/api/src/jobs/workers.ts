@@ -63,6 +63,8 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     if (done.refunds || done.events) deps.log.info(done, 'retried payment work');
   });
   await boss.schedule(queues.paymentsRetry, '* * * * *');
+  // Events whose wake-up was lost (a crash right after the commit) are delivered by this sweep.
+  await boss.schedule(queues.eventsDeliver, '* * * * *');
   for (const [name, handler] of Object.entries(deps.handlers)) {
     // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
     // failure fails (and retries) only its own job, not the batch.

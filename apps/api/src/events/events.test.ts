@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import type { Tx } from '../db/client.ts';
+import { jobHandlers } from '../jobs/handlers.ts';
+import { queues } from '../jobs/queue.ts';
+import type { Subscriber } from './bus.ts';
+import type { DomainEvent, PurchaseRef } from './types.ts';
+
+/*
+ * ADR 028: events are written in the writer's transaction and reach each subscriber once its
+ * earlier events of the same stream have, whatever the number of deliverers, failures or crashes.
+ * The subscribers here record what they saw in a table of the test's own, in the delivering
+ * transaction, as a module's subscriber writes its own tables.
+ */
+const record = (name: string) => async (tx: Tx, event: DomainEvent) => {
+  await tx.execute(sql`insert into seen (subscriber, event_id, stream, version, type)
+    values (${name}, ${event.id}, ${event.stream}, ${event.version}, ${event.type})`);
+};
+
+/** Fails its first attempt at the first event of each stream named in `failing`. */
+const failing = new Set<string>();
+const failedOnce = new Set<string>();
+const subscribers: Subscriber[] = [
+  {
+    name: 'test.recorder',
+    types: ['purchase.paid', 'purchase.refunded'],
+    handle: record('recorder'),
+  },
+  { name: 'test.paid-only', types: ['purchase.paid'], handle: record('paid-only') },
+  {
+    name: 'test.flaky',
+    types: ['purchase.paid', 'purchase.refunded'],
+    handle: async (tx, event) => {
+      if (failing.has(event.stream) && event.version === 1 && !failedOnce.has(event.id)) {
+        failedOnce.add(event.id);
+        throw new Error(`flaky refused ${event.stream} v${event.version}`);
+      }
+      await record('flaky')(tx, event);
+    },
+  },
+];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({}, { subscribers });
+  await t.database.db.execute(sql`create table seen (n bigserial primary key, subscriber text,
+    event_id text, stream text, version int, type text)`);
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  failing.clear();
+  failedOnce.clear();
+});
+
+let streams = 0;
+const newStream = () => `pur_test_${++streams}_${Math.random().toString(36).slice(2, 8)}`;
+const ref = (stream: string): PurchaseRef => ({
+  purchaseId: stream,
+  buyerId: 'usr_test',
+  vendorId: 'ven_test',
+  productIds: ['prd_test'],
+});
+
+async function publish(
+  stream: string,
+  type: 'purchase.paid' | 'purchase.refunded' = 'purchase.paid',
+) {
+  return t.database.db.transaction((tx) =>
+    type === 'purchase.paid'
+      ? t.deps.events.publish(tx, type, stream, { ...ref(stream), trial: false })
+      : t.deps.events.publish(tx, type, stream, {
+          ...ref(stream),
+          amount: { amount: 100, currency: 'usd' },
+          full: false,
+        }),
+  );
+}
+
+async function seen(subscriber: string, stream: string) {
+  const { rows } = await t.database.db.execute<{ version: number; event_id: string; type: string }>(
+    sql`select version, event_id, type from seen where subscriber = ${subscriber} and stream = ${stream} order by n`,
+  );
+  return rows;
+}
+
+const deliver = () => t.deps.events.deliverDue(t.database.db);
+
+describe('domain events', () => {
+  it('are written in the writer’s transaction: a rollback leaves no event and no delivery', async () => {
+    const stream = newStream();
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await t.deps.events.publish(tx, 'purchase.paid', stream, { ...ref(stream), trial: false });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    const { rows } = await t.database.db.execute(
+      sql`select 1 from domain_events where stream = ${stream}
+          union all select 1 from event_deliveries where stream = ${stream}`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('reach each subscriber that wants their type once, in order per stream', async () => {
+    const a = newStream();
+    const b = newStream();
+    await publish(a);
+    await publish(b);
+    await publish(a, 'purchase.refunded');
+    await publish(b, 'purchase.refunded');
+    await publish(a, 'purchase.refunded');
+    await deliver();
+    expect((await seen('recorder', a)).map((r) => [r.version, r.type])).toEqual([
+      [1, 'purchase.paid'],
+      [2, 'purchase.refunded'],
+      [3, 'purchase.refunded'],
+    ]);
+    expect((await seen('recorder', b)).map((r) => r.version)).toEqual([1, 2]);
+    expect((await seen('paid-only', a)).map((r) => r.version)).toEqual([1]);
+    // A second run finds nothing left to do.
+    expect(await deliver()).toEqual({ delivered: 0, failed: 0 });
+  });
+
+  it('numbers a stream’s events without gaps when many writers publish at once', async () => {
+    const stream = newStream();
+    await Promise.all(Array.from({ length: 12 }, () => publish(stream, 'purchase.refunded')));
+    const { rows } = await t.database.db.execute<{ version: number }>(
+      sql`select version from domain_events where stream = ${stream} order by version`,
+    );
+    expect(rows.map((r) => r.version)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(await deliver()).toEqual({ delivered: 24, failed: 0 });
+  });
+
+  it('are delivered once each by deliverers running at the same time, still in order', async () => {
+    const list = Array.from({ length: 5 }, newStream);
+    for (let round = 0; round < 6; round++)
+      await Promise.all(list.map((s) => publish(s, round ? 'purchase.refunded' : 'purchase.paid')));
+    const runs = await Promise.all(Array.from({ length: 4 }, deliver));
+    expect(runs.reduce((n, r) => n + r.delivered, 0)).toBe(5 * 6 * 2 + 5);
+    for (const s of list) {
+      expect((await seen('recorder', s)).map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect((await seen('flaky', s)).map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect((await seen('paid-only', s)).map((r) => r.version)).toEqual([1]);
+    }
+  });
+
+  it('retry a failing subscriber later without holding back other subscribers or streams', async () => {
+    const stuck = newStream();
+    const fine = newStream();
+    failing.add(stuck);
+    await publish(stuck);
+    await publish(stuck, 'purchase.refunded');
+    await publish(fine);
+    const first = await deliver();
+    expect(first.failed).toBe(1);
+    // Every other subscriber, and the flaky one on another stream, carried on.
+    expect((await seen('recorder', stuck)).map((r) => r.version)).toEqual([1, 2]);
+    expect((await seen('flaky', fine)).map((r) => r.version)).toEqual([1]);
+    // The flaky subscriber's later event of the failed stream waits behind the failure.
+    expect(await seen('flaky', stuck)).toEqual([]);
+    const { rows } = await t.database.db.execute<{
+      attempts: number;
+      last_error: string;
+      wait: number;
+    }>(sql`select attempts, last_error,
+        extract(epoch from next_attempt_at - now())::float as wait
+      from event_deliveries where subscriber = 'test.flaky' and stream = ${stuck} and version = 1`);
+    expect(rows[0]).toMatchObject({ attempts: 1, last_error: `flaky refused ${stuck} v1` });
+    expect(rows[0]!.wait).toBeGreaterThan(3);
+    expect(rows[0]!.wait).toBeLessThanOrEqual(5);
+    // Not due yet: nothing happens.
+    expect(await deliver()).toEqual({ delivered: 0, failed: 0 });
+
+    // Once due, it goes through, and the event held behind it follows in order.
+    await t.database.db.execute(sql`update event_deliveries set next_attempt_at = now()
+      where subscriber = 'test.flaky' and stream = ${stuck} and delivered_at is null`);
+    expect(await deliver()).toEqual({ delivered: 2, failed: 0 });
+    expect((await seen('flaky', stuck)).map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it('are woken after the commit, and a lost wake-up (a crash) is made good by the sweep', async () => {
+    const woken = newStream();
+    await publish(woken);
+    await t.deps.events.notify();
+    await t.jobs.settle();
+    expect((await seen('recorder', woken)).map((r) => r.version)).toEqual([1]);
+
+    // Committed, then the process died before it could wake anyone.
+    const orphan = newStream();
+    await publish(orphan);
+    await t.jobs.settle();
+    expect(await seen('recorder', orphan)).toEqual([]);
+    // The sweep is the same job, scheduled every minute (jobs/workers.ts).
+    await jobHandlers(t.deps)[queues.eventsDeliver]!({});
+    expect((await seen('recorder', orphan)).map((r) => r.version)).toEqual([1]);
+  });
+});

@@ -1,0 +1,11 @@
+import type { AppDeps } from '../deps.ts';
+import type { Subscriber } from './bus.ts';
+
+/**
+ * Every module's event subscribers (ADR 028). `deps` is read when an event is handled, never while
+ * the process is being wired, so subscribers may use any of its services.
+ */
+export function subscribers(deps: () => AppDeps): Subscriber[] {
+  void deps;
+  return [];
+}

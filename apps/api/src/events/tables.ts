@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** The event log: written in the same transaction as the change it describes (ADR 028). */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    /** Global position, for reading the log in order; never exposed. */
+    position: bigserial('position', { mode: 'number' }).primaryKey(),
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    stream: text('stream').notNull(),
+    version: integer('version').notNull(),
+    data: jsonb('data').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('domain_events_id_idx').on(t.id),
+    uniqueIndex('domain_events_stream_version_idx').on(t.stream, t.version),
+  ],
+);
+
+/** One row per event and subscriber, written with the event; delivered once its predecessors are. */
+export const eventDeliveries = pgTable(
+  'event_deliveries',
+  {
+    eventId: text('event_id')
+      .notNull()
+      .references(() => domainEvents.id, { onDelete: 'cascade' }),
+    subscriber: text('subscriber').notNull(),
+    stream: text('stream').notNull(),
+    version: integer('version').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.subscriber] }),
+    index('event_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null`),
+    index('event_deliveries_queue_idx')
+      .on(t.subscriber, t.stream, t.version)
+      .where(sql`${t.deliveredAt} is null`),
+  ],
+);

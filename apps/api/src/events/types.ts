@@ -1,0 +1,53 @@
+import type { Money } from '@tradeshelf/contract';
+
+/**
+ * What happens to a purchase, as orders publishes it (ADR 028). Payloads carry ids and what changed;
+ * a subscriber that needs more reads the current state through the owning module's service, so a
+ * late or repeated delivery acts on today's truth, not on a stale copy.
+ */
+export interface EventPayloads {
+  /** Money arrived (or a trial started): access starts. */
+  'purchase.paid': PurchaseRef & { trial: boolean };
+  /** Part or all of a payment went back; `full` ends access. */
+  'purchase.refunded': PurchaseRef & { amount: Money; full: boolean };
+  'purchase.disputed': PurchaseRef;
+  'purchase.dispute_closed': PurchaseRef & { outcome: 'won' | 'lost' };
+  /** A subscription's next period was paid. */
+  'subscription.renewed': PurchaseRef & { periodEnd: string };
+  /** The buyer cancelled: access lasts until the period ends. */
+  'subscription.cancelling': PurchaseRef & { accessUntil: string | null };
+  /** No more access from this subscription. */
+  'subscription.ended': PurchaseRef;
+}
+
+export interface PurchaseRef {
+  purchaseId: string;
+  buyerId: string;
+  vendorId: string;
+  /** The products the purchase gives access to (a bundle's, or the one product). */
+  productIds: string[];
+}
+
+export type EventType = keyof EventPayloads;
+export const eventTypes = [
+  'purchase.paid',
+  'purchase.refunded',
+  'purchase.disputed',
+  'purchase.dispute_closed',
+  'subscription.renewed',
+  'subscription.cancelling',
+  'subscription.ended',
+] as const satisfies readonly EventType[];
+
+/** One published event as a subscriber receives it. */
+export type DomainEvent = {
+  [T in EventType]: {
+    id: string;
+    type: T;
+    /** Events of one stream (a purchase) reach each subscriber in `version` order. */
+    stream: string;
+    version: number;
+    data: EventPayloads[T];
+    occurredAt: string;
+  };
+}[EventType];
