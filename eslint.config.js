@@ -33,6 +33,94 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  // Boundaries (ARCHITECTURE §2, ADR 029). A module reaches another only through its index.ts;
+  // only tables.ts names another module's tables (foreign keys). Outside modules, the wiring
+  // (schema, routes, page reads, seeds, jobs) imports a module's wiring files or its index.ts.
+  {
+    files: ['apps/api/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/api/src/modules/*/tables.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
+              message: 'Another module is reached through its index.ts (ARCHITECTURE §2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/modules/*/tables.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!tables\\.ts$)',
+              message: 'A tables.ts may name only other modules’ tables (ARCHITECTURE §2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/integrations/**/*.ts', 'apps/api/src/platform/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/modules/',
+              message: 'Integrations and platform code never import a module (ARCHITECTURE §2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/*.ts', 'apps/api/src/{db,jobs,events}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/modules/[^/]+/(?!(index|tables|routes|reads|seed|jobs|search-sql)\\.ts$)',
+              message: 'Outside modules, import a module’s index.ts or its wiring files (ADR 029).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // A web feature uses another feature through its index.ts; routes compose features freely.
+  {
+    files: ['apps/web/app/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
+              message: 'Another feature is reached through its index.ts (ARCHITECTURE §2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['bench/**', 'e2e/**', '**/*.test.ts', 'apps/api/src/main.ts', 'apps/api/src/db/cli.ts'],
     rules: { 'no-console': 'off' },

@@ -16,7 +16,7 @@ import { subscribers } from './events/subscribers.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
-import { SessionDenials } from './modules/auth/denials.ts';
+import { SessionDenials } from './modules/auth/index.ts';
 import {
   MemoryRateLimitStore,
   RateLimiter,

@@ -1,8 +1,8 @@
 import { seedDemoOrders } from '../modules/orders/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
-import { findUserByEmail, insertUser } from '../modules/users/repository.ts';
+import { hashPassword } from '../modules/auth/index.ts';
+import { createAccount, findAccountByEmail } from '../modules/users/index.ts';
 import { seedDemoCatalog } from '../modules/catalog/seed.ts';
 
 export const DEMO_PASSWORD = 'tradeshelf-demo';
@@ -22,8 +22,8 @@ export async function seedDemo(db: Db): Promise<number> {
   let created = 0;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const account of demoAccounts) {
-    if (await findUserByEmail(db, account.email)) continue;
-    const row = await insertUser(db, {
+    if (await findAccountByEmail(db, account.email)) continue;
+    const row = await createAccount(db, {
       id: newId('usr'),
       email: account.email,
       passwordHash,

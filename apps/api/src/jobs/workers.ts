@@ -6,7 +6,7 @@ import {
   endLapsedSubscriptions,
   expireCheckouts,
   processAutoRefunds,
-} from '../modules/orders/service.ts';
+} from '../modules/orders/index.ts';
 import type { JobData, JobHandler } from './port.ts';
 import { queues } from './queue.ts';
 

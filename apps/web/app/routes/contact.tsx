@@ -20,6 +20,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
 import { Alert, Button, Field } from '../components/ui.tsx';
+import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
 import { resetContact } from '../features/support/slice.ts';
 import { routes } from '../lib/contract.server.ts';
@@ -57,6 +58,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 type Fields = Partial<Record<keyof ContactRequest, string>>;
 
 /** The storefront address out of what was typed: `alpha-edge`, `/v/alpha-edge` or a full URL. */
+/** A storefront address as the server accepts it (`/v/{vendorUrl}`). */
+const VENDOR_ADDRESS = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
 export function vendorUrlFrom(typed: string): string {
   const value = typed.trim();
   const inPath = /\/v\/([^/?#\s]+)/.exec(value);
@@ -87,10 +91,7 @@ export function checkContact(form: ContactRequest): Fields {
   if (form.order && !/^[A-Za-z0-9_-]{1,64}$/.test(form.order)) problems.order = m.orderFormat;
   if (
     form.vendorUrl &&
-    !(
-      form.vendorUrl.length <= CONTACT_REFERENCE_MAX &&
-      /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(form.vendorUrl)
-    )
+    !(form.vendorUrl.length <= CONTACT_REFERENCE_MAX && VENDOR_ADDRESS.test(form.vendorUrl))
   )
     problems.vendorUrl = m.vendorFormat;
   return problems;
@@ -165,6 +166,9 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
   const { session } = useServices();
   const [params] = useSearchParams();
   const state = useAppSelector((s) => s.support.contact);
+  const seller = useAppSelector((s) => s.seller.details);
+  /** The storefront address last looked up as typed (`?vendor=` links come resolved by the loader). */
+  const [lookedUp, setLookedUp] = useState<string | null>(null);
   const profileEmail = useAppSelector((s) => s.user.profile.data?.email);
   // Signed-in buyers' e-mail, after hydration (the server renders the same page for everyone).
   const sessionEmail = useSyncExternalStore(
@@ -221,10 +225,27 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
     });
   };
 
-  const vendorNote: ReactNode = loaderData.vendor ? (
+  const typedVendor = form.vendorUrl.trim() ? vendorUrlFrom(form.vendorUrl).toLowerCase() : '';
+  const named =
+    loaderData.vendor && loaderData.vendor.vendorUrl.toLowerCase() === typedVendor
+      ? loaderData.vendor
+      : seller.status === 'success' && seller.data?.vendorUrl.toLowerCase() === typedVendor
+        ? seller.data
+        : null;
+  // Who gets a copy is confirmed as soon as the address is typed, not after sending.
+  const lookUpVendor = () => {
+    if (!typedVendor || named || !VENDOR_ADDRESS.test(typedVendor)) return;
+    setLookedUp(typedVendor);
+    void dispatch(fetchSeller(typedVendor));
+  };
+  const unknownVendor =
+    lookedUp === typedVendor && typedVendor !== '' && seller.status === 'failure';
+  const vendorNote: ReactNode = named ? (
     <>
-      <strong>{loaderData.vendor.displayName}</strong> gets a copy and can reply to you directly.
+      <strong>{named.displayName}</strong> gets a copy and can reply to you directly.
     </>
+  ) : unknownVendor ? (
+    `We found no vendor at /v/${typedVendor}. Check the address, or leave it empty.`
   ) : (
     'The part after /v/ in their storefront address. They get a copy and can reply to you.'
   );
@@ -241,7 +262,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
           {state.status === 'success' ? (
             <Sent
               email={email.trim()}
-              vendor={form.vendorUrl.trim() ? (loaderData.vendor?.displayName ?? null) : null}
+              vendor={named?.displayName ?? null}
               onAgain={() => {
                 dispatch(resetContact());
                 setForm((f) => ({ ...f, subject: '', message: '', order: '' }));
@@ -305,6 +326,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
                   name="vendorUrl"
                   value={form.vendorUrl}
                   onChange={(e) => set('vendorUrl')(e.target.value)}
+                  onBlur={lookUpVendor}
                   error={fields.vendorUrl}
                   hint={vendorNote}
                 />

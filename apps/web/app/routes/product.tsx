@@ -9,7 +9,7 @@ import {
   vendorPath,
 } from '../features/catalog/components.tsx';
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
-import { useOwnedDetails } from '../features/catalog/hooks.ts';
+import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -158,7 +158,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   // A plan can be preselected by link (`?priceId=`, e.g. from the plan pages).
   const [priceId, setPriceId] = useState(params.get('priceId') ?? product.priceId);
   const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
-  const missing = product.prerequisites.filter((p) => !p.purchased);
+  const missing = useMissingPrerequisites(product);
   const cancelled = params.get('checkout') === 'cancelled';
   const [buyEnd, buyOutOfView] = useOutOfView();
   const label = chosen.trialDays

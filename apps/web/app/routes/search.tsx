@@ -1,40 +1,22 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import {
   catalogCategories,
   categoryLabels,
-  endpoints,
-  platformLabels,
   productKinds,
   searchSorts,
   tradingPlatforms,
 } from '@tradeshelf/contract/client';
-import type { ProductCard, SearchQuery } from '@tradeshelf/contract';
-import { ProductGrid, productPath } from '../features/catalog/components.tsx';
+import type { SearchQuery } from '@tradeshelf/contract';
+import { ProductGrid } from '../features/catalog/components.tsx';
+import { useOwnedSearch } from '../features/catalog/hooks.ts';
 import { NoResults } from '../features/catalog/no-results.tsx';
-import { formatPrice } from '../lib/format.ts';
+import { SearchBox } from '../features/catalog/search-box.tsx';
+import { SearchFilters } from '../features/catalog/search-filters.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
-import { useServices } from '../lib/services.tsx';
 import type { Route } from './+types/search';
-
-const sortLabels: Record<(typeof searchSorts)[number], string> = {
-  relevance: 'Most relevant',
-  newest: 'Newest',
-  price_asc: 'Price: low to high',
-  price_desc: 'Price: high to low',
-  rating: 'Top rated',
-  best_selling: 'Best selling',
-};
-const kindLabels: Record<(typeof productKinds)[number], string> = {
-  indicator: 'Indicator',
-  scanner: 'Scanner',
-  alert: 'Alerts',
-  community: 'Discord community',
-  course: 'Course',
-  app: 'App',
-};
 
 const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
@@ -99,85 +81,9 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   });
 };
 
-/** The search box, with the first matching products listed as you type. */
-function SearchBox({ initial }: { initial: string }) {
-  const { api } = useServices();
-  const [value, setValue] = useState(initial);
-  const [items, setItems] = useState<ProductCard[]>([]);
-  const [open, setOpen] = useState(false);
-  const listId = useId();
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  const onChange = (next: string) => {
-    setValue(next);
-    if (timer.current) clearTimeout(timer.current);
-    if (next.trim().length < 2) {
-      setItems([]);
-      return;
-    }
-    // Debounced: one request per pause in typing, not per key.
-    timer.current = setTimeout(() => {
-      api
-        .call(endpoints.search, { query: { q: next.trim(), limit: 6 } })
-        .then((r) => {
-          setItems(r.products);
-          setOpen(true);
-        })
-        .catch(() => setItems([]));
-    }, 200);
-  };
-
-  return (
-    <div className="relative flex-1">
-      <label htmlFor="search-q" className="sr-only">
-        Search
-      </label>
-      <input
-        id="search-q"
-        name="q"
-        type="search"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        autoComplete="off"
-        role="combobox"
-        aria-expanded={open && items.length > 0}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        placeholder="Search indicators, scanners, communities…"
-        className="w-full rounded-lg border border-ink-600 bg-ink-900 px-4 py-3 placeholder:text-slate-400"
-      />
-      {open && items.length > 0 && (
-        <ul
-          id={listId}
-          role="listbox"
-          aria-label="Suggestions"
-          className="absolute z-20 mt-1 w-full overflow-hidden rounded-lg border border-ink-600 bg-ink-900 shadow-xl"
-        >
-          {items.map((p) => (
-            <li key={p.id} role="option" aria-selected={false}>
-              <Link
-                to={productPath(p)}
-                className="flex justify-between gap-3 px-4 py-2 text-sm hover:bg-ink-800 focus:bg-ink-800"
-              >
-                <span className="truncate text-white">{p.title}</span>
-                <span className="shrink-0 text-slate-400">{formatPrice(p.price)}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-const selectClass = 'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm';
-
 export default function Search({ loaderData }: Route.ComponentProps) {
-  const { query, result } = loaderData;
+  const { query } = loaderData;
+  const result = useOwnedSearch(loaderData.query, loaderData.result);
   const navigation = useNavigation();
   const busy = navigation.state === 'loading' && navigation.location.pathname === '/search';
   const formRef = useRef<HTMLFormElement>(null);
@@ -222,112 +128,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             Search
           </button>
         </div>
-        <fieldset className="flex flex-wrap items-end gap-3">
-          <legend className="sr-only">Filters</legend>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Category
-            <select
-              name="category"
-              defaultValue={query.category ?? ''}
-              onChange={submitOnChange}
-              className={selectClass}
-            >
-              <option value="">All categories</option>
-              {catalogCategories.map((c) => (
-                <option key={c} value={c}>
-                  {categoryLabels[c]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Type
-            <select
-              name="kind"
-              defaultValue={query.kind ?? ''}
-              onChange={submitOnChange}
-              className={selectClass}
-            >
-              <option value="">Any type</option>
-              {productKinds.map((k) => (
-                <option key={k} value={k}>
-                  {kindLabels[k]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Platform
-            <select
-              name="platform"
-              defaultValue={query.platform ?? ''}
-              onChange={submitOnChange}
-              className={selectClass}
-            >
-              <option value="">Any platform</option>
-              {tradingPlatforms.map((p) => (
-                <option key={p} value={p}>
-                  {platformLabels[p]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Min price ($)
-            <input
-              name="min"
-              type="number"
-              min={0}
-              inputMode="numeric"
-              defaultValue={query.minPrice !== undefined ? query.minPrice / 100 : ''}
-              className={`${selectClass} w-24`}
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Max price ($)
-            <input
-              name="max"
-              type="number"
-              min={0}
-              inputMode="numeric"
-              defaultValue={query.maxPrice !== undefined ? query.maxPrice / 100 : ''}
-              className={`${selectClass} w-24`}
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-xs text-slate-400">
-            Sort
-            <select
-              name="sort"
-              defaultValue={query.sort ?? 'relevance'}
-              onChange={submitOnChange}
-              className={selectClass}
-            >
-              {searchSorts.map((s) => (
-                <option key={s} value={s}>
-                  {sortLabels[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button
-            type="submit"
-            className="rounded-lg border border-ink-600 px-3 py-2 text-sm font-medium hover:bg-ink-800"
-          >
-            Apply filters
-          </button>
-          {(query.category ||
-            query.kind ||
-            query.platform ||
-            query.minPrice !== undefined ||
-            query.maxPrice !== undefined) && (
-            <Link
-              to={query.q ? `/search?q=${encodeURIComponent(query.q)}` : '/search'}
-              className="py-2 text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
-            >
-              Clear filters
-            </Link>
-          )}
-        </fieldset>
+        <SearchFilters query={query} submitOnChange={submitOnChange} />
       </Form>
       <div
         aria-live="polite"

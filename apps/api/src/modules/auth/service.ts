@@ -14,8 +14,7 @@ import {
 import { queues } from '../../jobs/queue.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited, rules } from '../../platform/rate-limit.ts';
-import * as users from '../users/repository.ts';
-import { rolesOf } from '../users/presenter.ts';
+import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 
@@ -25,7 +24,7 @@ export const CODE_MAX_ATTEMPTS = rules.codeAttempts.limit;
 /** Days an unverified account may sign in before the client blocks it (SPEC §4 grace rule). */
 export const VERIFICATION_WINDOW_DAYS = 7;
 
-type UserRow = users.UserRow;
+type UserRow = users.Account;
 
 export interface SessionTokens {
   token: string;
@@ -59,7 +58,7 @@ async function issueSession(
   const token = await deps.tokens.sign({
     sub: user.id,
     email: user.email,
-    roles: rolesOf(user),
+    roles: users.rolesOf(user),
     sid: familyId,
   });
   return {
@@ -166,7 +165,7 @@ export async function signup(
     { rule: rules.signupIp, key: ip },
     { rule: rules.signupAccount, key: email },
   ]);
-  const existing = await users.findUserByEmail(deps.database.db, email);
+  const existing = await users.findAccountByEmail(deps.database.db, email);
   if (existing) {
     // The same person signing up twice gets their session; anyone else learns nothing new (ADR 003).
     if (await verifyPassword(existing.passwordHash, password)) return loginResponse(deps, existing);
@@ -174,7 +173,7 @@ export async function signup(
   }
   const passwordHash = await hashPassword(password);
   const created = await deps.database.db.transaction(async (tx) => {
-    const user = await users.insertUser(tx, { id: newId('usr'), email, passwordHash });
+    const user = await users.createAccount(tx, { id: newId('usr'), email, passwordHash });
     if (!user) return null;
     const mailId = await issueCode(deps, tx, user, 'activation');
     return { user, mailId };
@@ -203,7 +202,7 @@ export async function login(
   if (failures.count >= rules.loginAccountFailures.limit && pair.count > 1)
     throw rateLimited(Math.min(failures.resetIn, pair.resetIn));
 
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !ok) {
     await limiter.hit(rules.loginAccountFailures, email);
@@ -227,7 +226,7 @@ export async function refresh(
   const row = await repo.findRefreshByHash(db, sha256(refreshToken));
   if (!row || !safeEqual(row.userId, userId)) throw invalid();
   if (row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw invalid();
-  const user = await users.findUserById(db, row.userId);
+  const user = await users.findAccountById(db, row.userId);
   if (!user) throw invalid();
 
   const next = await db.transaction(async (tx) => {
@@ -277,7 +276,7 @@ export async function sendForgotPasswordEmail(
 
 /** Job: mails a reset code when the e-mail has an account; nothing otherwise. */
 export async function mailResetCode(deps: AppDeps, email: string): Promise<void> {
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   if (!user) return;
   const mailId = await deps.database.db.transaction((tx) =>
     issueCode(deps, tx, user, 'password_reset'),
@@ -292,7 +291,7 @@ export async function checkForgotPasswordCode(
   code: string,
 ) {
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   await checkCode(deps, deps.database.db, email, user, 'password_reset', code, false);
 }
 
@@ -304,11 +303,11 @@ export async function resetForgotPassword(
   password: string,
 ): Promise<void> {
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   const passwordHash = await hashPassword(password);
   const denied = await deps.database.db.transaction(async (tx) => {
     await checkCode(deps, tx, email, user, 'password_reset', code, true);
-    await users.updatePasswordHash(tx, user!.id, passwordHash);
+    await users.setPasswordHash(tx, user!.id, passwordHash);
     // Receiving the code proves the mailbox, so the account counts as verified too.
     await users.markEmailVerified(tx, user!.id);
     // Whoever knew the old password is signed out everywhere.
@@ -324,7 +323,7 @@ export async function changePassword(
   newPassword: string,
 ) {
   await deps.limiter.consume([{ rule: rules.passwordChange, key: userId }]);
-  const user = await users.findUserById(deps.database.db, userId);
+  const user = await users.findAccountById(deps.database.db, userId);
   if (!user) throw new AppError('invalid_token', 'Your session has expired. Sign in again.');
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     throw new AppError('business_rule', authMessages.wrongCurrentPassword, {
@@ -333,7 +332,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(newPassword);
   const { session, denied } = await deps.database.db.transaction(async (tx) => {
-    await users.updatePasswordHash(tx, user.id, passwordHash);
+    await users.setPasswordHash(tx, user.id, passwordHash);
     // Every sign-in ends, this one too: it continues as a new one with the pair returned here.
     const denied = await endAllSessions(deps, tx, user.id);
     return { denied, session: await issueSession(deps, tx, user) };
@@ -352,7 +351,7 @@ export async function sendActivationEmail(deps: AppDeps, ip: string, email: stri
 
 /** Job: mails a new activation code when the account exists and is unverified. */
 export async function mailActivationCode(deps: AppDeps, email: string): Promise<void> {
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   if (!user || user.emailVerifiedAt) return;
   const mailId = await deps.database.db.transaction((tx) =>
     issueCode(deps, tx, user, 'activation'),
@@ -367,7 +366,7 @@ export async function verifyAccount(
   code: string,
 ): Promise<void> {
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
-  const user = await users.findUserByEmail(deps.database.db, email);
+  const user = await users.findAccountByEmail(deps.database.db, email);
   // A verified account has no live code, so it gets the same answer as an unknown e-mail.
   await deps.database.db.transaction(async (tx) => {
     await checkCode(deps, tx, email, user, 'activation', code, true);

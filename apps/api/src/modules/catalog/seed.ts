@@ -2,7 +2,7 @@ import { assetClasses, categoryOfKind } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../auth/index.ts';
 import { demoBundles, demoPrerequisites, demoProducts, demoVendors } from './demo-data.ts';
 
 export function slugify(title: string): string {

@@ -11,7 +11,7 @@ import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
-import { missingPrerequisites } from '../catalog/service.ts';
+import { missingPrerequisites } from '../catalog/index.ts';
 import { couponDiscount, splitPayment, proportionalShare, type LedgerLine } from './pricing.ts';
 import {
   loadPurchases,

@@ -9,8 +9,8 @@ import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { addressKey, type RateRule } from '../../platform/rate-limit.ts';
-import * as catalog from '../catalog/service.ts';
-import * as users from '../users/service.ts';
+import * as catalog from '../catalog/index.ts';
+import * as users from '../users/index.ts';
 import * as repo from './repository.ts';
 
 type ContactInput = z.output<typeof contactRequest>;

@@ -1,21 +1,6 @@
 import { endpoints, isApiError } from '@tradeshelf/contract/client';
 import type { ApiError, LoginResponse, ResponseOf } from '@tradeshelf/contract';
-import { createAsyncThunk } from '@reduxjs/toolkit';
-import { toApiError } from '../../lib/http.ts';
-import type { ThunkExtra } from '../../store.ts';
-
-/** One thunk per call: the call's answer is the payload, its `{ error, code, fields? }` the rejection. */
-const thunk = <Arg, Res>(type: string, run: (arg: Arg, extra: ThunkExtra) => Promise<Res>) =>
-  createAsyncThunk<Res, Arg, { extra: ThunkExtra; rejectValue: ApiError }>(
-    type,
-    async (arg, api) => {
-      try {
-        return await run(arg, api.extra);
-      } catch (err) {
-        return api.rejectWithValue(toApiError(err));
-      }
-    },
-  );
+import { requestThunk as thunk } from '../../lib/thunk.ts';
 
 type Credentials = { email: string; password: string };
 

@@ -1,7 +1,20 @@
 import { useEffect } from 'react';
-import type { BundleCard, BundleDetails, ProductCard, ProductDetails } from '@tradeshelf/contract';
+import type {
+  BundleCard,
+  BundleDetails,
+  ProductCard,
+  ProductDetails,
+  SearchQuery,
+} from '@tradeshelf/contract';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { fetchBundleDetails, fetchProductDetails, fetchProductList } from './slice.ts';
+import {
+  fetchBundleDetails,
+  fetchProductDetails,
+  fetchProductList,
+  searchCatalog,
+  searchKey,
+  validatePrerequisite,
+} from './slice.ts';
 
 /**
  * Server-rendered pages are anonymous (the session lives in the browser), so once a buyer is known the
@@ -47,4 +60,46 @@ export function useOwnedList(
   const fresh =
     isLoggedIn && products.status === 'success' && products.data?.[0]?.vendor.id === vendorId;
   return fresh ? { products: products.data ?? [], bundles: bundles.data ?? [] } : initial;
+}
+
+/**
+ * The search page's counterpart: results are rendered anonymously, so a signed-in buyer's page asks
+ * again with the token (the same query, cursor included) to mark what they own. Suggestions and
+ * corrections come from the first answer, which the second repeats.
+ */
+export function useOwnedSearch<R extends { products: ProductCard[]; bundles: BundleCard[] }>(
+  query: SearchQuery,
+  initial: R,
+): R {
+  const dispatch = useAppDispatch();
+  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const search = useAppSelector((s) => s.product.search);
+  const answered = useAppSelector((s) => s.product.searchKey);
+  const key = searchKey(query);
+  useEffect(() => {
+    if (isLoggedIn) void dispatch(searchCatalog(JSON.parse(key) as SearchQuery));
+  }, [dispatch, isLoggedIn, key]);
+  return isLoggedIn && answered === key && search.status === 'success' && search.data
+    ? { ...initial, products: search.data.products, bundles: search.data.bundles }
+    : initial;
+}
+
+/**
+ * The prerequisites a buyer still lacks. Anonymous pages know only what the product requires; once
+ * signed in, the server says which are missing for this buyer (SPEC §7 validate prerequisites).
+ */
+export function useMissingPrerequisites(product: ProductDetails) {
+  const dispatch = useAppDispatch();
+  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const answer = useAppSelector((s) => s.product.prerequisite);
+  const answeredFor = useAppSelector((s) => s.product.prerequisiteFor);
+  const needsCheck = isLoggedIn && product.prerequisites.length > 0;
+  useEffect(() => {
+    if (needsCheck) void dispatch(validatePrerequisite(product.id));
+  }, [dispatch, needsCheck, product.id]);
+  if (needsCheck && answeredFor === product.id && answer.status === 'success' && answer.data) {
+    const missing = new Set(answer.data.missing.map((m) => m.id));
+    return product.prerequisites.filter((p) => missing.has(p.id));
+  }
+  return product.prerequisites.filter((p) => !p.purchased);
 }

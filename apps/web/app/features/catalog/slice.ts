@@ -1,7 +1,6 @@
-import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import { endpoints, IDEMPOTENCY_KEY_HEADER } from '@tradeshelf/contract/client';
 import type {
-  ApiError,
   BundleCard,
   BundleDetails,
   CheckoutBundleBody,
@@ -13,59 +12,35 @@ import type {
   SearchQuery,
   VendorProfile,
 } from '@tradeshelf/contract';
-import { toApiError } from '../../lib/http.ts';
-import { fetchPurchaseDetails, fetchPurchaseStatus } from '../orders/api.ts';
+import { fetchPurchaseDetails, fetchPurchaseStatus } from '../orders/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
-import type { ThunkExtra } from '../../store.ts';
-
-type Config = { extra: ThunkExtra; rejectValue: ApiError };
-const guard =
-  <A, R>(run: (arg: A, extra: ThunkExtra) => Promise<R>) =>
-  async (arg: A, api: { extra: ThunkExtra; rejectWithValue: (e: ApiError) => unknown }) => {
-    try {
-      return await run(arg, api.extra);
-    } catch (err) {
-      return api.rejectWithValue(toApiError(err)) as never;
-    }
-  };
+import { requestThunk } from '../../lib/thunk.ts';
 
 /** SPEC §4: fetching the product list loads products and bundles together. */
-export const fetchProductList = createAsyncThunk<
-  { products: ProductCard[]; bundles: BundleCard[] },
+export const fetchProductList = requestThunk<
   string,
-  Config
->(
-  'product/list',
-  guard((vendorUrl, { api }) =>
-    api.call(endpoints.sellerProductList, { query: { vendorUrl, isActive: 'true' } }),
-  ),
+  { products: ProductCard[]; bundles: BundleCard[] }
+>('product/list', (vendorUrl, { api }) =>
+  api.call(endpoints.sellerProductList, { query: { vendorUrl, isActive: 'true' } }),
 );
-export const fetchProductDetails = createAsyncThunk<ProductDetails, string, Config>(
+export const fetchProductDetails = requestThunk<string, ProductDetails>(
   'product/details',
-  guard(
-    async (id, { api }) => (await api.call(endpoints.productDetails, { query: { id } })).product,
-  ),
+  async (id, { api }) => (await api.call(endpoints.productDetails, { query: { id } })).product,
 );
-export const searchCatalog = createAsyncThunk<
-  { products: ProductCard[]; bundles: BundleCard[]; nextCursor: string | null },
+export const searchCatalog = requestThunk<
   SearchQuery,
-  Config
->(
-  'product/search',
-  guard((query, { api }) => api.call(endpoints.search, { query })),
-);
-export const validatePrerequisite = createAsyncThunk<
-  { satisfied: boolean; missing: Array<{ id: string; title: string; slug: string }> },
+  { products: ProductCard[]; bundles: BundleCard[]; nextCursor: string | null }
+>('product/search', (query, { api }) => api.call(endpoints.search, { query }));
+export const validatePrerequisite = requestThunk<
   string,
-  Config
->(
-  'product/prerequisite',
-  guard((productId, { api }) => api.call(endpoints.validatePrerequisites, { body: { productId } })),
+  { satisfied: boolean; missing: Array<{ id: string; title: string; slug: string }> }
+>('product/prerequisite', (productId, { api }) =>
+  api.call(endpoints.validatePrerequisites, { body: { productId } }),
 );
-export const fetchBundleDetails = createAsyncThunk<BundleDetails, string, Config>(
+export const fetchBundleDetails = requestThunk<string, BundleDetails>(
   'product/bundleDetails',
-  guard(async (id, { api }) => (await api.call(endpoints.bundleDetails, { query: { id } })).bundle),
+  async (id, { api }) => (await api.call(endpoints.bundleDetails, { query: { id } })).bundle,
 );
 
 /** One buy attempt: the same `idempotencyKey` for retries of the same attempt. */
@@ -79,33 +54,29 @@ export interface CheckoutBundleArg {
   idempotencyKey: string;
 }
 /** Starts a hosted checkout for a product plan; the answer's `url` is where the buyer pays. */
-export const checkoutProduct = createAsyncThunk<CheckoutResponse, CheckoutProductArg, Config>(
+export const checkoutProduct = requestThunk<CheckoutProductArg, CheckoutResponse>(
   'product/checkout',
-  guard(({ vendorUrl, body, idempotencyKey }, { api }) =>
+  ({ vendorUrl, body, idempotencyKey }, { api }) =>
     api.call(
       endpoints.checkoutProduct,
       { query: { vendorUrl }, body },
       { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
     ),
-  ),
 );
-export const checkoutBundle = createAsyncThunk<CheckoutResponse, CheckoutBundleArg, Config>(
+export const checkoutBundle = requestThunk<CheckoutBundleArg, CheckoutResponse>(
   'product/checkoutBundle',
-  guard(({ body, idempotencyKey }, { api }) =>
+  ({ body, idempotencyKey }, { api }) =>
     api.call(
       endpoints.checkoutBundle,
       { body },
       { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
     ),
-  ),
 );
 
-export const fetchSeller = createAsyncThunk<VendorProfile, string, Config>(
+export const fetchSeller = requestThunk<string, VendorProfile>(
   'seller/details',
-  guard(
-    async (vendorUrl, { api }) =>
-      (await api.call(endpoints.vendorProfile, { query: { vendorUrl } })).vendor,
-  ),
+  async (vendorUrl, { api }) =>
+    (await api.call(endpoints.vendorProfile, { query: { vendorUrl } })).vendor,
 );
 
 /** SPEC §3 product group. */
@@ -126,7 +97,14 @@ export interface ProductState {
   bundleDetails: RequestState<BundleDetails>;
   /** The hosted-checkout session being started (product or bundle). */
   checkout: RequestState<CheckoutResponse>;
+  /** The query `search` answers (or is loading), as `searchKey` writes it. */
+  searchKey: string | null;
+  /** The product `prerequisite` answers (or is loading) for. */
+  prerequisiteFor: string | null;
 }
+
+/** One spelling per query, so a page can tell whether `search` answers the query it shows. */
+export const searchKey = (q: SearchQuery) => JSON.stringify(q);
 
 /** What a paid purchase unlocked: its price, and the products its entitlements name. */
 export interface PurchasedPayload {
@@ -170,6 +148,8 @@ export const initialProductState: ProductState = {
   prerequisite: idle(),
   bundleDetails: idle(),
   checkout: idle(),
+  searchKey: null,
+  prerequisiteFor: null,
 };
 
 export const productSlice = createSlice({
@@ -203,10 +183,16 @@ export const productSlice = createSlice({
       .addCase(fetchProductDetails.pending, (s) => start(s.details))
       .addCase(fetchProductDetails.fulfilled, (s, a) => succeed(s.details, a.payload))
       .addCase(fetchProductDetails.rejected, (s, a) => fail(s.details, a.payload))
-      .addCase(searchCatalog.pending, (s) => start(s.search))
+      .addCase(searchCatalog.pending, (s, a) => {
+        start(s.search);
+        s.searchKey = searchKey(a.meta.arg);
+      })
       .addCase(searchCatalog.fulfilled, (s, a) => succeed(s.search, a.payload))
       .addCase(searchCatalog.rejected, (s, a) => fail(s.search, a.payload))
-      .addCase(validatePrerequisite.pending, (s) => start(s.prerequisite))
+      .addCase(validatePrerequisite.pending, (s, a) => {
+        start(s.prerequisite);
+        s.prerequisiteFor = a.meta.arg;
+      })
       .addCase(validatePrerequisite.fulfilled, (s, a) => succeed(s.prerequisite, a.payload))
       .addCase(validatePrerequisite.rejected, (s, a) => fail(s.prerequisite, a.payload))
       .addCase(fetchBundleDetails.pending, (s) => start(s.bundleDetails))

@@ -1,10 +1,6 @@
-import { createAsyncThunk } from '@reduxjs/toolkit';
 import { endpoints } from '@tradeshelf/contract/client';
-import type { ApiError, Purchase } from '@tradeshelf/contract';
-import { toApiError } from '../../lib/http.ts';
-import type { ThunkExtra } from '../../store.ts';
-
-type Config = { extra: ThunkExtra; rejectValue: ApiError };
+import type { Purchase } from '@tradeshelf/contract';
+import { requestThunk } from '../../lib/thunk.ts';
 
 export interface PurchasePage {
   purchases: Purchase[];
@@ -12,40 +8,23 @@ export interface PurchasePage {
 }
 
 /** The purchase behind a checkout session (the return page polls this). */
-export const fetchPurchaseStatus = createAsyncThunk<Purchase, string, Config>(
+export const fetchPurchaseStatus = requestThunk<string, Purchase>(
   'order/status',
-  async (sessionId, { extra, rejectWithValue }) => {
-    try {
-      return (await extra.api.call(endpoints.purchaseStatus, { params: { id: sessionId } }))
-        .purchase;
-    } catch (err) {
-      return rejectWithValue(toApiError(err));
-    }
-  },
+  async (sessionId, { api }) =>
+    (await api.call(endpoints.purchaseStatus, { params: { id: sessionId } })).purchase,
 );
 
-export const fetchPurchaseDetails = createAsyncThunk<Purchase, string, Config>(
+export const fetchPurchaseDetails = requestThunk<string, Purchase>(
   'order/details',
-  async (id, { extra, rejectWithValue }) => {
-    try {
-      return (await extra.api.call(endpoints.purchaseDetails, { params: { id } })).purchase;
-    } catch (err) {
-      return rejectWithValue(toApiError(err));
-    }
-  },
+  async (id, { api }) => (await api.call(endpoints.purchaseDetails, { params: { id } })).purchase,
 );
 
 /** One page of the buyer's purchases, newest first; with a cursor it is the next page. */
-export const fetchPurchaseList = createAsyncThunk<
-  PurchasePage,
+export const fetchPurchaseList = requestThunk<
   { cursor?: string; limit?: number } | undefined,
-  Config
->('order/list', async (arg, { extra, rejectWithValue }) => {
-  try {
-    return await extra.api.call(endpoints.purchaseList, {
-      query: { limit: arg?.limit ?? 20, ...(arg?.cursor ? { cursor: arg.cursor } : {}) },
-    });
-  } catch (err) {
-    return rejectWithValue(toApiError(err));
-  }
-});
+  PurchasePage
+>('order/list', (arg, { api }) =>
+  api.call(endpoints.purchaseList, {
+    query: { limit: arg?.limit ?? 20, ...(arg?.cursor ? { cursor: arg.cursor } : {}) },
+  }),
+);

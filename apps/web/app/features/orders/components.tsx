@@ -7,7 +7,7 @@ import type {
   SubscriptionStatus,
 } from '@tradeshelf/contract';
 import { formatDate, formatMoney } from '../../lib/format.ts';
-import { bundlePath, productPath } from '../catalog/components.tsx';
+import { bundlePath, productPath } from '../catalog/index.ts';
 
 export const orderPath = (p: { id: string }) => `/orders/${encodeURIComponent(p.id)}`;
 /** The product or bundle page of what was bought. */

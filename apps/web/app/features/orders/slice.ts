@@ -1,6 +1,6 @@
 import { createSlice } from '@reduxjs/toolkit';
 import type { Purchase } from '@tradeshelf/contract';
-import { sessionEnded } from '../auth/slice.ts';
+import { sessionEnded } from '../auth/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
 import {

@@ -1,0 +1,2 @@
+// The catalog module's public entry (ARCHITECTURE §2): other modules import this file only.
+export { missingPrerequisites, vendorContact } from './service.ts';

@@ -1,0 +1,2 @@
+// The orders module's public entry (ARCHITECTURE §2): other modules import this file only.
+export { endLapsedSubscriptions, expireCheckouts, processAutoRefunds } from './service.ts';

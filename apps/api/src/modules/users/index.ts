@@ -1,0 +1,12 @@
+// The users module's public entry (ARCHITECTURE §2): other modules import this file only.
+// Users owns accounts (e-mail, password hash, roles, profile); auth owns sessions and codes (ADR 029).
+export type { UserRow as Account } from './repository.ts';
+export {
+  findUserByEmail as findAccountByEmail,
+  findUserById as findAccountById,
+  insertUser as createAccount,
+  updatePasswordHash as setPasswordHash,
+  markEmailVerified,
+} from './repository.ts';
+export { rolesOf } from './presenter.ts';
+export { accountByEmail, emailOf } from './service.ts';
