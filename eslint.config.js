@@ -95,7 +95,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/modules/[^/]+/(?!(index|tables|routes|reads|seed|jobs|search-sql)\\.ts$)',
+              regex:
+                '/modules/[^/]+/(?!(index|tables|routes|reads|seed|jobs|subscribers|search-sql)\\.ts$)',
               message: 'Outside modules, import a module’s index.ts or its wiring files (ADR 029).',
             },
           ],

@@ -128,7 +128,8 @@ test('public pages are served again from the page cache; 404s and signed request
   for (const res of [first, second]) {
     expect(res.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers()['x-content-type-options']).toBe('nosniff');
-    expect(res.headers()['x-frame-options']).toBe('SAMEORIGIN');
+    // As frame-ancestors 'none' says, for browsers that read only X-Frame-Options.
+    expect(res.headers()['x-frame-options']).toBe('DENY');
   }
   expect(second.headers()['x-request-id']).not.toBe(first.headers()['x-request-id']);
 

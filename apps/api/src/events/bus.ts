@@ -13,6 +13,12 @@ export interface Subscriber {
    * idempotent, and read current state rather than trusting the event's view of it.
    */
   handle(tx: Tx, event: DomainEvent): Promise<void>;
+  /**
+   * Runs inside the publisher's transaction instead, before it commits: for a read model that must
+   * agree with the change the moment it commits (what a buyer owns). Its failure fails the change,
+   * so it does only its own database work. It is never retried and has no delivery rows.
+   */
+  inline?: boolean;
 }
 
 interface DueRow extends Record<string, unknown> {
@@ -64,9 +70,17 @@ export class EventBus {
         from domain_events where stream = ${stream}
       returning version`);
     const version = inserted.rows[0]!.version;
-    const names = [...this.byName.values()]
-      .filter((s) => s.types.includes(type))
-      .map((s) => s.name);
+    const wanting = [...this.byName.values()].filter((s) => s.types.includes(type));
+    const event = {
+      id,
+      type,
+      stream,
+      version,
+      data,
+      occurredAt: new Date().toISOString(),
+    } as DomainEvent;
+    for (const s of wanting) if (s.inline) await s.handle(tx, event);
+    const names = wanting.filter((s) => !s.inline).map((s) => s.name);
     if (names.length)
       await tx.execute(sql`insert into event_deliveries (event_id, subscriber, stream, version)
         values ${sql.join(
@@ -77,8 +91,9 @@ export class EventBus {
   }
 
   /** After a commit that published: delivery starts now instead of at the next sweep. */
-  notify(): Promise<void> {
-    return this.wake();
+  async notify(): Promise<void> {
+    // Inline subscribers already ran; a job only helps the ones that are delivered.
+    if ([...this.byName.values()].some((s) => !s.inline)) await this.wake();
   }
 
   /**
@@ -87,7 +102,7 @@ export class EventBus {
    */
   async deliverDue(db: Db, limit = 200): Promise<{ delivered: number; failed: number }> {
     const done = { delivered: 0, failed: 0 };
-    const names = [...this.byName.keys()];
+    const names = [...this.byName.values()].filter((s) => !s.inline).map((s) => s.name);
     if (!names.length) return done;
     const tried = new Set<string>();
     while (done.delivered + done.failed < limit) {

@@ -21,7 +21,18 @@ const record = (name: string) => async (tx: Tx, event: DomainEvent) => {
 /** Fails its first attempt at the first event of each stream named in `failing`. */
 const failing = new Set<string>();
 const failedOnce = new Set<string>();
+/** Refuses (failing the publisher's transaction) for streams named in `refusing`. */
+const refusing = new Set<string>();
 const subscribers: Subscriber[] = [
+  {
+    name: 'test.read-model',
+    inline: true,
+    types: ['purchase.paid'],
+    handle: async (tx, event) => {
+      if (refusing.has(event.stream)) throw new Error('read model refused');
+      await record('read-model')(tx, event);
+    },
+  },
   {
     name: 'test.recorder',
     types: ['purchase.paid', 'purchase.refunded'],
@@ -59,6 +70,7 @@ const ref = (stream: string): PurchaseRef => ({
   purchaseId: stream,
   buyerId: 'usr_test',
   vendorId: 'ven_test',
+  item: { type: 'product', id: 'prd_test' },
   productIds: ['prd_test'],
 });
 
@@ -177,6 +189,32 @@ describe('domain events', () => {
       where subscriber = 'test.flaky' and stream = ${stuck} and delivered_at is null`);
     expect(await deliver()).toEqual({ delivered: 2, failed: 0 });
     expect((await seen('flaky', stuck)).map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it('run inline subscribers in the publisher’s transaction: committed with it, or not at all', async () => {
+    const kept = newStream();
+    await t.database.db.transaction(async (tx) => {
+      await t.deps.events.publish(tx, 'purchase.paid', kept, { ...ref(kept), trial: false });
+      // Already visible inside the transaction that published, before any delivery runs.
+      const { rows } = await tx.execute(
+        sql`select 1 from seen where subscriber = 'read-model' and stream = ${kept}`,
+      );
+      expect(rows).toHaveLength(1);
+    });
+    const refused = newStream();
+    refusing.add(refused);
+    await expect(publish(refused)).rejects.toThrow('read model refused');
+    expect(await seen('read-model', refused)).toEqual([]);
+    const { rows } = await t.database.db.execute(
+      sql`select 1 from domain_events where stream = ${refused}`,
+    );
+    expect(rows).toEqual([]);
+    // Inline subscribers have no deliveries to retry.
+    const deliveries = await t.database.db.execute(
+      sql`select 1 from event_deliveries where stream = ${kept} and subscriber = 'test.read-model'`,
+    );
+    expect(deliveries.rows).toEqual([]);
+    await deliver();
   });
 
   it('are woken after the commit, and a lost wake-up (a crash) is made good by the sweep', async () => {

@@ -24,6 +24,8 @@ export interface PurchaseRef {
   purchaseId: string;
   buyerId: string;
   vendorId: string;
+  /** What was bought: one product, or a bundle. */
+  item: { type: 'product' | 'bundle'; id: string };
   /** The products the purchase gives access to (a bundle's, or the one product). */
   productIds: string[];
 }

@@ -27,7 +27,7 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
   return {
     mailer: app.mailer,
     expireCheckouts: () => expireCheckouts(app.database.db),
-    endLapsedSubscriptions: () => endLapsedSubscriptions(app.database.db),
+    endLapsedSubscriptions: () => endLapsedSubscriptions(app),
     retryPayments: async () => ({
       refunds: await processAutoRefunds(app),
       events: (await app.sandbox?.sendDue()) ?? 0,

@@ -316,18 +316,18 @@ describe('checkout through the sandbox', () => {
 
     // Within the grace period the provider's own event may still come: nothing changes.
     await setPeriodEnd(LAPSE_GRACE_HOURS - 1);
-    await endLapsedSubscriptions(t.database.db);
+    await endLapsedSubscriptions(t.deps);
     expect((await orderOf(buyer, purchase.id)).subscription.status).toBe('cancelling');
     expect(await purchased()).toBe(true);
 
     await setPeriodEnd(LAPSE_GRACE_HOURS + 1);
-    expect(await endLapsedSubscriptions(t.database.db)).toBeGreaterThanOrEqual(1);
+    expect(await endLapsedSubscriptions(t.deps)).toBeGreaterThanOrEqual(1);
     const ended = await orderOf(buyer, purchase.id);
     expect(ended.subscription.status).toBe('ended');
     expect(ended.entitlements.every((e: { status: string }) => e.status === 'ended')).toBe(true);
     expect(await purchased()).toBe(false);
     // Run again: nothing left to end for this purchase.
-    await endLapsedSubscriptions(t.database.db);
+    await endLapsedSubscriptions(t.deps);
     expect((await orderOf(buyer, purchase.id)).subscription.status).toBe('ended');
   });
 

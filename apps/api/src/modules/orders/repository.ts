@@ -48,28 +48,6 @@ export interface PurchaseRow {
   disputed_at: Date | null;
 }
 
-/**
- * Whether the buyer holds an unrevoked ownership of this item: a bundle itself, or a product directly
- * or through a bundle that contains it.
- */
-export async function ownsItem(
-  db: Tx,
-  buyerId: string,
-  item: { type: 'product' | 'bundle'; id: string },
-): Promise<boolean> {
-  const found = await one<{ owned: boolean }>(
-    db,
-    item.type === 'bundle'
-      ? sql`select exists (select 1 from ownerships where user_id = ${buyerId} and bundle_id = ${item.id}
-              and revoked_at is null) as owned`
-      : sql`select (exists (select 1 from ownerships where user_id = ${buyerId} and product_id = ${item.id}
-                and revoked_at is null)
-              or exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
-                where o.user_id = ${buyerId} and bi.product_id = ${item.id} and o.revoked_at is null)) as owned`,
-  );
-  return found?.owned ?? false;
-}
-
 interface PurchaseView {
   id: string;
   session_id: string | null;

@@ -8,19 +8,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
+import type { PurchaseRef } from '../../events/types.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
-import { missingPrerequisites } from '../catalog/index.ts';
+import { missingPrerequisites, ownsItem } from '../catalog/index.ts';
 import { couponDiscount, splitPayment, proportionalShare, type LedgerLine } from './pricing.ts';
-import {
-  loadPurchases,
-  one,
-  ownsItem,
-  rows,
-  type CouponRow,
-  type PurchaseRow,
-} from './repository.ts';
+import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
 
 const rule = (message: string, fields?: Record<string, string>) =>
   new AppError('business_rule', message, fields);
@@ -504,23 +498,24 @@ export async function applyPaymentEvent(
         await updateSubscription(tx, purchase, event);
         break;
       case 'subscription.ended':
-        await endAccess(tx, purchase, 'subscription_ended');
+        await endAccess(deps, tx, purchase, { reason: 'subscription_ended' });
         await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
           where id = ${purchase.id}`);
         break;
       case 'refund':
-        await refund(tx, purchase, event);
+        await refund(deps, tx, purchase, event);
         break;
       case 'dispute':
         await tx.execute(sql`update purchases set disputed_at = coalesce(disputed_at, now()), updated_at = now()
           where id = ${purchase.id}`);
         await reverseLedger(tx, purchase, `dispute:${event.paymentRef ?? event.id}`);
-        await endAccess(tx, purchase, 'disputed');
+        await endAccess(deps, tx, purchase, { reason: 'disputed' });
         break;
     }
     return 'processed' as const;
   });
   await deps.mailer.dispatch(mailIds);
+  if (outcome === 'processed') await deps.events.notify();
   // Best effort now; the retry job carries on from the recorded row if the provider is down.
   if (refunds.length) await processAutoRefunds(deps, refunds);
   return outcome;
@@ -656,12 +651,11 @@ async function completeCheckout(
     await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
       values ${sql.join(grants, sql`, `)}
       on conflict do nothing`);
-  await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
-    values (${newId('own')}, ${purchase.buyer_id}, ${purchase.product_id}, ${purchase.bundle_id},
-      ${`purchase:${purchase.id}`})
-    on conflict do nothing`);
-  await tx.execute(sql`update products set sales_count = sales_count + 1
-    where id in (select product_id from entitlements where purchase_id = ${purchase.id} and kind = 'access')`);
+  // What the buyer owns and the sales count are the catalogue's, kept from this event (ADR 028).
+  await deps.events.publish(tx, 'purchase.paid', purchase.id, {
+    ...(await purchaseRef(tx, purchase)),
+    trial,
+  });
 
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
   const buyer = await one<{ email: string }>(
@@ -839,12 +833,45 @@ async function reverseLedger(
     on conflict do nothing`);
 }
 
-async function endAccess(tx: Tx, purchase: PurchaseRow, reason: string): Promise<void> {
+/** Why access ends, and what the event says: a full refund names the amount that went back. */
+type Ending =
+  | { reason: 'refunded'; amount: number }
+  | { reason: 'disputed' }
+  | { reason: 'subscription_ended' };
+
+async function endAccess(deps: AppDeps, tx: Tx, purchase: PurchaseRow, ending: Ending) {
   await tx.execute(sql`update entitlements set status = 'ended', ends_at = least(coalesce(ends_at, now()), now()),
-      ended_reason = ${reason}
+      ended_reason = ${ending.reason}
     where purchase_id = ${purchase.id} and status = 'active'`);
-  await tx.execute(sql`update ownerships set revoked_at = now()
-    where source = ${`purchase:${purchase.id}`} and revoked_at is null`);
+  const ref = await purchaseRef(tx, purchase);
+  if (ending.reason === 'refunded')
+    await deps.events.publish(tx, 'purchase.refunded', purchase.id, {
+      ...ref,
+      amount: { amount: ending.amount, currency: purchase.currency },
+      full: true,
+    });
+  else if (ending.reason === 'disputed')
+    await deps.events.publish(tx, 'purchase.disputed', purchase.id, ref);
+  else await deps.events.publish(tx, 'subscription.ended', purchase.id, ref);
+}
+
+/** The event payload naming a purchase and the products it gives (or gave) access to. */
+async function purchaseRef(tx: Tx, purchase: PurchaseRow): Promise<PurchaseRef> {
+  const granted = await rows<{ product_id: string }>(
+    tx,
+    sql`select product_id from entitlements
+        where purchase_id = ${purchase.id} and kind = 'access' order by product_id`,
+  );
+  return {
+    purchaseId: purchase.id,
+    buyerId: purchase.buyer_id,
+    vendorId: purchase.vendor_id,
+    item:
+      purchase.item_type === 'product'
+        ? { type: 'product', id: purchase.product_id! }
+        : { type: 'bundle', id: purchase.bundle_id! },
+    productIds: granted.map((g) => g.product_id),
+  };
 }
 
 /**
@@ -853,7 +880,12 @@ async function endAccess(tx: Tx, purchase: PurchaseRow, reason: string): Promise
  * payment's ledger set and keeps access; refunding the whole payment ends access at once. Totals that
  * do not grow (a repeat, or an older event arriving late) change nothing.
  */
-async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promise<void> {
+async function refund(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  event: PaymentEvent,
+): Promise<void> {
   if (purchase.status === 'refunded') return;
   if (purchase.status !== 'paid') {
     // Before payment (the refund overtook the completed event): nothing to reverse; the purchase
@@ -867,7 +899,7 @@ async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promi
   if (!ref || charged <= 0) {
     // A payment the ledger does not know (a trial's, or one without a reference): all of it.
     await reverseLedger(tx, purchase, `refund:${ref ?? event.id}`);
-    await endRefunded(tx, purchase, event);
+    await endRefunded(deps, tx, purchase, event, event.amount ?? 0);
     return;
   }
   const total = Math.min(event.amount ?? charged, charged);
@@ -892,17 +924,21 @@ async function refund(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promi
     step,
     sql`(payment_ref = ${ref} or payment_ref like ${`refund:${ref}:%`})`,
   );
-  await endRefunded(tx, purchase, event);
+  await endRefunded(deps, tx, purchase, event, total);
 }
 
-async function endRefunded(tx: Tx, purchase: PurchaseRow, event: PaymentEvent): Promise<void> {
+async function endRefunded(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  event: PaymentEvent,
+  amount: number,
+): Promise<void> {
   await tx.execute(sql`update purchases set status = 'refunded', refunded_at = ${event.occurredAt},
       subscription_status = case when subscription_status is null then null else 'ended' end,
       updated_at = now()
     where id = ${purchase.id}`);
-  await endAccess(tx, purchase, 'refunded');
-  await tx.execute(sql`update products set sales_count = greatest(0, sales_count - 1)
-    where id in (select product_id from entitlements where purchase_id = ${purchase.id} and kind = 'access')`);
+  await endAccess(deps, tx, purchase, { reason: 'refunded', amount });
 }
 
 /** The ledger set one payment wrote (its sale and the shares paid out of it). */
@@ -1148,8 +1184,8 @@ export const LAPSE_GRACE_HOURS = 24;
  * without the provider's `subscription.ended` event (lost, or never sent): the local clock behind the
  * provider's. Returns how many purchases it ended.
  */
-export async function endLapsedSubscriptions(db: Tx): Promise<number> {
-  return db.transaction(async (tx) => {
+export async function endLapsedSubscriptions(deps: AppDeps): Promise<number> {
+  const ended = await deps.database.db.transaction(async (tx) => {
     const lapsed = await rows<PurchaseRow>(
       tx,
       sql`select * from purchases
@@ -1159,10 +1195,12 @@ export async function endLapsedSubscriptions(db: Tx): Promise<number> {
           for update skip locked`,
     );
     for (const purchase of lapsed) {
-      await endAccess(tx, purchase, 'subscription_ended');
+      await endAccess(deps, tx, purchase, { reason: 'subscription_ended' });
       await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
         where id = ${purchase.id}`);
     }
     return lapsed.length;
   });
+  if (ended) await deps.events.notify();
+  return ended;
 }

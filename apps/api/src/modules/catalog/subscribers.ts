@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { Subscriber } from '../../events/bus.ts';
+import type { DomainEvent, PurchaseRef } from '../../events/types.ts';
+import { newId } from '../../lib.ts';
+
+/**
+ * What the catalogue keeps of purchases (ADR 028/029): who owns what, and how often a product sold.
+ * Both run in the paying transaction, so a product page read right after the payment commits says
+ * "Purchased" and a refund that commits has already taken it back.
+ */
+export function catalogSubscribers(): Subscriber[] {
+  return [
+    {
+      name: 'catalog.ownership',
+      inline: true,
+      types: ['purchase.paid', 'purchase.refunded', 'subscription.ended'],
+      handle: (tx, event) => ownership(tx, event),
+    },
+  ];
+}
+
+async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
+  const source = `purchase:${event.data.purchaseId}`;
+  switch (event.type) {
+    case 'purchase.paid':
+      await grant(tx, event.data, source);
+      await salesCount(tx, event.data.productIds, +1);
+      return;
+    case 'purchase.refunded':
+      if (!event.data.full) return;
+      await revoke(tx, source);
+      await salesCount(tx, event.data.productIds, -1);
+      return;
+    case 'subscription.ended':
+      await revoke(tx, source);
+      return;
+  }
+}
+
+async function grant(tx: Tx, ref: PurchaseRef, source: string) {
+  const product = ref.item.type === 'product' ? ref.item.id : null;
+  const bundle = ref.item.type === 'bundle' ? ref.item.id : null;
+  await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
+    values (${newId('own')}, ${ref.buyerId}, ${product}, ${bundle}, ${source})
+    on conflict do nothing`);
+}
+
+async function revoke(tx: Tx, source: string) {
+  await tx.execute(sql`update ownerships set revoked_at = now()
+    where source = ${source} and revoked_at is null`);
+}
+
+async function salesCount(tx: Tx, productIds: string[], delta: 1 | -1) {
+  if (!productIds.length) return;
+  await tx.execute(sql`update products set sales_count = greatest(0, sales_count + ${delta})
+    where id in (${sql.join(
+      productIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+}
