@@ -8,3 +8,4 @@ export * from '../modules/orders/tables.ts';
 export * from '../modules/affiliates/tables.ts';
 export * from '../integrations/payments/tables.ts';
 export * from '../modules/support/tables.ts';
+export * from '../modules/membership/tables.ts';
