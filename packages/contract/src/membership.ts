@@ -32,6 +32,8 @@ export const membershipSchema = z
     /** The vendor whose customer portal manages billing (`customer-portal?vendorUrl=`). */
     vendorUrl: z.string(),
     grants: planGrantsSchema,
+    /** The fee that pays for the member price, so clients show the price checkout will charge. */
+    platformFee: z.object({ bps: z.number().int(), fixed: z.number().int() }),
     savedSearchCount: z.number().int(),
   })
   .meta({ id: 'Membership' });

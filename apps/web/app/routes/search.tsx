@@ -12,6 +12,7 @@ import {
 import type { ProductCard, SearchQuery } from '@tradeshelf/contract';
 import { ProductGrid, productPath } from '../features/catalog/components.tsx';
 import { NoResults } from '../features/catalog/no-results.tsx';
+import { SaveSearch } from '../features/membership/components.tsx';
 import { formatPrice } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -341,6 +342,9 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             <strong className="text-white">“{result.didYouMean}”</strong>.
           </p>
         )}
+        <div className="mt-2">
+          <SaveSearch query={query} />
+        </div>
         {empty ? (
           <NoResults suggestions={result.suggestions} />
         ) : (

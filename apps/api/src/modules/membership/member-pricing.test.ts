@@ -1,4 +1,5 @@
-import { membershipRoutes, ordersRoutes, plans } from '@tradeshelf/contract';
+import { membershipRoutes, ordersRoutes, plans, supportRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
@@ -255,5 +256,57 @@ describe('member pricing at checkout', () => {
     const purchase = await purchaseOfSession(t, member, again.json().sessionId);
     expect(purchase).toMatchObject({ total: { amount: 9_700 }, paid: { amount: 9_700 } });
     expect((await ledgerSums(purchase.id)).by['platform_fee:platform']).toBe(230);
+  });
+});
+
+describe('priority support', () => {
+  const contact = (email: string) =>
+    t.call(supportRoutes.contact, {
+      body: {
+        name: 'Member Trader',
+        email,
+        subject: 'Where is my licence?',
+        message: 'The licence key for my scanner has not arrived yet.',
+      },
+    });
+  const toSupport = () => t.smtp.inbox.filter((m) => m.to.includes(t.config.SUPPORT_EMAIL));
+  /** The first support mail's subject, a long one unfolded. */
+  const subject = () =>
+    /^Subject: (.*)$/m
+      .exec(
+        toSupport()[0]!
+          .raw.split(/\r?\n\r?\n/)[0]!
+          .replace(/\r?\n[ \t]+/g, ' '),
+      )![1]!
+      .trim();
+  const stored = async (email: string) =>
+    (
+      await t.database.db.execute<{ priority: boolean }>(
+        sql`select priority from support_messages where email = ${email}`,
+      )
+    ).rows;
+
+  it("marks a member's message priority with the plan's reply target; others and lapsed members are not", async () => {
+    const member = await createMember(t, planProducts, 'pro_plus');
+    t.smtp.inbox.length = 0;
+    expect((await contact(member.email)).statusCode).toBe(202);
+    await expect.poll(() => toSupport().length).toBe(1);
+    expect(subject()).toBe(
+      `[Priority: Pro Plus, reply within ${plans.pro_plus.supportReplyHours} h] Contact form: Where is my licence?`,
+    );
+    expect(await stored(member.email)).toEqual([{ priority: true }]);
+
+    const buyer = await createBuyer(t);
+    t.smtp.inbox.length = 0;
+    await contact(buyer.email);
+    await expect.poll(() => toSupport().length).toBe(1);
+    expect(subject()).toBe('Contact form: Where is my licence?');
+    expect(await stored(buyer.email)).toEqual([{ priority: false }]);
+
+    await sandboxPost(t, `/sandbox/payments/${member.planSessionId}/end`);
+    t.smtp.inbox.length = 0;
+    await contact(member.email);
+    await expect.poll(() => toSupport().length).toBe(1);
+    expect(subject()).toBe('Contact form: Where is my licence?');
   });
 });

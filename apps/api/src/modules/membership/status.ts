@@ -77,6 +77,7 @@ export async function membershipOf(deps: AppDeps, userId: string): Promise<Membe
       alertMailsPerDay: plan.alertMailsPerDay,
       supportReplyHours: plan.supportReplyHours,
     },
+    platformFee: { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED },
     savedSearchCount: (counted.rows[0] as { n: number }).n,
   };
 }

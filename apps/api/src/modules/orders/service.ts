@@ -1047,6 +1047,11 @@ function receiptMail(to: string, p: Purchase) {
           `Discount (${p.coupon?.code}${p.coupon?.duration === 'once' && sub ? ', first payment' : ''}): -${mailMoney(p.discount)}`,
         ]
       : []),
+    ...(p.memberPrice
+      ? [
+          `${plans[p.memberPrice.plan].name} member price${sub ? ' (every payment)' : ''}: -${mailMoney(p.memberPrice.discount)}`,
+        ]
+      : []),
     // What moved today: a trial charges nothing until it ends.
     `Paid today: ${mailMoney(p.paid)}`,
     ...(trialing && sub.trialEndsAt ? [`Free trial until ${mailDate(sub.trialEndsAt)}.`] : []),
