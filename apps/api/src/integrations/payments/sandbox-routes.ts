@@ -112,7 +112,7 @@ export async function sandboxPaymentsModule(fastify: FastifyInstance): Promise<v
           ? `<tr><td>Coupon (${r.discount!.duration === 'once' ? 'first payment' : 'every payment'})</td><td>−${money(discount, r.item.currency)}</td></tr>`
           : '',
         r.memberDiscount
-          ? `<tr><td>${esc(r.memberDiscount.label)} (every payment)</td><td>−${money(r.memberDiscount.amountOff, r.item.currency)}</td></tr>`
+          ? `<tr><td>${esc(r.memberDiscount.label)}${r.mode === 'subscription' ? ' (every payment)' : ''}</td><td>−${money(r.memberDiscount.amountOff, r.item.currency)}</td></tr>`
           : '',
         r.trialDays ? `<tr><td>Free trial</td><td>${r.trialDays} days</td></tr>` : '',
         `<tr><td><strong>Due today</strong></td><td><strong>${money(due, r.item.currency)}</strong></td></tr>`,

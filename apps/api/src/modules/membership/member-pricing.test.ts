@@ -102,7 +102,7 @@ describe('member pricing at checkout', () => {
     expect(start.statusCode, start.body).toBe(201);
     // The hosted checkout shows the member line and the member total.
     const page = await t.app.inject({ method: 'GET', url: new URL(start.json().url).pathname });
-    expect(page.body).toContain('Premium member price (every payment)');
+    expect(page.body).toContain('<td>Premium member price</td>');
     expect(page.body).toContain('−$3.00');
     expect(page.body).toContain('$97.00');
     expect(
