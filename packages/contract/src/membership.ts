@@ -153,7 +153,9 @@ export const membershipRoutes = {
     summary: "Turns off one saved search's alerts from the signed link in its e-mail (no sign-in).",
     tags: ['membership'],
     status: 200,
-    body: z.object({ token: z.string().min(1).max(200) }),
+    body: z.object({
+      token: z.string().regex(/^[\w-]{1,64}\.[0-9a-f]{32}$/, m.badUnsubscribeLink),
+    }),
     response: z.object({ message: z.string(), name: z.string() }),
   }),
 } as const;

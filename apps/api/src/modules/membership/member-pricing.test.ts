@@ -117,6 +117,15 @@ describe('member pricing at checkout', () => {
       total: { amount: 9_700 },
       paid: { amount: 9_700 },
     });
+    // The receipt says so.
+    await expect
+      .poll(() =>
+        t.smtp.inbox
+          .filter((m) => m.to.includes(member.email))
+          .map((m) => m.raw.replace(/=\r?\n/g, ''))
+          .find((raw) => raw.includes('Member Scanner')),
+      )
+      .toContain('Premium member price: -3.00 USD');
     // Fee on $100 is $5.30; the member's $3.00 comes out of it.
     const memberLedger = await ledgerSums(purchase.id);
     expect(memberLedger.by).toEqual({

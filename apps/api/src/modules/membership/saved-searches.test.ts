@@ -184,7 +184,11 @@ describe('new-listing alerts', () => {
     const forged = await t.call(membershipRoutes.unsubscribeSavedSearch, {
       body: { token: token.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
     });
-    expect(forged.statusCode).toBe(400);
+    expect(forged.statusCode).toBe(404);
+    const garbled = await t.call(membershipRoutes.unsubscribeSavedSearch, {
+      body: { token: 'not a token' },
+    });
+    expect(garbled.statusCode).toBe(400);
     const off = await t.call(membershipRoutes.unsubscribeSavedSearch, { body: { token } });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toEqual({ message: membershipMessages.unsubscribed, name: 'Volume tools' });

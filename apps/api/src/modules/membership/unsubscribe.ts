@@ -22,7 +22,7 @@ export async function unsubscribe(
 ): Promise<{ message: string; name: string }> {
   const match = TOKEN.exec(token);
   if (!match || !safeEqual(match[2]!, macOf(deps, match[1]!)))
-    throw new AppError('bad_request', m.badUnsubscribeLink);
+    throw new AppError('not_found', m.badUnsubscribeLink);
   const updated = await deps.database.db.execute(
     sql`update saved_searches set alerts = false, updated_at = now()
         where id = ${match[1]!} returning name`,
