@@ -20,6 +20,7 @@ import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
+import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
 import { supportModule } from './modules/support/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(
   await app.register(catalogModule);
   await app.register(ordersModule);
   await app.register(supportModule);
+  await app.register(membershipModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);
   await app.register(filesModule);
   if (deps.config.APP_ENV === 'local') await app.register(devModule);

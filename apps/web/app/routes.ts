@@ -19,6 +19,7 @@ export default [
   route('orders/status', 'routes/order-status.tsx'),
   route('orders/:id', 'routes/order.tsx'),
   route('contact', 'routes/contact.tsx'),
+  route('alerts/unsubscribe', 'routes/alerts-unsubscribe.tsx'),
   route('terms', 'routes/terms.tsx'),
   route('privacy', 'routes/privacy.tsx'),
   route('refund-policy', 'routes/refund-policy.tsx'),

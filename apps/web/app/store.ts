@@ -5,6 +5,7 @@ import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
 import { supportSlice } from './features/support/slice.ts';
+import { membershipSlice } from './features/membership/slice.ts';
 import { ApiClient } from './lib/http.ts';
 import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
@@ -21,6 +22,7 @@ const rootReducer = combineReducers({
   seller: sellerSlice.reducer,
   order: orderSlice.reducer,
   support: supportSlice.reducer,
+  membership: membershipSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 

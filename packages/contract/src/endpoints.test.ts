@@ -8,6 +8,7 @@ import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
+import { membershipRoutes } from './membership.ts';
 import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
@@ -52,6 +53,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       catalogRoutes,
       ordersRoutes,
       supportRoutes,
+      membershipRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);
@@ -80,6 +82,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       'catalog',
       'orders',
       'support',
+      'membership',
     ])
       expect(seen).not.toContain(path.join(here, `${schemas}.ts`));
     expect(seen.size).toBeGreaterThan(10);

@@ -142,4 +142,31 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
   // support
   contact: { method: 'POST', path: '/api/v1/contact', auth: 'none', status: 202 },
   platformTerms: { method: 'GET', path: '/api/v1/platform/terms', auth: 'none', status: 200 },
+  // membership
+  membership: { method: 'GET', path: '/api/v1/membership', auth: 'bearer', status: 200 },
+  listSavedSearches: { method: 'GET', path: '/api/v1/saved-searches', auth: 'bearer', status: 200 },
+  createSavedSearch: {
+    method: 'POST',
+    path: '/api/v1/saved-searches',
+    auth: 'bearer',
+    status: 201,
+  },
+  updateSavedSearch: {
+    method: 'PATCH',
+    path: '/api/v1/saved-searches/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  deleteSavedSearch: {
+    method: 'DELETE',
+    path: '/api/v1/saved-searches/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  unsubscribeSavedSearch: {
+    method: 'POST',
+    path: '/api/v1/saved-searches/unsubscribe',
+    auth: 'none',
+    status: 200,
+  },
 };

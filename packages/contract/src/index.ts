@@ -7,6 +7,7 @@ export * from './analytics.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
 export * from './support.ts';
+export * from './membership.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -20,6 +21,7 @@ import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
+import { membershipRoutes } from './membership.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -30,5 +32,6 @@ export const routes = {
   ...catalogRoutes,
   ...ordersRoutes,
   ...supportRoutes,
+  ...membershipRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

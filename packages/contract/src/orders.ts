@@ -7,6 +7,7 @@ import {
   refundReasons,
   subscriptionStatuses,
 } from './constants/orders.ts';
+import { planIds } from './constants/membership.ts';
 import { defineRoute } from './route.ts';
 import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
 import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
@@ -115,6 +116,11 @@ export const purchaseSchema = z
     /** Refunded to the buyer so far, over all of its payments (0 when nothing was refunded). */
     refunded: moneySchema,
     coupon: z.object({ code: z.string(), duration: couponDuration }).nullable(),
+    /**
+     * The member price the buyer got (ADR 027): `discount` off every payment of this purchase, paid out
+     * of the platform's fee. Null when none applied. `total` already has it taken off.
+     */
+    memberPrice: z.object({ plan: z.enum(planIds), discount: moneySchema }).nullable(),
     subscription: z
       .object({
         status: subscriptionStatus,

@@ -9,3 +9,4 @@ export * from '../modules/affiliates/tables.ts';
 export * from '../integrations/payments/tables.ts';
 export * from '../modules/support/tables.ts';
 export * from '../events/tables.ts';
+export * from '../modules/membership/tables.ts';

@@ -27,6 +27,7 @@ describe('module jobs on pg-boss', () => {
         expireCheckouts: async () => 0,
         endLapsedSubscriptions: async () => 0,
         retryPayments: async () => ({ refunds: 0, events: 0 }),
+        savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
         log: quiet,
         handlers: {
           [name]: async ({ n }) => {

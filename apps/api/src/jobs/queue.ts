@@ -9,6 +9,8 @@ export const queues = {
   mailSweep: 'mail.sweep',
   checkoutExpiry: 'orders.expire-checkouts',
   paymentsRetry: 'payments.retry',
+  /** New-listing e-mails for members' saved searches (ADR 027). */
+  savedSearchAlerts: 'membership.saved-search-alerts',
   /** Account mail sent after the request answered, so its timing says nothing (ADR 021). */
   authResetMail: 'auth.reset-mail',
   authActivationMail: 'auth.activation-mail',

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Mailer } from '../integrations/mail/mailer.ts';
 import type { AppDeps } from '../deps.ts';
 import { jobHandlers } from './handlers.ts';
+import { runSavedSearchAlerts } from '../modules/membership/index.ts';
 import {
   endLapsedSubscriptions,
   expireCheckouts,
@@ -17,6 +18,8 @@ export interface WorkerDeps {
   endLapsedSubscriptions: () => Promise<number>;
   /** Provider work that must not be lost: owed refunds, and the payment sandbox's webhook outbox. */
   retryPayments: () => Promise<{ refunds: number; events: number }>;
+  /** Matches new products against members' saved searches and mails them. */
+  savedSearchAlerts: () => Promise<{ matched: number; mailed: number }>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Module jobs by queue name (`jobHandlers`). */
   handlers: Record<string, JobHandler>;
@@ -32,6 +35,7 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
       refunds: await processAutoRefunds(app),
       events: (await app.sandbox?.sendDue()) ?? 0,
     }),
+    savedSearchAlerts: () => runSavedSearchAlerts(app),
     log,
     handlers: jobHandlers(app),
   };
@@ -65,6 +69,11 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.schedule(queues.paymentsRetry, '* * * * *');
   // Events whose wake-up was lost (a crash right after the commit) are delivered by this sweep.
   await boss.schedule(queues.eventsDeliver, '* * * * *');
+  await boss.work(queues.savedSearchAlerts, { pollingIntervalSeconds: 30 }, async () => {
+    const done = await deps.savedSearchAlerts();
+    if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');
+  });
+  await boss.schedule(queues.savedSearchAlerts, '*/5 * * * *');
   for (const [name, handler] of Object.entries(deps.handlers)) {
     // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
     // failure fails (and retries) only its own job, not the batch.

@@ -38,6 +38,9 @@ export async function createProduct(
     isActive: boolean;
     description: string;
     extraPrices: number[];
+    slug: string;
+    /** Trial days of the extra (monthly) prices. */
+    trialDays: number;
   }> = {},
 ) {
   const n = ++seq;
@@ -49,18 +52,21 @@ export async function createProduct(
   await t.database.db
     .execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
       platforms, asset_classes, is_active, default_price_id, sort_amount)
-    values (${id}, ${vendorId}, ${kind}, ${categoryOfKind[kind]}, ${slugify(title) + '-' + n}, ${title}, ${'About ' + title},
+    values (${id}, ${vendorId}, ${kind}, ${categoryOfKind[kind]}, ${overrides.slug ?? slugify(title) + '-' + n}, ${title}, ${'About ' + title},
       ${overrides.description ?? ''}, ${sql.param(overrides.tags ?? [])}::text[], ${sql.param(overrides.platforms ?? ['tradingview'])}::text[],
       ${sql.param(overrides.assetClasses ?? [])}::text[], ${overrides.isActive ?? true}, ${priceId}, ${amount})`);
   await t.database.db
     .execute(sql`insert into prices (id, product_id, amount, currency, scheme, position)
     values (${priceId}, ${id}, ${amount}, 'usd', 'one_time', 0)`);
+  const extraPriceIds: string[] = [];
   for (const [i, extra] of (overrides.extraPrices ?? []).entries()) {
+    const extraId = newId('price');
+    extraPriceIds.push(extraId);
     await t.database.db
-      .execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, position)
-      values (${newId('price')}, ${id}, ${extra}, 'usd', 'recurring', 'month', ${i + 1})`);
+      .execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, trial_days, position)
+      values (${extraId}, ${id}, ${extra}, 'usd', 'recurring', 'month', ${overrides.trialDays ?? null}, ${i + 1})`);
   }
-  return { id, priceId, title };
+  return { id, priceId, title, extraPriceIds };
 }
 
 export async function createBundle(

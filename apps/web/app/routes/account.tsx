@@ -4,6 +4,7 @@ import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contra
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
+import { MembershipSection, SavedSearchesSection } from '../features/membership/components.tsx';
 import { addVendorRole, uploadAvatar } from '../features/user/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -92,6 +93,8 @@ function AccountPage() {
           <dd>{user.roles.join(', ')}</dd>
         </dl>
       </section>
+      <MembershipSection />
+      <SavedSearchesSection />
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
         <h2 className="font-semibold text-white">Profile picture</h2>
         <p className="text-sm text-slate-400">PNG, JPEG or WebP, up to 2 MB.</p>

@@ -100,6 +100,7 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
           ) : (
             <CheckoutPanel
               target={{ kind: 'bundle', bundleId: bundle.id }}
+              vendorUrl={bundle.vendor.vendorUrl}
               price={bundle.price}
               label="Buy the bundle"
             />

@@ -16,6 +16,7 @@ import {
   CONTACT_SUBJECT_MAX,
   CONTACT_TRAP_FIELD,
   hasUnreadableCharacters,
+  plans,
   supportMessages as m,
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
@@ -388,6 +389,20 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               {loaderData.supportEmail}
             </a>
             .
+          </p>
+        </div>
+        <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
+          <h2 className="font-semibold text-white">Priority support</h2>
+          <p className="mt-2">
+            Messages from the e-mail of a{' '}
+            <Link to="/premium" className="text-brand-300 underline underline-offset-2">
+              {plans.premium.name}
+            </Link>{' '}
+            member are answered first, within {plans.premium.supportReplyHours} hours;{' '}
+            <Link to="/pro-plus" className="text-brand-300 underline underline-offset-2">
+              {plans.pro_plus.name}
+            </Link>{' '}
+            members within {plans.pro_plus.supportReplyHours} hours.
           </p>
         </div>
       </aside>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ApiError, Purchase } from '@tradeshelf/contract';
-import { ordersMessages } from '@tradeshelf/contract/client';
+import { ordersMessages, plans } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Spinner } from '../components/ui.tsx';
 import { fetchPurchaseStatus } from '../features/orders/api.ts';
@@ -117,6 +117,14 @@ function Paid({ purchase }: { purchase: Purchase }) {
             <dd>
               <span className="font-mono">{purchase.coupon.code}</span> (−
               {money(purchase.discount)})
+            </dd>
+          </>
+        )}
+        {purchase.memberPrice && (
+          <>
+            <dt className="text-slate-400">Member price</dt>
+            <dd>
+              {plans[purchase.memberPrice.plan].name} (−{money(purchase.memberPrice.discount)})
             </dd>
           </>
         )}

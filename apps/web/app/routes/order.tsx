@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { ordersMessages } from '@tradeshelf/contract/client';
+import { ordersMessages, plans } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { fetchPurchaseDetails } from '../features/orders/api.ts';
@@ -173,6 +173,17 @@ function OrderPage({ id }: { id: string }) {
                 </dt>
                 <dd className="text-right text-brand-300 tabular-nums print:text-black">
                   −{money(purchase.discount)}
+                </dd>
+              </>
+            )}
+            {purchase.memberPrice && (
+              <>
+                <dt className="text-slate-400 print:text-black">
+                  {plans[purchase.memberPrice.plan].name} member price
+                  {sub ? ', every payment' : ''}
+                </dt>
+                <dd className="text-right text-brand-300 tabular-nums print:text-black">
+                  −{money(purchase.memberPrice.discount)}
                 </dd>
               </>
             )}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { planFeatures, planOfPath, PLATFORM_VENDOR_URL } from '@tradeshelf/contract/client';
 import { productPath } from '../features/catalog/components.tsx';
 import { formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
@@ -6,41 +7,19 @@ import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/plan';
 
-const PLANS = {
-  '/premium': {
-    slug: 'tradeshelf-premium',
-    name: 'Premium',
-    features: [
-      'Unlimited watchlists',
-      '50 real-time alerts',
-      '5% off every purchase',
-      'Priority support',
-    ],
-  },
-  '/pro-plus': {
-    slug: 'tradeshelf-pro-plus',
-    name: 'Pro Plus',
-    features: [
-      'Everything in Premium',
-      '500 real-time alerts',
-      'API access',
-      '10% off every purchase',
-      'Early access to new tools',
-    ],
-  },
-} as const;
-
 /** The platform's own plans, sold as products of the Tradeshelf vendor account. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const plan = PLANS[new URL(request.url).pathname as keyof typeof PLANS];
+  // The route table maps only /premium and /pro-plus here.
+  const plan = planOfPath(new URL(request.url).pathname)!;
   const list = await loadFrom(context, request, routes.sellerProductList, {
-    query: { vendorUrl: 'tradeshelf', isActive: 'true' },
+    query: { vendorUrl: PLATFORM_VENDOR_URL, isActive: 'true' },
   });
   const card = list.products.find((p) => p.slug === plan.slug);
   const { product } = card
     ? await loadFrom(context, request, routes.productDetails, { query: { id: card.id } })
     : { product: null };
-  return { plan, product };
+  // Exactly what the purchase grants, from the contract the API enforces (ADR 027).
+  return { plan: { name: plan.name, features: planFeatures(plan) }, product };
 }
 
 export const headers = publicPageHeaders;

@@ -10,6 +10,7 @@ import {
 } from '../features/catalog/components.tsx';
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/hooks.ts';
+import { useMemberPrice } from '../features/membership/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -167,6 +168,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
       ? 'Subscribe'
       : 'Buy now';
   const trial = trialLabel(chosen);
+  const member = useMemberPrice(chosen.amount, product.vendor.vendorUrl);
+  const memberPrice = member
+    ? formatPrice({ ...chosen, amount: chosen.amount - member.discount })
+    : null;
 
   return (
     <div className="mx-auto max-w-6xl pb-24 lg:pb-0">
@@ -191,6 +196,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             {formatPrice(chosen)}
             {trial && <span className="ml-2 text-sm font-medium text-brand-300">{trial}</span>}
           </p>
+          {member && memberPrice && (
+            <p className="mt-1 text-sm font-semibold text-brand-300">
+              Your {member.name} member price: {memberPrice}
+            </p>
+          )}
           <p className="mt-2 text-slate-300">{product.summary}</p>
           <div className="mt-3 flex items-center gap-3">
             <Stars {...product.rating} />
@@ -226,7 +236,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                 label={label}
                 trialNote={
                   chosen.trialDays
-                    ? `Then ${formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
+                    ? `Then ${memberPrice ?? formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
                     : null
                 }
                 blocked={missing.length > 0}

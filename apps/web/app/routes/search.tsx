@@ -13,6 +13,7 @@ import { useOwnedSearch } from '../features/catalog/hooks.ts';
 import { NoResults } from '../features/catalog/no-results.tsx';
 import { SearchBox } from '../features/catalog/search-box.tsx';
 import { SearchFilters } from '../features/catalog/search-filters.tsx';
+import { SaveSearch } from '../features/membership/components.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
@@ -142,6 +143,9 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             <strong className="text-white">“{result.didYouMean}”</strong>.
           </p>
         )}
+        <div className="mt-2">
+          <SaveSearch query={query} />
+        </div>
         {empty ? (
           <NoResults suggestions={result.suggestions} />
         ) : (

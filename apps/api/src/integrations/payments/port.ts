@@ -15,6 +15,11 @@ export interface CheckoutRequest {
   item: { name: string; amount: number; currency: string; interval: Interval | null };
   /** Already-computed discount; `once` applies to the first payment only. */
   discount: { amountOff: number; duration: 'once' | 'forever'; couponId: string } | null;
+  /**
+   * The platform's member price (ADR 027): off every payment, on top of `item.amount`. Never combined
+   * with `discount`; `label` names it on the hosted page.
+   */
+  memberDiscount?: { amountOff: number; label: string } | null;
   trialDays: number | null;
   buyer: { userId: string; email: string; customerId: string | null };
   /** The vendor's connected account (Stripe Connect), when onboarded. */

@@ -17,17 +17,20 @@ const money = (amount: number, currency: string) =>
     amount / 100,
   );
 
-/** What the first payment charges: nothing during a trial, else the price less any coupon. */
+/** The member price's discount, off every payment. */
+const memberOff = (r: CheckoutRequest) => r.memberDiscount?.amountOff ?? 0;
+
+/** What the first payment charges: nothing during a trial, else the price less any discounts. */
 const firstCharge = (r: CheckoutRequest) =>
-  r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0);
+  r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0) - memberOff(r);
 /**
  * What renewal `n` (1 = the first after checkout) charges: a coupon for every payment always applies;
  * a first-payment coupon on a trial applies to the first charge, when the trial ends.
  */
 const renewalCharge = (r: CheckoutRequest, n: number) =>
-  r.discount && (r.discount.duration === 'forever' || (r.trialDays && n === 1))
+  (r.discount && (r.discount.duration === 'forever' || (r.trialDays && n === 1))
     ? r.item.amount - r.discount.amountOff
-    : r.item.amount;
+    : r.item.amount) - memberOff(r);
 
 /** The portal's link colour is the one `style` attribute: allowed by hash (ADR 022). */
 const policy = pagePolicy({ styleAttributes: ['color:#9db6ff'] });
@@ -107,6 +110,9 @@ export async function sandboxPaymentsModule(fastify: FastifyInstance): Promise<v
         `<tr><td>${esc(r.item.name)}</td><td>${money(r.item.amount, r.item.currency)}${every}</td></tr>`,
         discount
           ? `<tr><td>Coupon (${r.discount!.duration === 'once' ? 'first payment' : 'every payment'})</td><td>−${money(discount, r.item.currency)}</td></tr>`
+          : '',
+        r.memberDiscount
+          ? `<tr><td>${esc(r.memberDiscount.label)}${r.mode === 'subscription' ? ' (every payment)' : ''}</td><td>−${money(r.memberDiscount.amountOff, r.item.currency)}</td></tr>`
           : '',
         r.trialDays ? `<tr><td>Free trial</td><td>${r.trialDays} days</td></tr>` : '',
         `<tr><td><strong>Due today</strong></td><td><strong>${money(due, r.item.currency)}</strong></td></tr>`,

@@ -41,6 +41,9 @@ export class StripePayments implements PaymentsProvider {
 
   async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
     const { item, discount } = req;
+    // The member price is the price of every payment: charged directly, no Stripe coupon (a session
+    // takes one discount, and a vendor coupon never combines with it).
+    const memberOff = req.memberDiscount?.amountOff ?? 0;
     const purchase = { purchase_id: req.purchaseId };
     const connected = req.connectedAccountId;
     const params: Stripe.Checkout.SessionCreateParams = {
@@ -56,7 +59,7 @@ export class StripePayments implements PaymentsProvider {
 
     if (req.mode === 'payment') {
       // A one-off payment needs no Stripe coupon: charge the discounted price directly.
-      const unitAmount = Math.max(0, item.amount - (discount?.amountOff ?? 0));
+      const unitAmount = Math.max(0, item.amount - (discount?.amountOff ?? 0) - memberOff);
       params.line_items = [lineItem(item.name, item.currency, unitAmount)];
       params.payment_intent_data = {
         metadata: purchase,
@@ -70,7 +73,12 @@ export class StripePayments implements PaymentsProvider {
     } else {
       if (!item.interval) throw new Error('A subscription checkout needs an interval');
       params.line_items = [
-        lineItem(item.name, item.currency, item.amount, recurringFor[item.interval]),
+        lineItem(
+          req.memberDiscount ? `${item.name} (${req.memberDiscount.label})` : item.name,
+          item.currency,
+          item.amount - memberOff,
+          recurringFor[item.interval],
+        ),
       ];
       params.subscription_data = {
         metadata: purchase,

@@ -194,6 +194,7 @@ describe('with the pg-boss queue, as npm start and npm run worker run it', () =>
         expireCheckouts: async () => 0,
         endLapsedSubscriptions: async () => 0,
         retryPayments: async () => ({ refunds: 0, events: 0 }),
+        savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
         log: quiet,
         handlers: jobHandlers(deps),
       });

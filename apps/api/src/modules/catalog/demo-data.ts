@@ -6,7 +6,7 @@ export const demoVendors = [
     vendorUrl: 'tradeshelf',
     displayName: 'Tradeshelf',
     verified: true,
-    bio: 'The official Tradeshelf plans: more tools, more alerts, lower fees.',
+    bio: 'The official Tradeshelf plans: member prices, saved-search alerts and priority support.',
     discord: null,
   },
   {
@@ -111,7 +111,8 @@ export const demoProducts: Record<string, Template[]> = {
     {
       kind: 'app',
       title: 'Tradeshelf Premium',
-      summary: 'Unlimited watchlists, 50 real-time alerts and 5% off every purchase.',
+      summary:
+        '3 % member price on other vendors, 10 saved searches with new-listing e-mails, priority support.',
       tags: ['plan', 'premium'],
       platforms: ['other'],
       assets: ['stocks', 'crypto', 'forex'],
@@ -120,7 +121,8 @@ export const demoProducts: Record<string, Template[]> = {
     {
       kind: 'app',
       title: 'Tradeshelf Pro Plus',
-      summary: 'Everything in Premium plus 500 alerts, API access and 10% off every purchase.',
+      summary:
+        '5 % member price on other vendors, 50 saved searches with new-listing e-mails, 8-hour support.',
       tags: ['plan', 'pro plus'],
       platforms: ['other'],
       assets: ['stocks', 'crypto', 'forex', 'futures'],

@@ -1,3 +1,5 @@
 // The catalog module's public entry (ARCHITECTURE §2): other modules import this file only.
 export { missingPrerequisites, vendorContact } from './service.ts';
 export { ownsItem } from './ownership.ts';
+export { newestPublishedAt, productCardsById, productIdsBySlug } from './lookups.ts';
+export { search } from './service.ts';

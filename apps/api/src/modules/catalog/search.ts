@@ -93,6 +93,8 @@ export async function search(
   deps: AppDeps,
   userId: string | null,
   input: SearchInput,
+  /** `fresh`: match now, not from the cache (alerts must see a product published a moment ago). */
+  options: { fresh?: boolean } = {},
 ): Promise<{
   products: ProductCard[];
   bundles: BundleCard[];
@@ -117,7 +119,7 @@ export async function search(
   // A first page's cards come with its matches when a static walk or a category browse finds them (one
   // round trip fewer); the rest, and cached matches, are read here by id.
   const cards: CardPrefetch = { userId, rows: new Map() };
-  let matches = cache.get(key);
+  let matches = options.fresh ? undefined : cache.get(key);
   if (!matches) {
     matches = await findMatches(deps, input, lq, cards);
     cache.set(key, matches);

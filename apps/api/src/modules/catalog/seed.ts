@@ -1,4 +1,4 @@
-import { assetClasses, categoryOfKind } from '@tradeshelf/contract';
+import { assetClasses, categoryOfKind, planFeatures, plans } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
@@ -72,11 +72,17 @@ export async function seedDemoCatalog(
         const createdAt = new Date(now - Math.floor(random() * 300 + i) * DAY);
         const ratingCount = Math.floor(random() * 120);
         const rating = ratingCount ? Math.round((3.6 + random() * 1.4) * 100) / 100 : 0;
-        const description = [
-          `## What it does\n\n${p.summary}`,
-          `## Who it is for\n\nTraders in ${p.assets.join(', ')} who want ${p.tags.slice(0, 2).join(' and ')} without building it themselves.`,
-          `## What you get\n\n- Lifetime updates while your plan is active\n- Setup guide and video walkthrough\n- Support from ${v.displayName}`,
-        ].join('\n\n');
+        // The platform's plans say exactly what they grant (ADR 027), nothing generic.
+        const plan = Object.values(plans).find((x) => x.slug === slugify(p.title));
+        const description = plan
+          ? `## What you get\n\n${planFeatures(plan)
+              .map((f) => `- ${f}`)
+              .join('\n')}`
+          : [
+              `## What it does\n\n${p.summary}`,
+              `## Who it is for\n\nTraders in ${p.assets.join(', ')} who want ${p.tags.slice(0, 2).join(' and ')} without building it themselves.`,
+              `## What you get\n\n- Lifetime updates while your plan is active\n- Setup guide and video walkthrough\n- Support from ${v.displayName}`,
+            ].join('\n\n');
         await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
             platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at)
           values (${id}, ${vendorId}, ${p.kind}, ${categoryOfKind[p.kind]}, ${slugify(p.title)}, ${p.title}, ${p.summary}, ${description},

@@ -1,2 +1,3 @@
 // The orders module's public entry (ARCHITECTURE §2): other modules import this file only.
 export { endLapsedSubscriptions, expireCheckouts, processAutoRefunds } from './service.ts';
+export { activeAccessTo, type ActiveAccess } from './access.ts';

@@ -77,3 +77,14 @@ export function proportionalShare(
     ...shares.map((e, i) => ({ ...e, amount: -taken[i]! })).filter((e) => e.amount !== 0),
   ];
 }
+
+/**
+ * The percentage of each subscription payment that makes the provider's fee the ledger's fee
+ * (`platformFee` of a `charged` payment): rounded down to the two decimals Stripe accepts, so the
+ * vendor is never paid less than the ledger says. Stripe's fee can then fall short of the ledger's by
+ * at most charged / 10 000 plus its own rounding (one minor unit).
+ */
+export function subscriptionFeePercent(charged: number, platformFee: number): number {
+  if (charged <= 0 || platformFee <= 0) return 0;
+  return Math.floor((platformFee * 10_000) / charged) / 100;
+}

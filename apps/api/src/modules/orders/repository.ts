@@ -39,6 +39,7 @@ export interface PurchaseRow {
   renewal_amount: number | null;
   coupon_id: string | null;
   coupon_released: boolean;
+  member_discount: number;
   affiliate_user_id: string | null;
   affiliate_bps: number | null;
   trial_days: number | null;
@@ -69,6 +70,8 @@ interface PurchaseView {
   renewal_amount: number | null;
   coupon_code: string | null;
   coupon_duration: 'once' | 'forever' | null;
+  member_plan: 'premium' | 'pro_plus' | null;
+  member_discount: number;
   subscription_status: NonNullable<Purchase['subscription']>['status'] | null;
   current_period_end: Date | string | null;
   receipt_number: string | null;
@@ -119,7 +122,7 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           coalesce(pr.id, b.id) as item_id, coalesce(pr.slug, b.slug) as item_slug,
           coalesce(pr.title, b.title) as item_title, p.price_id,
           v.vendor_url, v.display_name as vendor_name, p.scheme, p.currency, p.subtotal, p.discount,
-          p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.subscription_status,
+          p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.member_plan, p.member_discount, p.subscription_status,
           p.current_period_end, p.receipt_number, p.created_at, p.paid_at, p.refunded_at,
           p.refund_reason, p.disputed_at,
           (select coalesce(sum(l.amount), 0)::int from ledger_entries l
@@ -162,6 +165,10 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       coupon:
         r.coupon_code && r.coupon_duration
           ? { code: r.coupon_code, duration: r.coupon_duration }
+          : null,
+      memberPrice:
+        r.member_plan && r.member_discount > 0
+          ? { plan: r.member_plan, discount: money(r.member_discount) }
           : null,
       subscription: r.subscription_status ? subscriptionOf(r) : null,
       receiptNumber: r.receipt_number,

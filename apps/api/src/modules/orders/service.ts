@@ -1,5 +1,8 @@
 import {
+  memberDiscountOf,
   ordersMessages,
+  PLATFORM_VENDOR_URL,
+  plans,
   type CheckoutScheme,
   type CouponPreview,
   type Purchase,
@@ -13,7 +16,14 @@ import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { missingPrerequisites, ownsItem } from '../catalog/index.ts';
-import { couponDiscount, splitPayment, proportionalShare, type LedgerLine } from './pricing.ts';
+import { currentPlan } from '../membership/index.ts';
+import {
+  couponDiscount,
+  splitPayment,
+  proportionalShare,
+  subscriptionFeePercent,
+  type LedgerLine,
+} from './pricing.ts';
 import { loadPurchases, one, rows, type CouponRow, type PurchaseRow } from './repository.ts';
 
 const rule = (message: string, fields?: Record<string, string>) =>
@@ -224,6 +234,7 @@ export async function startCheckout(
   );
   if (!buyer) throw new AppError('unauthorized', 'Sign in to continue.');
   if (input.coupon) await findCoupon(deps, item, input.coupon, deps.database.db, false);
+  const member = await memberPrice(deps, ctx.buyerId, item, input.coupon);
 
   // Referrals are best-effort: an unknown, foreign or self-referral id is ignored, never an error.
   const referral = input.refId
@@ -253,23 +264,30 @@ export async function startCheckout(
         }
       }
       const discount = coupon ? couponDiscount(item.amount, coupon) : 0;
-      const total = item.amount - discount;
-      const renewal = recurring ? (coupon?.duration === 'forever' ? total : item.amount) : null;
+      // A member price and a coupon never combine, so the member price holds for every payment.
+      const memberDiscount = member?.discount ?? 0;
+      const total = item.amount - discount - memberDiscount;
+      const renewal = recurring
+        ? coupon?.duration === 'forever'
+          ? total
+          : item.amount - memberDiscount
+        : null;
       const result = await tx.execute(sql`insert into purchases (id, buyer_id, vendor_id, provider,
         idempotency_key, request_hash, item_type, product_id, bundle_id, price_id, scheme, currency,
         subtotal, discount, total, renewal_amount, coupon_id, coupon_code, coupon_duration,
-        ref_id, affiliate_user_id, affiliate_bps, trial_days, expires_at)
+        ref_id, affiliate_user_id, affiliate_bps, trial_days, member_plan, member_discount, expires_at)
       values (${purchaseId}, ${ctx.buyerId}, ${item.vendor_id}, ${deps.payments.name},
         ${idempotencyKey}, ${requestHash}, ${item.type}, ${item.type === 'product' ? item.id : null},
         ${item.type === 'bundle' ? item.id : null}, ${item.price_id}, ${schemeOf(item)}, ${item.currency},
         ${item.amount}, ${discount}, ${total}, ${renewal}, ${coupon?.id ?? null}, ${coupon?.code ?? null},
         ${coupon?.duration ?? null}, ${referral ? input.refId! : null}, ${referral?.user_id ?? null},
         ${referral?.commission_bps ?? null}, ${recurring ? item.trial_days : null},
+        ${member?.plan ?? null}, ${memberDiscount},
         now() + make_interval(mins => ${deps.config.CHECKOUT_EXPIRY_MINUTES}))
       on conflict (buyer_id, idempotency_key) do nothing
       returning id`);
       if (!result.rows.length) throw new RaceLost();
-      return { coupon, discount, total };
+      return { coupon, discount, total, renewal, memberDiscount, memberPlan: member?.plan ?? null };
     })
     .catch((err: unknown) => {
       if (err instanceof RaceLost) return null;
@@ -285,6 +303,42 @@ export async function startCheckout(
 }
 
 class RaceLost extends Error {}
+
+type Plan = keyof typeof plans;
+
+/** A checkout's prices as committed with the pending purchase. */
+interface Priced {
+  coupon: CouponRow | null;
+  discount: number;
+  total: number;
+  /** Each renewal (subscriptions), null for one-time. */
+  renewal: number | null;
+  memberDiscount: number;
+  memberPlan: Plan | null;
+}
+
+const feeRule = (deps: AppDeps) => ({
+  bps: deps.config.PLATFORM_FEE_BPS,
+  fixed: deps.config.PLATFORM_FEE_FIXED,
+});
+
+/**
+ * The member price (ADR 027), decided here on the server from the buyer's plan now: the plan's
+ * percentage of the price, capped at the platform fee that pays for it. Not for the platform's own
+ * products, and not combined with a vendor coupon (the coupon replaces it).
+ */
+async function memberPrice(
+  deps: AppDeps,
+  buyerId: string,
+  item: Item,
+  coupon: string | undefined,
+): Promise<{ plan: Plan; discount: number } | null> {
+  if (coupon || item.vendor_url.toLowerCase() === PLATFORM_VENDOR_URL) return null;
+  const current = await currentPlan(deps, buyerId);
+  if (!current) return null;
+  const discount = memberDiscountOf(item.amount, current.plan.memberDiscountPercent, feeRule(deps));
+  return discount > 0 ? { plan: current.plan.id, discount } : null;
+}
 
 /**
  * The checkout an earlier request with this Idempotency-Key started. If that request is still
@@ -306,9 +360,13 @@ async function existingCheckout(
     coupon_id: string | null;
     discount: number;
     total: number;
+    renewal_amount: number | null;
+    member_plan: Plan | null;
+    member_discount: number;
   }>(
     deps.database.db,
-    sql`select id, request_hash, session_id, checkout_url, coupon_id, discount, total from purchases
+    sql`select id, request_hash, session_id, checkout_url, coupon_id, discount, total, renewal_amount,
+          member_plan, member_discount from purchases
         where buyer_id = ${ctx.buyerId} and idempotency_key = ${key}`,
   );
   if (!found) return null;
@@ -333,6 +391,9 @@ async function existingCheckout(
     coupon,
     discount: found.discount,
     total: found.total,
+    renewal: found.renewal_amount,
+    memberDiscount: found.member_discount,
+    memberPlan: found.member_plan,
   });
 }
 
@@ -342,11 +403,16 @@ async function createProviderSession(
   purchaseId: string,
   item: Item,
   email: string,
-  priced: { coupon: CouponRow | null; discount: number; total: number },
+  priced: Priced,
 ): Promise<{ url: string; sessionId: string }> {
   const db = deps.database.db;
-  const fee = { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED };
-  const split = splitPayment(priced.total, fee, null);
+  const fee = feeRule(deps);
+  // The platform's fee as the ledger records it: on the price before the member discount, less it.
+  const feeOn = (charged: number) =>
+    charged <= 0
+      ? 0
+      : splitPayment(charged + priced.memberDiscount, fee, null).platformFee -
+        priced.memberDiscount;
   const account = await one<{ account_id: string }>(
     db,
     sql`select account_id from vendor_payment_accounts
@@ -374,9 +440,21 @@ async function createProviderSession(
           : null,
       trialDays: item.scheme === 'recurring' ? item.trial_days : null,
       buyer: { userId: ctx.buyerId, email, customerId },
+      memberDiscount:
+        priced.memberPlan && priced.memberDiscount > 0
+          ? {
+              amountOff: priced.memberDiscount,
+              label: `${plans[priced.memberPlan].name} member price`,
+            }
+          : null,
       connectedAccountId: account?.account_id ?? null,
-      applicationFeeAmount: split.platformFee,
-      applicationFeePercent: fee.bps / 100,
+      applicationFeeAmount: feeOn(priced.total),
+      // Stripe applies one percentage to every invoice: the renewals' fee, so the vendor nets what the
+      // ledger says (ADR 027).
+      applicationFeePercent: subscriptionFeePercent(
+        priced.renewal ?? priced.total,
+        feeOn(priced.renewal ?? priced.total),
+      ),
       successUrl: `${ctx.origin}/orders/status?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${ctx.origin}${itemPath}?checkout=cancelled`,
       idempotencyKey: purchaseId,
@@ -764,11 +842,20 @@ async function writeSale(
   paymentRef: string,
   amount: number,
 ): Promise<void> {
-  const split = splitPayment(
-    amount,
-    { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED },
+  // A member-priced payment splits as the full price would, and the platform's fee pays the member
+  // discount, so vendor and affiliate get what a non-member's payment gives them. An amount we did
+  // not price (not the member price) splits as charged.
+  const member =
+    purchase.member_discount > 0 &&
+    (amount === purchase.total || amount === purchase.renewal_amount)
+      ? purchase.member_discount
+      : 0;
+  const full = splitPayment(
+    amount + member,
+    feeRule(deps),
     purchase.affiliate_user_id ? purchase.affiliate_bps : null,
   );
+  const split = { ...full, platformFee: full.platformFee - member };
   const line = (entry_type: string, account_type: string, account_id: string, value: number) => ({
     entry_type,
     account_type,
@@ -994,6 +1081,11 @@ function receiptMail(to: string, p: Purchase) {
     ...(p.discount.amount > 0
       ? [
           `Discount (${p.coupon?.code}${p.coupon?.duration === 'once' && sub ? ', first payment' : ''}): -${mailMoney(p.discount)}`,
+        ]
+      : []),
+    ...(p.memberPrice
+      ? [
+          `${plans[p.memberPrice.plan].name} member price${sub ? ' (every payment)' : ''}: -${mailMoney(p.memberPrice.discount)}`,
         ]
       : []),
     // What moved today: a trial charges nothing until it ends.

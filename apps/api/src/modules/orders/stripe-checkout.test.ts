@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../integrations/payments/port.ts';
@@ -426,5 +427,103 @@ describe('checkout against Stripe (loopback fake)', () => {
       error: 'Webhook body is not a valid event.',
       code: 'bad_request',
     });
+  });
+});
+
+describe('member pricing against Stripe (ADR 027)', () => {
+  it('charges the member price with a fee that leaves the vendor their full share, one-time and subscription', async () => {
+    const planProducts = await createPlatformPlans(t);
+    const member = await createBuyer(t);
+    // Premium bought through Stripe (the platform collects its own plan: no connected account).
+    const planRes = await t.call(ordersRoutes.checkoutProduct, {
+      token: member.token,
+      query: { vendorUrl: 'tradeshelf' },
+      body: { priceId: planProducts.premium.monthlyPriceId },
+    });
+    expect(planRes.statusCode, planRes.body).toBe(201);
+    const planBody = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body;
+    expect(planBody).not.toHaveProperty('subscription_data[application_fee_percent]');
+    const planPurchase = planBody['metadata[purchase_id]']!;
+    const done = await stripeEvent(
+      'checkout.session.completed',
+      {
+        id: planRes.json().sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: 1_900,
+        currency: 'usd',
+        metadata: { purchase_id: planPurchase },
+        payment_intent: null,
+        invoice: 'in_premium_first',
+        subscription: 'sub_premium',
+        customer: 'cus_premium',
+      },
+      'evt_premium_done',
+    );
+    expect(done.statusCode, done.body).toBe(200);
+
+    // One-time, $80 at a 10 % fee: 3 % off is $2.40 of the $8.00 fee.
+    const oneTime = await t.call(ordersRoutes.checkoutProduct, {
+      token: member.token,
+      query: { vendorUrl: vendor.vendorUrl },
+      body: { priceId: product.priceId },
+    });
+    expect(oneTime.statusCode, oneTime.body).toBe(201);
+    expect(stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][unit_amount]': '7760',
+      'payment_intent_data[application_fee_amount]': '560',
+      'payment_intent_data[transfer_data][destination]': 'acct_vendor_1',
+    });
+
+    // Subscription, $15 a month: member price $14.55, fee $1.50 − $0.45 = $1.05 = 7.21 % (rounded
+    // down) of $14.55, so Stripe keeps $1.05 and the vendor nets $13.50, as from a non-member.
+    const plan = await createProduct(t, vendor.id, { title: 'Member Feed', extraPrices: [1_500] });
+    const sub = await t.call(ordersRoutes.checkoutProduct, {
+      token: member.token,
+      query: { vendorUrl: vendor.vendorUrl },
+      body: { priceId: plan.extraPriceIds[0]! },
+    });
+    expect(sub.statusCode, sub.body).toBe(201);
+    const subBody = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body;
+    expect(subBody).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][price_data][unit_amount]': '1455',
+      'line_items[0][price_data][product_data][name]': 'Member Feed (Premium member price)',
+      'subscription_data[application_fee_percent]': '7.21',
+    });
+    expect(Math.round((1455 * 7.21) / 100)).toBe(105);
+    expect(subBody).not.toHaveProperty('discounts[0][coupon]');
+
+    const subPurchase = subBody['metadata[purchase_id]']!;
+    await stripeEvent(
+      'checkout.session.completed',
+      {
+        id: sub.json().sessionId,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: 1_455,
+        currency: 'usd',
+        metadata: { purchase_id: subPurchase },
+        payment_intent: null,
+        invoice: 'in_member_first',
+        subscription: 'sub_member_feed',
+        customer: 'cus_premium_vendor',
+      },
+      'evt_member_feed_done',
+    );
+    const ledger = await t.database.db.execute<{ entry_type: string; amount: number }>(
+      sql`select entry_type, amount from ledger_entries where purchase_id = ${subPurchase}
+          order by entry_type`,
+    );
+    expect(ledger.rows).toEqual([
+      { entry_type: 'platform_fee', amount: 105 },
+      { entry_type: 'sale', amount: -1_455 },
+      { entry_type: 'vendor_share', amount: 1_350 },
+    ]);
   });
 });

@@ -81,6 +81,9 @@ export const purchases = pgTable(
     renewalAmount: integer('renewal_amount'),
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
     couponCode: text('coupon_code'),
+    /** The plan whose member price applied (ADR 027), and what it took off every payment. */
+    memberPlan: text('member_plan', { enum: ['premium', 'pro_plus'] }),
+    memberDiscount: integer('member_discount').notNull().default(0),
     couponDuration: text('coupon_duration', { enum: ['once', 'forever'] }),
     couponReleased: boolean('coupon_released').notNull().default(false),
     refId: text('ref_id'),

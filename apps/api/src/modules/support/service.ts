@@ -10,6 +10,7 @@ import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { addressKey, type RateRule } from '../../platform/rate-limit.ts';
 import * as catalog from '../catalog/index.ts';
+import { currentPlan } from '../membership/index.ts';
 import * as users from '../users/index.ts';
 import * as repo from './repository.ts';
 
@@ -45,6 +46,9 @@ export async function contact(deps: AppDeps, ip: string, input: ContactInput): P
     throw new AppError('validation_failed', m.vendorUnknown, { vendorUrl: m.vendorUnknown });
   const vendorEmail = vendor ? await users.emailOf(deps, vendor.userId) : null;
   const account = await users.accountByEmail(deps, input.email);
+  // Members' messages come first (ADR 027). Going by the e-mail is safe: the reply goes to that
+  // address, so naming a member's e-mail gains a stranger nothing.
+  const member = account ? await currentPlan(deps, account.id) : null;
 
   const message = {
     id: newId('msg'),
@@ -56,15 +60,23 @@ export async function contact(deps: AppDeps, ip: string, input: ContactInput): P
     vendorId: vendor?.id ?? null,
     userId: account?.id ?? null,
     ip,
+    priority: member !== null,
   };
   const mails: OutgoingMail[] = [
     {
       to: deps.config.SUPPORT_EMAIL,
       replyTo: input.email,
-      subject: `Contact form: ${input.subject}`,
+      subject: member
+        ? `[Priority: ${member.plan.name}, reply within ${member.plan.supportReplyHours} h] Contact form: ${input.subject}`
+        : `Contact form: ${input.subject}`,
       text: [
         `From: ${input.name} <${input.email}>`,
         `Account: ${account ? `${account.id}${account.emailVerified ? '' : ' (e-mail not verified)'}` : 'none with this e-mail'}`,
+        ...(member
+          ? [
+              `Plan: ${member.plan.name} (priority support, reply within ${member.plan.supportReplyHours} hours)`,
+            ]
+          : []),
         ...(message.orderRef ? [`Order: ${message.orderRef}`] : []),
         ...(vendor ? [`Vendor: ${vendor.displayName} (/v/${vendor.vendorUrl}), sent a copy`] : []),
         `Reference: ${message.id}`,

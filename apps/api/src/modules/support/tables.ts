@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { vendors } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -19,6 +19,8 @@ export const supportMessages = pgTable(
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The sender's address, for abuse reports. */
     ip: text('ip'),
+    /** Sent from a Premium or Pro Plus member's e-mail: answered first (ADR 027). */
+    priority: boolean('priority').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

@@ -8,6 +8,7 @@ import { formatMoney } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { toApiError } from '../../lib/http.ts';
 import { CheckoutAttempt, isRetryable } from '../../lib/idempotency.ts';
+import { useMemberPrice } from '../membership/index.ts';
 import { useServices } from '../../lib/services.tsx';
 import { checkoutBundle, checkoutProduct, resetCheckout } from './slice.ts';
 
@@ -94,9 +95,12 @@ export function CheckoutPanel({
   label,
   trialNote,
   blocked = false,
+  vendorUrl,
   children,
 }: {
   target: CheckoutTarget;
+  /** The seller, for a bundle (a product's comes with its target): decides the member price. */
+  vendorUrl?: string;
   price: Money;
   recurring?: boolean;
   label: string;
@@ -125,7 +129,18 @@ export function CheckoutPanel({
     };
   }, [dispatch]);
 
-  const total = coupon.state === 'valid' ? coupon.preview.total : price;
+  const member = useMemberPrice(
+    price.amount,
+    target.kind === 'product' ? target.vendorUrl : (vendorUrl ?? ''),
+  );
+  // A coupon replaces the member price (they never combine; the server applies the same rule).
+  const memberApplies = member !== null && coupon.state === 'empty';
+  const total =
+    coupon.state === 'valid'
+      ? coupon.preview.total
+      : memberApplies
+        ? { amount: price.amount - member.discount, currency: price.currency }
+        : price;
   const couponBlocks = coupon.state === 'checking' || coupon.state === 'invalid';
   const busy = checkout.status === 'loading' || checkout.status === 'success';
   const disabled = blocked || couponBlocks || busy;
@@ -227,6 +242,31 @@ export function CheckoutPanel({
           )}
         </div>
       </div>
+      {memberApplies && (
+        <dl
+          aria-label="Member price"
+          className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-ink-800 px-3 py-2.5 text-sm"
+        >
+          <dt className="text-slate-400">Price</dt>
+          <dd className="text-right text-slate-200">{formatMoney(price.amount, price.currency)}</dd>
+          <dt className="text-slate-400">
+            {member.name} member price{recurring ? ' (every payment)' : ''}
+          </dt>
+          <dd className="text-right text-brand-300">
+            −{formatMoney(member.discount, price.currency)}
+          </dd>
+          <dt className="font-semibold text-white">Total</dt>
+          <dd className="text-right font-semibold text-white">
+            {formatMoney(total.amount, total.currency)}
+          </dd>
+        </dl>
+      )}
+      {member && coupon.state === 'valid' && (
+        <p className="text-xs text-slate-400">
+          Your coupon replaces the {member.name} member price of{' '}
+          {formatMoney(member.discount, price.currency)}; clear it to use the member price.
+        </p>
+      )}
       {coupon.state === 'valid' && (
         <dl
           aria-label="Order total"

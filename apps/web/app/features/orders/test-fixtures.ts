@@ -21,6 +21,7 @@ export function purchase(o: Partial<Purchase> = {}): Purchase {
     paid: { amount: 0, currency: 'usd' },
     refunded: { amount: 0, currency: 'usd' },
     coupon: { code: 'SAVE20', duration: 'forever' },
+    memberPrice: null,
     subscription: null,
     receiptNumber: null,
     entitlements: [],

@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A member's saved search: the query and filters of `/search`, and how far alerts have looked. */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    q: text('q').notNull(),
+    category: text('category'),
+    kind: text('kind'),
+    platform: text('platform'),
+    minPrice: integer('min_price'),
+    maxPrice: integer('max_price'),
+    alerts: boolean('alerts').notNull().default(true),
+    /** Products published up to here have been matched against it (no alert for older ones). */
+    checkedUntil: ts('checked_until').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('saved_searches_user_idx').on(t.userId, t.createdAt, t.id),
+    index('saved_searches_alerts_idx')
+      .on(t.checkedUntil)
+      .where(sql`${t.alerts}`),
+  ],
+);
+
+/** A new product a saved search matched: one row each, so it is mailed once (`mailed_at`). */
+export const savedSearchHits = pgTable(
+  'saved_search_hits',
+  {
+    savedSearchId: text('saved_search_id')
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: 'cascade' }),
+    /** The catalogue's product id (read through the catalog service, no foreign key across slices). */
+    productId: text('product_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mailedAt: ts('mailed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.savedSearchId, t.productId], name: 'saved_search_hits_pkey' }),
+    index('saved_search_hits_unmailed_idx')
+      .on(t.userId)
+      .where(sql`${t.mailedAt} is null`),
+  ],
+);
+
+/** Alert e-mails sent to a member per UTC day: the plan's daily cap counts these. */
+export const alertMailDays = pgTable(
+  'alert_mail_days',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    mails: integer('mails').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day], name: 'alert_mail_days_pkey' })],
+);
