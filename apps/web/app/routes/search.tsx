@@ -16,6 +16,7 @@ import { formatPrice } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import { searchIndexing } from '../lib/search-seo.ts';
 import { useServices } from '../lib/services.tsx';
 import type { Route } from './+types/search';
 
@@ -80,16 +81,19 @@ export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const q = data?.query.q ?? '';
+  const indexing = searchIndexing(
+    data?.query ?? queryFromUrl(new URL(location.search, 'http://x')),
+  );
   const category = data?.query.category ? categoryLabels[data.query.category] : '';
   const title = q ? `“${q}”${category ? ` in ${category}` : ''}` : category || 'Search';
   const origin = originOf(matches);
   return seo({
     title,
     description: `Trading ${category ? category.toLowerCase() : 'tools'}${q ? ` matching “${q}”` : ''}: compare prices, platforms and ratings on Tradeshelf.`,
-    path: location.pathname + location.search,
+    path: indexing.canonicalPath,
     origin,
-    // Filtered and paged variants are not separate pages for search engines.
-    noindex: Boolean(q || data?.query.cursor || data?.query.kind || data?.query.platform),
+    // Filtered and paged variants are not separate pages for search engines (ADR 025).
+    noindex: indexing.noindex,
     jsonLd: [
       breadcrumbs(origin, [
         ['Home', '/'],
