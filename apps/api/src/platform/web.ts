@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -139,6 +139,8 @@ interface RequestContext {
   document: DocumentSink;
   /** This response's CSP nonce, for every inline script and style the page renders. */
   nonce: string;
+  /** A built stylesheet's text by its URL, for the page to inline (ADR 025). */
+  stylesheet: (href: string) => string | undefined;
 }
 
 /** A rendered page held whole: our entry.server renders in one pass, so nothing is streamed. */
@@ -327,13 +329,34 @@ export async function loadWebApp(
   const policy = pagePolicy({ imgSrc: options.imgSrc ?? [] });
   const csp = (nonce: string) => ['content-security-policy', policy(nonce)];
 
+  const clientDir = path.join(buildDir, 'client');
+  // Built stylesheets never change while the server runs: read each once.
+  const stylesheets = new Map<string, string | undefined>();
+  const stylesheet = (href: string) => {
+    if (!stylesheets.has(href)) {
+      const file = path.join(clientDir, path.normalize(href));
+      let text: string | undefined;
+      if (/^\/assets\/[\w.-]+\.css$/.test(href) && file.startsWith(clientDir + path.sep)) {
+        try {
+          text = readFileSync(file, 'utf8');
+          // Text that could close the element stays in its file, linked.
+          if (/<\/style/i.test(text)) text = undefined;
+        } catch {
+          text = undefined;
+        }
+      }
+      stylesheets.set(href, text);
+    }
+    return stylesheets.get(href);
+  };
+
   const render = async (req: IncomingMessage, nonce: string): Promise<Page> => {
     try {
       // A fresh context per request: `entry.server` leaves the rendered document in its sink.
       const document: DocumentSink = { html: null };
       const loadContext: RequestContext = context
-        ? { api: context, document, nonce }
-        : { document, nonce };
+        ? { api: context, document, nonce, stylesheet }
+        : { document, nonce, stylesheet };
       return await toPage(await handle(toRequest(req), loadContext as never), document);
     } catch (err) {
       console.error(err);
@@ -370,7 +393,7 @@ export async function loadWebApp(
       }
       send(req, res, page, csp(nonce), accepted);
     },
-    clientDir: path.join(buildDir, 'client'),
+    clientDir,
   };
 }
 

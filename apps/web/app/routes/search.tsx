@@ -349,6 +349,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <NoResults suggestions={result.suggestions} />
         ) : (
           <div className="mt-4">
+            {/* Cards title themselves with h3: the outline needs this level between them and h1. */}
+            <h2 className="sr-only">Results</h2>
             <ProductGrid products={result.products} bundles={result.bundles} />
           </div>
         )}
