@@ -27,17 +27,22 @@ interface Lhr {
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> }>;
   audits: Record<string, Audit>;
   runtimeError?: { message: string };
+  environment?: { benchmarkIndex?: number };
 }
 
 /** One page's figures from one Lighthouse run. */
 interface PageRun {
   scores: Record<keyof typeof TARGET, number>;
   lcpMs: number;
+  fcpMs: number;
+  tbtMs: number;
   /** Bytes of JavaScript the browser downloaded (on the wire, i.e. compressed). */
   jsKb: number;
   cssKb: number;
   /** Audits that cost points outside performance (what to fix). */
   failing: string[];
+  /** Lighthouse's measure of this host's CPU speed (its throttling multiplies measured CPU time). */
+  benchmarkIndex: number;
 }
 
 function summarise(lhr: Lhr): PageRun {
@@ -65,9 +70,12 @@ function summarise(lhr: Lhr): PageRun {
   return {
     scores,
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
     jsKb: bytes('Script'),
     cssKb: bytes('Stylesheet'),
     failing,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? NaN,
   };
 }
 
@@ -155,6 +163,9 @@ export async function run(): Promise<void> {
       };
       console.log(
         `  ${page.name.padEnd(11)}${CATEGORIES.map(cell).join(' ')}  ${r.lcpMs.toFixed(0).padStart(6)}${r.lcpMs <= LCP_TARGET_MS ? ' ' : '!'} ${r.jsKb.toFixed(1).padStart(6)}${r.jsKb <= JS_BUDGET_KB ? ' ' : '!'} ${r.cssKb.toFixed(1).padStart(6)}   ratio LCP/target ${(r.lcpMs / LCP_TARGET_MS).toFixed(2)}, JS/budget ${(r.jsKb / JS_BUDGET_KB).toFixed(2)}`,
+      );
+      console.log(
+        `      FCP ${r.fcpMs.toFixed(0)} ms, TBT ${r.tbtMs.toFixed(0)} ms; host benchmark index ${results.map((x) => x.benchmarkIndex.toFixed(0)).join(', ')}`,
       );
       for (const f of new Set(results.flatMap((x) => x.failing))) console.log(`      - ${f}`);
     }
