@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -30,6 +32,7 @@ import { registerErrorHandling } from './platform/errors.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './platform/serializer.ts';
 import { filesModule } from './platform/files.ts';
 import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
+import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 
 declare module 'fastify' {
@@ -79,6 +82,20 @@ export async function buildApp(
     contentSecurityPolicy: API_CSP,
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
+  });
+  // JSON and other text answers over 1 KB, brotli or gzip (ADR 025). Pages are hijacked replies and
+  // compress themselves (platform/web.ts); built assets were compressed at build time.
+  await app.register(compress, {
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip'],
+    brotliOptions: {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    },
+    // Not octet-stream (the default includes it): downloads are archives and media already packed.
+    customTypes: /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|$)|javascript/,
   });
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(swagger, {

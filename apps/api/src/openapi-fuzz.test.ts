@@ -1,6 +1,6 @@
 import { apiErrorSchema, authRoutes, routes, type RouteDef } from '@tradeshelf/contract';
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../test/factories/catalog.ts';
 import { createUser } from '../test/factories/users.ts';
@@ -514,7 +514,7 @@ function mutation(op: Operation, target: Target, kind: string): fc.Arbitrary<Mut
 
 interface FuzzRequest {
   url: string;
-  method: string;
+  method: NonNullable<InjectOptions['method']>;
   headers: Record<string, string>;
   payload?: string | Buffer;
 }
@@ -528,7 +528,11 @@ function serialize(op: Operation, d: Draft): FuzzRequest {
   if (d.auth === 'garbage') headers.authorization = 'Bearer eyJhbGciOiJub25lIn0.e30.';
   if (d.auth === 'scheme') headers.authorization = `Basic ${tokens.access}`;
   if (d.idempotencyKey !== null) headers['idempotency-key'] = d.idempotencyKey;
-  const request: FuzzRequest = { method: op.method, url: qs ? `${path}?${qs}` : path, headers };
+  const request: FuzzRequest = {
+    method: op.method as FuzzRequest['method'],
+    url: qs ? `${path}?${qs}` : path,
+    headers,
+  };
   if (d.body && 'json' in d.body) {
     headers['content-type'] = 'application/json';
     request.payload = JSON.stringify(d.body.json) ?? 'null';

@@ -1,5 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
+import { DocumentStylesContext } from './lib/inline-stylesheet.tsx';
 
 /** How long deferred loader data may take before React Router aborts it (none of ours is deferred). */
 export const streamTimeout = 5_000;
@@ -56,12 +57,15 @@ export default async function handleRequest(
   // The server sends a policy that runs only scripts carrying this response's nonce (ADR 022).
   const nonce = loadContext?.nonce;
   const attr = nonce ? ` nonce="${nonce}"` : '';
+  const read = loadContext?.stylesheet;
   let html = renderToString(
-    <ServerRouter
-      context={{ ...routerContext, serverHandoffStream: undefined }}
-      url={request.url}
-      nonce={nonce}
-    />,
+    <DocumentStylesContext.Provider value={read ? { read, nonce } : null}>
+      <ServerRouter
+        context={{ ...routerContext, serverHandoffStream: undefined }}
+        url={request.url}
+        nonce={nonce}
+      />
+    </DocumentStylesContext.Provider>,
   );
   // `<Meta>` renders routes' JSON-LD without a nonce prop; it is data, never run, but every inline
   // script in the page carrying the nonce keeps the rule simple to check.

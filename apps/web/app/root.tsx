@@ -1,8 +1,3 @@
-import '@fontsource/montserrat/400.css';
-import '@fontsource/montserrat/500.css';
-import '@fontsource/montserrat/600.css';
-import '@fontsource/montserrat/700.css';
-import '@fontsource/montserrat/800.css';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import {
@@ -16,7 +11,9 @@ import {
   useRouteError,
 } from 'react-router';
 import type { Route } from './+types/root';
-import './app.css';
+import montserrat400 from '@fontsource/montserrat/files/montserrat-latin-400-normal.woff2?url';
+import montserrat700 from '@fontsource/montserrat/files/montserrat-latin-700-normal.woff2?url';
+import stylesheet from './app.css?url';
 import { Footer } from './components/footer.tsx';
 import { Header, useLogout } from './components/header.tsx';
 import { ReferralCapture } from './components/referral-capture.tsx';
@@ -29,6 +26,7 @@ import {
 } from './components/username-prompt.tsx';
 import { currentConfig } from './lib/config.ts';
 import { hydrate } from './lib/hydrate.ts';
+import { InlineStylesheet } from './lib/inline-stylesheet.tsx';
 import { jsonLdString, pageMeta, siteJsonLd } from './lib/seo.ts';
 import { ServicesContext, useServices } from './lib/services.tsx';
 import { makeStore } from './store.ts';
@@ -39,6 +37,20 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = () => pageMeta('');
+
+/**
+ * Body text (400) and headings (700) are in the first screen of every page: their fonts are fetched
+ * with the HTML rather than once the inlined CSS is applied. Other weights swap in when they land
+ * (`font-display: swap` from @fontsource).
+ */
+export const links: Route.LinksFunction = () =>
+  [montserrat400, montserrat700].map((href) => ({
+    rel: 'preload',
+    href,
+    as: 'font',
+    type: 'font/woff2',
+    crossOrigin: 'anonymous' as const,
+  }));
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useLoaderData<typeof loader>() as { origin: string } | undefined;
@@ -51,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#070a12" />
         <Meta />
         <Links />
+        <InlineStylesheet href={stylesheet} />
         {siteJsonLd(origin).map((d, i) => (
           <script
             key={i}

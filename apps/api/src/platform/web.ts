@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -8,6 +8,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { ServerBuild } from 'react-router';
 import { buildPath, queryParams, type RouteDef } from '@tradeshelf/contract';
 import type { z } from 'zod';
+import {
+  acceptedEncodings,
+  compress,
+  compressible,
+  preferred,
+  SlottedGzip,
+  type Encoding,
+} from './compression.ts';
 import { newNonce, NONCE_LENGTH, pagePolicy } from './csp.ts';
 import { AppError } from './errors.ts';
 import { nulAt, nulRefused } from './http.ts';
@@ -131,6 +139,8 @@ interface RequestContext {
   document: DocumentSink;
   /** This response's CSP nonce, for every inline script and style the page renders. */
   nonce: string;
+  /** A built stylesheet's text by its URL, for the page to inline (ADR 025). */
+  stylesheet: (href: string) => string | undefined;
 }
 
 /** A rendered page held whole: our entry.server renders in one pass, so nothing is streamed. */
@@ -145,6 +155,8 @@ interface CachedPage extends Page {
   storedAt: number;
   /** Byte offsets of the nonce the page was rendered with; each hit writes a fresh one there. */
   nonceAt: number[];
+  /** The body gzipped once, with the nonce's places left open (ADR 025); null when not worth it. */
+  gzip: SlottedGzip | null;
 }
 
 function urlOf(req: IncomingMessage): string {
@@ -183,17 +195,47 @@ function headerOf(page: Page, name: string): string | undefined {
   return undefined;
 }
 
-/** A page's headers, what this response adds, and the body's length. */
-function headersFor(page: Page, extra: string[]): string[] {
-  const headers = [...page.headers, ...extra];
-  if (page.body && headerOf(page, 'content-length') === undefined)
-    headers.push('content-length', String(page.body.byteLength));
+/** A page's headers (less its length), what this response adds, and the body's length. */
+function headersFor(page: Page, extra: string[], length: number | null): string[] {
+  const headers: string[] = [];
+  for (let i = 0; i < page.headers.length; i += 2) {
+    if (page.headers[i] !== 'content-length') headers.push(page.headers[i]!, page.headers[i + 1]!);
+  }
+  headers.push(...extra);
+  if (length !== null) headers.push('content-length', String(length));
   return headers;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, page: Page, extra: string[]): void {
-  res.writeHead(page.status, headersFor(page, extra));
-  res.end(req.method === 'HEAD' ? undefined : (page.body ?? undefined));
+/** Compressed or not, a page may differ by `Accept-Encoding`: shared caches must key on it. */
+const VARY = ['vary', 'Accept-Encoding'];
+
+/** A page, compressed for this response when the client takes it and it is worth it. */
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: Page,
+  extra: string[],
+  accepted: ReadonlySet<Encoding>,
+): void {
+  const body = page.body;
+  const encoding = preferred(accepted);
+  if (
+    !body ||
+    !encoding ||
+    req.method === 'HEAD' ||
+    headerOf(page, 'content-encoding') !== undefined ||
+    !compressible(headerOf(page, 'content-type'), body.byteLength)
+  ) {
+    res.writeHead(page.status, headersFor(page, [...extra, ...VARY], body?.byteLength ?? null));
+    res.end(req.method === 'HEAD' ? undefined : (body ?? undefined));
+    return;
+  }
+  const encoded = compress(body, encoding);
+  res.writeHead(
+    page.status,
+    headersFor(page, [...extra, ...VARY, 'content-encoding', encoding], encoded.length),
+  );
+  res.end(encoded);
 }
 
 /** Where a page's body holds `nonce` (only in the attributes we rendered: it is fresh random). */
@@ -205,9 +247,21 @@ function offsetsOf(body: Uint8Array | null, nonce: string): number[] {
   return at;
 }
 
+/** A page to keep: its gzip is built once here, around the places its nonce sits. */
+function toCached(page: Page, nonce: string): CachedPage {
+  const nonceAt = offsetsOf(page.body, nonce);
+  const gzip =
+    page.body && compressible(headerOf(page, 'content-type'), page.body.byteLength)
+      ? new SlottedGzip(page.body, nonceAt, NONCE_LENGTH)
+      : null;
+  return { ...page, storedAt: Date.now(), nonceAt, gzip };
+}
+
 /**
- * A cached page with a fresh nonce where the render's was: the body goes out as slices of the cached
- * copy around the new nonce, gathered into one write by `cork` (copying ~60 KB per hit cost more).
+ * A cached page with a fresh nonce where the render's was. Gzip (what every browser takes) costs no
+ * compression per hit: the stored stream gets the nonce in its open slots. Otherwise the body goes
+ * out as slices of the cached copy around the new nonce, gathered into one write by `cork` (copying
+ * ~60 KB per hit cost more), or, for a client that takes brotli only, compressed with it.
  */
 function sendCached(
   req: IncomingMessage,
@@ -215,21 +269,37 @@ function sendCached(
   page: CachedPage,
   nonce: string,
   extra: string[],
+  accepted: ReadonlySet<Encoding>,
 ): void {
   const body = page.body;
-  if (!body || req.method === 'HEAD' || page.nonceAt.length === 0)
-    return send(req, res, page, extra);
-  res.writeHead(page.status, headersFor(page, extra));
+  if (!body || req.method === 'HEAD') return send(req, res, page, extra, accepted);
   const fresh = Buffer.from(nonce, 'latin1');
-  res.cork();
+  if (page.gzip && accepted.has('gzip')) {
+    const { chunks, length } = page.gzip.with(fresh);
+    res.writeHead(
+      page.status,
+      headersFor(page, [...extra, ...VARY, 'content-encoding', 'gzip'], length),
+    );
+    res.cork();
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
+    return;
+  }
+  if (page.nonceAt.length === 0) return send(req, res, page, extra, accepted);
+  const slices: Uint8Array[] = [];
   let from = 0;
   for (const at of page.nonceAt) {
-    res.write(body.subarray(from, at));
-    res.write(fresh);
+    slices.push(body.subarray(from, at), fresh);
     from = at + NONCE_LENGTH;
   }
+  slices.push(body.subarray(from));
+  if (page.gzip && accepted.size > 0)
+    return send(req, res, { ...page, body: Buffer.concat(slices) }, extra, accepted);
+  res.writeHead(page.status, headersFor(page, [...extra, ...VARY], body.byteLength));
+  res.cork();
+  for (let i = 0; i < slices.length - 1; i++) res.write(slices[i]);
   // `end` uncorks: the slices leave in one writev.
-  res.end(body.subarray(from));
+  res.end(slices[slices.length - 1]);
 }
 
 const internalError: Page = {
@@ -259,13 +329,34 @@ export async function loadWebApp(
   const policy = pagePolicy({ imgSrc: options.imgSrc ?? [] });
   const csp = (nonce: string) => ['content-security-policy', policy(nonce)];
 
+  const clientDir = path.join(buildDir, 'client');
+  // Built stylesheets never change while the server runs: read each once.
+  const stylesheets = new Map<string, string | undefined>();
+  const stylesheet = (href: string) => {
+    if (!stylesheets.has(href)) {
+      const file = path.join(clientDir, path.normalize(href));
+      let text: string | undefined;
+      if (/^\/assets\/[\w.-]+\.css$/.test(href) && file.startsWith(clientDir + path.sep)) {
+        try {
+          text = readFileSync(file, 'utf8');
+          // Text that could close the element stays in its file, linked.
+          if (/<\/style/i.test(text)) text = undefined;
+        } catch {
+          text = undefined;
+        }
+      }
+      stylesheets.set(href, text);
+    }
+    return stylesheets.get(href);
+  };
+
   const render = async (req: IncomingMessage, nonce: string): Promise<Page> => {
     try {
       // A fresh context per request: `entry.server` leaves the rendered document in its sink.
       const document: DocumentSink = { html: null };
       const loadContext: RequestContext = context
-        ? { api: context, document, nonce }
-        : { document, nonce };
+        ? { api: context, document, nonce, stylesheet }
+        : { document, nonce, stylesheet };
       return await toPage(await handle(toRequest(req), loadContext as never), document);
     } catch (err) {
       console.error(err);
@@ -276,15 +367,16 @@ export async function loadWebApp(
   return {
     async listener(req, res) {
       const nonce = newNonce();
+      const accepted = acceptedEncodings(req.headers['accept-encoding']);
       const cacheable = pages.enabled && req.method === 'GET' && !req.headers.authorization;
-      if (!cacheable) return send(req, res, await render(req, nonce), csp(nonce));
+      if (!cacheable) return send(req, res, await render(req, nonce), csp(nonce), accepted);
       // Pages carry their origin (canonical URL, Open Graph, JSON-LD): the key is the whole URL.
       const key = urlOf(req);
       const hit = pages.get(key);
       if (hit) {
         // `Age`, as a shared cache sends it: how long ago this copy was rendered.
         const age = String(Math.floor((Date.now() - hit.storedAt) / 1000));
-        return sendCached(req, res, hit, nonce, [...csp(nonce), 'age', age]);
+        return sendCached(req, res, hit, nonce, [...csp(nonce), 'age', age], accepted);
       }
       const page = await render(req, nonce);
       const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(headerOf(page, 'cache-control') ?? '');
@@ -294,28 +386,40 @@ export async function loadWebApp(
         Number(sMaxAge[1]) >= ttl &&
         headerOf(page, 'set-cookie') === undefined
       ) {
-        pages.set(key, { ...page, storedAt: Date.now(), nonceAt: offsetsOf(page.body, nonce) });
+        const cached = toCached(page, nonce);
+        pages.set(key, cached);
+        // This response goes out as the hits will: from the stored gzip when the client takes it.
+        return sendCached(req, res, cached, nonce, csp(nonce), accepted);
       }
-      send(req, res, page, csp(nonce));
+      send(req, res, page, csp(nonce), accepted);
     },
-    clientDir: path.join(buildDir, 'client'),
+    clientDir,
   };
 }
 
-/** Serves the built client assets; fingerprinted files under /assets are cached for a year. */
+/** Hashed file names change with their content: a browser may keep them for a year. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files kept under their own name (favicons, robots): an hour, then asked again. */
+export const SHORT_LIVED = 'public, max-age=3600';
+
+/**
+ * Serves the built client assets. Fingerprinted files under /assets are immutable for a year; the
+ * build wrote `.br` and `.gz` beside each text file (ADR 025), sent as they are to a client that
+ * takes them, with `Vary: Accept-Encoding`.
+ */
 export async function registerWebAssets(app: FastifyInstance, web: WebApp): Promise<void> {
   await app.register(fastifyStatic, {
     root: web.clientDir,
     wildcard: false,
     index: false,
-    setHeaders(reply, filePath) {
+    preCompressed: true,
+    // Ours below; `send`'s own (max-age=0) would replace it.
+    cacheControl: false,
+    setHeaders(res, filePath) {
       const rel = path.relative(web.clientDir, filePath);
-      void reply.header(
-        'cache-control',
-        rel.startsWith('assets' + path.sep)
-          ? 'public, max-age=31536000, immutable'
-          : 'public, max-age=3600',
-      );
+      res.setHeader('cache-control', rel.startsWith('assets' + path.sep) ? IMMUTABLE : SHORT_LIVED);
+      // The same URL answers brotli, gzip or plain by `Accept-Encoding`.
+      res.setHeader('vary', 'Accept-Encoding');
     },
   });
 }

@@ -33,6 +33,8 @@ declare module 'react-router' {
      * which sends the policy; absent under the Vite dev server.
      */
     nonce?: string;
+    /** The text of a built stylesheet by URL, to inline it (ADR 025); absent under the dev server. */
+    stylesheet?: (href: string) => string | undefined;
   }
 }
 

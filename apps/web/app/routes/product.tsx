@@ -325,13 +325,13 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </Link>
             <Link
               to={vendorPath(product.vendor)}
-              className="block text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+              className="flex min-h-6 items-center text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Visit the storefront
             </Link>
             <Link
               to={`/contact?vendor=${encodeURIComponent(product.vendor.vendorUrl)}`}
-              className="mt-1 block text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
+              className="mt-1 flex min-h-6 items-center text-sm text-brand-400 underline underline-offset-2 hover:decoration-2"
             >
               Contact the vendor
             </Link>

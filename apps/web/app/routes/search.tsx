@@ -17,6 +17,7 @@ import { SaveSearch } from '../features/membership/components.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
+import { searchIndexing } from '../lib/search-seo.ts';
 import type { Route } from './+types/search';
 
 const pick = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
@@ -63,16 +64,19 @@ export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => {
   const q = data?.query.q ?? '';
+  const indexing = searchIndexing(
+    data?.query ?? queryFromUrl(new URL(location.search, 'http://x')),
+  );
   const category = data?.query.category ? categoryLabels[data.query.category] : '';
   const title = q ? `“${q}”${category ? ` in ${category}` : ''}` : category || 'Search';
   const origin = originOf(matches);
   return seo({
     title,
     description: `Trading ${category ? category.toLowerCase() : 'tools'}${q ? ` matching “${q}”` : ''}: compare prices, platforms and ratings on Tradeshelf.`,
-    path: location.pathname + location.search,
+    path: indexing.canonicalPath,
     origin,
-    // Filtered and paged variants are not separate pages for search engines.
-    noindex: Boolean(q || data?.query.cursor || data?.query.kind || data?.query.platform),
+    // Filtered and paged variants are not separate pages for search engines (ADR 025).
+    noindex: indexing.noindex,
     jsonLd: [
       breadcrumbs(origin, [
         ['Home', '/'],
@@ -150,6 +154,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <NoResults suggestions={result.suggestions} />
         ) : (
           <div className="mt-4">
+            {/* Cards title themselves with h3: the outline needs this level between them and h1. */}
+            <h2 className="sr-only">Results</h2>
             <ProductGrid products={result.products} bundles={result.bundles} />
           </div>
         )}

@@ -365,6 +365,17 @@ describe('robots and sitemap', () => {
     expect(products).toContain(`/p/${rsi.id}/`);
     expect(products).not.toContain(retired.id);
     expect((await t.app.inject('/sitemaps/vendors.xml')).body).toContain('/v/alpha-edge');
+    // Bundles are pages of their own (issue 14): active ones are listed, retired ones are not.
+    expect(index.body).toContain('/sitemaps/bundles.xml');
+    const shelved = await createBundle(t, vendor.id, [rsi.id], 100, 'Shelved Bundle');
+    await t.database.db.execute(sql`update bundles set is_active = false where id = ${shelved.id}`);
+    const bundles = (await t.app.inject('/sitemaps/bundles.xml')).body;
+    expect(bundles).toContain(`/b/${bundle.id}/momentum-bundle</loc>`);
+    expect(bundles).not.toContain(shelved.id);
+    // Category landing pages are the indexable search pages; filtered results are not listed.
+    const pages = (await t.app.inject('/sitemaps/pages.xml')).body;
+    expect(pages).toContain('/search?category=');
+    expect(pages).not.toMatch(/search\?q=/);
     expect((await t.app.inject('/sitemaps/products-99.xml')).statusCode).toBe(404);
     // Page 0 once made a negative OFFSET: a 500.
     for (const name of ['products-0.xml', 'products-01.xml'])

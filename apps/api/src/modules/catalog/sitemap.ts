@@ -1,3 +1,4 @@
+import { catalogCategories } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../platform/origin.ts';
@@ -12,7 +13,7 @@ const xmlEscape = (s: string) =>
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
   );
 
-/** robots.txt and a paged sitemap of vendors and active products, for search engines. */
+/** robots.txt and a paged sitemap of vendors, active products and active bundles, for search engines. */
 export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
   const db = app.deps.database.db;
 
@@ -41,7 +42,11 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
       sql`select count(*)::int as n from products where is_active`,
     );
     const pages = Math.max(1, Math.ceil((count?.n ?? 0) / SITEMAP_PAGE_SIZE));
-    const entries = [`${origin}/sitemaps/pages.xml`, `${origin}/sitemaps/vendors.xml`];
+    const entries = [
+      `${origin}/sitemaps/pages.xml`,
+      `${origin}/sitemaps/vendors.xml`,
+      `${origin}/sitemaps/bundles.xml`,
+    ];
     for (let i = 1; i <= pages; i++) entries.push(`${origin}/sitemaps/products-${i}.xml`);
     return reply
       .type('application/xml; charset=utf-8')
@@ -72,6 +77,8 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
           '/privacy',
           '/refund-policy',
           '/risk-disclosure',
+          // The only search pages open to indexing besides /search (ADR 025): one per category.
+          ...catalogCategories.map((c) => `/search?category=${c}`),
         ].map((p) => ({ loc: origin + p }));
       } else if (name === 'vendors.xml') {
         const found = await rows<{ vendor_url: string }>(
@@ -79,6 +86,14 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
           sql`select vendor_url from vendors order by vendor_url limit 50000`,
         );
         urls = found.map((v) => ({ loc: `${origin}/v/${encodeURIComponent(v.vendor_url)}` }));
+      } else if (name === 'bundles.xml') {
+        const found = await rows<{ id: string; slug: string }>(
+          db,
+          sql`select id, slug from bundles where is_active order by id limit 50000`,
+        );
+        urls = found.map((b) => ({
+          loc: `${origin}/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`,
+        }));
       } else {
         // Pages count from 1 (page 0 would be a negative OFFSET); no leading zeros.
         const m = /^products-([1-9]\d{0,5})\.xml$/.exec(name);

@@ -1,0 +1,109 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/** Issue 14: what a public page may cost a phone in JavaScript, compressed as it travels. */
+const JS_BUDGET_BYTES = 135 * 1024;
+
+async function publicPages(request: APIRequestContext): Promise<string[]> {
+  const found = (await (
+    await request.get('/api/v1/products/term/search?q=indicator&limit=1')
+  ).json()) as { products: Array<{ id: string; slug: string; vendor: { vendorUrl: string } }> };
+  const product = found.products[0]!;
+  return [
+    '/',
+    '/search?q=indicator',
+    `/p/${product.id}/${product.slug}`,
+    `/v/${product.vendor.vendorUrl}`,
+  ];
+}
+
+/** Bytes of JavaScript the page downloaded, as they came over the wire (compressed), by URL. */
+function scriptBytes(page: Page): Map<string, number> {
+  const bytes = new Map<string, number>();
+  page.on('requestfinished', (req) => {
+    if (req.resourceType() !== 'script') return;
+    void req.sizes().then((s) => bytes.set(req.url(), s.responseBodySize));
+  });
+  return bytes;
+}
+
+test('public pages download at most 135 KB of JavaScript, compressed', async ({
+  page,
+  request,
+}) => {
+  const paths = await publicPages(request);
+  for (const path of paths) {
+    await page.context().clearCookies();
+    const fresh = await page.context().newPage();
+    const bytes = scriptBytes(fresh);
+    const encodings: string[] = [];
+    fresh.on('response', (res) => {
+      if (res.request().resourceType() === 'script')
+        encodings.push(res.headers()['content-encoding'] ?? 'none');
+    });
+    await fresh.goto(path, { waitUntil: 'networkidle' });
+    const total = [...bytes.values()].reduce((n, b) => n + b, 0);
+    expect(bytes.size, `${path}: scripts loaded`).toBeGreaterThan(2);
+    expect(new Set(encodings), `${path}: scripts come brotli-compressed`).toEqual(new Set(['br']));
+    expect(total, `${path}: ${(total / 1024).toFixed(1)} KB of JavaScript`).toBeLessThanOrEqual(
+      JS_BUDGET_BYTES,
+    );
+    await fresh.close();
+  }
+});
+
+test('no stylesheet blocks first paint: the CSS is in the page, and stays across navigations', async ({
+  page,
+}) => {
+  const stylesheets: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'stylesheet') stylesheets.push(req.url());
+  });
+  await page.goto('/', { waitUntil: 'networkidle' });
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+  const inlined = page.locator('head style[data-href]');
+  await expect(inlined).toHaveCount(1);
+  // Styled after hydration: the dark theme's background and the self-hosted font.
+  const styled = () =>
+    page.evaluate(() => {
+      const css = getComputedStyle(document.body);
+      return { background: css.backgroundColor, font: css.fontFamily.split(',')[0] };
+    });
+  expect(await styled()).toEqual({ background: 'rgb(7, 10, 18)', font: 'Montserrat' });
+  // Fonts come early (preloaded with the HTML) and swap in rather than hide text.
+  const preloads = await page
+    .locator('link[rel="preload"][as="font"]')
+    .evaluateAll((links) => links.map((l) => (l as HTMLLinkElement).href));
+  expect(preloads.length).toBeGreaterThan(0);
+  const swaps = await page.evaluate(() =>
+    [...document.fonts]
+      .filter((f) => f.family.replaceAll('"', '') === 'Montserrat')
+      .map((f) => f.display),
+  );
+  expect(swaps.length).toBeGreaterThan(0);
+  expect(new Set(swaps)).toEqual(new Set(['swap']));
+
+  // A client-side navigation keeps the styles (nothing refetched, nothing removed).
+  await page.locator('a[href^="/p/"]').first().click();
+  await page.waitForURL(/\/p\//);
+  await expect(inlined).toHaveCount(1);
+  expect((await inlined.textContent())!.length).toBeGreaterThan(10_000);
+  expect(await styled()).toEqual({ background: 'rgb(7, 10, 18)', font: 'Montserrat' });
+  expect(stylesheets).toEqual([]);
+});
+
+test('headings in order and touch targets large enough on the four public pages', async ({
+  page,
+  request,
+}) => {
+  for (const path of await publicPages(request)) {
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const { violations } = await new AxeBuilder({ page })
+      .withRules(['heading-order', 'target-size'])
+      .analyze();
+    expect(
+      violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.html) })),
+      path,
+    ).toEqual([]);
+  }
+});
