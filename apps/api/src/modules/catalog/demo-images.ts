@@ -374,7 +374,7 @@ function chartSvg(p: ProductPicture, variant: number): string {
   );
   const sy = (v: number, min: number, max: number) =>
     studyTop + 18 + ((max - v) / (max - min || 1)) * (studyBottom - studyTop - 26);
-  let label = '';
+  let label: string;
   if (study === 'rsi' || study === 'stoch') {
     const vals = study === 'rsi' ? rsi(closes) : ema(rsi(closes, 5), 3);
     label = study === 'rsi' ? 'RSI 14 close' : 'Stoch RSI 14 14 3 3';
