@@ -824,7 +824,7 @@ export function vendorCardSvg(v: {
   const hi = Math.max(...data.map((d) => d.h));
   const lo = Math.min(...data.map((d) => d.l));
   const cy = (v: number) => n1(180 + ((hi - v) / (hi - lo)) * 400);
-  const bio = v.bio.length > 80 ? v.bio.slice(0, v.bio.lastIndexOf(' ', 78)) + '…' : v.bio;
+  const bio = v.bio.length > 64 ? v.bio.slice(0, v.bio.lastIndexOf(' ', 62)) + '…' : v.bio;
   const parts = [
     `<defs><linearGradient id="vg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0b0f17"/><stop offset="1" stop-color="hsl(${hue},45%,14%)"/></linearGradient></defs>`,
     `<rect width="${W}" height="${H}" fill="url(#vg)"/>`,
@@ -836,11 +836,13 @@ export function vendorCardSvg(v: {
       `<rect x="${cx - 6}" y="${Math.min(cy(d.o), cy(d.c))}" width="12" height="${Math.max(2, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.16"/>`,
     );
   });
+  // Logo, name and figures sit in the middle band, so a storefront banner (a wide crop of this
+  // card) still shows them; the brand mark at the top shows on share cards only.
   parts.push(
-    `<g transform="translate(80 150) scale(0.75)">${logoSvg(v.displayName).replace(/^<svg[^>]*>|<\/svg>$/g, '')}</g>`,
-    `<text x="80" y="400" ${FONT} font-size="64" font-weight="bold" fill="#ffffff">${esc(clip(v.displayName, 26))}${v.verified ? ` <tspan fill="hsl(${hue},80%,65%)">✓</tspan>` : ''}</text>`,
-    `<text x="80" y="456" ${FONT} font-size="26" fill="#cbd5e1">${esc(bio)}</text>`,
-    `<text x="80" y="548" ${FONT} font-size="26" font-weight="bold" fill="hsl(${hue},80%,70%)">${v.products} ${v.products === 1 ? 'product' : 'products'} on Tradeshelf</text>`,
+    `<g transform="translate(80 235) scale(0.625)">${logoSvg(v.displayName).replace(/^<svg[^>]*>|<\/svg>$/g, '')}</g>`,
+    `<text x="280" y="300" ${FONT} font-size="56" font-weight="bold" fill="#ffffff">${esc(clip(v.displayName, 26))}${v.verified ? ` <tspan fill="hsl(${hue},80%,65%)">✓</tspan>` : ''}</text>`,
+    `<text x="280" y="348" ${FONT} font-size="24" fill="#cbd5e1">${esc(bio)}</text>`,
+    `<text x="280" y="392" ${FONT} font-size="22" font-weight="bold" fill="hsl(${hue},80%,70%)">${v.products} ${v.products === 1 ? 'product' : 'products'} on Tradeshelf</text>`,
     `<text x="${W - 80}" y="96" ${FONT} font-size="28" font-weight="bold" fill="#ffffff" text-anchor="end">Tradeshelf</text>`,
   );
   return svg(W, H, parts);
