@@ -190,6 +190,18 @@ export const catalogRoutes = {
     query: z.object({ vendorUrl: vendorUrlSchema, isActive: bool.default(true) }),
     response: z.object({ products: z.array(productCard), bundles: z.array(bundleCard) }),
   }),
+  addProductImage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/products/{id}/images',
+    auth: 'bearer',
+    summary:
+      'A vendor adds a picture to one of its products (multipart field `file`; PNG, JPEG or WebP up to 2 MB); the first is the cover. Decoded, stripped of metadata, stored as AVIF, WebP and JPEG variants.',
+    tags: ['catalog'],
+    status: 200,
+    multipart: true,
+    params: z.object({ id: idSchema }),
+    response: z.object({ product: productDetails }),
+  }),
   productDetails: defineRoute({
     method: 'GET',
     path: '/api/v1/products/details/search',

@@ -1,4 +1,4 @@
-import { usersMessages } from '@tradeshelf/contract';
+import { AVATAR_MAX_BYTES, usersMessages } from '@tradeshelf/contract';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from './errors.ts';
 import { ImageRejected, storeImage, type ImageShape } from './images.ts';
@@ -19,6 +19,22 @@ export function sniffImage(bytes: Buffer): 'png' | 'jpeg' | 'webp' | null {
   )
     return 'webp';
   return null;
+}
+
+/** The upload's bytes, or the 4xx for a missing or oversized file (after the rate limit). */
+export async function readImageFile(
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+): Promise<Buffer> {
+  const file = await readFile();
+  if (!file || file.bytes.length === 0)
+    throw new AppError('validation_failed', usersMessages.imageMissing, {
+      file: usersMessages.imageMissing,
+    });
+  if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES)
+    throw new AppError('payload_too_large', usersMessages.imageTooLarge, {
+      file: usersMessages.imageTooLarge,
+    });
+  return file.bytes;
 }
 
 /**

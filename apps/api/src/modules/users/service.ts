@@ -1,8 +1,8 @@
-import { AVATAR_MAX_BYTES, usersMessages, type User } from '@tradeshelf/contract';
+import { usersMessages, type User } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
-import { storeUpload } from '../../platform/image-upload.ts';
+import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { presentUser, rolesOf } from './presenter.ts';
 import * as repo from './repository.ts';
@@ -70,16 +70,8 @@ export async function uploadAvatar(
   readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
 ): Promise<{ url: string; user: User }> {
   await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
-  const file = await readFile();
-  if (!file || file.bytes.length === 0)
-    throw new AppError('validation_failed', usersMessages.imageMissing, {
-      file: usersMessages.imageMissing,
-    });
-  if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES)
-    throw new AppError('payload_too_large', usersMessages.imageTooLarge, {
-      file: usersMessages.imageTooLarge,
-    });
-  const key = await storeUpload(deps, file.bytes, `public/avatars/${userId}`, AVATAR_SHAPE);
+  const bytes = await readImageFile(readFile);
+  const key = await storeUpload(deps, bytes, `public/avatars/${userId}`, AVATAR_SHAPE);
   const result = await repo.setAvatarKey(deps.database.db, userId, key);
   if (!result) {
     await deleteImage(deps.storage, key);
