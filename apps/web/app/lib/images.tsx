@@ -28,12 +28,15 @@ export function Picture({
   alt,
   sizes,
   priority = false,
+  eager = false,
   className = '',
 }: {
   image: ResponsiveImage;
   alt: string;
   sizes: string;
   priority?: boolean;
+  /** In the first screen but not the largest picture: loaded at once, at normal priority. */
+  eager?: boolean;
   className?: string;
 }) {
   return (
@@ -45,7 +48,7 @@ export function Picture({
         alt={alt}
         width={image.width}
         height={image.height}
-        loading={priority ? 'eager' : 'lazy'}
+        loading={priority || eager ? 'eager' : 'lazy'}
         fetchPriority={priority ? 'high' : 'auto'}
         decoding={priority ? 'sync' : 'async'}
         className={className}

@@ -345,7 +345,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <NoResults suggestions={result.suggestions} />
         ) : (
           <div className="mt-4">
-            <ProductGrid products={result.products} bundles={result.bundles} />
+            <ProductGrid products={result.products} bundles={result.bundles} eager={4} />
           </div>
         )}
         <nav aria-label="Pages" className="mt-8 flex justify-center gap-3">

@@ -40,6 +40,7 @@ export function Cover({
   imageUrl,
   sizes = TILE_SIZES,
   priority = false,
+  eager = false,
   alt = '',
   className = '',
 }: {
@@ -49,6 +50,8 @@ export function Cover({
   imageUrl: string | null;
   sizes?: string;
   priority?: boolean;
+  /** Loaded at once but at normal priority (first-screen tiles). */
+  eager?: boolean;
   alt?: string;
   className?: string;
 }) {
@@ -59,6 +62,7 @@ export function Cover({
         alt={alt}
         sizes={sizes}
         priority={priority}
+        eager={eager}
         className={`aspect-[16/9] h-auto w-full bg-ink-800 object-cover ${className}`}
       />
     );
@@ -70,7 +74,7 @@ export function Cover({
         width={1200}
         height={675}
         className={`aspect-[16/9] h-auto w-full bg-ink-800 object-cover ${className}`}
-        loading={priority ? 'eager' : 'lazy'}
+        loading={priority || eager ? 'eager' : 'lazy'}
       />
     );
   return (
@@ -111,7 +115,8 @@ export function VendorByline({ vendor }: { vendor: VendorSummary }) {
   );
 }
 
-export function ProductTile({ product }: { product: ProductCard }) {
+/** `eager`: the tile is in the first screen, so its cover should not wait for layout. */
+export function ProductTile({ product, eager = false }: { product: ProductCard; eager?: boolean }) {
   return (
     <article className="group flex flex-col overflow-hidden rounded-2xl border border-ink-700 bg-ink-900 transition hover:border-brand-500/60">
       <Link to={productPath(product)} className="block" tabIndex={-1} aria-hidden>
@@ -120,6 +125,7 @@ export function ProductTile({ product }: { product: ProductCard }) {
           title={product.title}
           image={product.image}
           imageUrl={product.imageUrl}
+          eager={eager}
         />
       </Link>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
@@ -209,10 +215,13 @@ export function ProductGrid({
   products,
   bundles = [],
   layout = 'grid',
+  eager = 0,
 }: {
   products: ProductCard[];
   bundles?: BundleCard[];
   layout?: 'grid' | 'rail';
+  /** How many leading product tiles are in the first screen (their covers load at once). */
+  eager?: number;
 }) {
   const item = `flex [&>article]:w-full ${layout === 'rail' ? 'w-[44%] shrink-0 snap-start sm:w-auto' : ''}`;
   return (
@@ -222,9 +231,9 @@ export function ProductGrid({
           <BundleTile bundle={b} />
         </li>
       ))}
-      {products.map((p) => (
+      {products.map((p, i) => (
         <li key={p.id} className={item}>
-          <ProductTile product={p} />
+          <ProductTile product={p} eager={i < eager} />
         </li>
       ))}
     </ul>
