@@ -32,7 +32,8 @@ export default defineConfig({
     // A fresh embedded database each run: the same path `npm start` takes on a new machine.
     command: 'rm -rf .data-e2e && node --import tsx apps/api/src/main.ts',
     url: `http://127.0.0.1:${PORT}/readyz`,
-    timeout: 120_000,
+    // A first start on a clean clone draws the demo pictures (ADR 026) before it listens.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

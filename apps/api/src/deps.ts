@@ -99,14 +99,7 @@ export function createDeps(
     }
   });
 
-  const storage: Storage =
-    config.STORAGE_DRIVER === 's3'
-      ? new S3Storage(config.S3_BUCKET!, {
-          region: config.S3_REGION,
-          ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
-          ...(config.S3_PUBLIC_URL ? { publicBaseUrl: config.S3_PUBLIC_URL } : {}),
-        })
-      : new LocalDiskStorage(path.resolve(config.DATA_DIR, 'files'), config.STORAGE_SECRET);
+  const storage = createStorage(config);
 
   const sandbox =
     config.PAYMENTS_PROVIDER === 'sandbox'
@@ -175,4 +168,15 @@ export function createDeps(
     },
   };
   return deps;
+}
+
+/** The storage adapter the configuration names (also used by the seed CLI, which has no app). */
+export function createStorage(config: Config): Storage {
+  return config.STORAGE_DRIVER === 's3'
+    ? new S3Storage(config.S3_BUCKET!, {
+        region: config.S3_REGION,
+        ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
+        ...(config.S3_PUBLIC_URL ? { publicBaseUrl: config.S3_PUBLIC_URL } : {}),
+      })
+    : new LocalDiskStorage(path.resolve(config.DATA_DIR, 'files'), config.STORAGE_SECRET);
 }

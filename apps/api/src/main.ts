@@ -7,6 +7,7 @@ import { HOLD_LIMIT_MS } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
+import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
 import { closeServices } from './lifecycle.ts';
@@ -41,6 +42,11 @@ async function main(): Promise<void> {
 
   const boss = await startQueue(opened.url, log);
   const deps = createDeps(config, opened.database, log, { boss });
+  if (config.SEED_DEMO && config.APP_ENV !== 'production') {
+    // Before listening, so no page points at a picture still being drawn; skips stored ones.
+    const pictures = await renderDemoPictures(deps.storage);
+    if (pictures.rendered) log.info(pictures, 'demo pictures rendered');
+  }
   if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
 
   let built: FastifyInstance | null = null;

@@ -64,6 +64,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         <InlineStylesheet href={stylesheet} />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        <link rel="icon" href="/icon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <link rel="manifest" href="/site.webmanifest" />
         {siteJsonLd(origin).map((d, i) => (
           <script
             key={i}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime } from './common.ts';
+import { idSchema, isoDateTime, responsiveImage } from './common.ts';
 import {
   assetClasses,
   catalogCategories,
@@ -54,7 +54,9 @@ export const productCard = z
     category: catalogCategory,
     title: z.string(),
     summary: z.string(),
+    /** The cover's largest JPEG (share cards); `image` has its responsive variants. */
     imageUrl: z.string().nullable(),
+    image: responsiveImage.nullable(),
     platforms: z.array(tradingPlatform),
     tags: z.array(z.string()),
     /** The default price. */
@@ -77,6 +79,7 @@ export const bundleCard = z
     title: z.string(),
     summary: z.string(),
     imageUrl: z.string().nullable(),
+    image: responsiveImage.nullable(),
     priceId: z.string(),
     price: priceSchema,
     /** Sum of the included products' default prices, in the bundle's currency. */
@@ -93,6 +96,8 @@ export const productDetails = productCard
   .extend({
     description: z.string(),
     images: z.array(z.string()),
+    /** `images` with their variants, cover first; legacy single files are left out. */
+    gallery: z.array(responsiveImage),
     assetClasses: z.array(assetClass),
     prices: z.array(priceSchema),
     bundles: z.array(
@@ -110,6 +115,7 @@ export const vendorProfile = vendorSummary
   .extend({
     bio: z.string(),
     bannerUrl: z.string().nullable(),
+    banner: responsiveImage.nullable(),
     socialLinks: z.record(z.string(), z.string()),
     discordServer: z.object({ id: z.string(), name: z.string() }).nullable(),
     productCount: z.number().int(),
@@ -183,6 +189,18 @@ export const catalogRoutes = {
     status: 200,
     query: z.object({ vendorUrl: vendorUrlSchema, isActive: bool.default(true) }),
     response: z.object({ products: z.array(productCard), bundles: z.array(bundleCard) }),
+  }),
+  addProductImage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/products/{id}/images',
+    auth: 'bearer',
+    summary:
+      'A vendor adds a picture to one of its products (multipart field `file`; PNG, JPEG or WebP up to 2 MB); the first is the cover. Decoded, stripped of metadata, stored as AVIF, WebP and JPEG variants.',
+    tags: ['catalog'],
+    status: 200,
+    multipart: true,
+    params: z.object({ id: idSchema }),
+    response: z.object({ product: productDetails }),
   }),
   productDetails: defineRoute({
     method: 'GET',

@@ -7,6 +7,20 @@ export const moneySchema = z
   .meta({ id: 'Money' });
 export type Money = z.infer<typeof moneySchema>;
 
+/**
+ * A stored image: `${base}/${w}.avif` and `${base}/${w}.webp` for each of `widths`, and
+ * `${base}/${width}.jpg` (the largest, for share cards and old clients). ADR 026.
+ */
+export const responsiveImage = z
+  .object({
+    base: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    widths: z.array(z.number().int()),
+  })
+  .meta({ id: 'ResponsiveImage' });
+export type ResponsiveImage = z.infer<typeof responsiveImage>;
+
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional(),

@@ -79,6 +79,13 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'optional',
     status: 200,
   },
+  addProductImage: {
+    method: 'POST',
+    path: '/api/v1/products/{id}/images',
+    auth: 'bearer',
+    status: 200,
+    multipart: true,
+  },
   productDetails: {
     method: 'GET',
     path: '/api/v1/products/details/search',

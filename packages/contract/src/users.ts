@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common.ts';
+import { isoDateTime, responsiveImage } from './common.ts';
 import { defineRoute } from './route.ts';
 import { validateUsername } from './rules/username.ts';
 
@@ -16,7 +16,9 @@ export const userSchema = z
     username: z.string(),
     emailVerified: z.boolean(),
     roles: z.array(roleSchema),
+    /** The largest JPEG of `avatar` (or a file stored before ADR 026). */
     avatarUrl: z.string().nullable(),
+    avatar: responsiveImage.nullable(),
     createdAt: isoDateTime,
   })
   .meta({ id: 'User' });
@@ -72,7 +74,8 @@ export const usersRoutes = {
     method: 'POST',
     path: '/api/v1/image-upload',
     auth: 'bearer',
-    summary: 'Upload an image (multipart field `file`; PNG, JPEG or WebP up to 2 MB).',
+    summary:
+      'Upload an image (multipart field `file`; PNG, JPEG or WebP up to 2 MB). It is decoded, stripped of metadata and stored as AVIF, WebP and JPEG variants.',
     tags: ['users'],
     status: 200,
     multipart: true,

@@ -1,7 +1,8 @@
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { openDatabase } from './open.ts';
-import { seedLargeCatalog } from '../modules/catalog/seed.ts';
+import { renderDemoPictures, seedLargeCatalog } from '../modules/catalog/seed.ts';
 import { seedAll } from './seed.ts';
+import { createStorage } from '../deps.ts';
 
 /** `npm run db:migrate`, `npm run db:seed` and `npm run db:seed:large -- --products N`. */
 async function main(): Promise<void> {
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const opened = await openDatabase(config);
   console.log('migrations applied');
-  if (command === 'seed') console.log('seeded', await seedAll(opened.database.db));
+  if (command === 'seed') {
+    console.log('seeded', await seedAll(opened.database.db));
+    console.log('demo pictures', await renderDemoPictures(createStorage(config)));
+  }
   if (command === 'seed-large') {
     const at = process.argv.indexOf('--products');
     const count = at > 0 ? Number(process.argv[at + 1]) : 100_000;

@@ -3,7 +3,7 @@ import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { createAccount, findAccountByEmail } from '../modules/users/index.ts';
-import { seedDemoCatalog } from '../modules/catalog/seed.ts';
+import { attachDemoPictures, seedDemoCatalog } from '../modules/catalog/seed.ts';
 
 export const DEMO_PASSWORD = 'tradeshelf-demo';
 
@@ -36,13 +36,18 @@ export async function seedDemo(db: Db): Promise<number> {
   return created;
 }
 
-/** Demo accounts, then the demo catalogue (once); the demo vendor runs Alpha Edge Labs. */
+/**
+ * Demo accounts, then the demo catalogue (once); the demo vendor runs Alpha Edge Labs. The pictures
+ * the rows point at are rendered into storage by `renderDemoPictures`.
+ */
 export async function seedAll(db: Db): Promise<{ accounts: number; catalog: boolean }> {
   const accounts = await seedDemo(db);
   const catalog = await seedDemoCatalog(db, {
     ownerEmails: { 'alpha-edge': 'vendor@demo.tradeshelf.test' },
     buyerEmail: 'buyer@demo.tradeshelf.test',
   });
+  // Every run: also gives a database seeded before pictures existed its pictures (ADR 026).
+  await attachDemoPictures(db);
   await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
   return { accounts, catalog };
 }

@@ -10,6 +10,7 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.pdf': 'application/pdf',
   '.mp4': 'video/mp4',
   '.zip': 'application/zip',

@@ -328,7 +328,16 @@ describe('serialisation through the app', () => {
     expect(res.body).not.toContain('argon2');
     expect(Object.keys(res.json())).toEqual(['user']);
     expect(Object.keys(res.json().user).sort()).toEqual(
-      ['avatarUrl', 'createdAt', 'email', 'emailVerified', 'id', 'roles', 'username'].sort(),
+      [
+        'avatar',
+        'avatarUrl',
+        'createdAt',
+        'email',
+        'emailVerified',
+        'id',
+        'roles',
+        'username',
+      ].sort(),
     );
     expect(res.json().user).toMatchObject({ id: userId, username: 'ana', roles: ['buyer'] });
   });

@@ -1,3 +1,4 @@
+import { UserAvatar } from './avatar.tsx';
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@tradeshelf/contract/client';
@@ -175,8 +176,10 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
               </Link>
               <Link
                 to="/account"
-                className="rounded-lg px-2 py-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                className="flex items-center gap-2 rounded-lg px-2 py-1.5 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                data-testid="header-account"
               >
+                {profile && <UserAvatar user={profile} size={32} />}
                 <span className="inline-block max-w-[6rem] truncate align-bottom sm:max-w-none">
                   {profile?.username || 'Account'}
                 </span>

@@ -15,7 +15,8 @@ export function seo(options: {
   path: string;
   origin: string;
   type?: 'website' | 'product' | 'profile';
-  image?: string | null;
+  /** The share card: absolute or origin-relative URL, with its size and a description. */
+  image?: { url: string; width?: number; height?: number; alt: string } | null;
   jsonLd?: unknown[];
   noindex?: boolean;
 }) {
@@ -33,12 +34,35 @@ export function seo(options: {
     { property: 'og:description', content: description },
     { property: 'og:url', content: url },
     { property: 'og:site_name', content: SITE_NAME },
-    ...(options.image ? [{ property: 'og:image', content: options.origin + options.image }] : []),
+    ...imageMeta(options.origin, options.image),
     { name: 'twitter:card', content: options.image ? 'summary_large_image' : 'summary' },
     { name: 'twitter:title', content: full },
     { name: 'twitter:description', content: description },
     ...(options.noindex ? [{ name: 'robots', content: 'noindex' }] : []),
     ...(options.jsonLd ?? []).map((d) => ({ 'script:ld+json': d })),
+  ];
+}
+
+/** Share cards need absolute URLs; media on a CDN already are. */
+function imageMeta(
+  origin: string,
+  image: { url: string; width?: number; height?: number; alt: string } | null | undefined,
+) {
+  if (!image) return [];
+  const url = /^https?:\/\//.test(image.url) ? image.url : origin + image.url;
+  return [
+    { property: 'og:image', content: url },
+    ...(url.startsWith('https:') ? [{ property: 'og:image:secure_url', content: url }] : []),
+    ...(url.endsWith('.jpg') ? [{ property: 'og:image:type', content: 'image/jpeg' }] : []),
+    ...(image.width && image.height
+      ? [
+          { property: 'og:image:width', content: String(image.width) },
+          { property: 'og:image:height', content: String(image.height) },
+        ]
+      : []),
+    { property: 'og:image:alt', content: image.alt },
+    { name: 'twitter:image', content: url },
+    { name: 'twitter:image:alt', content: image.alt },
   ];
 }
 

@@ -1,3 +1,4 @@
+import { UserAvatar } from '../components/avatar.tsx';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
 import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
@@ -54,22 +55,7 @@ function AccountPage() {
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <h1 className="text-2xl font-bold text-white">Your account</h1>
       <section className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:flex-row sm:items-center">
-        <div className="h-20 w-20 shrink-0 overflow-hidden rounded-full bg-ink-700">
-          {user.avatarUrl ? (
-            <img
-              src={user.avatarUrl}
-              alt="Your profile picture"
-              className="h-full w-full object-cover"
-            />
-          ) : (
-            <span
-              aria-hidden
-              className="flex h-full items-center justify-center text-2xl font-bold text-slate-300"
-            >
-              {(user.username || user.email).slice(0, 1).toUpperCase()}
-            </span>
-          )}
-        </div>
+        <UserAvatar user={user} size={80} alt="Your profile picture" />
         <dl className="grid flex-1 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-400">Username</dt>
           <dd className="font-semibold text-white">{user.username || '—'}</dd>

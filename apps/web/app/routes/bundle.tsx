@@ -1,11 +1,12 @@
 import { Link, redirect, useSearchParams } from 'react-router';
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
-import { bundlePath, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
+import { bundlePath, Cover, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
 import { useOwnedBundle } from '../features/catalog/hooks.ts';
 import { formatMoney } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Markdown } from '../lib/markdown.tsx';
+import { shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/bundle';
 
@@ -30,11 +31,15 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     path,
     origin,
     type: 'product',
+    image: shareImage(bundle.image, bundle.imageUrl, `${bundle.title}: bundle cover`),
     jsonLd: [
       {
         '@context': 'https://schema.org',
         '@type': 'Product',
         name: bundle.title,
+        ...(bundle.imageUrl
+          ? { image: /^https?:/.test(bundle.imageUrl) ? bundle.imageUrl : origin + bundle.imageUrl }
+          : {}),
         description: bundle.summary,
         sku: bundle.id,
         brand: { '@type': 'Brand', name: bundle.vendor.displayName },
@@ -65,6 +70,19 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto flex max-w-6xl flex-col gap-8">
       <section className="grid gap-6 rounded-2xl border border-amber-500/30 bg-ink-900 p-6 lg:grid-cols-[1fr_320px]">
         <div>
+          {(bundle.image || bundle.imageUrl) && (
+            <div className="mb-4 overflow-hidden rounded-xl border border-ink-700">
+              <Cover
+                kind="bundle"
+                title={bundle.title}
+                image={bundle.image}
+                imageUrl={bundle.imageUrl}
+                sizes="(min-width: 1152px) 760px, (min-width: 1024px) 64vw, 100vw"
+                priority
+                alt={`${bundle.title}: the bundle's products`}
+              />
+            </div>
+          )}
           <p className="text-xs font-semibold tracking-wide text-amber-200 uppercase">
             Bundle · {bundle.products.length} products
           </p>

@@ -96,7 +96,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         <div className="mt-4">
-          <ProductGrid products={loaderData.featured} layout="rail" />
+          <ProductGrid products={loaderData.featured} layout="rail" eager={4} />
         </div>
       </section>
       {loaderData.bundles.length > 0 && (

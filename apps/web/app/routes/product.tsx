@@ -15,6 +15,7 @@ import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Markdown } from '../lib/markdown.tsx';
+import { Picture, shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/product';
 
@@ -60,7 +61,11 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     path,
     origin,
     type: 'product',
-    image: product.images[0] ?? null,
+    image: shareImage(
+      product.gallery[0] ?? null,
+      product.imageUrl,
+      `${product.title}: cover picture`,
+    ),
     jsonLd: [
       {
         '@context': 'https://schema.org',
@@ -71,7 +76,9 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
         category: categoryLabels[product.category],
         brand: { '@type': 'Brand', name: product.vendor.displayName },
         url: origin + path,
-        ...(product.images[0] ? { image: origin + product.images[0] } : {}),
+        ...(product.images.length
+          ? { image: product.images.map((u) => (/^https?:/.test(u) ? u : origin + u)) }
+          : {}),
         offers: offers.length === 1 ? offers[0] : offers,
         ...(product.rating.count > 0
           ? {
@@ -289,23 +296,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           )}
         </div>
         <div className="flex flex-col gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
-          <div className="overflow-hidden rounded-2xl border border-ink-700">
-            <Cover kind={product.kind} title={product.title} imageUrl={product.images[0] ?? null} />
-          </div>
-          {product.images.length > 1 && (
-            <ul className="grid grid-cols-4 gap-2">
-              {product.images.slice(1, 5).map((src) => (
-                <li key={src}>
-                  <img
-                    src={src}
-                    alt=""
-                    loading="lazy"
-                    className="aspect-video rounded-lg object-cover"
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
+          <Gallery product={product} />
           <section aria-labelledby="about">
             <h2 id="about" className="sr-only">
               About this product
@@ -370,6 +361,56 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             document.getElementById('buy')?.focus({ preventScroll: true });
           }}
         />
+      )}
+    </div>
+  );
+}
+
+/** Main column width: the whole screen on phones, about 740 px beside the buy box on desktops. */
+const GALLERY_SIZES = '(min-width: 1152px) 740px, (min-width: 1024px) 64vw, 100vw';
+
+/**
+ * The cover, loaded first and at high priority (the page's largest paint), and the other pictures as
+ * thumbnails that swap into the main frame.
+ */
+function Gallery({ product }: { product: Route.ComponentProps['loaderData']['product'] }) {
+  const [shown, setShown] = useState(0);
+  const pictures = product.gallery;
+  const main = pictures[shown] ?? null;
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="overflow-hidden rounded-2xl border border-ink-700">
+        <Cover
+          kind={product.kind}
+          title={product.title}
+          image={main}
+          imageUrl={main ? null : (product.images[0] ?? null)}
+          sizes={GALLERY_SIZES}
+          priority={shown === 0}
+          alt={`${product.title}: picture ${shown + 1} of ${Math.max(1, pictures.length)}`}
+        />
+      </div>
+      {pictures.length > 1 && (
+        <ul className="grid grid-cols-4 gap-2" aria-label="Pictures">
+          {pictures.slice(0, 8).map((image, i) => (
+            <li key={image.base}>
+              <button
+                type="button"
+                onClick={() => setShown(i)}
+                aria-pressed={shown === i}
+                aria-label={`Show picture ${i + 1} of ${pictures.length}`}
+                className={`block w-full overflow-hidden rounded-lg border-2 ${shown === i ? 'border-brand-400' : 'border-transparent hover:border-ink-600'}`}
+              >
+                <Picture
+                  image={image}
+                  alt=""
+                  sizes="(min-width: 1024px) 180px, 25vw"
+                  className="aspect-video h-auto w-full object-cover"
+                />
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -156,7 +156,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <div className="mt-4">
             {/* Cards title themselves with h3: the outline needs this level between them and h1. */}
             <h2 className="sr-only">Results</h2>
-            <ProductGrid products={result.products} bundles={result.bundles} />
+            <ProductGrid products={result.products} bundles={result.bundles} eager={4} />
           </div>
         )}
         <nav aria-label="Pages" className="mt-8 flex justify-center gap-3">

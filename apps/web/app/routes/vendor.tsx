@@ -2,6 +2,7 @@ import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedList } from '../features/catalog/hooks.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
+import { Picture, shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor';
 
@@ -30,7 +31,18 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     path,
     origin,
     type: 'profile',
-    image: data.vendor.bannerUrl,
+    // Its banner (for demo storefronts, a generated card with logo and name), else its first cover.
+    image:
+      shareImage(
+        data.vendor.banner,
+        data.vendor.bannerUrl,
+        `${data.vendor.displayName} on Tradeshelf`,
+      ) ??
+      shareImage(
+        data.products[0]?.image ?? null,
+        data.products[0]?.imageUrl ?? null,
+        `${data.vendor.displayName} on Tradeshelf`,
+      ),
     jsonLd: [
       {
         '@context': 'https://schema.org',
@@ -54,7 +66,15 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8">
       <section className="overflow-hidden rounded-2xl border border-ink-700 bg-ink-900">
-        {vendor.bannerUrl ? (
+        {vendor.banner ? (
+          <Picture
+            image={vendor.banner}
+            alt=""
+            sizes="(min-width: 1152px) 1152px, 100vw"
+            priority
+            className="h-40 w-full object-cover sm:h-56"
+          />
+        ) : vendor.bannerUrl ? (
           <img src={vendor.bannerUrl} alt="" className="h-40 w-full object-cover sm:h-56" />
         ) : (
           <div

@@ -90,10 +90,14 @@ export const SEARCH_LIMIT_MAX = 50;
 export const SEARCH_SUGGESTIONS_MAX = 4;
 export const SEARCH_SUGGESTION_COUNT_MAX = 100;
 
+/** Cover plus gallery. */
+export const PRODUCT_IMAGES_MAX = 8;
+
 export const catalogMessages = {
   vendorNotFound: 'We could not find that vendor.',
   productNotFound: 'We could not find that product.',
   bundleNotFound: 'We could not find that bundle.',
   badCursor: 'That page link has expired. Start the search again.',
   ownListingsOnly: 'Only the vendor can see inactive listings.',
+  tooManyImages: `A product has at most ${PRODUCT_IMAGES_MAX} pictures. Remove one first.`,
 } as const;

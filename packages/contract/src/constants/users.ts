@@ -10,4 +10,6 @@ export const usersMessages = {
   imageTooLarge: 'The image must be 2 MB or smaller.',
   imageType: 'Upload a PNG, JPEG or WebP image.',
   imageMissing: 'Choose an image to upload.',
+  imageCorrupt: 'The image could not be read: the file is damaged or incomplete.',
+  imagePixels: 'The image is too large: at most 40 megapixels (for example 8000 × 5000).',
 } as const;

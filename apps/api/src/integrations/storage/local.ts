@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hmac, safeEqual } from '../../lib.ts';
 import type { Storage } from './port.ts';
@@ -21,7 +21,17 @@ export class LocalDiskStorage implements Storage {
   async put(key: string, body: Buffer): Promise<void> {
     const file = this.resolve(key);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, body);
+    // Written aside and renamed, so a reader never sees half a file.
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(tmp, body);
+    await rename(tmp, file);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return access(this.resolve(key)).then(
+      () => true,
+      () => false,
+    );
   }
 
   async delete(key: string): Promise<void> {

@@ -8,11 +8,11 @@ import type {
   VendorProfile,
 } from '@tradeshelf/contract';
 import type { Storage } from '../../integrations/storage/port.ts';
+import { imageFileUrl, presentImage } from '../../platform/images.ts';
 import type { BundleCardRow, ProductCardRow, VendorRow } from './repository.ts';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
-const url = (storage: Storage, key: string | null) =>
-  key ? (key.startsWith('/') ? key : storage.publicUrl(key)) : null;
+const url = imageFileUrl;
 
 export function presentPrice(r: {
   price_id: string;
@@ -60,6 +60,7 @@ export function presentProductCard(r: ProductCardRow, storage: Storage): Product
     title: r.title,
     summary: r.summary,
     imageUrl: url(storage, r.image_key),
+    image: presentImage(storage, r.image_key),
     platforms: r.platforms as TradingPlatform[],
     tags: r.tags,
     priceId: r.price_id,
@@ -79,6 +80,7 @@ export function presentBundleCard(r: BundleCardRow, storage: Storage): BundleCar
     title: r.title,
     summary: r.summary,
     imageUrl: url(storage, r.image_key),
+    image: presentImage(storage, r.image_key),
     priceId: r.price_id,
     price: presentPrice(r),
     valueAmount: Number(r.value_amount),
@@ -98,6 +100,7 @@ export function presentVendor(r: VendorRow, storage: Storage): VendorProfile {
     verified: r.verified,
     bio: r.bio,
     bannerUrl: url(storage, r.banner_key),
+    banner: presentImage(storage, r.banner_key),
     socialLinks: r.social_links,
     discordServer: r.discord_server_id
       ? { id: r.discord_server_id, name: r.discord_server_name ?? '' }

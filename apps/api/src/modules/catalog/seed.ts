@@ -249,3 +249,6 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
   await db.execute(sql`analyze products`);
   await db.execute(sql`analyze prices`);
 }
+
+// The demo pictures are part of the demo seed (ADR 026).
+export { attachDemoPictures, renderDemoPictures } from './demo-pictures.ts';

@@ -1,3 +1,4 @@
+import { imageFileUrl, presentImage } from '../../platform/images.ts';
 import {
   catalogMessages,
   type BundleCard,
@@ -89,7 +90,8 @@ export async function productDetails(
   return {
     ...card,
     description: row.description,
-    images: row.images.map((k) => (k.startsWith('/') ? k : deps.storage.publicUrl(k))),
+    images: row.images.map((k) => imageFileUrl(deps.storage, k)!),
+    gallery: row.images.flatMap((k) => presentImage(deps.storage, k) ?? []),
     assetClasses: row.asset_classes as ProductDetails['assetClasses'],
     prices: row.prices.map(presentPrice),
     bundles: row.bundles.map((b) => ({

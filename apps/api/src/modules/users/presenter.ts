@@ -1,5 +1,6 @@
 import type { Role, User } from '@tradeshelf/contract';
 import type { Storage } from '../../integrations/storage/port.ts';
+import { imageFileUrl, presentImage } from '../../platform/images.ts';
 import type { UserRow } from './repository.ts';
 
 const KNOWN_ROLES: readonly Role[] = ['buyer', 'vendor', 'affiliate'];
@@ -16,7 +17,8 @@ export function presentUser(row: UserRow, storage: Storage): User {
     username: row.username ?? '',
     emailVerified: row.emailVerifiedAt !== null,
     roles: rolesOf(row),
-    avatarUrl: row.avatarKey ? storage.publicUrl(row.avatarKey) : null,
+    avatarUrl: imageFileUrl(storage, row.avatarKey),
+    avatar: presentImage(storage, row.avatarKey),
     createdAt: row.createdAt.toISOString(),
   };
 }

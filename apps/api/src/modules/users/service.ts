@@ -1,10 +1,14 @@
-import { AVATAR_MAX_BYTES, usersMessages, type User } from '@tradeshelf/contract';
+import { usersMessages, type User } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
-import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
+import { deleteImage, type ImageShape } from '../../platform/images.ts';
+import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { presentUser, rolesOf } from './presenter.ts';
 import * as repo from './repository.ts';
+
+/** Shown at 32-64 CSS pixels; 256 covers 4x screens. */
+const AVATAR_SHAPE: ImageShape = { fit: 'square', size: 256 };
 
 const gone = () => new AppError('invalid_token', 'Your session has expired. Sign in again.');
 
@@ -59,26 +63,6 @@ export async function becomeVendor(deps: AppDeps, userId: string, sid: string) {
   };
 }
 
-type ImageType = { mime: string; ext: string };
-
-/** Decides the type from the bytes themselves; the file name and declared type are not trusted. */
-export function sniffImage(bytes: Buffer): ImageType | null {
-  if (
-    bytes.length >= 8 &&
-    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return { mime: 'image/png', ext: 'png' };
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
-    return { mime: 'image/jpeg', ext: 'jpg' };
-  if (
-    bytes.length >= 12 &&
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  )
-    return { mime: 'image/webp', ext: 'webp' };
-  return null;
-}
-
 export async function uploadAvatar(
   deps: AppDeps,
   userId: string,
@@ -86,30 +70,16 @@ export async function uploadAvatar(
   readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
 ): Promise<{ url: string; user: User }> {
   await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
-  const file = await readFile();
-  if (!file || file.bytes.length === 0)
-    throw new AppError('validation_failed', usersMessages.imageMissing, {
-      file: usersMessages.imageMissing,
-    });
-  if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES)
-    throw new AppError('payload_too_large', usersMessages.imageTooLarge, {
-      file: usersMessages.imageTooLarge,
-    });
-  const type = sniffImage(file.bytes);
-  if (!type)
-    throw new AppError('unsupported_media_type', usersMessages.imageType, {
-      file: usersMessages.imageType,
-    });
-
-  const key = `public/avatars/${userId}/${newId('img')}.${type.ext}`;
-  await deps.storage.put(key, file.bytes, type.mime);
+  const bytes = await readImageFile(readFile);
+  const key = await storeUpload(deps, bytes, `public/avatars/${userId}`, AVATAR_SHAPE);
   const result = await repo.setAvatarKey(deps.database.db, userId, key);
   if (!result) {
-    await deps.storage.delete(key);
+    await deleteImage(deps.storage, key);
     throw gone();
   }
-  // The old image is no longer referenced; losing this delete only leaves an orphan file.
-  if (result.previous) await deps.storage.delete(result.previous).catch(() => undefined);
+  // The old image is no longer referenced; losing this delete only leaves orphan files. The same
+  // picture uploaded again has the same key: its files are the new avatar's.
+  if (result.previous && result.previous !== key) await deleteImage(deps.storage, result.previous);
   const user = presentUser(result.user, deps.storage);
   return { url: user.avatarUrl!, user };
 }

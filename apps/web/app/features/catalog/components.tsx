@@ -1,6 +1,13 @@
 import { Link } from 'react-router';
 import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
-import type { BundleCard, ProductCard, VendorProfile, VendorSummary } from '@tradeshelf/contract';
+import type {
+  BundleCard,
+  ProductCard,
+  ResponsiveImage,
+  VendorProfile,
+  VendorSummary,
+} from '@tradeshelf/contract';
+import { Picture } from '../../lib/images.tsx';
 import { formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 
 export const productPath = (p: { id: string; slug: string }) =>
@@ -18,24 +25,56 @@ const kindGradient: Record<string, string> = {
   app: 'from-slate-400/40 to-cyan-600/30',
 };
 
+/** Phones show two tiles a row, tablets two to three, desktops four in a 72rem column. */
+export const TILE_SIZES =
+  '(min-width: 1152px) 270px, (min-width: 1024px) 24vw, (min-width: 640px) 48vw, 50vw';
+
+/**
+ * A product's or bundle's cover in a 16:9 box: its stored image, a legacy file, or (no picture yet)
+ * the kind's gradient with the title.
+ */
 export function Cover({
   kind,
   title,
+  image,
   imageUrl,
+  sizes = TILE_SIZES,
+  priority = false,
+  eager = false,
+  alt = '',
   className = '',
 }: {
   kind: string;
   title: string;
+  image: ResponsiveImage | null;
   imageUrl: string | null;
+  sizes?: string;
+  priority?: boolean;
+  /** Loaded at once but at normal priority (first-screen tiles). */
+  eager?: boolean;
+  alt?: string;
   className?: string;
 }) {
+  if (image)
+    return (
+      <Picture
+        image={image}
+        alt={alt}
+        sizes={sizes}
+        priority={priority}
+        eager={eager}
+        className={`aspect-[16/9] h-auto w-full bg-ink-800 object-cover ${className}`}
+      />
+    );
   if (imageUrl)
     return (
       <img
         src={imageUrl}
-        alt=""
-        className={`aspect-[16/9] w-full object-cover ${className}`}
-        loading="lazy"
+        alt={alt}
+        width={1200}
+        height={675}
+        className={`aspect-[16/9] h-auto w-full bg-ink-800 object-cover ${className}`}
+        loading={priority || eager ? 'eager' : 'lazy'}
       />
     );
   return (
@@ -76,11 +115,18 @@ export function VendorByline({ vendor }: { vendor: VendorSummary }) {
   );
 }
 
-export function ProductTile({ product }: { product: ProductCard }) {
+/** `eager`: the tile is in the first screen, so its cover should not wait for layout. */
+export function ProductTile({ product, eager = false }: { product: ProductCard; eager?: boolean }) {
   return (
     <article className="group flex flex-col overflow-hidden rounded-2xl border border-ink-700 bg-ink-900 transition hover:border-brand-500/60">
       <Link to={productPath(product)} className="block" tabIndex={-1} aria-hidden>
-        <Cover kind={product.kind} title={product.title} imageUrl={product.imageUrl} />
+        <Cover
+          kind={product.kind}
+          title={product.title}
+          image={product.image}
+          imageUrl={product.imageUrl}
+          eager={eager}
+        />
       </Link>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
         <div className="flex flex-wrap items-center gap-1.5 text-xs sm:gap-2">
@@ -118,31 +164,43 @@ export function ProductTile({ product }: { product: ProductCard }) {
 export function BundleTile({ bundle }: { bundle: BundleCard }) {
   const saving = bundle.valueAmount - bundle.price.amount;
   return (
-    <article className="flex w-full flex-col gap-1.5 rounded-2xl border border-amber-500/30 bg-ink-900 p-3 sm:gap-2 sm:p-4">
-      <span className="self-start rounded bg-amber-500/20 px-1.5 py-0.5 text-xs font-semibold text-amber-200">
-        Bundle · {bundle.productIds.length} products
-      </span>
-      <h3 className="line-clamp-2 text-sm font-semibold text-white sm:text-base">
-        <Link to={bundlePath(bundle)} className="hover:text-brand-300">
-          {bundle.title}
+    <article className="flex w-full flex-col overflow-hidden rounded-2xl border border-amber-500/30 bg-ink-900">
+      {(bundle.image || bundle.imageUrl) && (
+        <Link to={bundlePath(bundle)} className="block" tabIndex={-1} aria-hidden>
+          <Cover
+            kind="bundle"
+            title={bundle.title}
+            image={bundle.image}
+            imageUrl={bundle.imageUrl}
+          />
         </Link>
-      </h3>
-      <p className="line-clamp-2 hidden text-sm text-slate-400 sm:block">{bundle.summary}</p>
-      <VendorByline vendor={bundle.vendor} />
-      <div className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1 sm:pt-2">
-        <span className="font-semibold text-white">
-          {formatMoney(bundle.price.amount, bundle.price.currency)}
+      )}
+      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
+        <span className="self-start rounded bg-amber-500/20 px-1.5 py-0.5 text-xs font-semibold text-amber-200">
+          Bundle · {bundle.productIds.length} products
         </span>
-        {saving > 0 && (
-          <span className="text-xs text-slate-400 line-through">
-            {formatMoney(bundle.valueAmount, bundle.price.currency)}
+        <h3 className="line-clamp-2 text-sm font-semibold text-white sm:text-base">
+          <Link to={bundlePath(bundle)} className="hover:text-brand-300">
+            {bundle.title}
+          </Link>
+        </h3>
+        <p className="line-clamp-2 hidden text-sm text-slate-400 sm:block">{bundle.summary}</p>
+        <VendorByline vendor={bundle.vendor} />
+        <div className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1 sm:pt-2">
+          <span className="font-semibold text-white">
+            {formatMoney(bundle.price.amount, bundle.price.currency)}
           </span>
-        )}
-        {bundle.purchased && (
-          <span className="ml-auto rounded bg-brand-500/20 px-1.5 py-0.5 text-xs font-semibold text-brand-300">
-            Purchased
-          </span>
-        )}
+          {saving > 0 && (
+            <span className="text-xs text-slate-400 line-through">
+              {formatMoney(bundle.valueAmount, bundle.price.currency)}
+            </span>
+          )}
+          {bundle.purchased && (
+            <span className="ml-auto rounded bg-brand-500/20 px-1.5 py-0.5 text-xs font-semibold text-brand-300">
+              Purchased
+            </span>
+          )}
+        </div>
       </div>
     </article>
   );
@@ -157,10 +215,13 @@ export function ProductGrid({
   products,
   bundles = [],
   layout = 'grid',
+  eager = 0,
 }: {
   products: ProductCard[];
   bundles?: BundleCard[];
   layout?: 'grid' | 'rail';
+  /** How many leading product tiles are in the first screen (their covers load at once). */
+  eager?: number;
 }) {
   const item = `flex [&>article]:w-full ${layout === 'rail' ? 'w-[44%] shrink-0 snap-start sm:w-auto' : ''}`;
   return (
@@ -170,9 +231,9 @@ export function ProductGrid({
           <BundleTile bundle={b} />
         </li>
       ))}
-      {products.map((p) => (
+      {products.map((p, i) => (
         <li key={p.id} className={item}>
-          <ProductTile product={p} />
+          <ProductTile product={p} eager={i < eager} />
         </li>
       ))}
     </ul>
@@ -185,12 +246,23 @@ export function VendorTile({ vendor }: { vendor: VendorProfile }) {
       to={vendorPath(vendor)}
       className="flex items-center gap-2 rounded-xl border border-ink-700 bg-ink-900 p-3 hover:border-brand-500/60 sm:gap-3 sm:p-4"
     >
-      <span
-        aria-hidden
-        className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200 sm:h-10 sm:w-10"
-      >
-        {vendor.displayName.slice(0, 1)}
-      </span>
+      {vendor.avatarUrl ? (
+        <img
+          src={vendor.avatarUrl}
+          alt=""
+          width={40}
+          height={40}
+          loading="lazy"
+          className="h-8 w-8 shrink-0 rounded-lg sm:h-10 sm:w-10"
+        />
+      ) : (
+        <span
+          aria-hidden
+          className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200 sm:h-10 sm:w-10"
+        >
+          {vendor.displayName.slice(0, 1)}
+        </span>
+      )}
       <span className="min-w-0">
         <span className="block truncate text-sm font-semibold text-white sm:text-base">
           {vendor.displayName} {vendor.verified && <span className="text-brand-400">✓</span>}

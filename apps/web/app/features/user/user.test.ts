@@ -25,6 +25,7 @@ const user: User = {
   emailVerified: true,
   roles: ['buyer'],
   avatarUrl: null,
+  avatar: null,
   createdAt: '2026-11-22T00:00:00.000Z',
 };
 const arg = { username: 'trader_1' };

@@ -1,0 +1,55 @@
+import { catalogMessages, PRODUCT_IMAGES_MAX, type ProductDetails } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
+import { deleteImage } from '../../platform/images.ts';
+import { rules } from '../../platform/rate-limit.ts';
+import { productDetails } from './service.ts';
+
+const unknownProduct = () => new AppError('not_found', catalogMessages.productNotFound);
+const full = () =>
+  new AppError('business_rule', catalogMessages.tooManyImages, {
+    file: catalogMessages.tooManyImages,
+  });
+
+/**
+ * A vendor adds a picture to its own product, through the same pipeline as avatars (ADR 026): the
+ * first picture becomes the cover. Someone else's product is a 404, as if it did not exist.
+ */
+export async function addProductImage(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+): Promise<ProductDetails> {
+  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
+  const db = deps.database.db;
+  const owned = await db.execute(sql`select cardinality(p.images) as count from products p
+    join vendors v on v.id = p.vendor_id where p.id = ${productId} and v.user_id = ${userId}`);
+  const row = owned.rows[0] as { count: number } | undefined;
+  if (!row) throw unknownProduct();
+  if (Number(row.count) >= PRODUCT_IMAGES_MAX) throw full();
+  const bytes = await readImageFile(readFile);
+  const ref = await storeUpload(deps, bytes, `public/products/${productId}`, {
+    fit: 'inside',
+    max: 1200,
+  });
+  // Checked again in the write: two uploads at once cannot pass the limit together.
+  const added = await db.execute(sql`update products set images = array_append(images, ${ref}),
+      updated_at = now()
+    where id = ${productId} and cardinality(images) < ${PRODUCT_IMAGES_MAX}
+      and not (${ref} = any(images))
+    returning id`);
+  if (!added.rows.length) {
+    const again = await db.execute(
+      sql`select 1 from products where id = ${productId} and ${ref} = any(images)`,
+    );
+    // The same picture uploaded twice is kept once; anything else means the gallery filled up.
+    if (!again.rows.length) {
+      await deleteImage(deps.storage, ref);
+      throw full();
+    }
+  }
+  return productDetails(deps, userId, productId);
+}
