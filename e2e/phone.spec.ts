@@ -21,6 +21,8 @@ for (const viewport of phones) {
       page,
     }) => {
       await page.goto('/vendor/login');
+      // Escape is handled by script: wait until the header has hydrated (it stops being busy).
+      await expect(page.getByRole('banner').locator('[aria-busy="true"]')).toHaveCount(0);
       const toggle = page.getByRole('banner').locator('summary', { hasText: 'Search' });
       await expect(toggle).toBeVisible();
       // The desktop box is not what phones use.

@@ -180,7 +180,12 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 data-testid="header-account"
               >
                 {profile && <UserAvatar user={profile} size={32} />}
-                <span className="inline-block max-w-[6rem] truncate align-bottom sm:max-w-none">
+                {/* Phones show the picture alone (named for assistive tech), so the row fits 360 px. */}
+                <span
+                  className={`truncate align-bottom sm:inline-block sm:max-w-none ${
+                    profile ? 'max-sm:sr-only' : 'inline-block max-w-[6rem]'
+                  }`}
+                >
                   {profile?.username || 'Account'}
                 </span>
               </Link>
