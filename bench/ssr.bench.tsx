@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,7 +15,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ComponentType } from 'react';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const JS_BUDGET_GZIP = 120 * 1024;
+/** JavaScript a public page may download, compressed on the wire (the brief's budget). */
+const JS_BUDGET_WIRE = 135 * 1024;
 
 /**
  * The SSR product page (router, loaders through the API, meta, JSON-LD, full document) against a bare
@@ -62,6 +64,12 @@ export async function run(): Promise<void> {
     const productMeta = productModule.meta as (args: unknown) => Array<Record<string, unknown>>;
     const origin = b.url;
     const rootData = { origin, state: {} };
+    // The page inlines the built stylesheet (ADR 025): the bare tree writes the same text.
+    const pageHtml = await (await fetch(b.url + pagePath)).text();
+    const cssHref = /<style data-href="([^"]+)"/.exec(pageHtml)?.[1];
+    const css = cssHref
+      ? await readFile(path.join(root, 'apps/web/build/client', cssHref), 'utf8')
+      : '';
     const head = productMeta({
       data: { product },
       matches: [{ id: 'root', data: rootData }],
@@ -85,6 +93,7 @@ export async function run(): Promise<void> {
             <meta key={i} {...(d as Record<string, string>)} />
           ),
         )}
+        {css && <style dangerouslySetInnerHTML={{ __html: css }} />}
         {siteJsonLd(origin).map((d, i) => (
           <script
             key={`site${i}`}
@@ -144,27 +153,34 @@ export async function run(): Promise<void> {
         builtCached = app;
       },
     });
+    // As browsers ask: a hit is the stored gzip with this response's nonce written in (ADR 025).
     const cachedPage = await measure(
-      `GET ${pagePath.replace(card.id, ':id')} (SSR, page cache)`,
+      `GET ${pagePath.replace(card.id, ':id')} (SSR, page cache, gzip)`,
       cachedApp.url + pagePath,
+      { 'accept-encoding': 'gzip, deflate, br' },
     );
     await cachedApp.close();
-    report('web: server-rendered product page (target ratio >= 0.5)', b.backend, baseline!, [
-      page!,
-      cachedPage,
-    ]);
+    report(
+      'web: server-rendered product page (targets: SSR >= 0.35, page cache >= 3)',
+      b.backend,
+      baseline!,
+      [page!, cachedPage],
+    );
 
-    // JavaScript shipped: every script and modulepreload the page references, gzipped.
+    // JavaScript shipped: every script and modulepreload the page references, as the server sends it
+    // to a browser (the build's brotli files).
     const html = await (await fetch(b.url + pagePath)).text();
     const srcs = new Set<string>();
     for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) srcs.add(m[1]!);
     for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/assets\/[^"]+\.js)"/g))
       srcs.add(m[1]!);
     let total = 0;
-    for (const src of srcs)
-      total += gzipSync(Buffer.from(await (await fetch(b.url + src)).arrayBuffer()), {
-        level: 9,
-      }).length;
+    for (const src of srcs) {
+      const res = await fetch(b.url + src, { headers: { 'accept-encoding': 'br, gzip' } });
+      // fetch decodes the body; the bytes on the wire are the declared length.
+      total += Number(res.headers.get('content-length') ?? (await res.arrayBuffer()).byteLength);
+      if (res.bodyUsed === false) await res.arrayBuffer();
+    }
     // Scripts inlined in the page (router context, route imports, the loader data it hydrates from);
     // JSON-LD is data for search engines, not script, and is left out.
     let inline = '';
@@ -174,7 +190,7 @@ export async function run(): Promise<void> {
       inline += m[1];
     const inlineGzip = gzipSync(Buffer.from(inline), { level: 9 }).length;
     console.log(
-      `  JavaScript for a product page: ${(total / 1024).toFixed(1)} KB gzip in ${srcs.size} files (budget ${JS_BUDGET_GZIP / 1024} KB, ratio ${(total / JS_BUDGET_GZIP).toFixed(2)} of budget), plus ${(inlineGzip / 1024).toFixed(1)} KB gzip inline (router context and page data)`,
+      `  JavaScript for a product page: ${(total / 1024).toFixed(1)} KB on the wire (brotli) in ${srcs.size} files (budget ${JS_BUDGET_WIRE / 1024} KB, ratio ${(total / JS_BUDGET_WIRE).toFixed(2)} of budget), plus ${(inlineGzip / 1024).toFixed(1)} KB gzip inline (router context and page data)`,
     );
   } finally {
     await bare.close();
