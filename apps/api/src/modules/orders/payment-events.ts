@@ -1,0 +1,279 @@
+// Use case: apply a provider's payment event (deduplicated, in one transaction with its effects).
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { PaymentEvent } from '../../integrations/payments/port.ts';
+import { newId } from '../../lib.ts';
+import { AppError } from '../../platform/errors.ts';
+import { ownsItem } from '../catalog/index.ts';
+import { loadPurchases, one, rows, type PurchaseRow } from './repository.ts';
+import { endAccess, purchaseRef } from './access-end.ts';
+import { processAutoRefunds } from './auto-refunds.ts';
+import { type EventOutcome } from './checkout.ts';
+import { reverseLedger, writeSale } from './ledger.ts';
+import { duplicateMail, receiptMail } from './receipts.ts';
+import { refund } from './refunds.ts';
+import { updateSubscription } from './subscriptions.ts';
+
+/**
+ * Applies one provider event exactly once. The event id is recorded in the same transaction as its
+ * effects: a concurrent duplicate blocks on that row and then sees it, and a failed attempt leaves no
+ * record so the provider's retry runs it again. The purchase row lock orders events of one purchase.
+ */
+export async function applyPaymentEvent(
+  deps: AppDeps,
+  received: PaymentEvent,
+): Promise<EventOutcome> {
+  const event = await withKnownPayment(deps, received);
+  const mailIds: string[] = [];
+  const refunds: string[] = [];
+  const outcome = await deps.database.db.transaction(async (tx) => {
+    const fresh = await tx.execute(sql`insert into payment_events (id, provider, type, purchase_id)
+      values (${event.id}, ${deps.payments.name}, ${event.type}, ${event.purchaseId})
+      on conflict (id) do nothing returning id`);
+    if (!fresh.rows.length) return 'duplicate' as const;
+    const purchaseId = event.purchaseId ?? (await purchaseOfPayment(tx, event.paymentRef));
+    if (!purchaseId) {
+      // A refund or dispute of a payment we have not recorded yet: refuse, so it is delivered again.
+      throw new AppError(
+        'conflict',
+        'No purchase for this payment yet; deliver this event again later.',
+      );
+    }
+    const purchase = await one<PurchaseRow>(
+      tx,
+      sql`select * from purchases where id = ${purchaseId} for update`,
+    );
+    if (!purchase) return 'ignored' as const;
+    // Subscription events can overtake the completed checkout. Refusing them (nothing recorded) makes
+    // the provider deliver them again later, after the purchase is paid.
+    if (event.type.startsWith('subscription.') && purchase.status === 'pending') {
+      throw new AppError(
+        'conflict',
+        'The purchase is not fulfilled yet; deliver this event again later.',
+      );
+    }
+    switch (event.type) {
+      case 'checkout.completed':
+        await completeCheckout(deps, tx, purchase, event, mailIds, refunds);
+        break;
+      case 'checkout.expired':
+        if (purchase.status === 'pending') await closeUnpaid(tx, purchase, 'cancelled');
+        break;
+      case 'payment.failed':
+        if (purchase.status === 'pending') await closeUnpaid(tx, purchase, 'failed');
+        else if (purchase.status === 'paid' && purchase.subscription_id) {
+          await tx.execute(sql`update purchases set subscription_status = 'past_due', updated_at = now()
+            where id = ${purchase.id} and subscription_status in ('active', 'trialing')`);
+        }
+        break;
+      case 'subscription.renewed':
+        if (purchase.status === 'paid' && purchase.subscription_status !== 'ended') {
+          const amount = event.amount ?? purchase.renewal_amount ?? purchase.total;
+          await writeSale(deps, tx, purchase, event.paymentRef ?? event.id, amount);
+          await tx.execute(sql`update purchases set subscription_status =
+              case when subscription_status = 'cancelling' then 'cancelling' else 'active' end,
+              current_period_end = coalesce(${event.periodEnd}, current_period_end), updated_at = now()
+            where id = ${purchase.id}`);
+        }
+        break;
+      case 'subscription.updated':
+        await updateSubscription(tx, purchase, event);
+        break;
+      case 'subscription.ended':
+        await endAccess(deps, tx, purchase, { reason: 'subscription_ended' });
+        await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
+          where id = ${purchase.id}`);
+        break;
+      case 'refund':
+        await refund(deps, tx, purchase, event);
+        break;
+      case 'dispute':
+        await tx.execute(sql`update purchases set disputed_at = coalesce(disputed_at, now()), updated_at = now()
+          where id = ${purchase.id}`);
+        await reverseLedger(tx, purchase, `dispute:${event.paymentRef ?? event.id}`);
+        await endAccess(deps, tx, purchase, { reason: 'disputed' });
+        break;
+    }
+    return 'processed' as const;
+  });
+  await deps.mailer.dispatch(mailIds);
+  if (outcome === 'processed') await deps.events.notify();
+  // Best effort now; the retry job carries on from the recorded row if the provider is down.
+  if (refunds.length) await processAutoRefunds(deps, refunds);
+  return outcome;
+}
+
+/**
+ * A refund or dispute that names a payment we recorded under another reference (a Stripe payment intent
+ * of a subscription invoice) is rewritten to that reference. Asked before the transaction: it may call
+ * the provider.
+ */
+export async function withKnownPayment(deps: AppDeps, event: PaymentEvent): Promise<PaymentEvent> {
+  if (event.purchaseId || !event.paymentRef) return event;
+  if (event.type !== 'refund' && event.type !== 'dispute') return event;
+  const db = deps.database.db;
+  if (await purchaseOfPayment(db, event.paymentRef)) return event;
+  for (const alias of await deps.payments.paymentAliases(event.paymentRef)) {
+    if (await purchaseOfPayment(db, alias)) return { ...event, paymentRef: alias };
+  }
+  return event;
+}
+
+export async function purchaseOfPayment(tx: Tx, paymentRef: string | null): Promise<string | null> {
+  if (!paymentRef) return null;
+  const found = await one<{ purchase_id: string }>(
+    tx,
+    sql`select purchase_id from ledger_entries where payment_ref = ${paymentRef} and entry_type = 'sale' limit 1`,
+  );
+  return found?.purchase_id ?? null;
+}
+
+export const closedAt = {
+  cancelled: sql`cancelled_at`,
+  failed: sql`failed_at`,
+  refunded: sql`refunded_at`,
+} as const;
+
+/** Closes a purchase that was never paid, giving back the coupon redemption it held. */
+export async function closeUnpaid(
+  tx: Tx,
+  purchase: PurchaseRow,
+  status: keyof typeof closedAt,
+  at: Date | null = null,
+): Promise<void> {
+  await tx.execute(sql`update purchases set status = ${status},
+      ${closedAt[status]} = ${at ?? sql`now()`},
+      coupon_released = coupon_id is not null, updated_at = now()
+    where id = ${purchase.id}`);
+  if (purchase.coupon_id && !purchase.coupon_released) {
+    await tx.execute(
+      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
+    );
+  }
+}
+
+export const entitlementKind: Record<string, string> = {
+  course: 'course_enrolment',
+  app: 'licence',
+  community: 'discord_role',
+};
+
+export async function completeCheckout(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  event: PaymentEvent,
+  mailIds: string[],
+  refunds: string[],
+): Promise<void> {
+  if (purchase.status === 'paid') return;
+  // A refund that arrived first wins: the purchase stays refunded and grants nothing.
+  if (purchase.status === 'refunded') {
+    await tx.execute(sql`update purchases set paid_at = coalesce(paid_at, ${event.occurredAt}), updated_at = now()
+      where id = ${purchase.id}`);
+    return;
+  }
+  if (purchase.coupon_released && purchase.coupon_id) {
+    // Paid after we had released its coupon (an expiry raced the payment): take the redemption back.
+    await tx.execute(
+      sql`update coupons set redemptions = redemptions + 1 where id = ${purchase.coupon_id}`,
+    );
+  }
+  // One buyer's payments are fulfilled one at a time, so two checkouts paid at once (two tabs) see
+  // each other: the second finds the item owned instead of granting it twice.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`fulfil:${purchase.buyer_id}`}, 0))`,
+  );
+  const item =
+    purchase.item_type === 'product'
+      ? { type: 'product' as const, id: purchase.product_id! }
+      : { type: 'bundle' as const, id: purchase.bundle_id! };
+  const duplicate = await ownsItem(tx, purchase.buyer_id, item);
+
+  const subscription = purchase.scheme !== 'one_time';
+  const trial = subscription && (purchase.trial_days ?? 0) > 0;
+  await tx.execute(sql`update purchases set status = 'paid', paid_at = ${event.occurredAt},
+      coupon_released = false,
+      receipt_number = 'TS-' || to_char(now(), 'YYYY') || '-' || lpad(nextval('receipt_number_seq')::text, 6, '0'),
+      subscription_id = ${event.subscriptionId}, customer_id = coalesce(${event.customerId}, customer_id),
+      subscription_status = ${subscription ? (trial ? 'trialing' : 'active') : null},
+      current_period_end = ${subscription ? event.periodEnd : null}, updated_at = now()
+    where id = ${purchase.id}`);
+  // A trial charges nothing now; the first renewal writes the first sale.
+  const charged = event.amount ?? (trial ? 0 : purchase.total);
+  const paymentRef = event.paymentRef ?? event.id;
+  if (charged > 0) await writeSale(deps, tx, purchase, paymentRef, charged);
+
+  if (duplicate) {
+    await refundDuplicate(deps, tx, purchase, charged > 0 ? paymentRef : null, event, mailIds);
+    refunds.push(purchase.id);
+    return;
+  }
+  if (purchase.disputed_at) {
+    // The dispute overtook the payment: the money is contested from the start, so nothing is granted
+    // and the sale is reversed as a dispute would have reversed it.
+    await reverseLedger(tx, purchase, `dispute:${paymentRef}`);
+    return;
+  }
+
+  const granted = await rows<{ id: string; kind: string }>(
+    tx,
+    purchase.item_type === 'product'
+      ? sql`select id, kind from products where id = ${purchase.product_id}`
+      : sql`select p.id, p.kind from bundle_items bi join products p on p.id = bi.product_id
+            where bi.bundle_id = ${purchase.bundle_id} order by p.title`,
+  );
+  const grants = granted.flatMap((product) =>
+    ['access', ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : [])].map(
+      (kind) =>
+        sql`(${newId('ent')}, ${purchase.id}, ${purchase.buyer_id}, ${product.id}, ${kind})`,
+    ),
+  );
+  if (grants.length)
+    await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
+      values ${sql.join(grants, sql`, `)}
+      on conflict do nothing`);
+  // What the buyer owns and the sales count are the catalogue's, kept from this event (ADR 028).
+  await deps.events.publish(tx, 'purchase.paid', purchase.id, {
+    ...(await purchaseRef(tx, purchase)),
+    trial,
+  });
+
+  const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
+  const buyer = await one<{ email: string }>(
+    tx,
+    sql`select email from users where id = ${purchase.buyer_id}`,
+  );
+  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyer.email, full)));
+}
+
+/**
+ * A payment for something the buyer already owned: reversed in the ledger at once, recorded for the
+ * provider refund (and the subscription's end) that `processAutoRefunds` carries out, and explained to
+ * the buyer. Nothing is granted.
+ */
+export async function refundDuplicate(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: PurchaseRow,
+  paymentRef: string | null,
+  event: PaymentEvent,
+  mailIds: string[],
+): Promise<void> {
+  if (paymentRef) await reverseLedger(tx, purchase, `refund:${paymentRef}:duplicate`);
+  await tx.execute(sql`update purchases set status = 'refunded', refunded_at = now(),
+      refund_reason = 'duplicate',
+      subscription_status = case when subscription_status is null then null else 'ended' end,
+      updated_at = now()
+    where id = ${purchase.id}`);
+  await tx.execute(sql`insert into auto_refunds (purchase_id, reason, payment_ref, subscription_id)
+    values (${purchase.id}, 'duplicate', ${paymentRef}, ${event.subscriptionId})
+    on conflict do nothing`);
+  const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
+  const buyer = await one<{ email: string }>(
+    tx,
+    sql`select email from users where id = ${purchase.buyer_id}`,
+  );
+  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, duplicateMail(buyer.email, full)));
+}

@@ -1,0 +1,86 @@
+// Use cases: a buyer's own purchases (one, the list) and the provider's customer portal.
+import { ordersMessages, type Purchase } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { loadPurchases, one } from './repository.ts';
+import { rule } from './checkout.ts';
+
+/** One of the buyer's own purchases, by checkout session or by id; 404 for anyone else's. */
+export async function ownPurchase(
+  deps: AppDeps,
+  buyerId: string,
+  by: { sessionId: string } | { id: string },
+): Promise<Purchase> {
+  const match = 'sessionId' in by ? sql`p.session_id = ${by.sessionId}` : sql`p.id = ${by.id}`;
+  const [found] = await loadPurchases(
+    deps.database.db,
+    sql`${match} and p.buyer_id = ${buyerId}`,
+    1,
+  );
+  if (!found) throw new AppError('not_found', ordersMessages.purchaseNotFound);
+  return found;
+}
+
+export const encodeCursor = (p: Purchase) =>
+  Buffer.from(JSON.stringify([p.createdAt, p.id])).toString('base64url');
+
+/** Newest first; abandoned checkouts (pending past expiry, cancelled) are left out of the list. */
+export async function purchaseList(
+  deps: AppDeps,
+  buyerId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ purchases: Purchase[]; nextCursor: string | null }> {
+  let after = sql`true`;
+  if (cursor) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } catch {
+      parsed = null;
+    }
+    if (
+      !Array.isArray(parsed) ||
+      typeof parsed[0] !== 'string' ||
+      typeof parsed[1] !== 'string' ||
+      Number.isNaN(Date.parse(parsed[0]))
+    ) {
+      throw new AppError('bad_request', 'That page link has expired. Reload the list.');
+    }
+    after = sql`(p.created_at, p.id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
+  }
+  const found = await loadPurchases(
+    deps.database.db,
+    sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
+      and not (p.status = 'pending' and p.expires_at < now()) and ${after}`,
+    limit + 1,
+  );
+  const page = found.slice(0, limit);
+  return {
+    purchases: page,
+    nextCursor: found.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+  };
+}
+
+export async function customerPortal(
+  deps: AppDeps,
+  buyerId: string,
+  vendorUrl: string,
+  origin: string,
+): Promise<{ url: string }> {
+  const found = await one<{ customer_id: string }>(
+    deps.database.db,
+    sql`select p.customer_id from purchases p join vendors v on v.id = p.vendor_id
+        where p.buyer_id = ${buyerId} and lower(v.vendor_url) = lower(${vendorUrl})
+          and p.subscription_id is not null and p.customer_id is not null
+        order by p.created_at desc limit 1`,
+  );
+  if (!found) throw rule(ordersMessages.noSubscriptions);
+  return deps.payments.createPortal({
+    customerId: found.customer_id,
+    returnUrl: `${origin}/orders`,
+  });
+}
+
+/* ---------------------------------------------------------------- vendor payout accounts */

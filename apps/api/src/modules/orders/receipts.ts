@@ -1,0 +1,64 @@
+// The mails a purchase sends: the receipt, and the duplicate-payment notice.
+import { plans, type Purchase } from '@tradeshelf/contract';
+
+export const mailMoney = (m: { amount: number; currency: string }) =>
+  `${(m.amount / 100).toFixed(2)} ${m.currency.toUpperCase()}`;
+export const mailDate = (iso: string) => iso.slice(0, 10);
+
+export function receiptMail(to: string, p: Purchase) {
+  const sub = p.subscription;
+  const trialing = sub?.status === 'trialing';
+  const lines = [
+    `Thank you for your purchase from ${p.item.vendor.displayName}.`,
+    '',
+    `Receipt: ${p.receiptNumber}`,
+    `Item: ${p.item.title}${sub ? ` (${p.scheme} plan)` : ''}`,
+    `Price: ${mailMoney(p.subtotal)}`,
+    ...(p.discount.amount > 0
+      ? [
+          `Discount (${p.coupon?.code}${p.coupon?.duration === 'once' && sub ? ', first payment' : ''}): -${mailMoney(p.discount)}`,
+        ]
+      : []),
+    ...(p.memberPrice
+      ? [
+          `${plans[p.memberPrice.plan].name} member price${sub ? ' (every payment)' : ''}: -${mailMoney(p.memberPrice.discount)}`,
+        ]
+      : []),
+    // What moved today: a trial charges nothing until it ends.
+    `Paid today: ${mailMoney(p.paid)}`,
+    ...(trialing && sub.trialEndsAt ? [`Free trial until ${mailDate(sub.trialEndsAt)}.`] : []),
+    ...(sub?.nextPayment
+      ? [
+          `Next payment: ${mailMoney(sub.nextPayment.amount)} on ${mailDate(sub.nextPayment.at)}, then ${mailMoney(sub.renewalAmount)} every ${p.scheme}. Cancel any time before then from your orders page.`,
+        ]
+      : []),
+    '',
+    'What you now have:',
+    ...p.entitlements.map((e) => `- ${e.productTitle}: ${e.kind.replace('_', ' ')}`),
+  ];
+  return {
+    to,
+    subject: trialing
+      ? `Your free trial of ${p.item.title} has started (${p.receiptNumber})`
+      : `Your Tradeshelf receipt ${p.receiptNumber}`,
+    text: lines.join('\n'),
+  };
+}
+
+export function duplicateMail(to: string, p: Purchase) {
+  const money = mailMoney;
+  const lines = [
+    `You already owned ${p.item.title} from ${p.item.vendor.displayName} when a second payment for it arrived`,
+    '(two checkouts paid at the same time, for example in two browser tabs).',
+    '',
+    p.refunded.amount > 0
+      ? `We refunded that payment in full: ${money(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
+      : 'Nothing was charged for it, and we cancelled the extra subscription.',
+    'Your access is unchanged.',
+    '',
+    `Reference: ${p.receiptNumber ?? p.id}`,
+  ];
+  return { to, subject: `Duplicate payment refunded: ${p.item.title}`, text: lines.join('\n') };
+}
+
+/* ---------------------------------------------------------------- buyer reads */
