@@ -3,3 +3,10 @@ export { missingPrerequisites, vendorContact } from './service.ts';
 export { ownsItem } from './ownership.ts';
 export { newestPublishedAt, productCardsById, productIdsBySlug } from './lookups.ts';
 export { search } from './service.ts';
+export {
+  bundleForCheckout,
+  plansForCheckout,
+  productsOfItem,
+  vendorUrlOfPrice,
+  type CheckoutItemRow,
+} from './checkout-items.ts';

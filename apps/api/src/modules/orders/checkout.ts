@@ -14,10 +14,13 @@ import type { AppDeps } from '../../deps.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
+import * as affiliates from '../affiliates/index.ts';
+import * as catalog from '../catalog/index.ts';
 import { missingPrerequisites, ownsItem } from '../catalog/index.ts';
+import * as users from '../users/index.ts';
 import { currentPlan } from '../membership/index.ts';
 import { couponDiscount, splitPayment, subscriptionFeePercent } from './pricing.ts';
-import { one, rows, type CouponRow } from './repository.ts';
+import { one, type CouponRow } from './repository.ts';
 import { findCoupon } from './coupons.ts';
 
 export const rule = (message: string, fields?: Record<string, string>) =>
@@ -62,27 +65,13 @@ export const schemeOf = (p: Pick<PriceRow, 'scheme' | 'interval'>): CheckoutSche
 export async function resolveItem(deps: AppDeps, input: CheckoutInput): Promise<Item> {
   const db = deps.database.db;
   if (input.type === 'bundle') {
-    const found = await one<Item>(
-      db,
-      sql`select 'bundle' as type, b.id, b.slug, b.title, b.is_active, v.id as vendor_id, v.vendor_url,
-            pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
-          from bundles b join vendors v on v.id = b.vendor_id join prices pr on pr.id = b.price_id
-          where b.id = ${input.bundleId}`,
-    );
+    const found = await catalog.bundleForCheckout(db, input.bundleId);
     if (!found) throw new AppError('not_found', 'We could not find that bundle.');
     if (!found.is_active) throw rule(ordersMessages.inactive);
     return found;
   }
   // Every price of the product the priceId belongs to; `scheme` may pick a sibling plan.
-  const plans = await rows<Item>(
-    db,
-    sql`select 'product' as type, p.id, p.slug, p.title, p.is_active, v.id as vendor_id, v.vendor_url,
-          pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
-        from prices pr join products p on p.id = pr.product_id join vendors v on v.id = p.vendor_id
-        where pr.product_id = (select product_id from prices where id = ${input.priceId})
-          and lower(v.vendor_url) = lower(${input.vendorUrl})
-        order by pr.position`,
-  );
+  const plans = await catalog.plansForCheckout(db, input.priceId, input.vendorUrl);
   if (!plans.length)
     throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
   const chosen = input.scheme
@@ -148,21 +137,14 @@ export async function startCheckout(
       );
     }
   }
-  const buyer = await one<{ email: string }>(
-    db,
-    sql`select email from users where id = ${ctx.buyerId}`,
-  );
-  if (!buyer) throw new AppError('unauthorized', 'Sign in to continue.');
+  const buyerEmail = await users.emailIn(db, ctx.buyerId);
+  if (!buyerEmail) throw new AppError('unauthorized', 'Sign in to continue.');
   if (input.coupon) await findCoupon(deps, item, input.coupon, deps.database.db, false);
   const member = await memberPrice(deps, ctx.buyerId, item, input.coupon);
 
   // Referrals are best-effort: an unknown, foreign or self-referral id is ignored, never an error.
   const referral = input.refId
-    ? await one<{ user_id: string; commission_bps: number }>(
-        db,
-        sql`select user_id, commission_bps from referral_links
-            where ref_id = ${input.refId} and vendor_id = ${item.vendor_id} and user_id <> ${ctx.buyerId}`,
-      )
+    ? await affiliates.referralFor(db, input.refId, item.vendor_id, ctx.buyerId)
     : null;
 
   const purchaseId = newId('pur');
@@ -219,7 +201,7 @@ export async function startCheckout(
     if (existing) return existing;
     throw new AppError('conflict', 'This checkout is already being started. Try again.');
   }
-  return createProviderSession(deps, ctx, purchaseId, item, buyer.email, inserted);
+  return createProviderSession(deps, ctx, purchaseId, item, buyerEmail, inserted);
 }
 
 class RaceLost extends Error {}
@@ -297,17 +279,14 @@ export async function existingCheckout(
     return { url: found.checkout_url, sessionId: found.session_id };
   }
   const item = await resolveItem(deps, input);
-  const buyer = await one<{ email: string }>(
-    deps.database.db,
-    sql`select email from users where id = ${ctx.buyerId}`,
-  );
+  const buyerEmail = await users.emailIn(deps.database.db, ctx.buyerId);
   const coupon = found.coupon_id
     ? await one<CouponRow>(
         deps.database.db,
         sql`select * from coupons where id = ${found.coupon_id}`,
       )
     : null;
-  return createProviderSession(deps, ctx, found.id, item, buyer?.email ?? '', {
+  return createProviderSession(deps, ctx, found.id, item, buyerEmail ?? '', {
     coupon,
     discount: found.discount,
     total: found.total,

@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { couponDiscount } from './pricing.ts';
 import { one, type CouponRow } from './repository.ts';
+import * as catalog from '../catalog/index.ts';
 import { type Item, resolveItem, rule } from './checkout.ts';
 
 export async function findCoupon(
@@ -66,15 +67,11 @@ export async function previewCoupon(
   if (q.bundleId) {
     item = await resolveItem(deps, { type: 'bundle', bundleId: q.bundleId });
   } else {
-    const vendor = await one<{ vendor_url: string }>(
-      deps.database.db,
-      sql`select v.vendor_url from prices pr join products p on p.id = pr.product_id
-          join vendors v on v.id = p.vendor_id where pr.id = ${q.priceId!}`,
-    );
-    if (!vendor) throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
+    const vendorUrl = await catalog.vendorUrlOfPrice(deps.database.db, q.priceId!);
+    if (!vendorUrl) throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
     item = await resolveItem(deps, {
       type: 'product',
-      vendorUrl: vendor.vendor_url,
+      vendorUrl,
       priceId: q.priceId!,
     });
   }

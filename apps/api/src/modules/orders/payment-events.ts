@@ -5,8 +5,10 @@ import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
+import * as catalog from '../catalog/index.ts';
 import { ownsItem } from '../catalog/index.ts';
-import { loadPurchases, one, rows, type PurchaseRow } from './repository.ts';
+import * as users from '../users/index.ts';
+import { loadPurchases, one, type PurchaseRow } from './repository.ts';
 import { endAccess, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
@@ -217,13 +219,7 @@ export async function completeCheckout(
     return;
   }
 
-  const granted = await rows<{ id: string; kind: string }>(
-    tx,
-    purchase.item_type === 'product'
-      ? sql`select id, kind from products where id = ${purchase.product_id}`
-      : sql`select p.id, p.kind from bundle_items bi join products p on p.id = bi.product_id
-            where bi.bundle_id = ${purchase.bundle_id} order by p.title`,
-  );
+  const granted = await catalog.productsOfItem(tx, item);
   const grants = granted.flatMap((product) =>
     ['access', ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : [])].map(
       (kind) =>
@@ -241,11 +237,9 @@ export async function completeCheckout(
   });
 
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
-  const buyer = await one<{ email: string }>(
-    tx,
-    sql`select email from users where id = ${purchase.buyer_id}`,
-  );
-  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyer.email, full)));
+  const buyerEmail = await users.emailIn(tx, purchase.buyer_id);
+  if (full && buyerEmail)
+    mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyerEmail, full)));
 }
 
 /**
@@ -271,9 +265,7 @@ export async function refundDuplicate(
     values (${purchase.id}, 'duplicate', ${paymentRef}, ${event.subscriptionId})
     on conflict do nothing`);
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
-  const buyer = await one<{ email: string }>(
-    tx,
-    sql`select email from users where id = ${purchase.buyer_id}`,
-  );
-  if (full && buyer) mailIds.push(await deps.mailer.enqueue(tx, duplicateMail(buyer.email, full)));
+  const buyerEmail = await users.emailIn(tx, purchase.buyer_id);
+  if (full && buyerEmail)
+    mailIds.push(await deps.mailer.enqueue(tx, duplicateMail(buyerEmail, full)));
 }

@@ -10,3 +10,4 @@ export {
 } from './repository.ts';
 export { rolesOf } from './presenter.ts';
 export { accountByEmail, emailOf } from './service.ts';
+export { emailIn } from './service.ts';

@@ -1,4 +1,5 @@
 import { usersMessages, type User } from '@tradeshelf/contract';
+import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
@@ -44,6 +45,11 @@ export async function accountByEmail(
 }
 
 /** Where a user is reached by mail (e.g. a vendor named in a contact message). */
+/** The same, read on the caller's connection (inside its transaction). */
+export async function emailIn(db: Tx, userId: string): Promise<string | null> {
+  return (await repo.findUserById(db, userId))?.email ?? null;
+}
+
 export async function emailOf(deps: AppDeps, userId: string): Promise<string | null> {
   return (await repo.findUserById(deps.database.db, userId))?.email ?? null;
 }

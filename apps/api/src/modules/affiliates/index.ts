@@ -1,0 +1,2 @@
+// The affiliates module's public entry (ARCHITECTURE §2): other modules import this file only.
+export { referralFor } from './referrals.ts';
