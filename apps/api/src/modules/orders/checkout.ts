@@ -38,28 +38,10 @@ export type CheckoutInput =
     }
   | { type: 'bundle'; bundleId: string; coupon?: string | undefined; refId?: string | undefined };
 
-export interface PriceRow {
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: 'one_time' | 'recurring';
-  interval: 'week' | 'month' | 'quarter' | 'year' | null;
-  trial_days: number | null;
-  price_active: boolean;
-}
+/** The item resolved from a checkout request: one product plan or one bundle (the catalogue's row). */
+export type Item = catalog.CheckoutItemRow;
 
-/** The item resolved from a checkout request: one product plan or one bundle. */
-export interface Item extends PriceRow {
-  type: 'product' | 'bundle';
-  id: string;
-  slug: string;
-  title: string;
-  is_active: boolean;
-  vendor_id: string;
-  vendor_url: string;
-}
-
-export const schemeOf = (p: Pick<PriceRow, 'scheme' | 'interval'>): CheckoutScheme =>
+export const schemeOf = (p: Pick<Item, 'scheme' | 'interval'>): CheckoutScheme =>
   p.scheme === 'one_time' ? 'one_time' : (p.interval ?? 'month');
 
 export async function resolveItem(deps: AppDeps, input: CheckoutInput): Promise<Item> {

@@ -28,6 +28,54 @@ const kindLabels: Record<(typeof productKinds)[number], string> = {
 
 const selectClass = 'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm';
 
+/** One labelled select of the filter form; `empty` names the choice that sets no filter. */
+function FilterSelect({
+  label,
+  name,
+  value,
+  empty,
+  options,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  empty?: string;
+  options: Array<[string, string]>;
+  onChange: () => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1 text-xs text-slate-400">
+      {label}
+      <select name={name} defaultValue={value ?? ''} onChange={onChange} className={selectClass}>
+        {empty !== undefined && <option value="">{empty}</option>}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A whole-dollar price bound; the query holds cents. */
+function PriceInput({ label, name, cents }: { label: string; name: string; cents?: number }) {
+  return (
+    <label className="flex flex-col gap-1 text-xs text-slate-400">
+      {label}
+      <input
+        name={name}
+        type="number"
+        min={0}
+        inputMode="numeric"
+        defaultValue={cents != null ? cents / 100 : ''}
+        className={`${selectClass} w-24`}
+      />
+    </label>
+  );
+}
+
 /**
  * The search page's filters: plain form fields of the page's GET form, so they work without
  * JavaScript; a change to a select submits at once (`submitOnChange`).
@@ -42,91 +90,39 @@ export function SearchFilters({
   return (
     <fieldset className="flex flex-wrap items-end gap-3">
       <legend className="sr-only">Filters</legend>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Category
-        <select
-          name="category"
-          defaultValue={query.category ?? ''}
-          onChange={submitOnChange}
-          className={selectClass}
-        >
-          <option value="">All categories</option>
-          {catalogCategories.map((c) => (
-            <option key={c} value={c}>
-              {categoryLabels[c]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Type
-        <select
-          name="kind"
-          defaultValue={query.kind ?? ''}
-          onChange={submitOnChange}
-          className={selectClass}
-        >
-          <option value="">Any type</option>
-          {productKinds.map((k) => (
-            <option key={k} value={k}>
-              {kindLabels[k]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Platform
-        <select
-          name="platform"
-          defaultValue={query.platform ?? ''}
-          onChange={submitOnChange}
-          className={selectClass}
-        >
-          <option value="">Any platform</option>
-          {tradingPlatforms.map((p) => (
-            <option key={p} value={p}>
-              {platformLabels[p]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Min price ($)
-        <input
-          name="min"
-          type="number"
-          min={0}
-          inputMode="numeric"
-          defaultValue={query.minPrice != null ? query.minPrice / 100 : ''}
-          className={`${selectClass} w-24`}
-        />
-      </label>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Max price ($)
-        <input
-          name="max"
-          type="number"
-          min={0}
-          inputMode="numeric"
-          defaultValue={query.maxPrice != null ? query.maxPrice / 100 : ''}
-          className={`${selectClass} w-24`}
-        />
-      </label>
-      <label className="flex flex-col gap-1 text-xs text-slate-400">
-        Sort
-        <select
-          name="sort"
-          defaultValue={query.sort ?? 'relevance'}
-          onChange={submitOnChange}
-          className={selectClass}
-        >
-          {searchSorts.map((s) => (
-            <option key={s} value={s}>
-              {sortLabels[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Category"
+        name="category"
+        value={query.category}
+        empty="All categories"
+        options={catalogCategories.map((c) => [c, categoryLabels[c]])}
+        onChange={submitOnChange}
+      />
+      <FilterSelect
+        label="Type"
+        name="kind"
+        value={query.kind}
+        empty="Any type"
+        options={productKinds.map((k) => [k, kindLabels[k]])}
+        onChange={submitOnChange}
+      />
+      <FilterSelect
+        label="Platform"
+        name="platform"
+        value={query.platform}
+        empty="Any platform"
+        options={tradingPlatforms.map((p) => [p, platformLabels[p]])}
+        onChange={submitOnChange}
+      />
+      <PriceInput label="Min price ($)" name="min" cents={query.minPrice} />
+      <PriceInput label="Max price ($)" name="max" cents={query.maxPrice} />
+      <FilterSelect
+        label="Sort"
+        name="sort"
+        value={query.sort ?? 'relevance'}
+        options={searchSorts.map((s) => [s, sortLabels[s]])}
+        onChange={submitOnChange}
+      />
       <button
         type="submit"
         className="rounded-lg border border-ink-600 px-3 py-2 text-sm font-medium hover:bg-ink-800"
