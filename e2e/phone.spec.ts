@@ -38,6 +38,8 @@ for (const viewport of phones) {
       await expect(box).toBeHidden();
       await expect(toggle).toBeFocused();
       await page.keyboard.press('Enter');
+      // The box takes the focus once the drawer has opened: type only then, or keys are lost.
+      await expect(box).toBeFocused();
       await page.keyboard.type('scanner');
       await page.keyboard.press('Enter');
       await expect(page).toHaveURL(/\/search\?q=scanner$/);
