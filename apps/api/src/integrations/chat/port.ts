@@ -1,0 +1,120 @@
+/**
+ * The chat port: what access delivery needs from Discord (ADR 030). One adapter speaks Discord's
+ * real HTTP API; locally it talks to the Discord look-alike the app serves under `/sandbox/discord`
+ * through `DISCORD_API_URL`, so the sandbox runs the production code path.
+ */
+
+/** A Discord account, as `users/@me` describes it. */
+export interface ChatUser {
+  id: string;
+  username: string;
+  /** The display name, when the account set one. */
+  globalName: string | null;
+  /** A CDN URL, or null for the default avatar. */
+  avatarUrl: string | null;
+}
+
+export interface ChatGrant {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date;
+  /** The scopes the person granted (they may decline `guilds.join`). */
+  scopes: string[];
+}
+
+export interface ChatGuild {
+  id: string;
+  name: string;
+  iconUrl: string | null;
+}
+
+export interface ChatRole {
+  id: string;
+  name: string;
+  /** Higher sits above: a bot manages only roles below its own highest role. */
+  position: number;
+  /** Owned by an integration (a bot's own role, a booster role): nobody can assign it. */
+  managed: boolean;
+}
+
+export interface ChatMember {
+  userId: string;
+  roleIds: string[];
+}
+
+/** A membership change in a guild, as the gateway's GUILD_MEMBER_* events report it. */
+export type MemberEvent =
+  | { type: 'member.joined'; guildId: string; member: ChatMember }
+  | { type: 'member.updated'; guildId: string; member: ChatMember }
+  | { type: 'member.left'; guildId: string; userId: string };
+
+export type ChatErrorKind =
+  /** The provider asked us to wait; `retryAfterMs` says how long. */
+  | 'rate_limited'
+  /** The bot lacks a permission or the role sits above its own. */
+  | 'forbidden'
+  /** Unknown guild, member, role or invite. */
+  | 'not_found'
+  /** An OAuth2 code that is unknown, expired or used. */
+  | 'invalid_grant'
+  /** A user token without the scope the call needs (e.g. `guilds.join` declined). */
+  | 'missing_scope'
+  /** 5xx, timeout, connection refused. */
+  | 'unavailable';
+
+/** A provider failure, in words a buyer or vendor can read, and whether retrying may help. */
+export class ChatError extends Error {
+  constructor(
+    readonly kind: ChatErrorKind,
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ChatError';
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limited' || this.kind === 'unavailable';
+  }
+}
+
+export interface ChatProvider {
+  /** `discord`, or `sandbox` when the API base is the app's own look-alike. */
+  readonly name: 'discord' | 'sandbox';
+  /** The page that asks the person to authorise us (OAuth2 code grant). */
+  authorizeUrl(input: { state: string; redirectUri: string; scopes: string[] }): string;
+  /** The link a vendor follows to add the bot to a server, with the permissions it needs. */
+  installUrl(input: { state: string; redirectUri: string }): string;
+  exchangeCode(code: string, redirectUri: string): Promise<ChatGrant>;
+  currentUser(accessToken: string): Promise<ChatUser>;
+  guild(guildId: string): Promise<ChatGuild>;
+  roles(guildId: string): Promise<ChatRole[]>;
+  /**
+   * Why the bot cannot assign each of `roleIds` (missing Manage Roles, role above the bot's highest,
+   * a managed role, an unknown role), in words with the fix; empty when it can assign them all.
+   */
+  roleProblems(guildId: string, roleIds: string[]): Promise<string[]>;
+  /** The member, or null when the user is not in the guild. */
+  member(guildId: string, userId: string): Promise<ChatMember | null>;
+  /** One page of members ordered by user id, after `after` (Discord's cap is 1000 per page). */
+  listMembers(guildId: string, page: { after: string | null; limit: number }): Promise<ChatMember[]>;
+  /**
+   * Puts the user in the guild with `roleIds`, using their token's `guilds.join` scope. `already`
+   * when they were a member (Discord then ignores `roles`: add them one by one).
+   */
+  addMember(
+    guildId: string,
+    userId: string,
+    accessToken: string,
+    roleIds: string[],
+  ): Promise<'added' | 'already'>;
+  /** Idempotent: adding a held role succeeds. */
+  addRole(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
+  /** Idempotent: removing a role not held, or from someone who left, succeeds. */
+  removeRole(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
+  /** A single-use invite to the guild's first text channel, valid `maxAgeSeconds`. */
+  createInvite(guildId: string, maxAgeSeconds: number): Promise<{ url: string; expiresAt: Date }>;
+  /** Starts member events (the gateway, or the sandbox's own); resolves once listening. */
+  watchMembers(listener: (event: MemberEvent) => void): Promise<void>;
+  close(): Promise<void>;
+}
