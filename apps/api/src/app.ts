@@ -30,7 +30,7 @@ import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts
 import { API_CSP, DOCS_CSP } from './platform/csp.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './platform/serializer.ts';
-import { filesModule } from './platform/files.ts';
+import { filesModule } from './integrations/storage/local-routes.ts';
 import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';

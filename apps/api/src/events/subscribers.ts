@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.ts';
+import { accessSubscribers } from '../modules/access/subscribers.ts';
 import { catalogSubscribers } from '../modules/catalog/subscribers.ts';
 import type { Subscriber } from './bus.ts';
 
@@ -8,5 +9,5 @@ import type { Subscriber } from './bus.ts';
  */
 export function subscribers(deps: () => AppDeps): Subscriber[] {
   void deps;
-  return [...catalogSubscribers()];
+  return [...catalogSubscribers(), ...accessSubscribers()];
 }

@@ -10,12 +10,14 @@ export interface EventPayloads {
   'purchase.paid': PurchaseRef & { trial: boolean };
   /** Part or all of a payment went back; `full` ends access. */
   'purchase.refunded': PurchaseRef & { amount: Money; full: boolean };
+  /** The buyer disputed the payment: the money is held back at once, so access ends at once. */
   'purchase.disputed': PurchaseRef;
-  'purchase.dispute_closed': PurchaseRef & { outcome: 'won' | 'lost' };
   /** A subscription's next period was paid. */
-  'subscription.renewed': PurchaseRef & { periodEnd: string };
+  'subscription.renewed': PurchaseRef & { periodEnd: string | null };
   /** The buyer cancelled: access lasts until the period ends. */
   'subscription.cancelling': PurchaseRef & { accessUntil: string | null };
+  /** A cancelling subscription was resumed: access runs on with the renewals. */
+  'subscription.resumed': PurchaseRef;
   /** No more access from this subscription. */
   'subscription.ended': PurchaseRef;
 }
@@ -35,9 +37,9 @@ export const eventTypes = [
   'purchase.paid',
   'purchase.refunded',
   'purchase.disputed',
-  'purchase.dispute_closed',
   'subscription.renewed',
   'subscription.cancelling',
+  'subscription.resumed',
   'subscription.ended',
 ] as const satisfies readonly EventType[];
 

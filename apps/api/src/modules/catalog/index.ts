@@ -10,3 +10,11 @@ export {
   vendorUrlOfPrice,
   type CheckoutItemRow,
 } from './checkout-items.ts';
+export {
+  itemSummaries,
+  vendorIdByUrl,
+  vendorIdOfUser,
+  vendorSummaries,
+  type ItemSummary,
+  type VendorSummary,
+} from './summaries.ts';

@@ -22,15 +22,14 @@ export function catalogSubscribers(): Subscriber[] {
 
 async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
   const source = `purchase:${event.data.purchaseId}`;
+  // The count moves only when ownership did, so a repeated or late event counts nothing twice.
   switch (event.type) {
     case 'purchase.paid':
-      await grant(tx, event.data, source);
-      await salesCount(tx, event.data.productIds, +1);
+      if (await grant(tx, event.data, source)) await salesCount(tx, event.data.productIds, +1);
       return;
     case 'purchase.refunded':
       if (!event.data.full) return;
-      await revoke(tx, source);
-      await salesCount(tx, event.data.productIds, -1);
+      if (await revoke(tx, source)) await salesCount(tx, event.data.productIds, -1);
       return;
     case 'subscription.ended':
       await revoke(tx, source);
@@ -38,17 +37,23 @@ async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
   }
 }
 
-async function grant(tx: Tx, ref: PurchaseRef, source: string) {
+async function grant(tx: Tx, ref: PurchaseRef, source: string): Promise<boolean> {
   const product = ref.item.type === 'product' ? ref.item.id : null;
   const bundle = ref.item.type === 'bundle' ? ref.item.id : null;
-  await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
+  // A purchase is granted once: after a revoke, a late repeat of its payment grants nothing.
+  const done = await tx.execute(sql`select 1 from ownerships where source = ${source} limit 1`);
+  if (done.rows.length) return false;
+  const inserted =
+    await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
     values (${newId('own')}, ${ref.buyerId}, ${product}, ${bundle}, ${source})
-    on conflict do nothing`);
+    on conflict do nothing returning id`);
+  return inserted.rows.length > 0;
 }
 
-async function revoke(tx: Tx, source: string) {
-  await tx.execute(sql`update ownerships set revoked_at = now()
-    where source = ${source} and revoked_at is null`);
+async function revoke(tx: Tx, source: string): Promise<boolean> {
+  const revoked = await tx.execute(sql`update ownerships set revoked_at = now()
+    where source = ${source} and revoked_at is null returning id`);
+  return revoked.rows.length > 0;
 }
 
 async function salesCount(tx: Tx, productIds: string[], delta: 1 | -1) {

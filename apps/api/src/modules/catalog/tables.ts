@@ -247,5 +247,6 @@ export const ownerships = pgTable(
       .on(t.userId, t.bundleId)
       .where(sql`${t.bundleId} is not null and ${t.revokedAt} is null`),
     index('ownerships_product_idx').on(t.productId),
+    index('ownerships_source_idx').on(t.source),
   ],
 );

@@ -1,9 +1,11 @@
-// Ending access (refund, dispute, subscription end) and the events that say so (ADR 028).
-import { sql } from 'drizzle-orm';
+// Ending access (refund, dispute, subscription end) and the events that say so (ADR 028). The
+// entitlements themselves are the access module's: it ends them from these events.
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PurchaseRef } from '../../events/types.ts';
-import { rows, type PurchaseRow } from './repository.ts';
+import { grantedProducts } from '../access/index.ts';
+import { productsOfItem } from '../catalog/index.ts';
+import { type PurchaseRow } from './repository.ts';
 
 /** Why access ends, and what the event says: a full refund names the amount that went back. */
 export type Ending =
@@ -12,9 +14,6 @@ export type Ending =
   | { reason: 'subscription_ended' };
 
 export async function endAccess(deps: AppDeps, tx: Tx, purchase: PurchaseRow, ending: Ending) {
-  await tx.execute(sql`update entitlements set status = 'ended', ends_at = least(coalesce(ends_at, now()), now()),
-      ended_reason = ${ending.reason}
-    where purchase_id = ${purchase.id} and status = 'active'`);
   const ref = await purchaseRef(tx, purchase);
   if (ending.reason === 'refunded')
     await deps.events.publish(tx, 'purchase.refunded', purchase.id, {
@@ -27,21 +26,30 @@ export async function endAccess(deps: AppDeps, tx: Tx, purchase: PurchaseRow, en
   else await deps.events.publish(tx, 'subscription.ended', purchase.id, ref);
 }
 
-/** The event payload naming a purchase and the products it gives (or gave) access to. */
-export async function purchaseRef(tx: Tx, purchase: PurchaseRow): Promise<PurchaseRef> {
-  const granted = await rows<{ product_id: string }>(
-    tx,
-    sql`select product_id from entitlements
-        where purchase_id = ${purchase.id} and kind = 'access' order by product_id`,
-  );
+export const itemOf = (purchase: PurchaseRow): PurchaseRef['item'] =>
+  purchase.item_type === 'product'
+    ? { type: 'product', id: purchase.product_id! }
+    : { type: 'bundle', id: purchase.bundle_id! };
+
+/**
+ * The event payload naming a purchase and the products it gives (or gave) access to: what the
+ * access module granted, or, before it granted anything (the payment itself), what the item holds.
+ */
+export async function purchaseRef(
+  tx: Tx,
+  purchase: PurchaseRow,
+  at: 'granting' | 'granted' = 'granted',
+): Promise<PurchaseRef> {
+  const item = itemOf(purchase);
+  const productIds =
+    at === 'granting'
+      ? (await productsOfItem(tx, item)).map((p) => p.id).sort()
+      : await grantedProducts(tx, purchase.id);
   return {
     purchaseId: purchase.id,
     buyerId: purchase.buyer_id,
     vendorId: purchase.vendor_id,
-    item:
-      purchase.item_type === 'product'
-        ? { type: 'product', id: purchase.product_id! }
-        : { type: 'bundle', id: purchase.bundle_id! },
-    productIds: granted.map((g) => g.product_id),
+    item,
+    productIds,
   };
 }

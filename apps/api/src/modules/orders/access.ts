@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { liveAccess } from '../access/index.ts';
+import { vendorSummaries } from '../catalog/index.ts';
 import { rows } from './repository.ts';
 
 /** A buyer's live access to a product, with the purchase that grants it. */
@@ -14,39 +16,45 @@ export interface ActiveAccess {
 }
 
 /**
- * The buyer's active `access` entitlements to any of `productIds`, newest purchase first. Ended,
- * refunded, disputed and lapsed access is not here: those end the entitlement (or pass `ends_at`).
+ * The buyer's live access to any of `productIds` (the access module's entitlements) with the
+ * subscription behind each, newest purchase first.
  */
 export async function activeAccessTo(
   deps: AppDeps,
   userId: string,
   productIds: readonly string[],
 ): Promise<ActiveAccess[]> {
-  if (!productIds.length) return [];
-  const found = await rows<{
-    product_id: string;
-    purchase_id: string;
-    vendor_url: string;
+  const db = deps.database.db;
+  const live = await liveAccess(db, userId, productIds);
+  if (!live.length) return [];
+  const purchases = await rows<{
+    id: string;
+    vendor_id: string;
     subscription_status: string | null;
     current_period_end: Date | string | null;
-    ends_at: Date | string | null;
   }>(
-    deps.database.db,
-    sql`select e.product_id, e.purchase_id, v.vendor_url, p.subscription_status, p.current_period_end,
-          e.ends_at
-        from entitlements e join purchases p on p.id = e.purchase_id join vendors v on v.id = p.vendor_id
-        where e.user_id = ${userId} and e.kind = 'access' and e.status = 'active'
-          and (e.ends_at is null or e.ends_at > now())
-          and e.product_id = any(${sql.param([...productIds])}::text[])
-        order by p.created_at desc, p.id desc`,
+    db,
+    sql`select id, vendor_id, subscription_status, current_period_end from purchases
+        where id = any(${sql.param(live.map((e) => e.purchaseId))}::text[])
+        order by created_at desc, id desc`,
   );
-  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
-  return found.map((r) => ({
-    productId: r.product_id,
-    purchaseId: r.purchase_id,
-    vendorUrl: r.vendor_url,
-    subscriptionStatus: r.subscription_status,
-    currentPeriodEnd: date(r.current_period_end),
-    endsAt: date(r.ends_at),
-  }));
+  const vendors = await vendorSummaries(
+    db,
+    purchases.map((p) => p.vendor_id),
+  );
+  const rank = new Map(purchases.map((p, i) => [p.id, { p, i }]));
+  return live
+    .filter((e) => rank.has(e.purchaseId))
+    .sort((a, b) => rank.get(a.purchaseId)!.i - rank.get(b.purchaseId)!.i)
+    .map((e) => {
+      const { p } = rank.get(e.purchaseId)!;
+      return {
+        productId: e.productId,
+        purchaseId: e.purchaseId,
+        vendorUrl: vendors.get(p.vendor_id)?.vendorUrl ?? '',
+        subscriptionStatus: p.subscription_status,
+        currentPeriodEnd: p.current_period_end === null ? null : new Date(p.current_period_end),
+        endsAt: e.endsAt,
+      };
+    });
 }

@@ -3,18 +3,22 @@ import { ordersMessages } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
+import { vendorIdOfUser } from '../catalog/index.ts';
+import * as users from '../users/index.ts';
 import { one } from './repository.ts';
 import { rule } from './checkout.ts';
 
 export async function vendorOf(deps: AppDeps, userId: string) {
-  const vendor = await one<{ id: string; email: string; account_id: string | null }>(
-    deps.database.db,
-    sql`select v.id, u.email, a.account_id from vendors v join users u on u.id = v.user_id
-        left join vendor_payment_accounts a on a.vendor_id = v.id and a.provider = ${deps.payments.name}
-        where v.user_id = ${userId}`,
+  const db = deps.database.db;
+  const vendorId = await vendorIdOfUser(db, userId);
+  const email = vendorId && (await users.emailIn(db, userId));
+  if (!vendorId || !email) throw new AppError('forbidden', ordersMessages.vendorsOnly);
+  const account = await one<{ account_id: string }>(
+    db,
+    sql`select account_id from vendor_payment_accounts
+        where vendor_id = ${vendorId} and provider = ${deps.payments.name}`,
   );
-  if (!vendor) throw new AppError('forbidden', ordersMessages.vendorsOnly);
-  return vendor;
+  return { id: vendorId, email, account_id: account?.account_id ?? null };
 }
 
 /** The vendor's onboarding link at the provider; creates the connected account the first time. */

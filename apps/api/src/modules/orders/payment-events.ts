@@ -3,13 +3,11 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
-import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
-import * as catalog from '../catalog/index.ts';
 import { ownsItem } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { loadPurchases, one, type PurchaseRow } from './repository.ts';
-import { endAccess, purchaseRef } from './access-end.ts';
+import { endAccess, itemOf, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
 import { reverseLedger, writeSale } from './ledger.ts';
@@ -77,10 +75,15 @@ export async function applyPaymentEvent(
               case when subscription_status = 'cancelling' then 'cancelling' else 'active' end,
               current_period_end = coalesce(${event.periodEnd}, current_period_end), updated_at = now()
             where id = ${purchase.id}`);
+          const periodEnd = event.periodEnd ?? purchase.current_period_end;
+          await deps.events.publish(tx, 'subscription.renewed', purchase.id, {
+            ...(await purchaseRef(tx, purchase)),
+            periodEnd: periodEnd ? new Date(periodEnd).toISOString() : null,
+          });
         }
         break;
       case 'subscription.updated':
-        await updateSubscription(tx, purchase, event);
+        await updateSubscription(deps, tx, purchase, event);
         break;
       case 'subscription.ended':
         await endAccess(deps, tx, purchase, { reason: 'subscription_ended' });
@@ -155,12 +158,6 @@ export async function closeUnpaid(
   }
 }
 
-export const entitlementKind: Record<string, string> = {
-  course: 'course_enrolment',
-  app: 'licence',
-  community: 'discord_role',
-};
-
 export async function completeCheckout(
   deps: AppDeps,
   tx: Tx,
@@ -187,11 +184,7 @@ export async function completeCheckout(
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`fulfil:${purchase.buyer_id}`}, 0))`,
   );
-  const item =
-    purchase.item_type === 'product'
-      ? { type: 'product' as const, id: purchase.product_id! }
-      : { type: 'bundle' as const, id: purchase.bundle_id! };
-  const duplicate = await ownsItem(tx, purchase.buyer_id, item);
+  const duplicate = await ownsItem(tx, purchase.buyer_id, itemOf(purchase));
 
   const subscription = purchase.scheme !== 'one_time';
   const trial = subscription && (purchase.trial_days ?? 0) > 0;
@@ -219,20 +212,10 @@ export async function completeCheckout(
     return;
   }
 
-  const granted = await catalog.productsOfItem(tx, item);
-  const grants = granted.flatMap((product) =>
-    ['access', ...(entitlementKind[product.kind] ? [entitlementKind[product.kind]!] : [])].map(
-      (kind) =>
-        sql`(${newId('ent')}, ${purchase.id}, ${purchase.buyer_id}, ${product.id}, ${kind})`,
-    ),
-  );
-  if (grants.length)
-    await tx.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind)
-      values ${sql.join(grants, sql`, `)}
-      on conflict do nothing`);
-  // What the buyer owns and the sales count are the catalogue's, kept from this event (ADR 028).
+  // What the buyer owns, the sales count and the entitlements are the catalogue's and the access
+  // module's, kept from this event in this transaction (ADR 028).
   await deps.events.publish(tx, 'purchase.paid', purchase.id, {
-    ...(await purchaseRef(tx, purchase)),
+    ...(await purchaseRef(tx, purchase, 'granting')),
     trial,
   });
 

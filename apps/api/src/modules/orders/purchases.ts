@@ -3,6 +3,7 @@ import { ordersMessages, type Purchase } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
+import { vendorIdByUrl } from '../catalog/index.ts';
 import { loadPurchases, one } from './repository.ts';
 import { rule } from './checkout.ts';
 
@@ -69,13 +70,16 @@ export async function customerPortal(
   vendorUrl: string,
   origin: string,
 ): Promise<{ url: string }> {
-  const found = await one<{ customer_id: string }>(
-    deps.database.db,
-    sql`select p.customer_id from purchases p join vendors v on v.id = p.vendor_id
-        where p.buyer_id = ${buyerId} and lower(v.vendor_url) = lower(${vendorUrl})
-          and p.subscription_id is not null and p.customer_id is not null
-        order by p.created_at desc limit 1`,
-  );
+  const vendorId = await vendorIdByUrl(deps.database.db, vendorUrl);
+  const found =
+    vendorId &&
+    (await one<{ customer_id: string }>(
+      deps.database.db,
+      sql`select customer_id from purchases
+          where buyer_id = ${buyerId} and vendor_id = ${vendorId}
+            and subscription_id is not null and customer_id is not null
+          order by created_at desc limit 1`,
+    ));
   if (!found) throw rule(ordersMessages.noSubscriptions);
   return deps.payments.createPortal({
     customerId: found.customer_id,

@@ -1,6 +1,8 @@
 import type { Purchase } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { entitlementsOfPurchases, type EntitlementView } from '../access/index.ts';
+import { itemSummaries, vendorSummaries } from '../catalog/index.ts';
 
 export async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
   return (await db.execute(query)).rows as T[];
@@ -55,11 +57,8 @@ interface PurchaseView {
   status: Purchase['status'];
   item_type: 'product' | 'bundle';
   item_id: string;
-  item_slug: string;
-  item_title: string;
+  vendor_id: string;
   price_id: string;
-  vendor_url: string;
-  vendor_name: string;
   scheme: Purchase['scheme'];
   currency: string;
   subtotal: number;
@@ -80,14 +79,6 @@ interface PurchaseView {
   refunded_at: Date | string | null;
   refund_reason: Purchase['refundReason'];
   disputed_at: Date | string | null;
-  entitlements: Array<{
-    kind: Purchase['entitlements'][number]['kind'];
-    product_id: string;
-    title: string;
-    slug: string;
-    status: 'active' | 'ended';
-    ends_at: string | null;
-  }> | null;
 }
 
 const iso = (v: Date | string | null): string | null =>
@@ -114,14 +105,16 @@ function subscriptionOf(r: PurchaseView): NonNullable<Purchase['subscription']> 
   };
 }
 
-/** Purchases with their item, vendor and entitlements, in one query; newest first. */
+/**
+ * Purchases with their item, vendor and entitlements, newest first: orders' own rows in one query,
+ * then the catalogue's names and the access module's entitlements for the whole page (ADR 029).
+ */
 export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<Purchase[]> {
   const found = await rows<PurchaseView>(
     db,
     sql`select p.id, p.session_id, p.status, p.item_type,
-          coalesce(pr.id, b.id) as item_id, coalesce(pr.slug, b.slug) as item_slug,
-          coalesce(pr.title, b.title) as item_title, p.price_id,
-          v.vendor_url, v.display_name as vendor_name, p.scheme, p.currency, p.subtotal, p.discount,
+          coalesce(p.product_id, p.bundle_id) as item_id, p.vendor_id, p.price_id,
+          p.scheme, p.currency, p.subtotal, p.discount,
           p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.member_plan, p.member_discount, p.subscription_status,
           p.current_period_end, p.receipt_number, p.created_at, p.paid_at, p.refunded_at,
           p.refund_reason, p.disputed_at,
@@ -129,21 +122,39 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
              where l.purchase_id = p.id and l.account_type = 'clearing'
                and l.entry_type = 'refund_reversal' and l.payment_ref like 'refund:%') as refunded,
           (select coalesce(-sum(l.amount), 0)::int from ledger_entries l
-             where l.purchase_id = p.id and l.account_type = 'clearing' and l.entry_type = 'sale') as paid,
-          (select json_agg(json_build_object('kind', e.kind, 'product_id', e.product_id, 'title', ep.title,
-                  'slug', ep.slug, 'status', e.status, 'ends_at', e.ends_at) order by ep.title, e.kind)
-             from entitlements e join products ep on ep.id = e.product_id
-             where e.purchase_id = p.id) as entitlements
+             where l.purchase_id = p.id and l.account_type = 'clearing' and l.entry_type = 'sale') as paid
         from purchases p
-        join vendors v on v.id = p.vendor_id
-        left join products pr on pr.id = p.product_id
-        left join bundles b on b.id = p.bundle_id
         where p.session_id is not null and ${where}
         order by p.created_at desc, p.id desc
         limit ${limit}`,
   );
+  if (!found.length) return [];
+  const granted = await entitlementsOfPurchases(
+    db,
+    found.map((r) => r.id),
+  );
+  const items = await itemSummaries(db, [
+    ...found.map((r) => ({ type: r.item_type, id: r.item_id })),
+    ...granted.map((e) => ({ type: 'product' as const, id: e.productId })),
+  ]);
+  const vendors = await vendorSummaries(
+    db,
+    found.map((r) => r.vendor_id),
+  );
+  const byPurchase = new Map<string, EntitlementView[]>();
+  for (const e of granted)
+    byPurchase.set(e.purchaseId, [...(byPurchase.get(e.purchaseId) ?? []), e]);
   return found.map((r) => {
     const money = (amount: number) => ({ amount, currency: r.currency });
+    const item = items.get(`${r.item_type}:${r.item_id}`);
+    const vendor = vendors.get(r.vendor_id);
+    const entitlements = (byPurchase.get(r.id) ?? [])
+      .map((e) => ({ e, product: items.get(`product:${e.productId}`) }))
+      .sort(
+        (x, y) =>
+          (x.product?.title ?? '').localeCompare(y.product?.title ?? '', 'en') ||
+          x.e.kind.localeCompare(y.e.kind),
+      );
     return {
       id: r.id,
       sessionId: r.session_id!,
@@ -151,10 +162,10 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       item: {
         type: r.item_type,
         id: r.item_id,
-        slug: r.item_slug,
-        title: r.item_title,
+        slug: item?.slug ?? '',
+        title: item?.title ?? '',
         priceId: r.price_id,
-        vendor: { vendorUrl: r.vendor_url, displayName: r.vendor_name },
+        vendor: { vendorUrl: vendor?.vendorUrl ?? '', displayName: vendor?.displayName ?? '' },
       },
       scheme: r.scheme,
       subtotal: money(r.subtotal),
@@ -172,13 +183,13 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           : null,
       subscription: r.subscription_status ? subscriptionOf(r) : null,
       receiptNumber: r.receipt_number,
-      entitlements: (r.entitlements ?? []).map((e) => ({
+      entitlements: entitlements.map(({ e, product }) => ({
         kind: e.kind,
-        productId: e.product_id,
-        productTitle: e.title,
-        productSlug: e.slug,
+        productId: e.productId,
+        productTitle: product?.title ?? '',
+        productSlug: product?.slug ?? '',
         status: e.status,
-        endsAt: iso(e.ends_at),
+        endsAt: e.endsAt?.toISOString() ?? null,
       })),
       createdAt: iso(r.created_at)!,
       paidAt: iso(r.paid_at),

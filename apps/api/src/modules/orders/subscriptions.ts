@@ -4,9 +4,10 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { rows, type PurchaseRow } from './repository.ts';
-import { endAccess } from './access-end.ts';
+import { endAccess, purchaseRef } from './access-end.ts';
 
 export async function updateSubscription(
+  deps: AppDeps,
   tx: Tx,
   purchase: PurchaseRow,
   event: PaymentEvent,
@@ -19,8 +20,18 @@ export async function updateSubscription(
       current_period_end = ${periodEnd}, updated_at = now()
     where id = ${purchase.id}`);
   // Cancellation keeps access to the end of the paid period; resuming clears the end date.
-  await tx.execute(sql`update entitlements set ends_at = ${cancelling ? periodEnd : null}
-    where purchase_id = ${purchase.id} and status = 'active'`);
+  if (cancelling)
+    await deps.events.publish(tx, 'subscription.cancelling', purchase.id, {
+      ...(await purchaseRef(tx, purchase)),
+      accessUntil: periodEnd ? new Date(periodEnd).toISOString() : null,
+    });
+  else if (purchase.subscription_status === 'cancelling')
+    await deps.events.publish(
+      tx,
+      'subscription.resumed',
+      purchase.id,
+      await purchaseRef(tx, purchase),
+    );
 }
 
 /** How long past a cancelled subscription's period end the provider's own "ended" event gets first. */

@@ -126,40 +126,6 @@ export const purchases = pgTable(
 );
 
 /**
- * What a purchase granted: product access, course enrolment, a licence to issue, a Discord role.
- * Later slices perform them through jobs; `performedAt` records that they did.
- */
-export const entitlements = pgTable(
-  'entitlements',
-  {
-    id: text('id').primaryKey(),
-    purchaseId: text('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'restrict' }),
-    kind: text('kind', {
-      enum: ['access', 'course_enrolment', 'licence', 'discord_role'],
-    }).notNull(),
-    status: text('status', { enum: ['active', 'ended'] })
-      .notNull()
-      .default('active'),
-    endsAt: ts('ends_at'),
-    endedReason: text('ended_reason'),
-    performedAt: ts('performed_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('entitlements_purchase_product_kind_key').on(t.purchaseId, t.productId, t.kind),
-    index('entitlements_user_idx').on(t.userId),
-  ],
-);
-
-/**
  * Every money movement, in minor units. Each payment writes a set that sums to zero: the provider
  * clearing account pays out to the platform fee, the vendor's share and any affiliate commission.
  * Balances are sums per account.

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { LocalDiskStorage } from '../integrations/storage/local.ts';
-import { AppError } from './errors.ts';
+import { LocalDiskStorage } from './local.ts';
+import { AppError } from '../../platform/errors.ts';
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',

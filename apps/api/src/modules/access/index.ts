@@ -1,0 +1,8 @@
+// The access module's public entry (ARCHITECTURE §2): other modules import this file only.
+export {
+  entitlementsOfPurchases,
+  grantedProducts,
+  liveAccess,
+  type EntitlementKind,
+  type EntitlementView,
+} from './queries.ts';

@@ -1,0 +1,73 @@
+// What other modules ask of entitlements: a purchase's, and a buyer's live access.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+
+export type EntitlementKind = 'access' | 'course_enrolment' | 'licence' | 'discord_role';
+
+export interface EntitlementView {
+  id: string;
+  purchaseId: string;
+  productId: string;
+  kind: EntitlementKind;
+  status: 'active' | 'ended';
+  endsAt: Date | null;
+  endedReason: string | null;
+}
+
+interface Row extends Record<string, unknown> {
+  id: string;
+  purchase_id: string;
+  product_id: string;
+  kind: EntitlementKind;
+  status: 'active' | 'ended';
+  ends_at: Date | string | null;
+  ended_reason: string | null;
+}
+
+const view = (r: Row): EntitlementView => ({
+  id: r.id,
+  purchaseId: r.purchase_id,
+  productId: r.product_id,
+  kind: r.kind,
+  status: r.status,
+  endsAt: r.ends_at === null ? null : new Date(r.ends_at),
+  endedReason: r.ended_reason,
+});
+
+/** The entitlements of each purchase, in one query. */
+export async function entitlementsOfPurchases(
+  db: Tx,
+  purchaseIds: readonly string[],
+): Promise<EntitlementView[]> {
+  if (!purchaseIds.length) return [];
+  const found = await db.execute<Row>(sql`
+    select id, purchase_id, product_id, kind, status, ends_at, ended_reason from entitlements
+    where purchase_id = any(${sql.param([...purchaseIds])}::text[])`);
+  return found.rows.map(view);
+}
+
+/** The products a purchase gives (or gave) access to. */
+export async function grantedProducts(db: Tx, purchaseId: string): Promise<string[]> {
+  const found = await db.execute<{ product_id: string }>(sql`
+    select product_id from entitlements
+    where purchase_id = ${purchaseId} and kind = 'access' order by product_id`);
+  return found.rows.map((r) => r.product_id);
+}
+
+/**
+ * The buyer's live `access` entitlements to any of `productIds`. Ended, refunded, disputed and lapsed
+ * access is not here: those end the entitlement (or pass `ends_at`).
+ */
+export async function liveAccess(
+  db: Tx,
+  userId: string,
+  productIds: readonly string[],
+): Promise<EntitlementView[]> {
+  if (!productIds.length) return [];
+  const found = await db.execute<Row>(sql`
+    select id, purchase_id, product_id, kind, status, ends_at, ended_reason from entitlements
+    where user_id = ${userId} and kind = 'access' and status = 'active'
+      and (ends_at is null or ends_at > now())
+      and product_id = any(${sql.param([...productIds])}::text[])`);
+  return found.rows.map(view);
+}

@@ -1,0 +1,74 @@
+// What other modules show of the catalogue beside their own rows (an order's item and vendor, a
+// library's product): names and links, batched by id so a page of rows costs one query per kind.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+
+export interface ItemSummary {
+  slug: string;
+  title: string;
+  kind: string | null;
+  vendorId: string;
+}
+
+export interface VendorSummary {
+  vendorUrl: string;
+  displayName: string;
+}
+
+const idList = (ids: Iterable<string>) => sql.param([...new Set(ids)]);
+
+/** Products and bundles by id (keys `product:<id>` and `bundle:<id>`). */
+export async function itemSummaries(
+  db: Tx,
+  items: ReadonlyArray<{ type: 'product' | 'bundle'; id: string }>,
+): Promise<Map<string, ItemSummary>> {
+  const products = items.filter((i) => i.type === 'product').map((i) => i.id);
+  const bundles = items.filter((i) => i.type === 'bundle').map((i) => i.id);
+  const out = new Map<string, ItemSummary>();
+  if (!products.length && !bundles.length) return out;
+  const found = await db.execute<{
+    key: string;
+    slug: string;
+    title: string;
+    kind: string | null;
+    vendor_id: string;
+  }>(sql`
+    select 'product:' || id as key, slug, title, kind, vendor_id from products
+      where id = any(${idList(products)}::text[])
+    union all
+    select 'bundle:' || id, slug, title, null, vendor_id from bundles
+      where id = any(${idList(bundles)}::text[])`);
+  for (const r of found.rows)
+    out.set(r.key, { slug: r.slug, title: r.title, kind: r.kind, vendorId: r.vendor_id });
+  return out;
+}
+
+export async function vendorSummaries(
+  db: Tx,
+  vendorIds: Iterable<string>,
+): Promise<Map<string, VendorSummary>> {
+  const ids = [...new Set(vendorIds)];
+  if (!ids.length) return new Map();
+  const found = await db.execute<{ id: string; vendor_url: string; display_name: string }>(
+    sql`select id, vendor_url, display_name from vendors where id = any(${idList(ids)}::text[])`,
+  );
+  return new Map(
+    found.rows.map((r) => [r.id, { vendorUrl: r.vendor_url, displayName: r.display_name }]),
+  );
+}
+
+/** The vendor behind a storefront address, matched as the storefront route matches it. */
+export async function vendorIdByUrl(db: Tx, vendorUrl: string): Promise<string | null> {
+  const found = await db.execute<{ id: string }>(
+    sql`select id from vendors where lower(vendor_url) = lower(${vendorUrl}) limit 1`,
+  );
+  return found.rows[0]?.id ?? null;
+}
+
+/** The vendor a user runs, if any. */
+export async function vendorIdOfUser(db: Tx, userId: string): Promise<string | null> {
+  const found = await db.execute<{ id: string }>(
+    sql`select id from vendors where user_id = ${userId} limit 1`,
+  );
+  return found.rows[0]?.id ?? null;
+}
