@@ -176,4 +176,44 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'none',
     status: 200,
   },
+  // discord
+  discordAuthorize: {
+    method: 'GET',
+    path: '/api/v1/discord/authorize',
+    auth: 'bearer',
+    status: 200,
+  },
+  discordOauthResponse: {
+    method: 'GET',
+    path: '/api/v1/discord/oauth-response',
+    auth: 'bearer',
+    status: 200,
+  },
+  discordUnlink: { method: 'POST', path: '/api/v1/discord/unlink', auth: 'bearer', status: 200 },
+  userDiscord: { method: 'GET', path: '/api/v1/user/discord', auth: 'bearer', status: 200 },
+  userCommunities: { method: 'GET', path: '/api/v1/communities/user', auth: 'bearer', status: 200 },
+  reconnectCommunity: {
+    method: 'PUT',
+    path: '/api/v1/communities/reconnect-user/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  vendorDiscordInstall: {
+    method: 'GET',
+    path: '/api/v1/vendor/discord/install',
+    auth: 'bearer',
+    status: 200,
+  },
+  vendorDiscordRoles: {
+    method: 'GET',
+    path: '/api/v1/vendor/discord/servers/{id}/roles',
+    auth: 'bearer',
+    status: 200,
+  },
+  vendorBindCommunity: {
+    method: 'PUT',
+    path: '/api/v1/vendor/discord/bindings',
+    auth: 'bearer',
+    status: 200,
+  },
 };

@@ -8,6 +8,7 @@ export * from './catalog.ts';
 export * from './orders.ts';
 export * from './support.ts';
 export * from './membership.ts';
+export * from './discord.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -22,6 +23,7 @@ import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
 import { membershipRoutes } from './membership.ts';
+import { discordRoutes } from './discord.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -33,5 +35,6 @@ export const routes = {
   ...ordersRoutes,
   ...supportRoutes,
   ...membershipRoutes,
+  ...discordRoutes,
 } as const;
 export type RouteName = keyof typeof routes;
