@@ -18,6 +18,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
+import { accessModule } from './modules/access/routes.ts';
 import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(
   await app.register(analyticsModule);
   await app.register(catalogModule);
   await app.register(ordersModule);
+  await app.register(accessModule);
   await app.register(supportModule);
   await app.register(membershipModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);

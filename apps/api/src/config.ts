@@ -45,6 +45,12 @@ const envSchema = z.object({
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(500),
   PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(30),
   /** How long an unpaid checkout holds a coupon redemption before it is released. */
+  /** Minutes between reconciliations of every bound Discord server (ADR 031); a divisor of 60. */
+  ACCESS_RECONCILE_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((n) => [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].includes(n), 'a divisor of 60')
+    .default(60),
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
   /** How long a client may take to send one whole request (headers and body). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

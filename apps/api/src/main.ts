@@ -10,6 +10,7 @@ import { createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
+import { watchMembers } from './modules/access/index.ts';
 import { closeServices } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
 import { mediaOrigins } from './platform/csp.ts';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     if (pictures.rendered) log.info(pictures, 'demo pictures rendered');
   }
   if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
+  // The Discord sandbox reports member changes in this process; the real gateway runs with the workers.
+  if (config.RUN_WORKER || deps.chat.name === 'sandbox') await watchMembers(deps, log);
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(

@@ -5,6 +5,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
+import { watchMembers } from './modules/access/index.ts';
 import { closeServices } from './lifecycle.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const boss = await startQueue(config.DATABASE_URL, log);
   const deps = createDeps(config, database, log, { boss });
   await startWorkers(boss, workerDeps(deps, log));
+  if (deps.chat.name === 'discord') await watchMembers(deps, log);
   log.info({}, 'worker started');
   const stop = async () => {
     await closeServices({ boss, deps }, log);

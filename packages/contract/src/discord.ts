@@ -161,6 +161,23 @@ export const discordRoutes = {
     status: 200,
     response: z.object({ url: z.string(), expiresAt: isoDateTime }),
   }),
+  vendorDiscordInstalled: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/discord/installed',
+    auth: 'bearer',
+    summary:
+      "Discord's return from the bot install page: checks the state and records the server as the vendor's.",
+    tags: ['discord'],
+    status: 200,
+    query: z.object({
+      state: z.string().min(1).max(DISCORD_STATE_MAX),
+      guild_id: z.string().regex(/^\d{1,20}$/, 'The server id is missing.'),
+      code: z.string().max(DISCORD_OAUTH_CODE_MAX).optional(),
+    }),
+    response: z.object({
+      server: z.object({ id: z.string(), name: z.string(), iconUrl: z.string().nullable() }),
+    }),
+  }),
   vendorDiscordRoles: defineRoute({
     method: 'GET',
     path: '/api/v1/vendor/discord/servers/{id}/roles',

@@ -9,6 +9,7 @@ import { endpoints } from './endpoints.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
+import { discordRoutes } from './discord.ts';
 import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
@@ -54,6 +55,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       ordersRoutes,
       supportRoutes,
       membershipRoutes,
+      discordRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

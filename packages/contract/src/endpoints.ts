@@ -204,6 +204,12 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'bearer',
     status: 200,
   },
+  vendorDiscordInstalled: {
+    method: 'GET',
+    path: '/api/v1/vendor/discord/installed',
+    auth: 'bearer',
+    status: 200,
+  },
   vendorDiscordRoles: {
     method: 'GET',
     path: '/api/v1/vendor/discord/servers/{id}/roles',

@@ -8,6 +8,5 @@ import type { Subscriber } from './bus.ts';
  * the process is being wired, so subscribers may use any of its services.
  */
 export function subscribers(deps: () => AppDeps): Subscriber[] {
-  void deps;
-  return [...catalogSubscribers(), ...accessSubscribers()];
+  return [...catalogSubscribers(), ...accessSubscribers(deps)];
 }

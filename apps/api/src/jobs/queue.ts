@@ -16,6 +16,10 @@ export const queues = {
   authActivationMail: 'auth.activation-mail',
   /** Domain event delivery (ADR 028): woken after a publishing commit, and swept every minute. */
   eventsDeliver: 'events.deliver',
+  /** Access delivery (ADR 031): one user's Discord roles brought to their entitlements. */
+  accessConverge: 'access.discord-converge',
+  /** Every bound server compared with the entitlements, both ways. */
+  accessReconcile: 'access.discord-reconcile',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

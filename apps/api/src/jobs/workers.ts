@@ -21,6 +21,8 @@ export interface WorkerDeps {
   /** Matches new products against members' saved searches and mails them. */
   savedSearchAlerts: () => Promise<{ matched: number; mailed: number }>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** When every bound Discord server is compared with the entitlements (ADR 031). */
+  reconcileCron: string;
   /** Module jobs by queue name (`jobHandlers`). */
   handlers: Record<string, JobHandler>;
 }
@@ -36,6 +38,10 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
       events: (await app.sandbox?.sendDue()) ?? 0,
     }),
     savedSearchAlerts: () => runSavedSearchAlerts(app),
+    reconcileCron:
+      app.config.ACCESS_RECONCILE_MINUTES === 60
+        ? '0 * * * *'
+        : `*/${app.config.ACCESS_RECONCILE_MINUTES} * * * *`,
     log,
     handlers: jobHandlers(app),
   };
@@ -74,21 +80,27 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');
   });
   await boss.schedule(queues.savedSearchAlerts, '*/5 * * * *');
+  await boss.schedule(queues.accessReconcile, deps.reconcileCron);
   for (const [name, handler] of Object.entries(deps.handlers)) {
     // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
     // failure fails (and retries) only its own job, not the batch.
     await boss.work<JobData>(name, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await handler(job.data);
-        } catch (err) {
-          deps.log.error(
-            { err: err instanceof Error ? err.message : String(err), job: name },
-            'job failed',
-          );
-          await boss.fail(name, job.id, { message: err instanceof Error ? err.message : 'failed' });
-        }
-      }
+      // A batch runs side by side: one slow provider call does not hold up the other nineteen.
+      await Promise.all(
+        jobs.map(async (job) => {
+          try {
+            await handler(job.data);
+          } catch (err) {
+            deps.log.error(
+              { err: err instanceof Error ? err.message : String(err), job: name },
+              'job failed',
+            );
+            await boss.fail(name, job.id, {
+              message: err instanceof Error ? err.message : 'failed',
+            });
+          }
+        }),
+      );
     });
   }
 }

@@ -6,3 +6,5 @@ export {
   type EntitlementKind,
   type EntitlementView,
 } from './queries.ts';
+export { reconcileAll, type ReconcileResult } from './reconcile.ts';
+export { watchMembers } from './watch.ts';

@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
+import { queueConverge } from './converge-queue.ts';
 import { keepEntitlements } from './entitlements.ts';
 
 /** The access module's subscribers to orders' events (ADR 028). */
-export function accessSubscribers(): Subscriber[] {
+export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
   return [
     {
       name: 'access.entitlements',
@@ -16,6 +19,23 @@ export function accessSubscribers(): Subscriber[] {
         'subscription.ended',
       ],
       handle: keepEntitlements,
+    },
+    {
+      // Delivery calls Discord, so it runs after the commit, never in the payment's transaction.
+      name: 'access.discord',
+      types: [
+        'purchase.paid',
+        'purchase.refunded',
+        'purchase.disputed',
+        'subscription.resumed',
+        'subscription.ended',
+      ],
+      handle: async (tx, event) => {
+        const found = await tx.execute(sql`select 1 from entitlements
+          where purchase_id = ${event.data.purchaseId} and kind = 'discord_role' limit 1`);
+        if (found.rows.length)
+          await queueConverge(deps(), event.data.buyerId, { cause: 'purchase' });
+      },
     },
   ];
 }

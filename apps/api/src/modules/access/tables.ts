@@ -1,5 +1,14 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { products } from '../catalog/tables.ts';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { products, vendors } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -37,4 +46,113 @@ export const entitlements = pgTable(
     uniqueIndex('entitlements_purchase_product_kind_key').on(t.purchaseId, t.productId, t.kind),
     index('entitlements_user_idx').on(t.userId),
   ],
+);
+
+/** The Discord account a user linked (one Discord account belongs to one user at a time). */
+export const discordLinks = pgTable(
+  'discord_links',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    discordUserId: text('discord_user_id').notNull(),
+    username: text('username').notNull(),
+    globalName: text('global_name'),
+    avatarUrl: text('avatar_url'),
+    scopes: text('scopes').array().notNull(),
+    /** Sealed with AES-256-GCM (`platform/seal.ts`): needed only to add the user to servers. */
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    tokenExpiresAt: ts('token_expires_at'),
+    linkedAt: ts('linked_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('discord_links_discord_user_key').on(t.discordUserId)],
+);
+
+/** A signed OAuth2 `state` is also recorded, so it is single-use and bound to its user. */
+export const discordOauthStates = pgTable('discord_oauth_states', {
+  nonce: text('nonce').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: ['link', 'install'] }).notNull(),
+  vendorUrl: text('vendor_url'),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+});
+
+/** Servers a vendor added the bot to. */
+export const vendorDiscordServers = pgTable(
+  'vendor_discord_servers',
+  {
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    guildId: text('guild_id').notNull(),
+    name: text('name').notNull(),
+    iconUrl: text('icon_url'),
+    addedAt: ts('added_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.guildId] })],
+);
+
+/** A community product's server and the roles its buyers get. */
+export const communityBindings = pgTable(
+  'community_bindings',
+  {
+    productId: text('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    guildId: text('guild_id').notNull(),
+    guildName: text('guild_name').notNull(),
+    guildIconUrl: text('guild_icon_url'),
+    /** `[{ id, name }]` */
+    roles: jsonb('roles').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('community_bindings_guild_idx').on(t.guildId)],
+);
+
+/** Where delivering an entitlement stands (the health a buyer sees). */
+export const accessDeliveries = pgTable(
+  'access_deliveries',
+  {
+    entitlementId: text('entitlement_id')
+      .primaryKey()
+      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    state: text('state', {
+      enum: ['granting', 'active', 'needs_link', 'needs_join', 'failing', 'ended'],
+    }).notNull(),
+    reason: text('reason'),
+    nextRetryAt: ts('next_retry_at'),
+    attempts: integer('attempts').notNull().default(0),
+    inviteUrl: text('invite_url'),
+    inviteExpiresAt: ts('invite_expires_at'),
+    checkedAt: ts('checked_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('access_deliveries_user_idx').on(t.userId)],
+);
+
+/** What happened to an entitlement's delivery, for buyers, vendors and support. */
+export const accessEvents = pgTable(
+  'access_events',
+  {
+    id: text('id').primaryKey(),
+    entitlementId: text('entitlement_id')
+      .notNull()
+      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    type: text('type', {
+      enum: ['granted', 'revoked', 'repaired', 'failed', 'needs_buyer'],
+    }).notNull(),
+    detail: text('detail').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('access_events_entitlement_idx').on(t.entitlementId, t.at)],
 );
