@@ -97,7 +97,10 @@ export interface ChatProvider {
   /** The member, or null when the user is not in the guild. */
   member(guildId: string, userId: string): Promise<ChatMember | null>;
   /** One page of members ordered by user id, after `after` (Discord's cap is 1000 per page). */
-  listMembers(guildId: string, page: { after: string | null; limit: number }): Promise<ChatMember[]>;
+  listMembers(
+    guildId: string,
+    page: { after: string | null; limit: number },
+  ): Promise<ChatMember[]>;
   /**
    * Puts the user in the guild with `roleIds`, using their token's `guilds.join` scope. `already`
    * when they were a member (Discord then ignores `roles`: add them one by one).
