@@ -27,6 +27,7 @@ import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
 import { supportModule } from './modules/support/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
+import { sandboxDiscordModule } from './integrations/chat/sandbox-routes.ts';
 import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
 import { API_CSP, DOCS_CSP } from './platform/csp.ts';
 import { registerErrorHandling } from './platform/errors.ts';
@@ -144,6 +145,7 @@ export async function buildApp(
   await app.register(supportModule);
   await app.register(membershipModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);
+  if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);
   if (deps.config.APP_ENV === 'local') await app.register(devModule);
   return app;

@@ -41,6 +41,18 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Overrides the Stripe API origin (tests point it at a loopback fake). */
   STRIPE_API_URL: z.url().optional(),
+  /** `sandbox` (the Discord look-alike under /sandbox/discord) or `discord`; sandbox is refused in production. */
+  CHAT_PROVIDER: z.enum(['sandbox', 'discord']).default('sandbox'),
+  /** Discord's API base without the version; sandbox: the app's own `/sandbox/discord/api`. */
+  DISCORD_API_URL: z.url().optional(),
+  /** Where the OAuth2 pages live; sandbox: the app's own `/sandbox/discord`. */
+  DISCORD_WEB_URL: z.url().optional(),
+  DISCORD_CLIENT_ID: z
+    .string()
+    .regex(/^\d{17,20}$/, 'must be a Discord application id')
+    .optional(),
+  DISCORD_CLIENT_SECRET: z.string().optional(),
+  DISCORD_BOT_TOKEN: z.string().optional(),
   /** Platform fee on each payment: basis points of the total plus a fixed amount in minor units. */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(500),
   PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(30),
@@ -73,11 +85,29 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
 });
 
+type DiscordSettings =
+  | 'DISCORD_API_URL'
+  | 'DISCORD_WEB_URL'
+  | 'DISCORD_CLIENT_ID'
+  | 'DISCORD_CLIENT_SECRET'
+  | 'DISCORD_BOT_TOKEN';
+
 export type Config = Omit<
   z.infer<typeof envSchema>,
-  'HOST' | 'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET' | 'SANDBOX_WEBHOOK_SECRET'
+  | 'HOST'
+  | 'JWT_SECRET'
+  | 'CODE_SECRET'
+  | 'STORAGE_SECRET'
+  | 'SANDBOX_WEBHOOK_SECRET'
+  | DiscordSettings
 > & {
   HOST: string;
+  /** Resolved: the sandbox's own URLs and credentials unless set. */
+  DISCORD_API_URL: string;
+  DISCORD_WEB_URL: string;
+  DISCORD_CLIENT_ID: string;
+  DISCORD_CLIENT_SECRET: string;
+  DISCORD_BOT_TOKEN: string;
   JWT_SECRET: string;
   CODE_SECRET: string;
   STORAGE_SECRET: string;
@@ -125,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
     if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
     if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
+    if (cfg.CHAT_PROVIDER !== 'discord')
+      problems.push('CHAT_PROVIDER: must be discord in production');
   }
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
@@ -135,11 +167,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!cfg.STRIPE_WEBHOOK_SECRET)
       problems.push('STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROVIDER=stripe');
   }
+  if (cfg.CHAT_PROVIDER === 'discord') {
+    for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const)
+      if (!cfg[name]) problems.push(`${name}: required when CHAT_PROVIDER=discord`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const secrets = resolveSecrets(cfg);
   const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
-  return { ...cfg, HOST, ...secrets };
+  return { ...cfg, HOST, ...secrets, ...discordSettings(cfg) };
+}
+
+/** The sandbox's well-known app: it guards nothing real, and a worker process must agree with the app. */
+export const SANDBOX_DISCORD = {
+  clientId: '1234567890123456789',
+  clientSecret: 'sandbox-discord-client-secret',
+  botToken: 'sandbox-discord-bot-token',
+} as const;
+
+function discordSettings(cfg: z.infer<typeof envSchema>): Pick<Config, DiscordSettings> {
+  const trim = (url: string) => url.replace(/\/$/, '');
+  if (cfg.CHAT_PROVIDER === 'discord') {
+    return {
+      DISCORD_API_URL: trim(cfg.DISCORD_API_URL ?? 'https://discord.com/api'),
+      DISCORD_WEB_URL: trim(cfg.DISCORD_WEB_URL ?? 'https://discord.com'),
+      DISCORD_CLIENT_ID: cfg.DISCORD_CLIENT_ID!,
+      DISCORD_CLIENT_SECRET: cfg.DISCORD_CLIENT_SECRET!,
+      DISCORD_BOT_TOKEN: cfg.DISCORD_BOT_TOKEN!,
+    };
+  }
+  // A worker process reaches the sandbox over HTTP, as the app's own adapter does.
+  const origin = trim(cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`);
+  return {
+    DISCORD_API_URL: trim(cfg.DISCORD_API_URL ?? `${origin}/sandbox/discord/api`),
+    DISCORD_WEB_URL: trim(cfg.DISCORD_WEB_URL ?? `${origin}/sandbox/discord`),
+    DISCORD_CLIENT_ID: cfg.DISCORD_CLIENT_ID ?? SANDBOX_DISCORD.clientId,
+    DISCORD_CLIENT_SECRET: cfg.DISCORD_CLIENT_SECRET ?? SANDBOX_DISCORD.clientSecret,
+    DISCORD_BOT_TOKEN: cfg.DISCORD_BOT_TOKEN ?? SANDBOX_DISCORD.botToken,
+  };
 }
 
 /** Outside production, missing secrets are generated once and kept in DATA_DIR. */

@@ -3,6 +3,9 @@ import { Redis } from 'ioredis';
 import type PgBoss from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { DiscordChat } from './integrations/chat/discord.ts';
+import type { ChatProvider } from './integrations/chat/port.ts';
+import { SandboxDiscord } from './integrations/chat/sandbox.ts';
 import { Mailer } from './integrations/mail/mailer.ts';
 import { LogTransport, SmtpTransport, type MailTransport } from './integrations/mail/port.ts';
 import type { PaymentsProvider } from './integrations/payments/port.ts';
@@ -45,6 +48,10 @@ export interface AppDeps {
   payments: PaymentsProvider;
   /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
   sandbox: SandboxPayments | null;
+  /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `watchMembers`. */
+  chat: ChatProvider;
+  /** The Discord sandbox, when it is the provider: its pages and API are served by this app. */
+  discordSandbox: SandboxDiscord | null;
   boss: PgBoss | null;
   /** Work done after answering: pg-boss when there is a queue, else in this process. */
   jobs: Jobs;
@@ -62,6 +69,7 @@ export function createDeps(
     boss?: PgBoss | null;
     mailTransport?: MailTransport;
     payments?: PaymentsProvider;
+    chat?: ChatProvider;
     rateLimitStore?: RateLimitStore;
     /** How stale this node's copy of the session denials may get (default 5 s). */
     denialSyncMs?: number;
@@ -119,6 +127,28 @@ export function createDeps(
       ...(config.STRIPE_API_URL ? { apiUrl: config.STRIPE_API_URL } : {}),
     });
 
+  const discordSandbox =
+    config.CHAT_PROVIDER === 'sandbox'
+      ? new SandboxDiscord(database.db, {
+          clientId: config.DISCORD_CLIENT_ID,
+          clientSecret: config.DISCORD_CLIENT_SECRET,
+          botToken: config.DISCORD_BOT_TOKEN,
+        })
+      : null;
+  // The sandbox is reached over HTTP like Discord, so it runs the adapter's real code path.
+  const chat: ChatProvider =
+    options.chat ??
+    new DiscordChat({
+      name: config.CHAT_PROVIDER,
+      apiUrl: config.DISCORD_API_URL,
+      webUrl: config.DISCORD_WEB_URL,
+      inviteUrl: discordSandbox ? `${config.DISCORD_WEB_URL}/invite` : 'https://discord.gg',
+      clientId: config.DISCORD_CLIENT_ID,
+      clientSecret: config.DISCORD_CLIENT_SECRET,
+      botToken: config.DISCORD_BOT_TOKEN,
+      ...(discordSandbox ? { memberEvents: discordSandbox } : {}),
+    });
+
   const jobs: Jobs = boss
     ? new BossJobs(boss)
     : new InlineJobs(
@@ -148,6 +178,8 @@ export function createDeps(
     database,
     payments,
     sandbox,
+    chat,
+    discordSandbox,
     tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, (sid) =>
       denials.isDenied(sid),
     ),
@@ -163,6 +195,7 @@ export function createDeps(
     ),
     redis,
     async close() {
+      await chat.close();
       mailTransport.close?.();
       if (redis) redis.disconnect();
     },

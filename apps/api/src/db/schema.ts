@@ -11,3 +11,4 @@ export * from '../integrations/payments/tables.ts';
 export * from '../modules/support/tables.ts';
 export * from '../events/tables.ts';
 export * from '../modules/membership/tables.ts';
+export * from '../integrations/chat/tables.ts';

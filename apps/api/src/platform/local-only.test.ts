@@ -119,6 +119,10 @@ describe('HOST default', () => {
     PAYMENTS_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_test_x',
     STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    CHAT_PROVIDER: 'discord',
+    DISCORD_CLIENT_ID: '1234567890123456789',
+    DISCORD_CLIENT_SECRET: 'discord-secret',
+    DISCORD_BOT_TOKEN: 'discord-bot-token',
   };
 
   it('binds to loopback in local unless HOST says otherwise', () => {

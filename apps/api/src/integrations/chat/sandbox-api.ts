@@ -1,0 +1,576 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { z } from 'zod';
+import { safeEqual } from '../../lib.ts';
+import { localOnly } from '../../platform/local-only.ts';
+import { hasPermission } from './permissions.ts';
+import {
+  SANDBOX_APP_NAME,
+  TOKEN_TTL_SECONDS,
+  type SandboxGuild,
+  type SandboxMember,
+  type SandboxRole,
+  type SandboxUser,
+} from './sandbox.ts';
+import type { SandboxRequest } from './sandbox-traffic.ts';
+
+/*
+ * The REST subset of Discord's API v10 the adapter calls, with Discord's JSON shapes, error bodies,
+ * authentication and rate limits (ADR 030). Served under `/sandbox/discord/api`, which is what
+ * `DISCORD_API_URL` points at in the sandbox.
+ */
+
+export const SANDBOX_API_PREFIX = '/sandbox/discord/api';
+const INT64_MAX = 9_223_372_036_854_775_807n;
+
+// Discord answers a malformed id with 400 Invalid Form Body, as the schema's error handler does.
+const snowflake = z
+  .string()
+  .regex(/^\d{1,19}$/, 'Value is not snowflake.')
+  .refine((v) => BigInt(v) <= INT64_MAX, 'Value is not snowflake.');
+const guildParams = z.object({ g: snowflake });
+const memberParams = z.object({ g: snowflake, u: snowflake });
+const roleParams = z.object({ g: snowflake, u: snowflake, r: snowflake });
+const channelParams = z.object({ c: snowflake });
+
+const error = (reply: FastifyReply, status: number, code: number, message: string) =>
+  reply.status(status).send({ message, code });
+const unauthorized = (reply: FastifyReply) => error(reply, 401, 0, '401: Unauthorized');
+
+export const userJson = (u: SandboxUser) => ({
+  id: u.id,
+  username: u.username,
+  discriminator: '0',
+  global_name: u.globalName,
+  avatar: null,
+  ...(u.bot ? { bot: true } : {}),
+  public_flags: 0,
+  flags: 0,
+});
+
+const roleJson = (r: SandboxRole, botId: string) => ({
+  id: r.id,
+  name: r.name,
+  color: 0,
+  hoist: false,
+  icon: null,
+  unicode_emoji: null,
+  position: r.position,
+  permissions: r.permissions,
+  managed: r.managed,
+  mentionable: false,
+  flags: 0,
+  // A managed role says what owns it: the bot's role names the bot, others stand for a booster role.
+  ...(r.managed
+    ? { tags: r.name === SANDBOX_APP_NAME ? { bot_id: botId } : { premium_subscriber: null } }
+    : {}),
+});
+
+const memberJson = (m: SandboxMember) => ({
+  user: userJson({
+    id: m.userId,
+    username: m.username,
+    globalName: m.globalName,
+    bot: m.bot,
+    createdAt: m.joinedAt,
+  }),
+  nick: null,
+  avatar: null,
+  roles: m.roleIds,
+  joined_at: new Date(m.joinedAt).toISOString(),
+  deaf: false,
+  mute: false,
+  flags: 0,
+  pending: false,
+});
+
+const traffic = new WeakMap<FastifyRequest, SandboxRequest>();
+
+export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
+  const sandbox = app.deps.discordSandbox!;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  // The token endpoint takes a form, as Discord's does.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  // Every request is logged and counted, then meets injected faults and the rate limits.
+  app.addHook('onRequest', async (req, reply) => {
+    const now = Date.now();
+    const route = (req.routeOptions.url ?? req.url.split('?')[0]!).slice(
+      `${SANDBOX_API_PREFIX}/v10`.length,
+    );
+    const params = req.params as Record<string, string | undefined>;
+    const rawReason = req.headers['x-audit-log-reason'];
+    let reason: string | null = null;
+    if (typeof rawReason === 'string') {
+      try {
+        reason = decodeURIComponent(rawReason);
+      } catch {
+        reason = rawReason;
+      }
+    }
+    const entry: SandboxRequest = {
+      at: now,
+      method: req.method,
+      route,
+      path: req.url.split('?')[0]!.slice(`${SANDBOX_API_PREFIX}/v10`.length),
+      status: 0,
+      guildId: params.g ?? null,
+      reason,
+    };
+    traffic.set(req, entry);
+    sandbox.traffic.arrive(entry);
+
+    const fault = sandbox.traffic.fault(req.method, route, now);
+    const auth = req.headers.authorization;
+    const identity = auth ? `auth:${auth}` : `ip:${req.ip}`;
+    const admitted = fault
+      ? { headers: {}, refusal: fault }
+      : sandbox.traffic.admit(identity, req.method, route, params.g ?? params.c ?? 'global', now);
+    const refusal = admitted.refusal;
+    if (refusal) return reply.status(refusal.status).headers(refusal.headers).send(refusal.body);
+    void reply.headers(admitted.headers);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const entry = traffic.get(req);
+    if (entry) sandbox.traffic.answered(entry, reply.statusCode);
+  });
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors: Record<string, unknown> = {};
+      for (const issue of err.validation) {
+        const key = issue.instancePath.replace(/^\//, '') || err.validationContext || 'body';
+        errors[key] = { _errors: [{ code: 'BASE_TYPE_INVALID', message: issue.message }] };
+      }
+      return reply.status(400).send({ message: 'Invalid Form Body', code: 50035, errors });
+    }
+    const { statusCode: status, message } = err as { statusCode?: number; message?: string };
+    if (status && status >= 400 && status < 500)
+      return reply.status(status).send({ message: `${status}: ${message ?? ''}`, code: 0 });
+    app.log.error({ err }, 'discord sandbox failed');
+    return reply.status(500).send({ message: '500: Internal Server Error', code: 0 });
+  });
+  app.setNotFoundHandler((_req, reply) =>
+    reply.status(404).send({ message: '404: Not Found', code: 0 }),
+  );
+
+  const isBot = (req: FastifyRequest) => {
+    const auth = req.headers.authorization;
+    return typeof auth === 'string' && safeEqual(auth, `Bot ${sandbox.botToken}`);
+  };
+
+  /** The guild when the bot may look at it; otherwise answers as Discord would and returns null. */
+  async function botGuild(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    guildId: string,
+  ): Promise<SandboxGuild | null> {
+    if (!isBot(req)) {
+      await unauthorized(reply);
+      return null;
+    }
+    const guild = await sandbox.guild(guildId);
+    if (!guild) {
+      await error(reply, 404, 10004, 'Unknown Guild');
+      return null;
+    }
+    if (!(await sandbox.member(guildId, sandbox.botId))) {
+      await error(reply, 403, 50001, 'Missing Access');
+      return null;
+    }
+    return guild;
+  }
+
+  /** Whether the bot may give or take `role`; answers the refusal when not. */
+  async function mayAssign(
+    reply: FastifyReply,
+    guild: SandboxGuild,
+    role: SandboxRole,
+  ): Promise<boolean> {
+    const standing = await sandbox.botStanding(guild);
+    const allowed =
+      standing &&
+      hasPermission(standing.permissions, PermissionFlagsBits.ManageRoles) &&
+      !role.managed &&
+      (role.position < standing.top || guild.ownerId === sandbox.botId);
+    if (!allowed) await error(reply, 403, 50013, 'Missing Permissions');
+    return Boolean(allowed);
+  }
+
+  /* OAuth2 */
+
+  routes.post('/v10/oauth2/token', { schema: { hide: true } }, async (req, reply) => {
+    const form = (req.body ?? {}) as Record<string, string | undefined>;
+    let clientId = form.client_id;
+    let clientSecret = form.client_secret;
+    const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    if (basic) {
+      const [id, secret] = Buffer.from(basic[1]!, 'base64').toString().split(':');
+      clientId = id;
+      clientSecret = secret;
+    }
+    if (
+      !clientId ||
+      !clientSecret ||
+      clientId !== sandbox.clientId ||
+      !safeEqual(clientSecret, sandbox.clientSecret)
+    )
+      return reply.status(401).send({ error: 'invalid_client' });
+    if (form.grant_type !== 'authorization_code')
+      return reply.status(400).send({ error: 'unsupported_grant_type' });
+    if (!form.code || !form.redirect_uri)
+      return reply.status(400).send({ error: 'invalid_request' });
+    const grant = await sandbox.redeemCode(form.code, form.redirect_uri);
+    if (!grant)
+      return reply
+        .status(400)
+        .send({ error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
+    const token = await sandbox.issueToken(grant.userId, grant.scopes);
+    const guild = grant.guildId ? await sandbox.guild(grant.guildId) : null;
+    return {
+      token_type: 'Bearer',
+      access_token: token.accessToken,
+      expires_in: TOKEN_TTL_SECONDS,
+      refresh_token: token.refreshToken,
+      scope: grant.scopes.join(' '),
+      ...(guild
+        ? { guild: { id: guild.id, name: guild.name, icon: null, owner_id: guild.ownerId } }
+        : {}),
+    };
+  });
+
+  routes.get('/v10/users/@me', { schema: { hide: true } }, async (req, reply) => {
+    if (isBot(req)) {
+      const bot = await sandbox.user(sandbox.botId);
+      return bot ? userJson(bot) : unauthorized(reply);
+    }
+    const bearer = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '');
+    const owner = bearer ? await sandbox.tokenOwner(bearer[1]!) : null;
+    if (!owner || !owner.scopes.includes('identify')) return unauthorized(reply);
+    return userJson(owner.user);
+  });
+
+  /* Guilds */
+
+  routes.get(
+    '/v10/guilds/:g',
+    { schema: { hide: true, params: guildParams } },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      const roles = await sandbox.roles(guild.id);
+      return {
+        id: guild.id,
+        name: guild.name,
+        icon: null,
+        splash: null,
+        discovery_splash: null,
+        owner_id: guild.ownerId,
+        afk_channel_id: null,
+        afk_timeout: 300,
+        verification_level: 0,
+        default_message_notifications: 0,
+        explicit_content_filter: 0,
+        roles: roles.map((r) => roleJson(r, sandbox.botId)),
+        emojis: [],
+        features: [],
+        mfa_level: 0,
+        application_id: null,
+        system_channel_id: null,
+        system_channel_flags: 0,
+        rules_channel_id: null,
+        vanity_url_code: null,
+        description: null,
+        banner: null,
+        premium_tier: 0,
+        preferred_locale: 'en-US',
+        public_updates_channel_id: null,
+        nsfw_level: 0,
+        premium_progress_bar_enabled: false,
+      };
+    },
+  );
+
+  routes.get(
+    '/v10/guilds/:g/roles',
+    { schema: { hide: true, params: guildParams } },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      return (await sandbox.roles(guild.id)).map((r) => roleJson(r, sandbox.botId));
+    },
+  );
+
+  routes.get(
+    '/v10/guilds/:g/channels',
+    { schema: { hide: true, params: guildParams } },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      return (await sandbox.channels(guild.id)).map((c) => ({
+        id: c.id,
+        type: c.type,
+        guild_id: c.guildId,
+        name: c.name,
+        position: c.position,
+        permission_overwrites: [],
+        nsfw: false,
+        parent_id: null,
+        topic: null,
+        last_message_id: null,
+        rate_limit_per_user: 0,
+        flags: 0,
+      }));
+    },
+  );
+
+  /* Members */
+
+  routes.get(
+    '/v10/guilds/:g/members',
+    {
+      schema: {
+        hide: true,
+        params: guildParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(1000).default(1),
+          after: snowflake.default('0'),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      const members = await sandbox.listMembers(guild.id, req.query.after, req.query.limit);
+      return members.map(memberJson);
+    },
+  );
+
+  routes.get(
+    '/v10/guilds/:g/members/:u',
+    { schema: { hide: true, params: memberParams } },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      const member = await sandbox.member(guild.id, req.params.u);
+      return member ? memberJson(member) : error(reply, 404, 10007, 'Unknown Member');
+    },
+  );
+
+  routes.put(
+    '/v10/guilds/:g/members/:u',
+    {
+      schema: {
+        hide: true,
+        params: memberParams,
+        body: z.object({
+          access_token: z.string().min(1),
+          roles: z.array(snowflake).max(250).optional(),
+          nick: z.string().max(32).optional(),
+          mute: z.boolean().optional(),
+          deaf: z.boolean().optional(),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      const owner = await sandbox.tokenOwner(req.body.access_token);
+      if (!owner || owner.user.id !== req.params.u || !owner.scopes.includes('guilds.join'))
+        return error(reply, 403, 50025, 'Invalid OAuth2 access token');
+      if (await sandbox.member(guild.id, req.params.u)) return reply.status(204).send();
+      const standing = await sandbox.botStanding(guild);
+      if (
+        !standing ||
+        !hasPermission(standing.permissions, PermissionFlagsBits.CreateInstantInvite)
+      )
+        return error(reply, 403, 50013, 'Missing Permissions');
+      const roleIds = [...new Set(req.body.roles ?? [])];
+      if (roleIds.length) {
+        const roles = await sandbox.roles(guild.id);
+        for (const id of roleIds) {
+          const role = roles.find((r) => r.id === id && r.id !== guild.id);
+          if (!role) return error(reply, 404, 10011, 'Unknown Role');
+          if (!(await mayAssign(reply, guild, role))) return reply;
+        }
+      }
+      const outcome = await sandbox.addMember(guild.id, req.params.u, roleIds);
+      if (outcome === 'already') return reply.status(204).send();
+      const member = await sandbox.member(guild.id, req.params.u);
+      return reply.status(201).send(memberJson(member!));
+    },
+  );
+
+  const roleChange =
+    (add: boolean) =>
+    async (req: FastifyRequest<{ Params: z.infer<typeof roleParams> }>, reply: FastifyReply) => {
+      const { g, u, r } = req.params;
+      const guild = await botGuild(req, reply, g);
+      if (!guild) return reply;
+      const role = (await sandbox.roles(guild.id)).find((x) => x.id === r && x.id !== guild.id);
+      if (!role) return error(reply, 404, 10011, 'Unknown Role');
+      if (!(await sandbox.member(guild.id, u))) return error(reply, 404, 10007, 'Unknown Member');
+      if (!(await mayAssign(reply, guild, role))) return reply;
+      if (add) await sandbox.addRole(guild.id, u, r);
+      else await sandbox.removeRole(guild.id, u, r);
+      return reply.status(204).send();
+    };
+  routes.put(
+    '/v10/guilds/:g/members/:u/roles/:r',
+    { schema: { hide: true, params: roleParams } },
+    roleChange(true),
+  );
+  routes.delete(
+    '/v10/guilds/:g/members/:u/roles/:r',
+    { schema: { hide: true, params: roleParams } },
+    roleChange(false),
+  );
+
+  /* Invites */
+
+  routes.post(
+    '/v10/channels/:c/invites',
+    {
+      schema: {
+        hide: true,
+        params: channelParams,
+        body: z
+          .object({
+            max_age: z.number().int().min(0).max(604_800).default(86_400),
+            max_uses: z.number().int().min(0).max(100).default(0),
+            temporary: z.boolean().default(false),
+            unique: z.boolean().default(false),
+          })
+          .default({ max_age: 86_400, max_uses: 0, temporary: false, unique: false }),
+      },
+    },
+    async (req, reply) => {
+      if (!isBot(req)) return unauthorized(reply);
+      const channel = await sandbox.channel(req.params.c);
+      if (!channel) return error(reply, 404, 10003, 'Unknown Channel');
+      const guild = await botGuild(req, reply, channel.guildId);
+      if (!guild) return reply;
+      const standing = await sandbox.botStanding(guild);
+      if (
+        !standing ||
+        !hasPermission(standing.permissions, PermissionFlagsBits.CreateInstantInvite)
+      )
+        return error(reply, 403, 50013, 'Missing Permissions');
+      const invite = await sandbox.createInvite({
+        guildId: guild.id,
+        channelId: channel.id,
+        inviterId: sandbox.botId,
+        maxAge: req.body.max_age,
+        maxUses: req.body.max_uses,
+      });
+      const bot = await sandbox.user(sandbox.botId);
+      return {
+        type: 0,
+        code: invite.code,
+        guild: {
+          id: guild.id,
+          name: guild.name,
+          icon: null,
+          splash: null,
+          banner: null,
+          features: [],
+        },
+        channel: { id: channel.id, name: channel.name, type: channel.type },
+        inviter: bot ? userJson(bot) : undefined,
+        max_age: invite.maxAge,
+        max_uses: invite.maxUses,
+        uses: invite.uses,
+        temporary: false,
+        created_at: invite.createdAt.toISOString(),
+        expires_at: invite.expiresAt ? invite.expiresAt.toISOString() : null,
+      };
+    },
+  );
+}
+
+/** The sandbox's test and benchmark controls: request stats, fault injection, limits. Local only. */
+export async function sandboxDiscordControls(app: FastifyInstance): Promise<void> {
+  const sandbox = app.deps.discordSandbox!;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', localOnly(app.deps.config));
+
+  routes.get('/sandbox/discord/_stats', { schema: { hide: true } }, async () => ({
+    ...sandbox.traffic.stats(),
+    limits: sandbox.traffic.rateLimits,
+  }));
+  routes.delete('/sandbox/discord/_stats', { schema: { hide: true } }, async (_req, reply) => {
+    sandbox.traffic.reset();
+    return reply.status(204).send();
+  });
+
+  routes.get(
+    '/sandbox/discord/_requests',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({
+          route: z.string().max(200).optional(),
+          guildId: snowflake.optional(),
+          limit: z.coerce.number().int().min(1).max(20_000).optional(),
+        }),
+      },
+    },
+    async (req) => ({
+      requests: sandbox.traffic.requests({
+        ...(req.query.route ? { route: req.query.route } : {}),
+        ...(req.query.guildId ? { guildId: req.query.guildId } : {}),
+        ...(req.query.limit ? { limit: req.query.limit } : {}),
+      }),
+    }),
+  );
+
+  routes.post(
+    '/sandbox/discord/_faults',
+    {
+      schema: {
+        hide: true,
+        body: z.object({
+          route: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S+$/, 'METHOD /path'),
+          status: z.union([z.literal(403), z.literal(429), z.literal(500), z.literal(503)]),
+          count: z.number().int().min(1).max(10_000),
+          retryAfter: z.number().min(0).max(3600).optional(),
+        }),
+      },
+    },
+    async (req, reply) => {
+      sandbox.traffic.injectFault(req.body);
+      return reply.status(204).send();
+    },
+  );
+  routes.delete('/sandbox/discord/_faults', { schema: { hide: true } }, async (_req, reply) => {
+    sandbox.traffic.clearFaults();
+    return reply.status(204).send();
+  });
+
+  routes.put(
+    '/sandbox/discord/_limits',
+    {
+      schema: {
+        hide: true,
+        body: z.object({
+          routeLimit: z.number().int().min(1).max(100_000).optional(),
+          routeWindowMs: z.number().int().min(1).max(3_600_000).optional(),
+          globalPerSecond: z.number().int().min(1).max(100_000).optional(),
+        }),
+      },
+    },
+    async (req) => {
+      sandbox.traffic.setRateLimits(
+        Object.fromEntries(Object.entries(req.body).filter(([, v]) => v !== undefined)),
+      );
+      return sandbox.traffic.rateLimits;
+    },
+  );
+}

@@ -1,0 +1,709 @@
+import { createHash, randomInt } from 'node:crypto';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { SANDBOX_DISCORD } from '../../config.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { minutes, randomToken, sha256 } from '../../lib.ts';
+import type { MemberEventSource } from './discord.ts';
+import { BOT_PERMISSIONS, guildPermissions, highestPosition } from './permissions.ts';
+import type { MemberEvent } from './port.ts';
+import { SandboxTraffic, type SandboxRateLimits } from './sandbox-traffic.ts';
+import {
+  sandboxDiscordChannels,
+  sandboxDiscordGuilds,
+  sandboxDiscordInvites,
+  sandboxDiscordMemberRoles,
+  sandboxDiscordMembers,
+  sandboxDiscordOauthCodes,
+  sandboxDiscordRoles,
+  sandboxDiscordTokens,
+  sandboxDiscordUsers,
+} from './tables.ts';
+
+/*
+ * The Discord sandbox's state and behaviour (ADR 030): accounts, servers, roles, members, invites
+ * and OAuth2 grants in PostgreSQL, Discord's rules on them, and member events for the adapter in
+ * place of the gateway. The HTTP surfaces are sandbox-api.ts (the REST subset) and
+ * sandbox-pages.ts (what a person clicks).
+ */
+
+/** The sandbox bot's user id: the application's id, as on Discord. */
+export const SANDBOX_BOT_ID = SANDBOX_DISCORD.clientId;
+export const SANDBOX_BOT_USERNAME = 'tradeshelf';
+/** The bot's role in each server it is in, and the app's name on the authorize page. */
+export const SANDBOX_APP_NAME = 'Tradeshelf';
+/** Discord's: codes live ten minutes, access tokens a week. */
+export const CODE_TTL_MS = minutes(10);
+export const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+
+export type SandboxUser = typeof sandboxDiscordUsers.$inferSelect;
+export type SandboxGuild = typeof sandboxDiscordGuilds.$inferSelect;
+export type SandboxRole = typeof sandboxDiscordRoles.$inferSelect;
+export type SandboxChannel = typeof sandboxDiscordChannels.$inferSelect;
+export type SandboxInvite = typeof sandboxDiscordInvites.$inferSelect;
+
+export interface SandboxMember {
+  userId: string;
+  username: string;
+  globalName: string | null;
+  bot: boolean;
+  joinedAt: Date;
+  roleIds: string[];
+}
+
+const DISCORD_EPOCH = 1_420_070_400_000n;
+let sequence = 0;
+const worker = BigInt(randomInt(0, 1024));
+
+/** A new id shaped like Discord's: milliseconds since 2015, a worker and a sequence number. */
+export function newSnowflake(now = Date.now()): string {
+  sequence = (sequence + 1) & 0xfff;
+  return (((BigInt(now) - DISCORD_EPOCH) << 22n) | (worker << 12n) | BigInt(sequence)).toString();
+}
+
+/** A stable 19-digit id for a name, so seeding the same server twice gives the same ids. */
+export function snowflakeFor(seed: string): string {
+  const h = BigInt(`0x${createHash('sha256').update(seed).digest('hex').slice(0, 15)}`);
+  return ((1n << 60n) | h).toString();
+}
+
+/** Discord's username rules, simplified: 2–32 of a-z, 0-9, `_` and `.`. */
+export function normalizeUsername(input: string): string | null {
+  const name = input.trim().toLowerCase();
+  return /^[a-z0-9_.]{2,32}$/.test(name) ? name : null;
+}
+
+/** Finds the user by name or creates them; never the bot. */
+export async function ensureUser(db: Tx, username: string): Promise<SandboxUser | null> {
+  const name = normalizeUsername(username);
+  if (!name) return null;
+  const [created] = await db
+    .insert(sandboxDiscordUsers)
+    .values({ id: newSnowflake(), username: name })
+    .onConflictDoNothing()
+    .returning();
+  const user =
+    created ??
+    (await db.select().from(sandboxDiscordUsers).where(eq(sandboxDiscordUsers.username, name)))[0];
+  return user && !user.bot ? user : null;
+}
+
+async function ensureBot(db: Tx): Promise<void> {
+  await db
+    .insert(sandboxDiscordUsers)
+    .values({ id: SANDBOX_BOT_ID, username: SANDBOX_BOT_USERNAME, bot: true })
+    .onConflictDoNothing();
+}
+
+/**
+ * Puts the bot in the guild with the managed role "Tradeshelf" on top, holding `permissions`
+ * (added to what the role has), as adding a bot to a server does.
+ */
+async function addBotTo(db: Tx, guildId: string, permissions: bigint): Promise<void> {
+  await ensureBot(db);
+  const roleId = botRoleIdOf(guildId);
+  const [existing] = await db
+    .select()
+    .from(sandboxDiscordRoles)
+    .where(eq(sandboxDiscordRoles.id, roleId));
+  if (existing) {
+    await db
+      .update(sandboxDiscordRoles)
+      .set({ permissions: (BigInt(existing.permissions) | permissions).toString() })
+      .where(eq(sandboxDiscordRoles.id, roleId));
+  } else {
+    const [{ top }] = (await db
+      .select({ top: sql<number>`coalesce(max(${sandboxDiscordRoles.position}), 0)::int` })
+      .from(sandboxDiscordRoles)
+      .where(eq(sandboxDiscordRoles.guildId, guildId))) as [{ top: number }];
+    await db.insert(sandboxDiscordRoles).values({
+      id: roleId,
+      guildId,
+      name: SANDBOX_APP_NAME,
+      position: top + 1,
+      permissions: permissions.toString(),
+      managed: true,
+    });
+  }
+  await db
+    .insert(sandboxDiscordMembers)
+    .values({ guildId, userId: SANDBOX_BOT_ID })
+    .onConflictDoNothing();
+  await db
+    .insert(sandboxDiscordMemberRoles)
+    .values({ guildId, userId: SANDBOX_BOT_ID, roleId })
+    .onConflictDoNothing();
+}
+
+/** The bot's managed role in a guild: one per guild, its id derived from the guild's. */
+export const botRoleIdOf = (guildId: string) => snowflakeFor(`bot-role:${guildId}`);
+
+interface GuildShape {
+  id: string;
+  name: string;
+  ownerId: string;
+  /** Top first, as Discord lists them. */
+  roles: Array<{ id: string; name: string }>;
+  managedRoles?: Array<{ id: string; name: string }>;
+  channelId: string;
+}
+
+/** The guild, @everyone, its roles (listed top first) above any managed ones, "general", the owner. */
+async function insertGuild(db: Tx, g: GuildShape): Promise<void> {
+  await db
+    .insert(sandboxDiscordGuilds)
+    .values({ id: g.id, name: g.name, ownerId: g.ownerId })
+    .onConflictDoNothing();
+  const managed = g.managedRoles ?? [];
+  const rows = [
+    // @everyone may create invites, as on a new Discord server.
+    { id: g.id, name: '@everyone', position: 0, permissions: '1', managed: false },
+    ...managed.map((r, i) => ({ ...r, position: i + 1, permissions: '0', managed: true })),
+    ...g.roles.map((r, i) => ({
+      ...r,
+      position: managed.length + g.roles.length - i,
+      permissions: '0',
+      managed: false,
+    })),
+  ];
+  await db
+    .insert(sandboxDiscordRoles)
+    .values(rows.map((r) => ({ ...r, guildId: g.id })))
+    .onConflictDoNothing();
+  await db
+    .insert(sandboxDiscordChannels)
+    .values({ id: g.channelId, guildId: g.id, name: 'general', type: 0, position: 0 })
+    .onConflictDoNothing();
+  await db
+    .insert(sandboxDiscordMembers)
+    .values({ guildId: g.id, userId: g.ownerId })
+    .onConflictDoNothing();
+}
+
+export interface SeedGuildInput {
+  name: string;
+  /** Role names, top first; the bot's role "Tradeshelf" sits above them all. */
+  roles: string[];
+  /** Roles an integration owns (a booster role), below the others: nobody can assign them. */
+  managedRoles?: string[];
+  /** Default `sandbox-owner`. */
+  ownerUsername?: string;
+}
+
+export interface SeededGuild {
+  guildId: string;
+  /** By role name, for `roles` and `managedRoles`. */
+  roleIds: Record<string, string>;
+  botRoleId: string;
+  channelId: string;
+  ownerId: string;
+}
+
+/**
+ * A sandbox server with the bot already in it (role "Tradeshelf" on top, Manage Roles and Create
+ * Invite), a text channel "general" and its owner. Idempotent by name: ids derive from it.
+ */
+export async function seedSandboxGuild(db: Db, input: SeedGuildInput): Promise<SeededGuild> {
+  const guildId = snowflakeFor(`guild:${input.name}`);
+  const role = (name: string) => ({ id: snowflakeFor(`role:${input.name}:${name}`), name });
+  const roles = input.roles.map(role);
+  const managedRoles = (input.managedRoles ?? []).map(role);
+  const channelId = snowflakeFor(`channel:${input.name}:general`);
+  return db.transaction(async (tx) => {
+    const owner = await ensureUser(tx, input.ownerUsername ?? 'sandbox-owner');
+    if (!owner) throw new Error(`Not a sandbox username: ${input.ownerUsername}`);
+    await insertGuild(tx, {
+      id: guildId,
+      name: input.name,
+      ownerId: owner.id,
+      roles,
+      managedRoles,
+      channelId,
+    });
+    await addBotTo(tx, guildId, BOT_PERMISSIONS);
+    return {
+      guildId,
+      roleIds: Object.fromEntries([...roles, ...managedRoles].map((r) => [r.name, r.id])),
+      botRoleId: botRoleIdOf(guildId),
+      channelId,
+      ownerId: owner.id,
+    };
+  });
+}
+
+/**
+ * Adds `n` members (users `m<guild>_<i>`, ids consecutive from a base derived from the guild) in
+ * one statement each for users, members and roles: a 10 000-member server for benchmarks.
+ * Idempotent: members already there are left alone.
+ */
+export async function seedSandboxMembers(
+  db: Db,
+  guildId: string,
+  n: number,
+  options: { roleIds?: string[] } = {},
+): Promise<{ userIds: string[] }> {
+  const base = BigInt(snowflakeFor(`members:${guildId}`)) & ~0xfffffn;
+  const prefix = `m${guildId.slice(-6)}_`;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into sandbox_discord_users (id, username)
+      select ${base.toString()}::bigint + g, ${prefix} || g from generate_series(1, ${n}::int) g
+      on conflict do nothing`);
+    await tx.execute(sql`
+      insert into sandbox_discord_members (guild_id, user_id)
+      select ${guildId}::bigint, ${base.toString()}::bigint + g from generate_series(1, ${n}::int) g
+      on conflict do nothing`);
+    for (const roleId of options.roleIds ?? []) {
+      await tx.execute(sql`
+        insert into sandbox_discord_member_roles (guild_id, user_id, role_id)
+        select ${guildId}::bigint, ${base.toString()}::bigint + g, ${roleId}::bigint
+        from generate_series(1, ${n}::int) g
+        on conflict do nothing`);
+    }
+  });
+  return { userIds: Array.from({ length: n }, (_, i) => (base + BigInt(i + 1)).toString()) };
+}
+
+/** What the bot may do in a guild: its permissions and its highest role's position. */
+export interface BotStanding {
+  permissions: bigint;
+  top: number;
+}
+
+export type AcceptInvite = 'joined' | 'already' | 'invalid';
+
+export interface SandboxDiscordOptions {
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  rateLimits?: Partial<SandboxRateLimits>;
+}
+
+/**
+ * The Discord look-alike: state in PostgreSQL, traffic control in memory, member events to the
+ * listeners (the adapter's `memberEvents`, standing in for the gateway). Events are emitted in this
+ * process only: a separate worker process's listener would not hear them.
+ */
+export class SandboxDiscord implements MemberEventSource {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly botToken: string;
+  readonly botId = SANDBOX_BOT_ID;
+  readonly traffic: SandboxTraffic;
+  private readonly listeners = new Set<(event: MemberEvent) => void>();
+
+  constructor(
+    private readonly db: Db,
+    options: SandboxDiscordOptions,
+  ) {
+    this.clientId = options.clientId;
+    this.clientSecret = options.clientSecret;
+    this.botToken = options.botToken;
+    this.traffic = new SandboxTraffic(options.rateLimits);
+  }
+
+  /* Member events */
+
+  onMemberEvent(listener: (event: MemberEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: MemberEvent): void {
+    for (const listener of this.listeners) {
+      // A listener's failure is its own: the change happened, and other listeners still hear it.
+      try {
+        const result = listener(event) as unknown;
+        if (result instanceof Promise) result.catch(() => undefined);
+      } catch {
+        /* ignored, as above */
+      }
+    }
+  }
+
+  private async emitUpdated(guildId: string, userId: string): Promise<void> {
+    const member = await this.member(guildId, userId);
+    if (member)
+      this.emit({
+        type: 'member.updated',
+        guildId,
+        member: { userId, roleIds: member.roleIds },
+      });
+  }
+
+  /* Users */
+
+  ensureUser(username: string): Promise<SandboxUser | null> {
+    return ensureUser(this.db, username);
+  }
+
+  async user(id: string): Promise<SandboxUser | null> {
+    if (!/^\d{1,19}$/.test(id)) return null;
+    const [user] = await this.db
+      .select()
+      .from(sandboxDiscordUsers)
+      .where(eq(sandboxDiscordUsers.id, id));
+    return user ?? null;
+  }
+
+  /* Guilds */
+
+  async guild(id: string): Promise<SandboxGuild | null> {
+    const [guild] = await this.db
+      .select()
+      .from(sandboxDiscordGuilds)
+      .where(eq(sandboxDiscordGuilds.id, id));
+    return guild ?? null;
+  }
+
+  async guilds(): Promise<Array<SandboxGuild & { members: number; botIn: boolean }>> {
+    const rows = await this.db.execute(sql`
+      select g.id::text as id, g.name, g.owner_id::text as "ownerId", g.created_at as "createdAt",
+        (select count(*)::int from sandbox_discord_members m where m.guild_id = g.id) as members,
+        exists(select 1 from sandbox_discord_members m
+          where m.guild_id = g.id and m.user_id = ${this.botId}::bigint) as "botIn"
+      from sandbox_discord_guilds g order by g.created_at desc, g.id limit 200`);
+    return rows.rows as Array<SandboxGuild & { members: number; botIn: boolean }>;
+  }
+
+  /** Servers this user owns: where they may add the bot. */
+  async ownedGuilds(userId: string): Promise<SandboxGuild[]> {
+    return this.db
+      .select()
+      .from(sandboxDiscordGuilds)
+      .where(eq(sandboxDiscordGuilds.ownerId, userId))
+      .orderBy(asc(sandboxDiscordGuilds.name));
+  }
+
+  /** A new server owned by `ownerId`, with roles (top first) and "general"; no bot until added. */
+  async createGuild(input: { name: string; ownerId: string; roles: string[] }): Promise<string> {
+    const id = newSnowflake();
+    await this.db.transaction((tx) =>
+      insertGuild(tx, {
+        id,
+        name: input.name,
+        ownerId: input.ownerId,
+        roles: input.roles.map((name) => ({ id: newSnowflake(), name })),
+        channelId: newSnowflake(),
+      }),
+    );
+    return id;
+  }
+
+  /** Adding the bot (the install page); emits nothing, as the bot's own join is no member event. */
+  async addBot(guildId: string, permissions: bigint): Promise<void> {
+    await this.db.transaction((tx) => addBotTo(tx, guildId, permissions));
+  }
+
+  async roles(guildId: string): Promise<SandboxRole[]> {
+    return this.db
+      .select()
+      .from(sandboxDiscordRoles)
+      .where(eq(sandboxDiscordRoles.guildId, guildId))
+      .orderBy(desc(sandboxDiscordRoles.position), asc(sandboxDiscordRoles.id));
+  }
+
+  async channels(guildId: string): Promise<SandboxChannel[]> {
+    return this.db
+      .select()
+      .from(sandboxDiscordChannels)
+      .where(eq(sandboxDiscordChannels.guildId, guildId))
+      .orderBy(asc(sandboxDiscordChannels.position), asc(sandboxDiscordChannels.id));
+  }
+
+  async channel(id: string): Promise<SandboxChannel | null> {
+    const [channel] = await this.db
+      .select()
+      .from(sandboxDiscordChannels)
+      .where(eq(sandboxDiscordChannels.id, id));
+    return channel ?? null;
+  }
+
+  /** The bot's permissions and highest position, or null when it is not in the guild. */
+  async botStanding(guild: SandboxGuild): Promise<BotStanding | null> {
+    const [roles, bot] = await Promise.all([
+      this.roles(guild.id),
+      this.member(guild.id, this.botId),
+    ]);
+    if (!bot) return null;
+    return {
+      permissions: guildPermissions(guild, roles, bot),
+      top: highestPosition(roles, bot.roleIds),
+    };
+  }
+
+  /** The page's switch for the bot role's Manage Roles permission. */
+  async setBotManageRoles(guildId: string, on: boolean): Promise<void> {
+    const roleId = botRoleIdOf(guildId);
+    const flag = PermissionFlagsBits.ManageRoles.toString();
+    await this.db
+      .update(sandboxDiscordRoles)
+      .set({
+        permissions: on
+          ? sql`(${sandboxDiscordRoles.permissions}::bigint | ${flag}::bigint)::text`
+          : sql`(${sandboxDiscordRoles.permissions}::bigint & ~${flag}::bigint)::text`,
+      })
+      .where(eq(sandboxDiscordRoles.id, roleId));
+  }
+
+  /**
+   * Moves the bot's role just below `roleId` (to reproduce "the role sits above the bot's"), or
+   * back to the top when null. Positions stay distinct, 1…n above @everyone.
+   */
+  async moveBotRole(guildId: string, belowRoleId: string | null): Promise<void> {
+    const botRoleId = botRoleIdOf(guildId);
+    await this.db.transaction(async (tx) => {
+      const roles = (
+        await tx
+          .select()
+          .from(sandboxDiscordRoles)
+          .where(eq(sandboxDiscordRoles.guildId, guildId))
+          .orderBy(asc(sandboxDiscordRoles.position), asc(sandboxDiscordRoles.id))
+      ).filter((r) => r.id !== guildId);
+      const bot = roles.find((r) => r.id === botRoleId);
+      if (!bot) return;
+      const others = roles.filter((r) => r.id !== botRoleId);
+      const at = belowRoleId ? others.findIndex((r) => r.id === belowRoleId) : -1;
+      const order = at < 0 ? [...others, bot] : [...others.slice(0, at), bot, ...others.slice(at)];
+      for (const [i, role] of order.entries()) {
+        if (role.position !== i + 1)
+          await tx
+            .update(sandboxDiscordRoles)
+            .set({ position: i + 1 })
+            .where(eq(sandboxDiscordRoles.id, role.id));
+      }
+    });
+  }
+
+  /* Members */
+
+  async member(guildId: string, userId: string): Promise<SandboxMember | null> {
+    if (!/^\d{1,19}$/.test(userId)) return null;
+    const rows = await this.db.execute(sql`
+      select m.user_id::text as "userId", u.username, u.global_name as "globalName", u.bot,
+        m.joined_at as "joinedAt",
+        array(select r.role_id::text from sandbox_discord_member_roles r
+          where r.guild_id = m.guild_id and r.user_id = m.user_id order by r.role_id) as "roleIds"
+      from sandbox_discord_members m join sandbox_discord_users u on u.id = m.user_id
+      where m.guild_id = ${guildId}::bigint and m.user_id = ${userId}::bigint`);
+    return (rows.rows[0] as SandboxMember | undefined) ?? null;
+  }
+
+  /** Members ordered by id after `after`: one range scan of the (guild, user) key. */
+  async listMembers(guildId: string, after: string, limit: number): Promise<SandboxMember[]> {
+    const rows = await this.db.execute(sql`
+      select m.user_id::text as "userId", u.username, u.global_name as "globalName", u.bot,
+        m.joined_at as "joinedAt",
+        array(select r.role_id::text from sandbox_discord_member_roles r
+          where r.guild_id = m.guild_id and r.user_id = m.user_id order by r.role_id) as "roleIds"
+      from sandbox_discord_members m join sandbox_discord_users u on u.id = m.user_id
+      where m.guild_id = ${guildId}::bigint and m.user_id > ${after}::bigint
+      order by m.user_id limit ${limit}::int`);
+    return rows.rows as unknown as SandboxMember[];
+  }
+
+  /** Adds the user with `roleIds`; `already` (roles untouched) when they are in. */
+  async addMember(
+    guildId: string,
+    userId: string,
+    roleIds: string[],
+  ): Promise<'added' | 'already'> {
+    const added = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(sandboxDiscordMembers)
+        .values({ guildId, userId })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) return false;
+      if (roleIds.length)
+        await tx
+          .insert(sandboxDiscordMemberRoles)
+          .values(roleIds.map((roleId) => ({ guildId, userId, roleId })))
+          .onConflictDoNothing();
+      return true;
+    });
+    if (!added) return 'already';
+    this.emit({ type: 'member.joined', guildId, member: { userId, roleIds: [...roleIds].sort() } });
+    return 'added';
+  }
+
+  /** Gives the role; true when it changed anything. */
+  async addRole(guildId: string, userId: string, roleId: string): Promise<boolean> {
+    const rows = await this.db
+      .insert(sandboxDiscordMemberRoles)
+      .values({ guildId, userId, roleId })
+      .onConflictDoNothing()
+      .returning();
+    if (rows.length) await this.emitUpdated(guildId, userId);
+    return rows.length > 0;
+  }
+
+  async removeRole(guildId: string, userId: string, roleId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(sandboxDiscordMemberRoles)
+      .where(
+        and(
+          eq(sandboxDiscordMemberRoles.guildId, guildId),
+          eq(sandboxDiscordMemberRoles.userId, userId),
+          eq(sandboxDiscordMemberRoles.roleId, roleId),
+        ),
+      )
+      .returning();
+    if (rows.length) await this.emitUpdated(guildId, userId);
+    return rows.length > 0;
+  }
+
+  async kick(guildId: string, userId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(sandboxDiscordMembers)
+      .where(
+        and(eq(sandboxDiscordMembers.guildId, guildId), eq(sandboxDiscordMembers.userId, userId)),
+      )
+      .returning();
+    if (rows.length) this.emit({ type: 'member.left', guildId, userId });
+    return rows.length > 0;
+  }
+
+  /* Invites */
+
+  async createInvite(input: {
+    guildId: string;
+    channelId: string;
+    inviterId: string | null;
+    maxAge: number;
+    maxUses: number;
+  }): Promise<SandboxInvite> {
+    const [invite] = await this.db
+      .insert(sandboxDiscordInvites)
+      .values({
+        code: randomToken(6).replace(/[-_]/g, 'x').slice(0, 8),
+        ...input,
+        expiresAt: input.maxAge ? new Date(Date.now() + input.maxAge * 1000) : null,
+      })
+      .returning();
+    return invite!;
+  }
+
+  async invite(code: string): Promise<(SandboxInvite & { guildName: string }) | null> {
+    const [row] = await this.db
+      .select({ invite: sandboxDiscordInvites, guildName: sandboxDiscordGuilds.name })
+      .from(sandboxDiscordInvites)
+      .innerJoin(sandboxDiscordGuilds, eq(sandboxDiscordGuilds.id, sandboxDiscordInvites.guildId))
+      .where(eq(sandboxDiscordInvites.code, code));
+    return row ? { ...row.invite, guildName: row.guildName } : null;
+  }
+
+  /** Joins by invite: uses one use unless already a member; refuses used-up and expired invites. */
+  async acceptInvite(code: string, userId: string): Promise<AcceptInvite> {
+    const outcome = await this.db.transaction(
+      async (tx): Promise<[AcceptInvite, string | null]> => {
+        const [invite] = await tx
+          .select()
+          .from(sandboxDiscordInvites)
+          .where(eq(sandboxDiscordInvites.code, code))
+          .for('update');
+        if (!invite || (invite.expiresAt && invite.expiresAt <= new Date()))
+          return ['invalid', null];
+        const [inAlready] = await tx
+          .select()
+          .from(sandboxDiscordMembers)
+          .where(
+            and(
+              eq(sandboxDiscordMembers.guildId, invite.guildId),
+              eq(sandboxDiscordMembers.userId, userId),
+            ),
+          );
+        if (inAlready) return ['already', invite.guildId];
+        if (invite.maxUses && invite.uses >= invite.maxUses) return ['invalid', null];
+        await tx
+          .update(sandboxDiscordInvites)
+          .set({ uses: invite.uses + 1 })
+          .where(eq(sandboxDiscordInvites.code, code));
+        await tx.insert(sandboxDiscordMembers).values({ guildId: invite.guildId, userId });
+        return ['joined', invite.guildId];
+      },
+    );
+    const [result, guildId] = outcome;
+    if (result === 'joined')
+      this.emit({ type: 'member.joined', guildId: guildId!, member: { userId, roleIds: [] } });
+    return result;
+  }
+
+  /* OAuth2 */
+
+  async createCode(input: {
+    userId: string;
+    redirectUri: string;
+    scopes: string[];
+    guildId: string | null;
+  }): Promise<string> {
+    const code = randomToken(24);
+    await this.db.insert(sandboxDiscordOauthCodes).values({
+      codeHash: sha256(code),
+      clientId: this.clientId,
+      userId: input.userId,
+      redirectUri: input.redirectUri,
+      scopes: input.scopes,
+      guildId: input.guildId,
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+    });
+    return code;
+  }
+
+  /** Redeems a code once: null when unknown, used, expired, or for another redirect URI. */
+  async redeemCode(
+    code: string,
+    redirectUri: string,
+  ): Promise<{ userId: string; scopes: string[]; guildId: string | null } | null> {
+    const [row] = await this.db
+      .update(sandboxDiscordOauthCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(sandboxDiscordOauthCodes.codeHash, sha256(code)),
+          sql`${sandboxDiscordOauthCodes.usedAt} is null`,
+        ),
+      )
+      .returning();
+    if (!row || row.expiresAt <= new Date() || row.redirectUri !== redirectUri) return null;
+    return { userId: row.userId, scopes: row.scopes, guildId: row.guildId };
+  }
+
+  async issueToken(userId: string, scopes: string[]) {
+    const accessToken = randomToken(24);
+    const refreshToken = randomToken(24);
+    await this.db.insert(sandboxDiscordTokens).values({
+      tokenHash: sha256(accessToken),
+      refreshHash: sha256(refreshToken),
+      clientId: this.clientId,
+      userId,
+      scopes,
+      expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
+    });
+    return { accessToken, refreshToken };
+  }
+
+  /** The user and scopes of a live access token. */
+  async tokenOwner(token: string): Promise<{ user: SandboxUser; scopes: string[] } | null> {
+    const [row] = await this.db
+      .select({ user: sandboxDiscordUsers, scopes: sandboxDiscordTokens.scopes })
+      .from(sandboxDiscordTokens)
+      .innerJoin(sandboxDiscordUsers, eq(sandboxDiscordUsers.id, sandboxDiscordTokens.userId))
+      .where(
+        and(
+          eq(sandboxDiscordTokens.tokenHash, sha256(token)),
+          sql`${sandboxDiscordTokens.expiresAt} > now()`,
+        ),
+      );
+    return row ?? null;
+  }
+
+  /** Whether the user granted this app every one of `scopes` before (for `prompt=none`). */
+  async granted(userId: string, scopes: string[]): Promise<boolean> {
+    const rows = await this.db.execute(sql`
+      select 1 from sandbox_discord_tokens
+      where user_id = ${userId}::bigint and client_id = ${this.clientId}
+        and scopes @> ${`{${scopes.join(',')}}`}::text[] and expires_at > now() limit 1`);
+    return rows.rows.length > 0;
+  }
+}
