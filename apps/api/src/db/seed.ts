@@ -1,3 +1,4 @@
+import { seedDemoCommunities } from '../modules/access/seed.ts';
 import { seedDemoOrders } from '../modules/orders/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
@@ -49,5 +50,6 @@ export async function seedAll(db: Db): Promise<{ accounts: number; catalog: bool
   // Every run: also gives a database seeded before pictures existed its pictures (ADR 026).
   await attachDemoPictures(db);
   await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
+  await seedDemoCommunities(db);
   return { accounts, catalog };
 }

@@ -22,7 +22,7 @@ export interface WorkerDeps {
   savedSearchAlerts: () => Promise<{ matched: number; mailed: number }>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** When every bound Discord server is compared with the entitlements (ADR 031). */
-  reconcileCron: string;
+  reconcileCron?: string;
   /** Module jobs by queue name (`jobHandlers`). */
   handlers: Record<string, JobHandler>;
 }
@@ -80,7 +80,7 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');
   });
   await boss.schedule(queues.savedSearchAlerts, '*/5 * * * *');
-  await boss.schedule(queues.accessReconcile, deps.reconcileCron);
+  await boss.schedule(queues.accessReconcile, deps.reconcileCron ?? '0 * * * *');
   for (const [name, handler] of Object.entries(deps.handlers)) {
     // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
     // failure fails (and retries) only its own job, not the batch.

@@ -106,7 +106,7 @@ export async function linkOf(deps: AppDeps, userId: string): Promise<DiscordLink
 function providerError(err: unknown): never {
   if (err instanceof ChatError) {
     if (err.kind === 'invalid_grant') throw new AppError('bad_request', m.codeInvalid);
-    throw new AppError('unavailable', m.discordDown);
+    throw new AppError('service_unavailable', m.discordDown);
   }
   throw err;
 }

@@ -1,0 +1,241 @@
+import { discordRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBuyer, deliverEvent, sandboxPost } from '../../../test/factories/orders.ts';
+import { createUser } from '../../../test/factories/users.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { listen } from '../../../test/http.ts';
+import { DiscordChat } from '../../integrations/chat/discord.ts';
+import type { ChatProvider } from '../../integrations/chat/port.ts';
+import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
+import { reconcileAll } from './reconcile.ts';
+import { watchMembers } from './watch.ts';
+
+// Access delivery end to end through the API, with the real Discord adapter talking to the Discord
+// sandbox over loopback HTTP: buy, link, get the role; refund, lose it; repairs both ways.
+
+let t: TestApp;
+let guild: SeededGuild;
+let vendorToken: string;
+let product: Awaited<ReturnType<typeof createProduct>>;
+let vendorUrl: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const base = `http://127.0.0.1:${await listen(t.app)}`;
+  const sandbox = t.deps.discordSandbox!;
+  (t.deps as { chat: ChatProvider }).chat = new DiscordChat({
+    name: 'sandbox',
+    apiUrl: `${base}/sandbox/discord/api`,
+    webUrl: `${base}/sandbox/discord`,
+    inviteUrl: `${base}/sandbox/discord/invite`,
+    clientId: t.config.DISCORD_CLIENT_ID,
+    clientSecret: t.config.DISCORD_CLIENT_SECRET,
+    botToken: t.config.DISCORD_BOT_TOKEN,
+    memberEvents: sandbox,
+  });
+  await watchMembers(t.deps, { error: () => undefined });
+  const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
+  const vendor = await createVendor(t, { userId: owner.id, vendorUrl: 'discord-vendor' });
+  vendorUrl = vendor.vendorUrl;
+  vendorToken = await t.deps.tokens.sign({
+    sub: owner.id,
+    email: owner.email,
+    roles: ['buyer', 'vendor'],
+  });
+  product = await createProduct(t, vendor.id, { kind: 'community', amount: 5_000 });
+  guild = await seedSandboxGuild(t.database.db, {
+    name: 'Access Test Traders',
+    roles: ['VIP', 'Member'],
+    managedRoles: ['Nitro Booster'],
+  });
+  await t.database.db.execute(sql`insert into vendor_discord_servers (vendor_id, guild_id, name)
+    values (${vendor.id}, ${guild.guildId}, 'Access Test Traders')`);
+});
+afterAll(async () => {
+  await t?.deps.chat.close();
+  await t?.close();
+});
+
+const communities = async (token: string) => {
+  await t.jobs.settle();
+  const res = await t.call(discordRoutes.userCommunities, { token });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().communities as Array<{
+    _id: string;
+    health: { status: string; message: string };
+    history: Array<{ type: string }>;
+    invite: { url: string } | null;
+  }>;
+};
+
+const rolesOf = async (userId: string) =>
+  (await t.deps.discordSandbox!.member(guild.guildId, userId))?.roleIds ?? null;
+
+async function buyCommunity() {
+  const buyer = await createBuyer(t);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/user/product?vendorUrl=${vendorUrl}`,
+    headers: { authorization: `Bearer ${buyer.token}` },
+    payload: { priceId: product.priceId },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  expect((await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`)).statusCode).toBe(
+    303,
+  );
+  const purchase = await t.database.db.execute<{ id: string }>(
+    sql`select id from purchases where buyer_id = ${buyer.id}`,
+  );
+  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+}
+
+/** Links a sandbox Discord account the way the callback page does: authorise, then the response. */
+async function link(token: string, username: string, scopes = ['identify', 'guilds.join']) {
+  const auth = await t.call(discordRoutes.discordAuthorize, { token, query: {} });
+  expect(auth.statusCode, auth.body).toBe(200);
+  const url = new URL(auth.json().url);
+  const user = (await t.deps.discordSandbox!.ensureUser(username))!;
+  const code = await t.deps.discordSandbox!.createCode({
+    userId: user.id,
+    redirectUri: url.searchParams.get('redirect_uri')!,
+    scopes,
+    guildId: null,
+  });
+  const state = url.searchParams.get('state')!;
+  const res = await t.call(discordRoutes.discordOauthResponse, { token, query: { code, state } });
+  return { res, user, code, state };
+}
+
+describe('binding a community', () => {
+  it('refuses a role above the bot, with the fix in words, and binds an assignable one', async () => {
+    await t.deps.discordSandbox!.moveBotRole(guild.guildId, guild.roleIds.VIP!);
+    const refused = await t.call(discordRoutes.vendorBindCommunity, {
+      token: vendorToken,
+      body: { productId: product.id, guildId: guild.guildId, roleIds: [guild.roleIds.VIP!] },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error).toMatch(/VIP/);
+    await t.deps.discordSandbox!.moveBotRole(guild.guildId, null);
+    const bound = await t.call(discordRoutes.vendorBindCommunity, {
+      token: vendorToken,
+      body: { productId: product.id, guildId: guild.guildId, roleIds: [guild.roleIds.Member!] },
+    });
+    expect(bound.statusCode, bound.body).toBe(200);
+    expect(bound.json().binding.roles).toEqual([{ id: guild.roleIds.Member, name: 'Member' }]);
+  });
+});
+
+describe('a paid community', () => {
+  it('asks to connect Discord, grants on linking, and takes the role back on a full refund', async () => {
+    const buyer = await buyCommunity();
+    const [before] = await communities(buyer.token);
+    expect(before!.health.status).toBe('needs_link');
+
+    const { res, user } = await link(buyer.token, 'access_buyer_one');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().discord).toMatchObject({
+      username: 'access_buyer_one',
+      canJoinServers: true,
+    });
+    const [granted] = await communities(buyer.token);
+    expect(granted!.health.status).toBe('active');
+    expect(granted!.history.map((h) => h.type)).toContain('granted');
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+
+    expect(
+      (
+        await deliverEvent(t, {
+          id: `evt_ref_${buyer.purchaseId}`,
+          type: 'refund',
+          purchaseId: buyer.purchaseId,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const [ended] = await communities(buyer.token);
+    expect(ended!.health.status).toBe('ended');
+    expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+  });
+
+  it('refuses a replayed or forged state, and a Discord account linked to someone else', async () => {
+    const first = await buyCommunity();
+    const { res, state, user } = await link(first.token, 'access_buyer_two');
+    expect(res.statusCode).toBe(200);
+    const replay = await t.call(discordRoutes.discordOauthResponse, {
+      token: first.token,
+      query: { code: 'whatever', state },
+    });
+    expect(replay.statusCode).toBe(400);
+    const forged = await t.call(discordRoutes.discordOauthResponse, {
+      token: first.token,
+      query: { code: 'whatever', state: `${state.slice(0, -2)}xx` },
+    });
+    expect(forged.statusCode).toBe(400);
+
+    const second = await createBuyer(t);
+    const taken = await link(second.token, user.username);
+    expect(taken.res.statusCode).toBe(409);
+    expect(
+      (await t.call(discordRoutes.userDiscord, { token: second.token })).json().discord,
+    ).toBeNull();
+  });
+
+  it('unlinks (roles removed, entitlement kept) and relinking restores access', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_three');
+    await t.jobs.settle();
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+    const unlinked = await t.call(discordRoutes.discordUnlink, { token: buyer.token });
+    expect(unlinked.statusCode).toBe(200);
+    const [after] = await communities(buyer.token);
+    expect(after!.health.status).toBe('needs_link');
+    expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+    await link(buyer.token, 'access_buyer_three');
+    const [back] = await communities(buyer.token);
+    expect(back!.health.status).toBe('active');
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+  });
+
+  it('offers an invite when the buyer declined guilds.join, and grants once they join', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_four', ['identify']);
+    const [waiting] = await communities(buyer.token);
+    expect(waiting!.health.status).toBe('needs_join');
+    expect(waiting!.invite?.url).toMatch(/\/sandbox\/discord\/invite\//);
+    const code = waiting!.invite!.url.split('/').pop()!;
+    expect(await t.deps.discordSandbox!.acceptInvite(code, user.id)).toBe('joined');
+    const [joined] = await communities(buyer.token);
+    expect(joined!.health.status).toBe('active');
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+  });
+
+  it('gives back a role removed by hand, and reconciliation takes a role held without access', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_five');
+    await t.jobs.settle();
+    await t.deps.discordSandbox!.removeRole(guild.guildId, user.id, guild.roleIds.Member!);
+    const [repaired] = await communities(buyer.token);
+    expect(repaired!.history.map((h) => h.type)).toContain('repaired');
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+
+    const stranger = (await t.deps.discordSandbox!.ensureUser('access_stranger'))!;
+    await t.deps.discordSandbox!.addMember(guild.guildId, stranger.id, [guild.roleIds.Member!]);
+    await t.jobs.settle();
+    const result = await reconcileAll(t.deps);
+    expect(result.removed).toBeGreaterThanOrEqual(1);
+    expect(await rolesOf(stranger.id)).not.toContain(guild.roleIds.Member);
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+  });
+
+  it('answers 404 for a community that is not the buyer’s', async () => {
+    const owner = await buyCommunity();
+    const [mine] = await communities(owner.token);
+    const other = await createBuyer(t);
+    const res = await t.call(discordRoutes.reconnectCommunity, {
+      token: other.token,
+      params: { id: mine!._id },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
