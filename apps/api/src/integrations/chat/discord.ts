@@ -516,6 +516,12 @@ function describe(err: DiscordAPIError): ChatError {
         'Connect your Discord account again and allow Tradeshelf to add you to servers.',
         code,
       );
+    case 'invalid_client':
+      return new DiscordChatError(
+        'forbidden',
+        'Discord refused the app’s client id or secret: check DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.',
+        code,
+      );
     case 'invalid_grant':
       return new DiscordChatError(
         'invalid_grant',

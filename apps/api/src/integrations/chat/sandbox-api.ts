@@ -246,16 +246,19 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
     };
   });
 
-  routes.get('/v10/users/@me', { schema: { hide: true } }, async (req, reply) => {
-    if (isBot(req)) {
-      const bot = await sandbox.user(sandbox.botId);
-      return bot ? userJson(bot) : unauthorized(reply);
-    }
-    const bearer = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '');
-    const owner = bearer ? await sandbox.tokenOwner(bearer[1]!) : null;
-    if (!owner || !owner.scopes.includes('identify')) return unauthorized(reply);
-    return userJson(owner.user);
-  });
+  // A parameter, not a literal path: clients may send `@me` percent-encoded.
+  routes.get(
+    '/v10/users/:user',
+    { schema: { hide: true, params: z.object({ user: z.string().max(30) }) } },
+    async (req, reply) => {
+      if (req.params.user !== '@me') return error(reply, 404, 10013, 'Unknown User');
+      if (isBot(req)) return userJson(sandbox.botUser);
+      const bearer = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '');
+      const owner = bearer ? await sandbox.tokenOwner(bearer[1]!) : null;
+      if (!owner || !owner.scopes.includes('identify')) return unauthorized(reply);
+      return userJson(owner.user);
+    },
+  );
 
   /* Guilds */
 
@@ -470,7 +473,6 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
         maxAge: req.body.max_age,
         maxUses: req.body.max_uses,
       });
-      const bot = await sandbox.user(sandbox.botId);
       return {
         type: 0,
         code: invite.code,
@@ -483,7 +485,7 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
           features: [],
         },
         channel: { id: channel.id, name: channel.name, type: channel.type },
-        inviter: bot ? userJson(bot) : undefined,
+        inviter: userJson(sandbox.botUser),
         max_age: invite.maxAge,
         max_uses: invite.maxUses,
         uses: invite.uses,

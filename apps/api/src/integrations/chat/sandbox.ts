@@ -91,7 +91,12 @@ export async function ensureUser(db: Tx, username: string): Promise<SandboxUser 
 async function ensureBot(db: Tx): Promise<void> {
   await db
     .insert(sandboxDiscordUsers)
-    .values({ id: SANDBOX_BOT_ID, username: SANDBOX_BOT_USERNAME, bot: true })
+    .values({
+      id: SANDBOX_BOT_ID,
+      username: SANDBOX_BOT_USERNAME,
+      globalName: SANDBOX_APP_NAME,
+      bot: true,
+    })
     .onConflictDoNothing();
 }
 
@@ -186,7 +191,7 @@ export interface SeedGuildInput {
   roles: string[];
   /** Roles an integration owns (a booster role), below the others: nobody can assign them. */
   managedRoles?: string[];
-  /** Default `sandbox-owner`. */
+  /** Default `sandbox_owner`. */
   ownerUsername?: string;
 }
 
@@ -210,8 +215,9 @@ export async function seedSandboxGuild(db: Db, input: SeedGuildInput): Promise<S
   const managedRoles = (input.managedRoles ?? []).map(role);
   const channelId = snowflakeFor(`channel:${input.name}:general`);
   return db.transaction(async (tx) => {
-    const owner = await ensureUser(tx, input.ownerUsername ?? 'sandbox-owner');
-    if (!owner) throw new Error(`Not a sandbox username: ${input.ownerUsername}`);
+    const owner = await ensureUser(tx, input.ownerUsername ?? 'sandbox_owner');
+    if (!owner)
+      throw new Error(`Not a sandbox username: ${input.ownerUsername ?? 'sandbox_owner'}`);
     await insertGuild(tx, {
       id: guildId,
       name: input.name,
@@ -289,6 +295,14 @@ export class SandboxDiscord implements MemberEventSource {
   readonly clientSecret: string;
   readonly botToken: string;
   readonly botId = SANDBOX_BOT_ID;
+  /** The bot's account, as `users/@me` shows it (its row is written when it joins a server). */
+  readonly botUser: SandboxUser = {
+    id: SANDBOX_BOT_ID,
+    username: SANDBOX_BOT_USERNAME,
+    globalName: SANDBOX_APP_NAME,
+    bot: true,
+    createdAt: new Date(0),
+  };
   readonly traffic: SandboxTraffic;
   private readonly listeners = new Set<(event: MemberEvent) => void>();
 
