@@ -205,8 +205,10 @@ describe('a paid community', () => {
     expect(waiting!.invite?.url).toMatch(/\/sandbox\/discord\/invite\//);
     const code = waiting!.invite!.url.split('/').pop()!;
     expect(await t.deps.discordSandbox!.acceptInvite(code, user.id)).toBe('joined');
-    const [joined] = await communities(buyer.token);
-    expect(joined!.health.status).toBe('active');
+    // The join reaches the app as a member event, handled after the sandbox answered.
+    await expect
+      .poll(async () => (await communities(buyer.token))[0]!.health.status)
+      .toBe('active');
     expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
   });
 
@@ -215,8 +217,9 @@ describe('a paid community', () => {
     const { user } = await link(buyer.token, 'access_buyer_five');
     await t.jobs.settle();
     await t.deps.discordSandbox!.removeRole(guild.guildId, user.id, guild.roleIds.Member!);
-    const [repaired] = await communities(buyer.token);
-    expect(repaired!.history.map((h) => h.type)).toContain('repaired');
+    await expect
+      .poll(async () => (await communities(buyer.token))[0]!.history.map((h) => h.type))
+      .toContain('repaired');
     expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
 
     const stranger = (await t.deps.discordSandbox!.ensureUser('access_stranger'))!;
