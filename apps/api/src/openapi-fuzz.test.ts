@@ -20,7 +20,7 @@ import { listen, RawConnection, requestHead, within } from '../test/http.ts';
  * failure reproduces; each problem is reported once per operation with the request that showed it.
  */
 
-const CLEAN_RUNS = 8;
+const CLEAN_RUNS = 16;
 const MIXED_RUNS = 16;
 const PROBES_PER_PLACE = 1;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_313);

@@ -121,7 +121,7 @@ export const discordRoutes = {
       'Unlinks the Discord account: managed roles are removed, entitlements stay (linking again restores them).',
     tags: ['discord'],
     status: 200,
-    response: z.object({ discord: z.null() }),
+    response: z.object({ discord: discordLink.nullable() }),
   }),
   userDiscord: defineRoute({
     method: 'GET',
