@@ -459,7 +459,7 @@ export class DiscordChat implements ChatProvider {
         rest.setToken(this.options.botToken);
         return new DiscordChatError('forbidden', 'Discord refused the bot token.', err.code);
       }
-      return describe(err);
+      return fromDiscordError(err);
     }
     if (err instanceof HTTPError)
       return new ChatError('unavailable', `Discord is not answering (HTTP ${err.status}).`);
@@ -486,7 +486,7 @@ const isUnknownMember = (err: ChatError) =>
 const isUnknownGuild = (err: ChatError) =>
   err instanceof DiscordChatError && err.code === RESTJSONErrorCodes.UnknownGuild;
 
-function describe(err: DiscordAPIError): ChatError {
+function fromDiscordError(err: DiscordAPIError): ChatError {
   const code = err.code;
   switch (code) {
     case RESTJSONErrorCodes.UnknownGuild:

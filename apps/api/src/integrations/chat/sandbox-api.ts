@@ -29,7 +29,7 @@ const INT64_MAX = 9_223_372_036_854_775_807n;
 const snowflake = z
   .string()
   .regex(/^\d{1,19}$/, 'Value is not snowflake.')
-  .refine((v) => BigInt(v) <= INT64_MAX, 'Value is not snowflake.');
+  .refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= INT64_MAX, 'Value is not snowflake.');
 const guildParams = z.object({ g: snowflake });
 const memberParams = z.object({ g: snowflake, u: snowflake });
 const roleParams = z.object({ g: snowflake, u: snowflake, r: snowflake });

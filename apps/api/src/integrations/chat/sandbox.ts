@@ -238,7 +238,7 @@ export async function seedSandboxGuild(db: Db, input: SeedGuildInput): Promise<S
 }
 
 /**
- * Adds `n` members (users `m<guild>_<i>`, ids consecutive from a base derived from the guild) in
+ * Adds `n` members (users `m<guild id>_<i>`, ids consecutive from a base derived from the guild) in
  * one statement each for users, members and roles: a 10 000-member server for benchmarks.
  * Idempotent: members already there are left alone.
  */
@@ -248,8 +248,10 @@ export async function seedSandboxMembers(
   n: number,
   options: { roleIds?: string[] } = {},
 ): Promise<{ userIds: string[] }> {
+  // Ids from a base with 20 free low bits: up to a million members per guild without overlap.
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000) throw new Error('n: 0 to 1 000 000');
   const base = BigInt(snowflakeFor(`members:${guildId}`)) & ~0xfffffn;
-  const prefix = `m${guildId.slice(-6)}_`;
+  const prefix = `m${guildId}_`;
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into sandbox_discord_users (id, username)
