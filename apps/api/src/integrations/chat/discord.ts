@@ -39,6 +39,7 @@ import {
   type ChatRole,
   type ChatUser,
   type MemberEvent,
+  type RoleReport,
 } from './port.ts';
 
 /** Where member events come from instead of the gateway (the sandbox emits its own). */
@@ -240,19 +241,30 @@ export class DiscordChat implements ChatProvider {
   }
 
   async roleProblems(guildId: string, roleIds: string[]): Promise<string[]> {
+    const report = await this.roleReport(guildId, roleIds);
+    return [...report.server, ...roleIds.flatMap((id) => report.byRole[id] ?? [])];
+  }
+
+  async roleReport(guildId: string, roleIds: string[]): Promise<RoleReport> {
     let guild: APIGuild;
     try {
       guild = await this.fetchGuild(guildId);
     } catch (err) {
       // The bot was removed from the server (or it never existed): that is the one problem.
       if (err instanceof ChatError && (err.kind === 'not_found' || err.kind === 'forbidden'))
-        return ['The bot is not in this server any more: add it again with the install link.'];
+        return {
+          server: ['The bot is not in this server any more: add it again with the install link.'],
+          byRole: {},
+        };
       throw err;
     }
     const botId = await this.currentBotId();
     const bot = await this.member(guildId, botId);
     if (!bot)
-      return [`The bot is not in ${guild.name} any more: add it again with the install link.`];
+      return {
+        server: [`The bot is not in ${guild.name} any more: add it again with the install link.`],
+        byRole: {},
+      };
     const roles = guild.roles;
     const facts = { id: guild.id, ownerId: guild.owner_id };
     const permissions = guildPermissions(facts, roles, bot);
@@ -262,26 +274,26 @@ export class DiscordChat implements ChatProvider {
         .filter((r) => bot.roleIds.includes(r.id))
         .sort((a, b) => b.position - a.position)
         .find((r) => r.managed)?.name ?? 'Tradeshelf';
-    const problems: string[] = [];
+    const server: string[] = [];
+    const byRole: Record<string, string> = {};
     if (!hasPermission(permissions, PermissionFlagsBits.ManageRoles)) {
-      problems.push(
+      server.push(
         `The bot needs the Manage Roles permission in ${guild.name}: Server Settings → Roles → ${botRole} → turn on Manage Roles.`,
       );
     }
     for (const id of roleIds) {
       const role = roles.find((r) => r.id === id);
       if (!role)
-        problems.push(`A role (${id}) no longer exists in ${guild.name}: pick another role.`);
+        byRole[id] = `A role (${id}) no longer exists in ${guild.name}: pick another role.`;
       else if (role.id === guild.id)
-        problems.push('“@everyone” is every member’s role and cannot be assigned.');
+        byRole[id] = '“@everyone” is every member’s role and cannot be assigned.';
       else if (role.managed)
-        problems.push(`“${role.name}” is managed by an integration and cannot be assigned.`);
+        byRole[id] = `“${role.name}” is managed by an integration and cannot be assigned.`;
       else if (role.position >= top && guild.owner_id !== botId)
-        problems.push(
-          `The role “${role.name}” sits above the bot's role: drag the ${botRole} role above it in Server Settings → Roles.`,
-        );
+        byRole[id] =
+          `The role “${role.name}” sits above the bot's role: drag the ${botRole} role above it in Server Settings → Roles.`;
     }
-    return problems;
+    return { server, byRole };
   }
 
   async member(guildId: string, userId: string): Promise<ChatMember | null> {

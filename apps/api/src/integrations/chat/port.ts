@@ -78,6 +78,12 @@ export class ChatError extends Error {
   }
 }
 
+/** What stops the bot in a server (missing Manage Roles), and what stops it per role. */
+export interface RoleReport {
+  server: string[];
+  byRole: Record<string, string>;
+}
+
 export interface ChatProvider {
   /** `discord`, or `sandbox` when the API base is the app's own look-alike. */
   readonly name: 'discord' | 'sandbox';
@@ -94,6 +100,8 @@ export interface ChatProvider {
    * a managed role, an unknown role), in words with the fix; empty when it can assign them all.
    */
   roleProblems(guildId: string, roleIds: string[]): Promise<string[]>;
+  /** The same, per role, from one read of the server: for showing every role with its problem. */
+  roleReport(guildId: string, roleIds: string[]): Promise<RoleReport>;
   /** The member, or null when the user is not in the guild. */
   member(guildId: string, userId: string): Promise<ChatMember | null>;
   /** One page of members ordered by user id, after `after` (Discord's cap is 1000 per page). */

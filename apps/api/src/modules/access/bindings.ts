@@ -55,15 +55,19 @@ export async function serverRoles(deps: AppDeps, userId: string, guildId: string
   await serverOf(deps, vendorId, guildId);
   const guild = await deps.chat.guild(guildId).catch(down);
   const roles = (await deps.chat.roles(guildId).catch(down)).filter((r) => r.id !== guildId);
-  const problems = await Promise.all(
-    roles.map(async (r) => (await deps.chat.roleProblems(guildId, [r.id]).catch(down))[0] ?? null),
-  );
+  const report = await deps.chat
+    .roleReport(
+      guildId,
+      roles.map((r) => r.id),
+    )
+    .catch(down);
+  // A server-wide problem (no Manage Roles) stops every role; it is named on each.
+  const general = report.server.join(' ') || null;
   return {
     server: guild,
     roles: roles
       .sort((a, b) => b.position - a.position)
-      .map((r, i) => ({ id: r.id, name: r.name, problem: problems[roles.indexOf(r)] ?? null, i }))
-      .map(({ id, name, problem }) => ({ id, name, problem })),
+      .map((r) => ({ id: r.id, name: r.name, problem: general ?? report.byRole[r.id] ?? null })),
   };
 }
 

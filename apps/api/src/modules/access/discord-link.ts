@@ -1,9 +1,10 @@
 // Use cases: link a Discord account (authorise URL, OAuth2 response), read it, unlink it.
 import { discordMessages as m, type DiscordLink } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError } from '../../integrations/chat/port.ts';
-import { newId, randomToken } from '../../lib.ts';
+import { randomToken } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { Sealer } from '../../platform/seal.ts';
 import { queueConverge } from './converge-queue.ts';
@@ -47,21 +48,20 @@ export async function spendState(
   const payload = sealer(deps).verify(state);
   const [kind, nonce] = payload?.split('.') ?? [];
   if (!nonce || kind !== purpose) throw new AppError('bad_request', m.stateInvalid);
-  const found = await deps.database.db.execute<{
-    user_id: string;
-    expires_at: Date | string;
-    used_at: Date | string | null;
-    vendor_url: string | null;
-  }>(sql`update discord_oauth_states set used_at = coalesce(used_at, now())
-      where nonce = ${nonce} and purpose = ${purpose}
-      returning user_id, expires_at, vendor_url,
-        (select used_at from discord_oauth_states where nonce = ${nonce}) as used_at`);
+  const db = deps.database.db;
+  // Spent by the one request whose update matches: a second one at the same moment finds it used.
+  const spent = await db.execute<{ vendor_url: string | null }>(sql`update discord_oauth_states
+      set used_at = now()
+      where nonce = ${nonce} and purpose = ${purpose} and user_id = ${userId}
+        and used_at is null and expires_at > now()
+      returning vendor_url`);
+  if (spent.rows[0]) return { vendorUrl: spent.rows[0].vendor_url };
+  const found = await db.execute<{ user_id: string; used_at: Date | string | null }>(
+    sql`select user_id, used_at from discord_oauth_states where nonce = ${nonce} and purpose = ${purpose}`,
+  );
   const row = found.rows[0];
   if (!row || row.user_id !== userId) throw new AppError('bad_request', m.stateInvalid);
-  if (row.used_at) throw new AppError('bad_request', m.stateUsed);
-  if (new Date(row.expires_at).getTime() < Date.now())
-    throw new AppError('bad_request', m.stateExpired);
-  return { vendorUrl: row.vendor_url };
+  throw new AppError('bad_request', row.used_at ? m.stateUsed : m.stateExpired);
 }
 
 export async function authorizeUrl(
@@ -125,17 +125,18 @@ export async function completeLink(
   const grant = await deps.chat.exchangeCode(input.code, callbackUrl(origin)).catch(providerError);
   const who = await deps.chat.currentUser(grant.accessToken).catch(providerError);
   const seal = sealer(deps);
-  const linked = await deps.database.db.transaction(async (tx) => {
-    const owner = await tx.execute<{ user_id: string }>(
-      sql`select user_id from discord_links where discord_user_id = ${who.id} for update`,
-    );
-    if (owner.rows[0] && owner.rows[0].user_id !== userId)
-      throw new AppError('conflict', m.linkedElsewhere);
-    const before = await tx.execute<{ discord_user_id: string }>(
-      sql`select discord_user_id from discord_links where user_id = ${userId} for update`,
-    );
-    const row =
-      await tx.execute<LinkRow>(sql`insert into discord_links (user_id, discord_user_id, username,
+  const linked = await deps.database.db
+    .transaction(async (tx) => {
+      const owner = await tx.execute<{ user_id: string }>(
+        sql`select user_id from discord_links where discord_user_id = ${who.id} for update`,
+      );
+      if (owner.rows[0] && owner.rows[0].user_id !== userId)
+        throw new AppError('conflict', m.linkedElsewhere);
+      const before = await tx.execute<{ discord_user_id: string }>(
+        sql`select discord_user_id from discord_links where user_id = ${userId} for update`,
+      );
+      const row =
+        await tx.execute<LinkRow>(sql`insert into discord_links (user_id, discord_user_id, username,
         global_name, avatar_url, scopes, access_token, refresh_token, token_expires_at)
       values (${userId}, ${who.id}, ${who.username}, ${who.globalName}, ${who.avatarUrl},
         ${sql.param(grant.scopes)}::text[], ${seal.seal(grant.accessToken)},
@@ -148,9 +149,13 @@ export async function completeLink(
         linked_at = case when discord_links.discord_user_id = excluded.discord_user_id
           then discord_links.linked_at else now() end
       returning discord_user_id, username, global_name, avatar_url, scopes, linked_at`);
-    const former = before.rows[0]?.discord_user_id;
-    return { link: present(row.rows[0]!), former: former && former !== who.id ? former : null };
-  });
+      const former = before.rows[0]?.discord_user_id;
+      return { link: present(row.rows[0]!), former: former && former !== who.id ? former : null };
+    })
+    // Two accounts linking one Discord account at once: the unique index lets one in.
+    .catch((err: unknown) => {
+      throw isUniqueViolation(err) ? new AppError('conflict', m.linkedElsewhere) : err;
+    });
   await queueConverge(deps, userId, { formerDiscordUserId: linked.former, cause: 'linked' });
   return linked.link;
 }
@@ -179,5 +184,3 @@ export async function joinToken(deps: AppDeps, userId: string): Promise<string |
   if (row.token_expires_at && new Date(row.token_expires_at).getTime() < Date.now()) return null;
   return sealer(deps).open(row.access_token);
 }
-
-export { newId };

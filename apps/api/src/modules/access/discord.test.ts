@@ -181,6 +181,50 @@ describe('a paid community', () => {
     ).toBeNull();
   });
 
+  it('spends a state once when the callback is sent twice at the same moment', async () => {
+    const buyer = await createBuyer(t);
+    const auth = await t.call(discordRoutes.discordAuthorize, { token: buyer.token, query: {} });
+    const url = new URL(auth.json().url);
+    const user = (await t.deps.discordSandbox!.ensureUser('access_twice'))!;
+    const code = await t.deps.discordSandbox!.createCode({
+      userId: user.id,
+      redirectUri: url.searchParams.get('redirect_uri')!,
+      scopes: ['identify'],
+      guildId: null,
+    });
+    const query = { code, state: url.searchParams.get('state')! };
+    const answers = await Promise.all([
+      t.call(discordRoutes.discordOauthResponse, { token: buyer.token, query }),
+      t.call(discordRoutes.discordOauthResponse, { token: buyer.token, query }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+  });
+
+  it('lets one of two accounts linking the same Discord account at once have it (409)', async () => {
+    const [a, b] = [await createBuyer(t), await createBuyer(t)];
+    const user = (await t.deps.discordSandbox!.ensureUser('access_contested'))!;
+    const prepared = await Promise.all(
+      [a, b].map(async (buyer) => {
+        const auth = await t.call(discordRoutes.discordAuthorize, {
+          token: buyer.token,
+          query: {},
+        });
+        const url = new URL(auth.json().url);
+        const code = await t.deps.discordSandbox!.createCode({
+          userId: user.id,
+          redirectUri: url.searchParams.get('redirect_uri')!,
+          scopes: ['identify'],
+          guildId: null,
+        });
+        return { token: buyer.token, query: { code, state: url.searchParams.get('state')! } };
+      }),
+    );
+    const answers = await Promise.all(
+      prepared.map((p) => t.call(discordRoutes.discordOauthResponse, p)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+  });
+
   it('unlinks (roles removed, entitlement kept) and relinking restores access', async () => {
     const buyer = await buyCommunity();
     const { user } = await link(buyer.token, 'access_buyer_three');

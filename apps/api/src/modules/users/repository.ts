@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { users } from './tables.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 export type UserRow = typeof users.$inferSelect;
 type Conn = Db | Tx;
@@ -97,15 +98,4 @@ export async function setAvatarKey(
       .returning();
     return { user: rows[0]!, previous: current[0].avatarKey };
   });
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  let e: unknown = err;
-  // Drizzle wraps driver errors; walk the cause chain for PostgreSQL's SQLSTATE.
-  for (let i = 0; i < 4 && e; i++) {
-    if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505')
-      return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
