@@ -88,6 +88,8 @@ export async function startTestApp(
     limits?: { connectTimeoutMs?: number; holdLimitMs?: number };
     /** Replaces the modules' event subscribers (tests of the event machinery). */
     subscribers?: Subscriber[];
+    /** Connections in the app's pool (default 4); 1 finds work that holds one while it waits on another. */
+    poolSize?: number;
     /** Serves pages too: the SSR app, given the app its loaders call (see `main.ts`). */
     web?: (app: () => FastifyInstance) => Promise<WebApp | null>;
   } = {},
@@ -108,7 +110,7 @@ export async function startTestApp(
     ...env,
   });
   // Real PostgreSQL runs hot reads as prepared statements, as production does; PGlite cannot.
-  const database = connectDatabase(db.url, 4, {
+  const database = connectDatabase(db.url, options.poolSize ?? 4, {
     prepared: Boolean(inject('pgTemplate')),
     ...options.limits,
   });

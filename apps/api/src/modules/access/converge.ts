@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError, type ChatMember } from '../../integrations/chat/port.ts';
 import { newId } from '../../lib.ts';
-import type { ConvergeCause } from './converge-queue.ts';
+import { queueConverge, type ConvergeCause } from './converge-queue.ts';
 import { joinToken } from './discord-link.ts';
 
 export type DeliveryState =
@@ -31,139 +31,174 @@ const retryDelayMs = (attempts: number) =>
 
 export const NOT_BOUND_REASON = 'not_bound';
 
+/** What one pass read: what the buyer should hold, and with which account. */
+interface Desired {
+  ents: EntRow[];
+  link: { discord_user_id: string } | undefined;
+  guilds: string[];
+  managedOf: Map<string, Role[]>;
+}
+
+async function readDesired(db: Tx, userId: string): Promise<Desired> {
+  const ents = (
+    await db.execute<EntRow>(sql`
+      select e.id, (e.status = 'active' and (e.ends_at is null or e.ends_at > now())) as live,
+        b.guild_id, b.guild_name, b.roles, d.state, d.attempts
+      from entitlements e
+        left join community_bindings b on b.product_id = e.product_id
+        left join access_deliveries d on d.entitlement_id = e.id
+      where e.user_id = ${userId} and e.kind = 'discord_role'
+      order by e.created_at`)
+  ).rows;
+  const link = (
+    await db.execute<{ discord_user_id: string }>(
+      sql`select discord_user_id from discord_links where user_id = ${userId}`,
+    )
+  ).rows[0];
+  const guilds = [...new Set(ents.flatMap((e) => (e.guild_id ? [e.guild_id] : [])))];
+  return { ents, link, guilds, managedOf: await managedRoles(db, guilds) };
+}
+
+/** The part of what was read that decides what Discord should hold. */
+const fingerprint = (d: Desired) =>
+  JSON.stringify([
+    d.link?.discord_user_id ?? null,
+    d.ents.map((e) => [e.id, e.live, e.guild_id, e.roles]),
+    [...d.managedOf.entries()],
+  ]);
+
+/** Most passes a converge makes when its input keeps changing under it before it hands over. */
+const MAX_PASSES = 3;
+
 /**
- * Reads the entitlements when it runs (a grant that raced a revoke ends without the role) under a
- * per-user lock, acts, and records each entitlement's health and what changed. Running it twice
- * changes nothing. Throws when a retry may help (rate limited, Discord down) so the queue retries.
+ * Reads the entitlements when it runs, acts on Discord, then reads them again: when they changed
+ * meanwhile (a revoke committed while a grant was on its way) it acts again, so a grant that raced a
+ * revoke ends without the role. No transaction is held across Discord calls (the sandbox, served by
+ * this process, needs a connection to answer; so does everyone else). Health and history are written
+ * in one short transaction at the end. Running it twice changes nothing. Throws when a retry may help
+ * (rate limited, Discord down) so the queue retries.
  */
 export async function convergeUser(
   deps: AppDeps,
   userId: string,
   options: { formerDiscordUserId?: string | null; cause: ConvergeCause },
 ): Promise<void> {
-  let retry: ChatError | null = null;
-  await deps.database.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`access:${userId}`}, 0))`);
-    const ents = (
-      await tx.execute<EntRow>(sql`
-        select e.id, (e.status = 'active' and (e.ends_at is null or e.ends_at > now())) as live,
-          b.guild_id, b.guild_name, b.roles, d.state, d.attempts
-        from entitlements e
-          left join community_bindings b on b.product_id = e.product_id
-          left join access_deliveries d on d.entitlement_id = e.id
-        where e.user_id = ${userId} and e.kind = 'discord_role'
-        order by e.created_at`)
-    ).rows;
-    const link = (
-      await tx.execute<{ discord_user_id: string }>(
-        sql`select discord_user_id from discord_links where user_id = ${userId}`,
-      )
-    ).rows[0];
-    const guilds = [...new Set(ents.flatMap((e) => (e.guild_id ? [e.guild_id] : [])))];
-    const managedOf = await managedRoles(tx, guilds);
-
-    // An account unlinked or replaced keeps none of the roles we gave it.
-    const former = options.formerDiscordUserId;
-    if (former && former !== link?.discord_user_id) {
-      for (const guildId of guilds)
-        for (const role of managedOf.get(guildId) ?? [])
-          await deps.chat.removeRole(
-            guildId,
-            former,
-            role.id,
-            'Tradeshelf: Discord account unlinked',
-          );
-      for (const e of ents.filter((x) => x.guild_id))
-        await record(
-          tx,
-          e.id,
-          'revoked',
-          'Roles removed from the Discord account that was unlinked.',
-        );
-    }
-
-    for (const e of ents.filter((x) => !x.guild_id))
-      await setState(
-        tx,
-        userId,
-        e,
-        e.live ? 'granting' : 'ended',
-        e.live ? NOT_BOUND_REASON : null,
-      );
-    if (!link) {
-      for (const e of ents.filter((x) => x.guild_id)) {
-        if (e.live && e.state !== 'needs_link')
-          await record(tx, e.id, 'needs_buyer', 'Waiting for the buyer to connect Discord.');
-        await setState(tx, userId, e, e.live ? 'needs_link' : 'ended', null);
-      }
+  const db = deps.database.db;
+  let desired = await readDesired(db, userId);
+  for (let pass = 1; ; pass++) {
+    const outcome = await act(deps, userId, desired, options);
+    const now = await readDesired(db, userId);
+    const settled = fingerprint(now) === fingerprint(desired);
+    if (settled || pass >= MAX_PASSES) {
+      await db.transaction(async (tx) => {
+        for (const write of outcome.writes) await write(tx);
+      });
+      if (!settled) await queueConverge(deps, userId, { cause: 'retry' });
+      if (outcome.retry) throw outcome.retry;
       return;
     }
+    desired = now;
+  }
+}
 
-    for (const guildId of guilds) {
-      const inGuild = ents.filter((e) => e.guild_id === guildId);
-      const live = inGuild.filter((e) => e.live);
-      const guildName = inGuild[0]!.guild_name!;
-      const desired = uniqueRoles(live.flatMap((e) => e.roles ?? []));
-      const managed = managedOf.get(guildId) ?? [];
-      try {
-        let member: ChatMember | null = await deps.chat.member(guildId, link.discord_user_id);
-        if (!member && desired.length) {
-          const token = await joinToken(deps, userId);
-          if (token) {
-            const ids = desired.map((r) => r.id);
-            const added = await deps.chat.addMember(guildId, link.discord_user_id, token, ids);
-            // Discord ignores `roles` for someone already in; they get them one by one below.
-            member = { userId: link.discord_user_id, roleIds: added === 'added' ? ids : [] };
-            if (added === 'added')
-              for (const e of live)
-                await record(tx, e.id, 'granted', `Added to ${guildName} with ${names(desired)}.`);
-          }
-        }
-        if (!member) {
-          for (const e of inGuild) {
-            if (e.live && e.state !== 'needs_join')
-              await record(tx, e.id, 'needs_buyer', `Waiting for the buyer to join ${guildName}.`);
-            await setState(tx, userId, e, e.live ? 'needs_join' : 'ended', null);
-          }
-          continue;
-        }
-        const held = new Set(member.roleIds);
-        const toAdd = desired.filter((r) => !held.has(r.id));
-        const wanted = new Set(desired.map((r) => r.id));
-        const toRemove = managed.filter((r) => held.has(r.id) && !wanted.has(r.id));
-        for (const r of toAdd)
-          await deps.chat.addRole(guildId, link.discord_user_id, r.id, 'Tradeshelf: paid access');
-        for (const r of toRemove)
-          await deps.chat.removeRole(
-            guildId,
-            link.discord_user_id,
-            r.id,
-            'Tradeshelf: access ended',
-          );
-        const repair = options.cause === 'member_event' || options.cause === 'reconnect';
-        if (toAdd.length)
-          for (const e of live)
-            await record(
-              tx,
-              e.id,
-              repair && e.state === 'active' ? 'repaired' : 'granted',
-              `${names(toAdd)} given in ${guildName}.`,
-            );
-        if (toRemove.length)
-          for (const e of inGuild.filter((x) => !x.live))
-            await record(tx, e.id, 'revoked', `${names(toRemove)} removed in ${guildName}.`);
-        for (const e of inGuild) await setState(tx, userId, e, e.live ? 'active' : 'ended', null);
-      } catch (err) {
-        if (!(err instanceof ChatError)) throw err;
-        if (err.retryable) retry ??= err;
-        for (const e of live) {
-          await record(tx, e.id, 'failed', err.message);
-          await setState(tx, userId, e, 'failing', err.message);
+/** One pass against Discord; what to record is returned, not written. */
+async function act(
+  deps: AppDeps,
+  userId: string,
+  { ents, link, guilds, managedOf }: Desired,
+  options: { formerDiscordUserId?: string | null; cause: ConvergeCause },
+): Promise<{ writes: Array<(tx: Tx) => Promise<void>>; retry: ChatError | null }> {
+  const writes: Array<(tx: Tx) => Promise<void>> = [];
+  const log = (id: string, type: EventType, detail: string) =>
+    writes.push((tx) => record(tx, id, type, detail));
+  const state = (e: EntRow, to: DeliveryState, reason: string | null) =>
+    writes.push((tx) => setState(tx, userId, e, to, reason));
+  let retry: ChatError | null = null;
+
+  // An account unlinked or replaced keeps none of the roles we gave it.
+  const former = options.formerDiscordUserId;
+  if (former && former !== link?.discord_user_id) {
+    for (const guildId of guilds)
+      for (const role of managedOf.get(guildId) ?? [])
+        await deps.chat.removeRole(
+          guildId,
+          former,
+          role.id,
+          'Tradeshelf: Discord account unlinked',
+        );
+    for (const e of ents.filter((x) => x.guild_id))
+      log(e.id, 'revoked', 'Roles removed from the Discord account that was unlinked.');
+  }
+
+  for (const e of ents.filter((x) => !x.guild_id))
+    state(e, e.live ? 'granting' : 'ended', e.live ? NOT_BOUND_REASON : null);
+  if (!link) {
+    for (const e of ents.filter((x) => x.guild_id)) {
+      if (e.live && e.state !== 'needs_link')
+        log(e.id, 'needs_buyer', 'Waiting for the buyer to connect Discord.');
+      state(e, e.live ? 'needs_link' : 'ended', null);
+    }
+    return { writes, retry };
+  }
+
+  for (const guildId of guilds) {
+    const inGuild = ents.filter((e) => e.guild_id === guildId);
+    const live = inGuild.filter((e) => e.live);
+    const guildName = inGuild[0]!.guild_name!;
+    const wanted = uniqueRoles(live.flatMap((e) => e.roles ?? []));
+    const managed = managedOf.get(guildId) ?? [];
+    try {
+      let member: ChatMember | null = await deps.chat.member(guildId, link.discord_user_id);
+      if (!member && wanted.length) {
+        const token = await joinToken(deps, userId);
+        if (token) {
+          const ids = wanted.map((r) => r.id);
+          const added = await deps.chat.addMember(guildId, link.discord_user_id, token, ids);
+          // Discord ignores `roles` for someone already in; they get them one by one below.
+          member = { userId: link.discord_user_id, roleIds: added === 'added' ? ids : [] };
+          if (added === 'added')
+            for (const e of live)
+              log(e.id, 'granted', `Added to ${guildName} with ${names(wanted)}.`);
         }
       }
+      if (!member) {
+        for (const e of inGuild) {
+          if (e.live && e.state !== 'needs_join')
+            log(e.id, 'needs_buyer', `Waiting for the buyer to join ${guildName}.`);
+          state(e, e.live ? 'needs_join' : 'ended', null);
+        }
+        continue;
+      }
+      const held = new Set(member.roleIds);
+      const toAdd = wanted.filter((r) => !held.has(r.id));
+      const wantedIds = new Set(wanted.map((r) => r.id));
+      const toRemove = managed.filter((r) => held.has(r.id) && !wantedIds.has(r.id));
+      for (const r of toAdd)
+        await deps.chat.addRole(guildId, link.discord_user_id, r.id, 'Tradeshelf: paid access');
+      for (const r of toRemove)
+        await deps.chat.removeRole(guildId, link.discord_user_id, r.id, 'Tradeshelf: access ended');
+      const repair = options.cause === 'member_event' || options.cause === 'reconnect';
+      if (toAdd.length)
+        for (const e of live)
+          log(
+            e.id,
+            repair && e.state === 'active' ? 'repaired' : 'granted',
+            `${names(toAdd)} given in ${guildName}.`,
+          );
+      if (toRemove.length)
+        for (const e of inGuild.filter((x) => !x.live))
+          log(e.id, 'revoked', `${names(toRemove)} removed in ${guildName}.`);
+      for (const e of inGuild) state(e, e.live ? 'active' : 'ended', null);
+    } catch (err) {
+      if (!(err instanceof ChatError)) throw err;
+      if (err.retryable) retry ??= err;
+      for (const e of live) {
+        log(e.id, 'failed', err.message);
+        state(e, 'failing', err.message);
+      }
     }
-  });
-  if (retry) throw retry;
+  }
+  return { writes, retry };
 }
 
 const names = (roles: Role[]) => roles.map((r) => `“${r.name}”`).join(', ');

@@ -22,7 +22,9 @@ let product: Awaited<ReturnType<typeof createProduct>>;
 let vendorUrl: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // One connection, as the embedded database has: delivery must never hold one while it waits on
+  // Discord (the sandbox answering it is served by this process and needs that connection).
+  t = await startTestApp({}, { poolSize: 1 });
   const base = `http://127.0.0.1:${await listen(t.app)}`;
   const sandbox = t.deps.discordSandbox!;
   (t.deps as { chat: ChatProvider }).chat = new DiscordChat({
