@@ -13,6 +13,7 @@ import { startWorkers, workerDeps } from './jobs/workers.ts';
 import { watchMembers } from './modules/access/index.ts';
 import { closeServices } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
+import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
@@ -56,7 +57,14 @@ async function main(): Promise<void> {
   const web = await loadWebApp(
     path.join(root, 'apps/web/build'),
     inProcessCaller(() => built!, pageReads),
-    { pageCacheSeconds: config.PAGE_CACHE_SECONDS, imgSrc: mediaOrigins(deps.storage) },
+    {
+      pageCacheSeconds: config.PAGE_CACHE_SECONDS,
+      // Linked Discord accounts show their avatar from Discord's CDN.
+      imgSrc: [
+        ...mediaOrigins(deps.storage),
+        ...(deps.chat.name === 'sandbox' ? [] : [DISCORD_CDN]),
+      ],
+    },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');
   const app = await buildApp(deps, { logger: log, web });

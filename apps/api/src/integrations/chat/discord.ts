@@ -71,7 +71,8 @@ export interface DiscordChatOptions {
   timeoutMs?: number;
 }
 
-const CDN = 'https://cdn.discordapp.com';
+export const DISCORD_CDN = 'https://cdn.discordapp.com';
+const CDN = DISCORD_CDN;
 const API_VERSION = '10';
 
 /** The bot's intents: guild and member events (GuildMembers is privileged: enable it in the portal). */

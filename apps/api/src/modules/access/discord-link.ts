@@ -7,6 +7,7 @@ import { ChatError } from '../../integrations/chat/port.ts';
 import { randomToken } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { Sealer } from '../../platform/seal.ts';
+import { fillUsernameFrom } from '../users/index.ts';
 import { queueConverge } from './converge-queue.ts';
 
 /** An authorise link is good for ten minutes, once. */
@@ -157,6 +158,7 @@ export async function completeLink(
       throw isUniqueViolation(err) ? new AppError('conflict', m.linkedElsewhere) : err;
     });
   await queueConverge(deps, userId, { formerDiscordUserId: linked.former, cause: 'linked' });
+  await fillUsernameFrom(deps, userId, who.username);
   return linked.link;
 }
 

@@ -288,3 +288,36 @@ describe('a paid community', () => {
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe('the username prompt’s "Connect Discord instead"', () => {
+  const profile = async (token: string) =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/user/profile',
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json().user.username as string | null;
+
+  it('names an account without a username after its Discord name, reshaped to the rule', async () => {
+    const buyer = await createBuyer(t);
+    await t.database.db.execute(sql`update users set username = null where id = ${buyer.id}`);
+    expect((await link(buyer.token, 'trader.jo')).res.statusCode).toBe(200);
+    expect(await profile(buyer.token)).toBe('trader_jo');
+
+    // The same name for a second account gets a number instead of a 409.
+    const second = await createBuyer(t);
+    await t.database.db.execute(sql`update users set username = null where id = ${second.id}`);
+    expect((await link(second.token, 'Trader_Jo')).res.statusCode).toBe(200);
+    expect(await profile(second.token)).toMatch(/^trader_jo\d{2,4}$/i);
+  });
+
+  it('never replaces a username the buyer chose', async () => {
+    const buyer = await createBuyer(t);
+    await t.database.db.execute(
+      sql`update users set username = 'chosen_name' where id = ${buyer.id}`,
+    );
+    expect((await link(buyer.token, 'someone_else')).res.statusCode).toBe(200);
+    expect(await profile(buyer.token)).toBe('chosen_name');
+  });
+});

@@ -9,5 +9,5 @@ export {
   markEmailVerified,
 } from './repository.ts';
 export { rolesOf } from './presenter.ts';
-export { accountByEmail, emailOf } from './service.ts';
+export { accountByEmail, emailOf, fillUsernameFrom } from './service.ts';
 export { emailIn } from './service.ts';

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { users } from './tables.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -62,6 +62,28 @@ export async function setUsername(db: Conn, id: string, username: string): Promi
     return rows[0] ?? null;
   } catch (err) {
     if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Sets the username only while the account has none. Returns 'set', 'kept' (it already had one or
+ * is gone) or 'taken' (another account holds that name).
+ */
+export async function fillUsername(
+  db: Conn,
+  id: string,
+  username: string,
+): Promise<'set' | 'kept' | 'taken'> {
+  try {
+    const rows = await db
+      .update(users)
+      .set({ username, updatedAt: new Date() })
+      .where(and(eq(users.id, id), isNull(users.username)))
+      .returning({ id: users.id });
+    return rows.length ? 'set' : 'kept';
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'taken';
     throw err;
   }
 }

@@ -1,4 +1,11 @@
-import { usersMessages, type User } from '@tradeshelf/contract';
+import { randomInt } from 'node:crypto';
+import {
+  USERNAME_MAX,
+  USERNAME_MIN,
+  usersMessages,
+  validateUsername,
+  type User,
+} from '@tradeshelf/contract';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -33,6 +40,35 @@ export async function updateUsername(
     });
   }
   return presentUser(row, deps.storage);
+}
+
+/** A name from another platform (Discord) reshaped to the §5 rule: letters, digits, single underscores. */
+export function usernameFrom(name: string): string | null {
+  let base = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '')
+    .slice(0, USERNAME_MAX);
+  if (!base) return null;
+  while (base.length < USERNAME_MIN) base += '0';
+  return validateUsername(base) === null ? base : null;
+}
+
+/**
+ * Gives an account without a username one taken from its Discord name (the username prompt's
+ * "Connect Discord instead"). Never replaces a chosen name; a name in use gets a short number.
+ */
+export async function fillUsernameFrom(deps: AppDeps, userId: string, name: string): Promise<void> {
+  const base = usernameFrom(name);
+  if (!base) return;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const suffix = attempt === 0 ? '' : String(randomInt(10, 10_000));
+    const candidate = base.slice(0, USERNAME_MAX - suffix.length).replace(/_$/, '') + suffix;
+    if (validateUsername(candidate) !== null) continue;
+    const outcome = await repo.fillUsername(deps.database.db, userId, candidate);
+    if (outcome !== 'taken') return;
+  }
 }
 
 /** The account registered with an e-mail, for support's eyes (never told to the sender). */
