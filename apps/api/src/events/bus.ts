@@ -19,6 +19,11 @@ export interface Subscriber {
    * so it does only its own database work. It is never retried and has no delivery rows.
    */
   inline?: boolean;
+  /**
+   * Decides from the event alone whether this subscriber gets it at all: a purchase that grants no
+   * Discord role needs no Discord delivery row, run or wake-up.
+   */
+  wants?: (event: Pick<DomainEvent, 'type' | 'data'>) => boolean;
 }
 
 interface DueRow extends Record<string, unknown> {
@@ -44,6 +49,10 @@ interface LockedRow extends Record<string, unknown> {
  */
 export class EventBus {
   private readonly byName: Map<string, Subscriber>;
+  /** Transactions that queued a delivery: only their commits need a delivery run. */
+  private readonly queued = new WeakSet<Tx>();
+  /** This process's delivery run, and whether more was committed while it ran. */
+  private run: { again: boolean; running: Promise<void> } | null = null;
 
   constructor(
     subscribers: readonly Subscriber[],
@@ -54,7 +63,9 @@ export class EventBus {
     if (this.byName.size !== subscribers.length) throw new Error('two subscribers share a name');
   }
 
-  /** Writes the event in `tx`. Call `notify()` once the transaction has committed. */
+  /**
+   * Writes the event in `tx`. Once the transaction has committed, call `notify(queuedIn(tx))`.
+   */
   async publish<T extends EventType>(
     tx: Tx,
     type: T,
@@ -62,15 +73,29 @@ export class EventBus {
     data: EventPayloads[T],
   ): Promise<string> {
     const id = newId('evt');
-    // Publishers of one stream take turns, so versions follow commit order with no gaps.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`events:${stream}`}, 0))`);
-    const inserted = await tx.execute<{ version: number }>(sql`
-      insert into domain_events (id, type, stream, version, data)
-      select ${id}, ${type}, ${stream}, coalesce(max(version), 0) + 1, ${JSON.stringify(data)}::jsonb
-        from domain_events where stream = ${stream}
-      returning version`);
-    const version = inserted.rows[0]!.version;
     const wanting = [...this.byName.values()].filter((s) => s.types.includes(type));
+    const names = wanting
+      .filter((s) => !s.inline && (s.wants?.({ type, data } as DomainEvent) ?? true))
+      .map((s) => s.name);
+    // One round trip: the stream's row lock (held to commit) makes its publishers take turns, so
+    // versions follow commit order with no gaps; the event and its deliveries are written with it.
+    const inserted = await tx.execute<{ version: number }>(sql`
+      with bumped as (
+        insert into event_streams (stream, version) values (${stream}, 1)
+        on conflict (stream) do update set version = event_streams.version + 1
+        returning version
+      ), event as (
+        insert into domain_events (id, type, stream, version, data)
+        select ${id}, ${type}, ${stream}, bumped.version, ${JSON.stringify(data)}::jsonb from bumped
+        returning version
+      ), deliveries as (
+        insert into event_deliveries (event_id, subscriber, stream, version)
+        select ${id}, name, ${stream}, event.version
+          from event, unnest(${sql.param(names)}::text[]) as name
+      )
+      select version from event`);
+    const version = inserted.rows[0]!.version;
+    if (names.length) this.queued.add(tx);
     const event = {
       id,
       type,
@@ -80,20 +105,47 @@ export class EventBus {
       occurredAt: new Date().toISOString(),
     } as DomainEvent;
     for (const s of wanting) if (s.inline) await s.handle(tx, event);
-    const names = wanting.filter((s) => !s.inline).map((s) => s.name);
-    if (names.length)
-      await tx.execute(sql`insert into event_deliveries (event_id, subscriber, stream, version)
-        values ${sql.join(
-          names.map((name) => sql`(${id}, ${name}, ${stream}, ${version})`),
-          sql`, `,
-        )}`);
     return id;
   }
 
-  /** After a commit that published: delivery starts now instead of at the next sweep. */
-  async notify(): Promise<void> {
-    // Inline subscribers already ran; a job only helps the ones that are delivered.
-    if ([...this.byName.values()].some((s) => !s.inline)) await this.wake();
+  /** Whether `tx` queued a delivery: return it from the transaction and pass it to `notify`. */
+  queuedIn(tx: Tx): boolean {
+    return this.queued.has(tx);
+  }
+
+  /**
+   * After a commit that queued deliveries: delivery starts now instead of at the next sweep. When
+   * this process is already delivering, that run looks once more (it starts after this commit), and
+   * no job is sent: a burst of payments costs one scan per round, not one job per payment.
+   */
+  async notify(queued: boolean): Promise<void> {
+    if (!queued) return;
+    if (this.run) {
+      this.run.again = true;
+      return;
+    }
+    await this.wake();
+  }
+
+  /** One delivery run per process; a call during a run asks it for one more pass and joins it. */
+  deliverInRun(db: Db): Promise<void> {
+    if (this.run) {
+      this.run.again = true;
+      return this.run.running;
+    }
+    const run = { again: false, running: Promise.resolve() };
+    run.running = (async () => {
+      try {
+        do {
+          run.again = false;
+          await this.deliverDue(db);
+        } while (run.again);
+      } finally {
+        this.run = null;
+      }
+    })();
+    this.run = run;
+    return run.running;
   }
 
   /**

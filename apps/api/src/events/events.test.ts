@@ -40,6 +40,13 @@ const subscribers: Subscriber[] = [
   },
   { name: 'test.paid-only', types: ['purchase.paid'], handle: record('paid-only') },
   {
+    // Only purchases that deliver a Discord role, as the access module's Discord subscriber.
+    name: 'test.discord-only',
+    types: ['purchase.paid'],
+    wants: (event) => event.data.deliveries.includes('discord_role'),
+    handle: record('discord-only'),
+  },
+  {
     name: 'test.flaky',
     types: ['purchase.paid', 'purchase.refunded'],
     handle: async (tx, event) => {
@@ -72,15 +79,22 @@ const ref = (stream: string): PurchaseRef => ({
   vendorId: 'ven_test',
   item: { type: 'product', id: 'prd_test' },
   productIds: ['prd_test'],
+  deliveries: [],
 });
 
 async function publish(
   stream: string,
   type: 'purchase.paid' | 'purchase.refunded' = 'purchase.paid',
+  deliveries: PurchaseRef['deliveries'] = [],
 ) {
   return t.database.db.transaction((tx) =>
     type === 'purchase.paid'
-      ? t.deps.events.publish(tx, type, stream, { ...ref(stream), trial: false })
+      ? t.deps.events.publish(tx, type, stream, {
+          ...ref(stream),
+          deliveries,
+          trial: false,
+          products: [],
+        })
       : t.deps.events.publish(tx, type, stream, {
           ...ref(stream),
           amount: { amount: 100, currency: 'usd' },
@@ -103,7 +117,11 @@ describe('domain events', () => {
     const stream = newStream();
     await expect(
       t.database.db.transaction(async (tx) => {
-        await t.deps.events.publish(tx, 'purchase.paid', stream, { ...ref(stream), trial: false });
+        await t.deps.events.publish(tx, 'purchase.paid', stream, {
+          ...ref(stream),
+          trial: false,
+          products: [],
+        });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -194,7 +212,11 @@ describe('domain events', () => {
   it('run inline subscribers in the publisher’s transaction: committed with it, or not at all', async () => {
     const kept = newStream();
     await t.database.db.transaction(async (tx) => {
-      await t.deps.events.publish(tx, 'purchase.paid', kept, { ...ref(kept), trial: false });
+      await t.deps.events.publish(tx, 'purchase.paid', kept, {
+        ...ref(kept),
+        trial: false,
+        products: [],
+      });
       // Already visible inside the transaction that published, before any delivery runs.
       const { rows } = await tx.execute(
         sql`select 1 from seen where subscriber = 'read-model' and stream = ${kept}`,
@@ -220,7 +242,7 @@ describe('domain events', () => {
   it('are woken after the commit, and a lost wake-up (a crash) is made good by the sweep', async () => {
     const woken = newStream();
     await publish(woken);
-    await t.deps.events.notify();
+    await t.deps.events.notify(true);
     await t.jobs.settle();
     expect((await seen('recorder', woken)).map((r) => r.version)).toEqual([1]);
 
@@ -232,5 +254,37 @@ describe('domain events', () => {
     // The sweep is the same job, scheduled every minute (jobs/workers.ts).
     await jobHandlers(t.deps)[queues.eventsDeliver]!({});
     expect((await seen('recorder', orphan)).map((r) => r.version)).toEqual([1]);
+  });
+
+  it('reach only the subscribers that want them: no delivery row, and no wake-up when none does', async () => {
+    const plain = newStream();
+    const discord = newStream();
+    await publish(plain);
+    await publish(discord, 'purchase.paid', ['discord_role']);
+    await deliver();
+    expect(await seen('discord-only', plain)).toEqual([]);
+    expect((await seen('discord-only', discord)).map((r) => r.version)).toEqual([1]);
+    const rows = await t.database.db.execute(
+      sql`select 1 from event_deliveries where stream = ${plain} and subscriber = 'test.discord-only'`,
+    );
+    expect(rows.rows).toEqual([]);
+
+    // A transaction whose events no delivered subscriber wants queues nothing, so wakes no one.
+    const queued = await t.database.db.transaction(async (tx) => {
+      const bare = newStream();
+      await t.deps.events.publish(tx, 'purchase.disputed', bare, ref(bare));
+      return t.deps.events.queuedIn(tx);
+    });
+    expect(queued).toBe(false);
+    const wanted = await t.database.db.transaction(async (tx) => {
+      const paid = newStream();
+      await t.deps.events.publish(tx, 'purchase.paid', paid, {
+        ...ref(paid),
+        trial: false,
+        products: [],
+      });
+      return t.deps.events.queuedIn(tx);
+    });
+    expect(wanted).toBe(true);
   });
 });

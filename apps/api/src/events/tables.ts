@@ -30,6 +30,12 @@ export const domainEvents = pgTable(
   ],
 );
 
+/** Each stream's last version: the upsert that bumps it orders the stream's publishers. */
+export const eventStreams = pgTable('event_streams', {
+  stream: text('stream').primaryKey(),
+  version: integer('version').notNull(),
+});
+
 /** One row per event and subscriber, written with the event; delivered once its predecessors are. */
 export const eventDeliveries = pgTable(
   'event_deliveries',

@@ -6,8 +6,11 @@ import type { Money } from '@tradeshelf/contract';
  * late or repeated delivery acts on today's truth, not on a stale copy.
  */
 export interface EventPayloads {
-  /** Money arrived (or a trial started): access starts. */
-  'purchase.paid': PurchaseRef & { trial: boolean };
+  /**
+   * Money arrived (or a trial started): access starts. `products` are the item's products with
+   * their catalogue kinds at the moment of payment, so subscribers need not read them again.
+   */
+  'purchase.paid': PurchaseRef & { trial: boolean; products: Array<{ id: string; kind: string }> };
   /** Part or all of a payment went back; `full` ends access. */
   'purchase.refunded': PurchaseRef & { amount: Money; full: boolean };
   /** The buyer disputed the payment: the money is held back at once, so access ends at once. */
@@ -30,7 +33,14 @@ export interface PurchaseRef {
   item: { type: 'product' | 'bundle'; id: string };
   /** The products the purchase gives access to (a bundle's, or the one product). */
   productIds: string[];
+  /**
+   * What it delivers beyond plain access (a Discord role, a course, a licence): lets a subscriber
+   * that only acts on some kinds skip the rest without a delivery (`Subscriber.wants`).
+   */
+  deliveries: DeliveryKind[];
 }
+
+export type DeliveryKind = 'course_enrolment' | 'licence' | 'discord_role';
 
 export type EventType = keyof EventPayloads;
 export const eventTypes = [

@@ -3,7 +3,7 @@ import { discordMessages as m, type AccessHealth, type Community } from '@trades
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, vendorSummaries } from '../catalog/index.ts';
+import { itemSummaries } from '../catalog/index.ts';
 import { queueConverge } from './converge-queue.ts';
 import { convergeUser, NOT_BOUND_REASON, type DeliveryState } from './converge.ts';
 
@@ -104,10 +104,6 @@ async function present(deps: AppDeps, rows: Row[]): Promise<Community[]> {
     db,
     rows.map((r) => ({ type: 'product' as const, id: r.product_id })),
   );
-  const vendors = await vendorSummaries(
-    db,
-    [...products.values()].map((p) => p.vendorId),
-  );
   const history = await db.execute<{
     entitlement_id: string;
     type: string;
@@ -121,7 +117,7 @@ async function present(deps: AppDeps, rows: Row[]): Promise<Community[]> {
   return Promise.all(
     rows.map(async (r): Promise<Community> => {
       const product = products.get(`product:${r.product_id}`);
-      const vendor = product ? vendors.get(product.vendorId) : undefined;
+      const vendor = product?.vendor;
       return {
         _id: r.id,
         purchaseId: r.purchase_id,

@@ -1,16 +1,20 @@
 // Use case: keep what each purchase entitles its buyer to, from orders' events (ADR 028).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import type { DomainEvent } from '../../events/types.ts';
+import type { DeliveryKind, DomainEvent } from '../../events/types.ts';
 import { newId } from '../../lib.ts';
-import { productsOfItem } from '../catalog/index.ts';
 
 /** Beyond plain access, what a product's kind delivers. */
-export const deliveryKind: Record<string, 'course_enrolment' | 'licence' | 'discord_role'> = {
+export const deliveryKind: Record<string, DeliveryKind> = {
   course: 'course_enrolment',
   app: 'licence',
   community: 'discord_role',
 };
+
+/** What products of these catalogue kinds deliver beyond access (for an event's `deliveries`). */
+export function deliveriesOf(kinds: readonly string[]): DeliveryKind[] {
+  return [...new Set(kinds.flatMap((k) => (deliveryKind[k] ? [deliveryKind[k]] : [])))].sort();
+}
 
 /**
  * Runs inline, in the transaction that changed the purchase: the order page read right after a
@@ -21,8 +25,7 @@ export async function keepEntitlements(tx: Tx, event: DomainEvent): Promise<void
   const purchaseId = event.data.purchaseId;
   switch (event.type) {
     case 'purchase.paid': {
-      const granted = await productsOfItem(tx, event.data.item);
-      const rows = granted.flatMap((product) =>
+      const rows = event.data.products.flatMap((product) =>
         ['access', ...(deliveryKind[product.kind] ? [deliveryKind[product.kind]!] : [])].map(
           (kind) =>
             sql`(${newId('ent')}, ${purchaseId}, ${event.data.buyerId}, ${product.id}, ${kind})`,

@@ -1,10 +1,11 @@
 // The access module's public entry (ARCHITECTURE §2): other modules import this file only.
 export {
   entitlementsOfPurchases,
-  grantedProducts,
+  grantsOf,
   liveAccess,
   type EntitlementKind,
   type EntitlementView,
 } from './queries.ts';
+export { deliveriesOf } from './entitlements.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
 export { watchMembers } from './watch.ts';

@@ -1,8 +1,9 @@
 // What other modules ask of entitlements: a purchase's, and a buyer's live access.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import type { DeliveryKind } from '../../events/types.ts';
 
-export type EntitlementKind = 'access' | 'course_enrolment' | 'licence' | 'discord_role';
+export type EntitlementKind = 'access' | DeliveryKind;
 
 export interface EntitlementView {
   id: string;
@@ -46,12 +47,17 @@ export async function entitlementsOfPurchases(
   return found.rows.map(view);
 }
 
-/** The products a purchase gives (or gave) access to. */
-export async function grantedProducts(db: Tx, purchaseId: string): Promise<string[]> {
-  const found = await db.execute<{ product_id: string }>(sql`
-    select product_id from entitlements
-    where purchase_id = ${purchaseId} and kind = 'access' order by product_id`);
-  return found.rows.map((r) => r.product_id);
+/** The products a purchase gives (or gave) access to, and what it delivers beyond access. */
+export async function grantsOf(
+  db: Tx,
+  purchaseId: string,
+): Promise<{ productIds: string[]; deliveries: DeliveryKind[] }> {
+  const found = await db.execute<{ product_id: string; kind: EntitlementKind }>(sql`
+    select product_id, kind from entitlements where purchase_id = ${purchaseId}
+    order by product_id, kind`);
+  const productIds = found.rows.filter((r) => r.kind === 'access').map((r) => r.product_id);
+  const deliveries = new Set(found.rows.flatMap((r) => (r.kind === 'access' ? [] : [r.kind])));
+  return { productIds, deliveries: [...deliveries].sort() };
 }
 
 /**

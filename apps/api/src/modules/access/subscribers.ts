@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
 import { queueConverge } from './converge-queue.ts';
@@ -30,12 +29,9 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
         'subscription.resumed',
         'subscription.ended',
       ],
-      handle: async (tx, event) => {
-        const found = await tx.execute(sql`select 1 from entitlements
-          where purchase_id = ${event.data.purchaseId} and kind = 'discord_role' limit 1`);
-        if (found.rows.length)
-          await queueConverge(deps(), event.data.buyerId, { cause: 'purchase' });
-      },
+      wants: (event) => event.data.deliveries.includes('discord_role'),
+      // Level-triggered: the job reads the entitlements as they are when it runs.
+      handle: (_tx, event) => queueConverge(deps(), event.data.buyerId, { cause: 'purchase' }),
     },
   ];
 }

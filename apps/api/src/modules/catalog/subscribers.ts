@@ -25,7 +25,7 @@ async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
   // The count moves only when ownership did, so a repeated or late event counts nothing twice.
   switch (event.type) {
     case 'purchase.paid':
-      if (await grant(tx, event.data, source)) await salesCount(tx, event.data.productIds, +1);
+      await grant(tx, event.data, source);
       return;
     case 'purchase.refunded':
       if (!event.data.full) return;
@@ -37,17 +37,20 @@ async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
   }
 }
 
-async function grant(tx: Tx, ref: PurchaseRef, source: string): Promise<boolean> {
+/** Records the ownership and counts the sale, in one statement: the count moves only with it. */
+async function grant(tx: Tx, ref: PurchaseRef, source: string): Promise<void> {
   const product = ref.item.type === 'product' ? ref.item.id : null;
   const bundle = ref.item.type === 'bundle' ? ref.item.id : null;
   // A purchase is granted once: after a revoke, a late repeat of its payment grants nothing.
-  const done = await tx.execute(sql`select 1 from ownerships where source = ${source} limit 1`);
-  if (done.rows.length) return false;
-  const inserted =
-    await tx.execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
-    values (${newId('own')}, ${ref.buyerId}, ${product}, ${bundle}, ${source})
-    on conflict do nothing returning id`);
-  return inserted.rows.length > 0;
+  await tx.execute(sql`
+    with granted as (
+      insert into ownerships (id, user_id, product_id, bundle_id, source)
+      select ${newId('own')}, ${ref.buyerId}, ${product}, ${bundle}, ${source}
+      where not exists (select 1 from ownerships where source = ${source})
+      on conflict do nothing returning id
+    )
+    update products set sales_count = sales_count + 1
+    where id = any(${sql.param(ref.productIds)}::text[]) and exists (select 1 from granted)`);
 }
 
 async function revoke(tx: Tx, source: string): Promise<boolean> {

@@ -8,6 +8,8 @@ export interface ItemSummary {
   title: string;
   kind: string | null;
   vendorId: string;
+  /** Its vendor's name and address: the item's page links to the storefront beside it. */
+  vendor: VendorSummary;
 }
 
 export interface VendorSummary {
@@ -32,14 +34,24 @@ export async function itemSummaries(
     title: string;
     kind: string | null;
     vendor_id: string;
+    vendor_url: string;
+    display_name: string;
   }>(sql`
-    select 'product:' || id as key, slug, title, kind, vendor_id from products
-      where id = any(${idList(products)}::text[])
-    union all
-    select 'bundle:' || id, slug, title, null, vendor_id from bundles
-      where id = any(${idList(bundles)}::text[])`);
+    select i.*, v.vendor_url, v.display_name from (
+      select 'product:' || id as key, slug, title, kind, vendor_id from products
+        where id = any(${idList(products)}::text[])
+      union all
+      select 'bundle:' || id, slug, title, null, vendor_id from bundles
+        where id = any(${idList(bundles)}::text[])
+    ) i join vendors v on v.id = i.vendor_id`);
   for (const r of found.rows)
-    out.set(r.key, { slug: r.slug, title: r.title, kind: r.kind, vendorId: r.vendor_id });
+    out.set(r.key, {
+      slug: r.slug,
+      title: r.title,
+      kind: r.kind,
+      vendorId: r.vendor_id,
+      vendor: { vendorUrl: r.vendor_url, displayName: r.display_name },
+    });
   return out;
 }
 

@@ -3,8 +3,7 @@
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PurchaseRef } from '../../events/types.ts';
-import { grantedProducts } from '../access/index.ts';
-import { productsOfItem } from '../catalog/index.ts';
+import { grantsOf } from '../access/index.ts';
 import { type PurchaseRow } from './repository.ts';
 
 /** Why access ends, and what the event says: a full refund names the amount that went back. */
@@ -14,7 +13,7 @@ export type Ending =
   | { reason: 'subscription_ended' };
 
 export async function endAccess(deps: AppDeps, tx: Tx, purchase: PurchaseRow, ending: Ending) {
-  const ref = await purchaseRef(tx, purchase);
+  const ref = await grantedRef(tx, purchase);
   if (ending.reason === 'refunded')
     await deps.events.publish(tx, 'purchase.refunded', purchase.id, {
       ...ref,
@@ -31,25 +30,21 @@ export const itemOf = (purchase: PurchaseRow): PurchaseRef['item'] =>
     ? { type: 'product', id: purchase.product_id! }
     : { type: 'bundle', id: purchase.bundle_id! };
 
-/**
- * The event payload naming a purchase and the products it gives (or gave) access to: what the
- * access module granted, or, before it granted anything (the payment itself), what the item holds.
- */
-export async function purchaseRef(
-  tx: Tx,
+/** The event payload naming a purchase and what it gives (or gave) access to. */
+export function purchaseRef(
   purchase: PurchaseRow,
-  at: 'granting' | 'granted' = 'granted',
-): Promise<PurchaseRef> {
-  const item = itemOf(purchase);
-  const productIds =
-    at === 'granting'
-      ? (await productsOfItem(tx, item)).map((p) => p.id).sort()
-      : await grantedProducts(tx, purchase.id);
+  grants: Pick<PurchaseRef, 'productIds' | 'deliveries'>,
+): PurchaseRef {
   return {
     purchaseId: purchase.id,
     buyerId: purchase.buyer_id,
     vendorId: purchase.vendor_id,
-    item,
-    productIds,
+    item: itemOf(purchase),
+    ...grants,
   };
+}
+
+/** After the payment: what the access module granted (a bundle may have changed since). */
+export async function grantedRef(tx: Tx, purchase: PurchaseRow): Promise<PurchaseRef> {
+  return purchaseRef(purchase, await grantsOf(tx, purchase.id));
 }

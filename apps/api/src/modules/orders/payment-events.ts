@@ -4,10 +4,11 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
-import { ownsItem } from '../catalog/index.ts';
+import { deliveriesOf } from '../access/index.ts';
+import { ownsItem, productsOfItem } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { loadPurchases, one, type PurchaseRow } from './repository.ts';
-import { endAccess, itemOf, purchaseRef } from './access-end.ts';
+import { endAccess, grantedRef, itemOf, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
 import { reverseLedger, writeSale } from './ledger.ts';
@@ -27,6 +28,7 @@ export async function applyPaymentEvent(
   const event = await withKnownPayment(deps, received);
   const mailIds: string[] = [];
   const refunds: string[] = [];
+  let queued = false;
   const outcome = await deps.database.db.transaction(async (tx) => {
     const fresh = await tx.execute(sql`insert into payment_events (id, provider, type, purchase_id)
       values (${event.id}, ${deps.payments.name}, ${event.type}, ${event.purchaseId})
@@ -77,7 +79,7 @@ export async function applyPaymentEvent(
             where id = ${purchase.id}`);
           const periodEnd = event.periodEnd ?? purchase.current_period_end;
           await deps.events.publish(tx, 'subscription.renewed', purchase.id, {
-            ...(await purchaseRef(tx, purchase)),
+            ...(await grantedRef(tx, purchase)),
             periodEnd: periodEnd ? new Date(periodEnd).toISOString() : null,
           });
         }
@@ -100,10 +102,11 @@ export async function applyPaymentEvent(
         await endAccess(deps, tx, purchase, { reason: 'disputed' });
         break;
     }
+    if (deps.events.queuedIn(tx)) queued = true;
     return 'processed' as const;
   });
   await deps.mailer.dispatch(mailIds);
-  if (outcome === 'processed') await deps.events.notify();
+  await deps.events.notify(queued);
   // Best effort now; the retry job carries on from the recorded row if the provider is down.
   if (refunds.length) await processAutoRefunds(deps, refunds);
   return outcome;
@@ -214,9 +217,14 @@ export async function completeCheckout(
 
   // What the buyer owns, the sales count and the entitlements are the catalogue's and the access
   // module's, kept from this event in this transaction (ADR 028).
+  const granting = await productsOfItem(tx, itemOf(purchase));
   await deps.events.publish(tx, 'purchase.paid', purchase.id, {
-    ...(await purchaseRef(tx, purchase, 'granting')),
+    ...purchaseRef(purchase, {
+      productIds: granting.map((p) => p.id).sort(),
+      deliveries: deliveriesOf(granting.map((p) => p.kind)),
+    }),
     trial,
+    products: granting,
   });
 
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);

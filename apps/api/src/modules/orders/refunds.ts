@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { proportionalShare } from './pricing.ts';
 import { type PurchaseRow } from './repository.ts';
-import { endAccess, purchaseRef } from './access-end.ts';
+import { endAccess, grantedRef } from './access-end.ts';
 import { insertLedger, paymentSet, refundedOf, reverseLedger } from './ledger.ts';
 import { closeUnpaid } from './payment-events.ts';
 
@@ -51,7 +51,7 @@ export async function refund(
     );
     await tx.execute(sql`update purchases set updated_at = now() where id = ${purchase.id}`);
     await deps.events.publish(tx, 'purchase.refunded', purchase.id, {
-      ...(await purchaseRef(tx, purchase)),
+      ...(await grantedRef(tx, purchase)),
       amount: { amount: total - before, currency: purchase.currency },
       full: false,
     });

@@ -2,7 +2,7 @@ import type { Purchase } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { entitlementsOfPurchases, type EntitlementView } from '../access/index.ts';
-import { itemSummaries, vendorSummaries } from '../catalog/index.ts';
+import { itemSummaries } from '../catalog/index.ts';
 
 export async function rows<T>(db: Tx, query: SQL): Promise<T[]> {
   return (await db.execute(query)).rows as T[];
@@ -107,7 +107,7 @@ function subscriptionOf(r: PurchaseView): NonNullable<Purchase['subscription']> 
 
 /**
  * Purchases with their item, vendor and entitlements, newest first: orders' own rows in one query,
- * then the catalogue's names and the access module's entitlements for the whole page (ADR 029).
+ * then the access module's entitlements and the catalogue's names for the whole page (ADR 029).
  */
 export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<Purchase[]> {
   const found = await rows<PurchaseView>(
@@ -137,17 +137,14 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
     ...found.map((r) => ({ type: r.item_type, id: r.item_id })),
     ...granted.map((e) => ({ type: 'product' as const, id: e.productId })),
   ]);
-  const vendors = await vendorSummaries(
-    db,
-    found.map((r) => r.vendor_id),
-  );
   const byPurchase = new Map<string, EntitlementView[]>();
   for (const e of granted)
     byPurchase.set(e.purchaseId, [...(byPurchase.get(e.purchaseId) ?? []), e]);
   return found.map((r) => {
     const money = (amount: number) => ({ amount, currency: r.currency });
     const item = items.get(`${r.item_type}:${r.item_id}`);
-    const vendor = vendors.get(r.vendor_id);
+    // A purchase's vendor is its item's: the summary names both in one read.
+    const vendor = item?.vendor;
     const entitlements = (byPurchase.get(r.id) ?? [])
       .map((e) => ({ e, product: items.get(`product:${e.productId}`) }))
       .sort(

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { rows, type PurchaseRow } from './repository.ts';
-import { endAccess, purchaseRef } from './access-end.ts';
+import { endAccess, grantedRef } from './access-end.ts';
 
 export async function updateSubscription(
   deps: AppDeps,
@@ -22,7 +22,7 @@ export async function updateSubscription(
   // Cancellation keeps access to the end of the paid period; resuming clears the end date.
   if (cancelling)
     await deps.events.publish(tx, 'subscription.cancelling', purchase.id, {
-      ...(await purchaseRef(tx, purchase)),
+      ...(await grantedRef(tx, purchase)),
       accessUntil: periodEnd ? new Date(periodEnd).toISOString() : null,
     });
   else if (purchase.subscription_status === 'cancelling')
@@ -30,7 +30,7 @@ export async function updateSubscription(
       tx,
       'subscription.resumed',
       purchase.id,
-      await purchaseRef(tx, purchase),
+      await grantedRef(tx, purchase),
     );
 }
 
@@ -43,7 +43,7 @@ export const LAPSE_GRACE_HOURS = 24;
  * provider's. Returns how many purchases it ended.
  */
 export async function endLapsedSubscriptions(deps: AppDeps): Promise<number> {
-  const ended = await deps.database.db.transaction(async (tx) => {
+  const { ended, queued } = await deps.database.db.transaction(async (tx) => {
     const lapsed = await rows<PurchaseRow>(
       tx,
       sql`select * from purchases
@@ -57,8 +57,8 @@ export async function endLapsedSubscriptions(deps: AppDeps): Promise<number> {
       await tx.execute(sql`update purchases set subscription_status = 'ended', updated_at = now()
         where id = ${purchase.id}`);
     }
-    return lapsed.length;
+    return { ended: lapsed.length, queued: deps.events.queuedIn(tx) };
   });
-  if (ended) await deps.events.notify();
+  await deps.events.notify(queued);
   return ended;
 }
