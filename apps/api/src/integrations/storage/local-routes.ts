@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalDiskStorage } from './local.ts';
+import { attachmentDisposition } from './port.ts';
 import { AppError } from '../../platform/errors.ts';
 
 const TYPES: Record<string, string> = {
@@ -13,18 +14,26 @@ const TYPES: Record<string, string> = {
   '.avif': 'image/avif',
   '.pdf': 'application/pdf',
   '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.vtt': 'text/vtt; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
   '.zip': 'application/zip',
 };
 
 /**
  * Serves the local storage adapter's files: keys under `public/` to anyone, the rest only with a
- * valid signature. Supports single HTTP ranges so videos can seek.
+ * valid, unexpired signature (else 403 with the error shape). Supports single HTTP ranges so videos
+ * can seek (206, `Content-Range`; 416 outside the file). A signed `dl` name downloads the file under
+ * that name (ADR 033).
  */
 export async function filesModule(app: FastifyInstance): Promise<void> {
   const storage = app.deps.storage;
   if (!(storage instanceof LocalDiskStorage)) return;
 
-  app.get<{ Params: { '*': string }; Querystring: { exp?: string; sig?: string } }>(
+  app.get<{
+    Params: { '*': string };
+    Querystring: { exp?: string; sig?: string; dl?: string | string[] };
+  }>(
     '/files/*',
     { schema: { hide: true } },
     async (req, reply) => {
@@ -33,7 +42,13 @@ export async function filesModule(app: FastifyInstance): Promise<void> {
       if (!key || key.includes('\0') || key.split('/').some((p) => p === '..' || p === ''))
         throw missing;
       const isPublic = key.startsWith('public/');
-      if (!isPublic && !storage.verify(key, req.query.exp, req.query.sig)) throw missing;
+      const dl = typeof req.query.dl === 'string' && req.query.dl ? req.query.dl : undefined;
+      if (!isPublic) {
+        const verdict = storage.check(key, req.query.exp, req.query.sig, dl);
+        if (verdict === 'expired')
+          throw new AppError('forbidden', 'This link expired. Ask for a new one.');
+        if (verdict !== 'ok') throw new AppError('forbidden', 'This link is not valid.');
+      }
       let file: string;
       let size: number;
       try {
@@ -55,6 +70,7 @@ export async function filesModule(app: FastifyInstance): Promise<void> {
           'cache-control',
           isPublic ? 'public, max-age=31536000, immutable' : 'private, no-store',
         );
+      if (dl && !isPublic) void reply.header('content-disposition', attachmentDisposition(dl));
 
       const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
       if (range && (range[1] || range[2])) {
