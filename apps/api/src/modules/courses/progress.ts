@@ -36,9 +36,7 @@ export async function recordProgress(
     on conflict (user_id, lesson_id) do update set
       position_seconds = excluded.position_seconds,
       completed_at = ${
-        reset
-          ? sql`null`
-          : sql`coalesce(course_progress.completed_at, excluded.completed_at)`
+        reset ? sql`null` : sql`coalesce(course_progress.completed_at, excluded.completed_at)`
       },
       updated_at = now()
     returning lesson_id, position_seconds, completed_at, updated_at`);
