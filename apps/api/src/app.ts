@@ -22,6 +22,7 @@ import { accessModule } from './modules/access/routes.ts';
 import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
+import { coursesModule } from './modules/courses/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(
   await app.register(catalogModule);
   await app.register(ordersModule);
   await app.register(accessModule);
+  await app.register(coursesModule);
   await app.register(supportModule);
   await app.register(membershipModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);

@@ -31,6 +31,8 @@ const envSchema = z.object({
   S3_PUBLIC_URL: z.url().optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
+  /** How long a signed course video, caption or attachment URL works (ADR 033). */
+  COURSE_MEDIA_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */

@@ -8,6 +8,7 @@ import { openDatabase } from './db/open.ts';
 import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
+import { storeDemoCourseMedia } from './modules/courses/seed.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
 import { watchMembers } from './modules/access/index.ts';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     // Before listening, so no page points at a picture still being drawn; skips stored ones.
     const pictures = await renderDemoPictures(deps.storage);
     if (pictures.rendered) log.info(pictures, 'demo pictures rendered');
+    const media = await storeDemoCourseMedia(deps.storage);
+    if (media) log.info({ media }, 'demo course media stored');
   }
   if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
   // The Discord sandbox reports member changes in this process; the real gateway runs with the workers.

@@ -222,4 +222,20 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'bearer',
     status: 200,
   },
+  // courses
+  userCourses: { method: 'GET', path: '/api/v1/user/courses', auth: 'bearer', status: 200 },
+  courseDetails: { method: 'GET', path: '/api/v1/courses/{id}', auth: 'optional', status: 200 },
+  lessonProgress: {
+    method: 'PUT',
+    path: '/api/v1/courses/{id}/lessons/{lessonId}/progress',
+    auth: 'bearer',
+    status: 200,
+  },
+  videoUrl: { method: 'GET', path: '/api/v1/videos/url', auth: 'optional', status: 200 },
+  attachmentUrl: {
+    method: 'GET',
+    path: '/api/v1/attachments/generate-url',
+    auth: 'bearer',
+    status: 200,
+  },
 };

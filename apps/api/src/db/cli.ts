@@ -1,6 +1,7 @@
 import { loadConfig, loadDotEnv } from '../config.ts';
 import { openDatabase } from './open.ts';
 import { renderDemoPictures, seedLargeCatalog } from '../modules/catalog/seed.ts';
+import { storeDemoCourseMedia } from '../modules/courses/seed.ts';
 import { seedAll } from './seed.ts';
 import { createStorage } from '../deps.ts';
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   if (command === 'seed') {
     console.log('seeded', await seedAll(opened.database.db));
     console.log('demo pictures', await renderDemoPictures(createStorage(config)));
+    console.log('demo course media', await storeDemoCourseMedia(createStorage(config)));
   }
   if (command === 'seed-large') {
     const at = process.argv.indexOf('--products');

@@ -12,3 +12,4 @@ export * from '../modules/support/tables.ts';
 export * from '../events/tables.ts';
 export * from '../modules/membership/tables.ts';
 export * from '../integrations/chat/tables.ts';
+export * from '../modules/courses/tables.ts';

@@ -1,10 +1,16 @@
-import { seedDemoCommunities } from '../modules/access/seed.ts';
-import { seedDemoOrders } from '../modules/orders/seed.ts';
+import { seedDemoCommunities, seedDemoEnrolment } from '../modules/access/seed.ts';
+import { seedDemoCourseProgress, seedDemoCourses } from '../modules/courses/seed.ts';
+import { seedDemoOrders, seedDemoPurchase } from '../modules/orders/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { createAccount, findAccountByEmail } from '../modules/users/index.ts';
-import { attachDemoPictures, seedDemoCatalog } from '../modules/catalog/seed.ts';
+import {
+  attachDemoPictures,
+  demoProductId,
+  seedDemoCatalog,
+  seedDemoOwnership,
+} from '../modules/catalog/seed.ts';
 
 export const DEMO_PASSWORD = 'tradeshelf-demo';
 
@@ -51,5 +57,26 @@ export async function seedAll(db: Db): Promise<{ accounts: number; catalog: bool
   await attachDemoPictures(db);
   await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
   await seedDemoCommunities(db);
+  await seedDemoCourses(db);
+  await seedDemoCourseEnrolment(db, 'buyer@demo.tradeshelf.test', 'Momentum Trading Masterclass');
   return { accounts, catalog };
+}
+
+/** How long ago the demo buyer bought the demo course: the drip lesson is still locked. */
+const DEMO_ENROLLED_DAYS_AGO = 3;
+
+/**
+ * The demo buyer bought one course: a paid purchase (orders), the enrolment it grants (access), the
+ * ownership (catalog) and some progress (courses), so the course page shows everything on first start.
+ */
+async function seedDemoCourseEnrolment(db: Db, email: string, title: string): Promise<void> {
+  const buyer = await findAccountByEmail(db, email);
+  const productId = await demoProductId(db, title);
+  if (!buyer || !productId) return;
+  const daysAgo = DEMO_ENROLLED_DAYS_AGO;
+  const purchaseId = await seedDemoPurchase(db, { buyerId: buyer.id, productId, daysAgo });
+  if (!purchaseId) return;
+  await seedDemoEnrolment(db, { purchaseId, userId: buyer.id, productId, daysAgo });
+  await seedDemoOwnership(db, buyer.id, productId);
+  await seedDemoCourseProgress(db, buyer.id, productId);
 }

@@ -53,9 +53,11 @@ describe('platform', () => {
     expect(res.json()).toEqual({ error: 'No route for GET /api/v1/nope.', code: 'not_found' });
   });
 
-  it('serves private files only with a valid, unexpired signature', async () => {
+  it('serves private files only with a valid, unexpired signature (else 403)', async () => {
     await t.deps.storage.put('private/doc.pdf', Buffer.from('%PDF-1.4 hello'), 'application/pdf');
-    expect((await t.app.inject('/files/private/doc.pdf')).statusCode).toBe(404);
+    const unsigned = await t.app.inject('/files/private/doc.pdf');
+    expect(unsigned.statusCode).toBe(403);
+    expect(unsigned.json().code).toBe('forbidden');
     const { url } = await t.deps.storage.signedUrl('private/doc.pdf', 60);
     const ok = await t.app.inject(url);
     expect(ok.statusCode).toBe(200);
@@ -63,8 +65,9 @@ describe('platform', () => {
     const ranged = await t.app.inject({ url, headers: { range: 'bytes=0-3' } });
     expect(ranged.statusCode).toBe(206);
     expect(ranged.body).toBe('%PDF');
-    expect((await t.app.inject(url.replace(/sig=[0-9a-f]{4}/, 'sig=0000'))).statusCode).toBe(404);
-    expect((await t.app.inject('/files/public/../private/doc.pdf')).statusCode).toBe(404);
+    expect((await t.app.inject(url.replace(/sig=[0-9a-f]{4}/, 'sig=0000'))).statusCode).toBe(403);
+    // Dot segments are resolved before routing: this asks for the private file, unsigned.
+    expect((await t.app.inject('/files/public/../private/doc.pdf')).statusCode).toBe(403);
   });
 
   it('lists every configuration problem at once and demands secrets in production', () => {

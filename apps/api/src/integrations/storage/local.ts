@@ -1,7 +1,7 @@
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hmac, safeEqual } from '../../lib.ts';
-import type { Storage } from './port.ts';
+import type { SignedUrlOptions, Storage } from './port.ts';
 
 /** Sandbox adapter: files on disk, served by the app; private files need an HMAC-signed, expiring URL. */
 export class LocalDiskStorage implements Storage {
@@ -42,17 +42,33 @@ export class LocalDiskStorage implements Storage {
     return `${this.urlPrefix}/${key}`;
   }
 
-  async signedUrl(key: string, ttlSeconds: number) {
+  /** The download name is signed too, so a link cannot be made to serve a file under another name. */
+  private sign(key: string, exp: number | string, downloadName: string | undefined): string {
+    return hmac(this.secret, downloadName ? `${key}:${exp}:dl:${downloadName}` : `${key}:${exp}`);
+  }
+
+  async signedUrl(key: string, ttlSeconds: number, options: SignedUrlOptions = {}) {
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
     const exp = Math.floor(expiresAt.getTime() / 1000);
-    const sig = hmac(this.secret, `${key}:${exp}`);
-    return { url: `${this.urlPrefix}/${key}?exp=${exp}&sig=${sig}`, expiresAt };
+    const sig = this.sign(key, exp, options.downloadName);
+    const dl = options.downloadName ? `&dl=${encodeURIComponent(options.downloadName)}` : '';
+    return { url: `${this.urlPrefix}/${key}?exp=${exp}&sig=${sig}${dl}`, expiresAt };
+  }
+
+  /** Whether a private key's URL is signed (`invalid` when not, or tampered with) and unexpired. */
+  check(
+    key: string,
+    exp: string | undefined,
+    sig: string | undefined,
+    downloadName?: string,
+  ): 'ok' | 'expired' | 'invalid' {
+    if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return 'invalid';
+    if (!safeEqual(this.sign(key, exp, downloadName), sig)) return 'invalid';
+    return Number(exp) * 1000 < Date.now() ? 'expired' : 'ok';
   }
 
   /** True when a private key's URL is signed and unexpired. */
   verify(key: string, exp: string | undefined, sig: string | undefined): boolean {
-    if (!exp || !sig || !/^\d+$/.test(exp)) return false;
-    if (Number(exp) * 1000 < Date.now()) return false;
-    return safeEqual(hmac(this.secret, `${key}:${exp}`), sig);
+    return this.check(key, exp, sig) === 'ok';
   }
 }

@@ -7,6 +7,28 @@ export interface Storage {
   exists(key: string): Promise<boolean>;
   /** A permanent URL for keys under `public/` (avatars, product images). */
   publicUrl(key: string): string;
-  /** A URL that expires, for private objects (downloads, videos). */
-  signedUrl(key: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date }>;
+  /**
+   * A URL that expires, for private objects (downloads, videos). `downloadName` makes it download
+   * under that file name (`Content-Disposition: attachment`); `contentType` names what it serves.
+   */
+  signedUrl(
+    key: string,
+    ttlSeconds: number,
+    options?: SignedUrlOptions,
+  ): Promise<{ url: string; expiresAt: Date }>;
+}
+
+export interface SignedUrlOptions {
+  downloadName?: string;
+  contentType?: string;
+}
+
+/** `attachment` with the name twice: an ASCII fallback, and the exact name (RFC 6266, RFC 8187). */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

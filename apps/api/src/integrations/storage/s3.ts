@@ -6,7 +6,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Storage } from './port.ts';
+import { attachmentDisposition, type SignedUrlOptions, type Storage } from './port.ts';
 
 /** Real adapter: S3 or any S3-compatible store; public objects are read through `publicBaseUrl` (a CDN). */
 export class S3Storage implements Storage {
@@ -53,13 +53,18 @@ export class S3Storage implements Storage {
     return `${this.publicBase}/${key}`;
   }
 
-  async signedUrl(key: string, ttlSeconds: number) {
+  async signedUrl(key: string, ttlSeconds: number, options: SignedUrlOptions = {}) {
     const url = await getSignedUrl(
       this.client,
-      new GetObjectCommand({ Bucket: this.bucket, Key: key }),
-      {
-        expiresIn: ttlSeconds,
-      },
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(options.downloadName
+          ? { ResponseContentDisposition: attachmentDisposition(options.downloadName) }
+          : {}),
+        ...(options.contentType ? { ResponseContentType: options.contentType } : {}),
+      }),
+      { expiresIn: ttlSeconds },
     );
     return { url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
   }

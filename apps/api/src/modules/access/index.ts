@@ -3,6 +3,9 @@ export {
   entitlementsOfPurchases,
   grantsOf,
   liveAccess,
+  liveEnrolments,
+  productEnrolments,
+  type Enrolment,
   type EntitlementKind,
   type EntitlementView,
 } from './queries.ts';

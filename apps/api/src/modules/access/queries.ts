@@ -77,3 +77,64 @@ export async function liveAccess(
       and product_id = any(${sql.param([...productIds])}::text[])`);
   return found.rows.map(view);
 }
+
+/** A live course enrolment: the entitlement, and when it started (drip counts from here). */
+export interface Enrolment {
+  entitlementId: string;
+  purchaseId: string;
+  productId: string;
+  startedAt: Date;
+  endsAt: Date | null;
+}
+
+/**
+ * The buyer's live `course_enrolment` entitlements, oldest first (all of them, or those to
+ * `productIds`). Refunded, disputed and lapsed enrolments are not here.
+ */
+export async function liveEnrolments(
+  db: Tx,
+  userId: string,
+  productIds?: readonly string[],
+): Promise<Enrolment[]> {
+  if (productIds && !productIds.length) return [];
+  const found = await db.execute<{
+    id: string;
+    purchase_id: string;
+    product_id: string;
+    created_at: Date | string;
+    ends_at: Date | string | null;
+  }>(sql`
+    select id, purchase_id, product_id, created_at, ends_at from entitlements
+    where user_id = ${userId} and kind = 'course_enrolment' and status = 'active'
+      and (ends_at is null or ends_at > now())
+      ${productIds ? sql`and product_id = any(${sql.param([...productIds])}::text[])` : sql``}
+    order by created_at, id`);
+  return found.rows.map((r) => ({
+    entitlementId: r.id,
+    purchaseId: r.purchase_id,
+    productId: r.product_id,
+    startedAt: new Date(r.created_at),
+    endsAt: r.ends_at === null ? null : new Date(r.ends_at),
+  }));
+}
+
+/** Every live enrolment in a product (a course's drip edit keeps what already opened). */
+export async function productEnrolments(db: Tx, productId: string): Promise<Enrolment[]> {
+  const found = await db.execute<{
+    id: string;
+    purchase_id: string;
+    product_id: string;
+    created_at: Date | string;
+    ends_at: Date | string | null;
+  }>(sql`
+    select id, purchase_id, product_id, created_at, ends_at from entitlements
+    where product_id = ${productId} and kind = 'course_enrolment' and status = 'active'
+      and (ends_at is null or ends_at > now())`);
+  return found.rows.map((r) => ({
+    entitlementId: r.id,
+    purchaseId: r.purchase_id,
+    productId: r.product_id,
+    startedAt: new Date(r.created_at),
+    endsAt: r.ends_at === null ? null : new Date(r.ends_at),
+  }));
+}

@@ -36,3 +36,17 @@ export async function seedDemoCommunities(db: Db): Promise<number> {
   }
   return products.length;
 }
+
+/** Idempotent: what a paid demo purchase of a course grants (access and the enrolment), dated then. */
+export async function seedDemoEnrolment(
+  db: Db,
+  options: { purchaseId: string; userId: string; productId: string; daysAgo: number },
+): Promise<void> {
+  const { purchaseId, userId, productId, daysAgo } = options;
+  await db.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind, created_at)
+    values (${'ent_demo_a_' + purchaseId}, ${purchaseId}, ${userId}, ${productId}, 'access',
+        now() - make_interval(days => ${daysAgo})),
+      (${'ent_demo_c_' + purchaseId}, ${purchaseId}, ${userId}, ${productId}, 'course_enrolment',
+        now() - make_interval(days => ${daysAgo}))
+    on conflict do nothing`);
+}

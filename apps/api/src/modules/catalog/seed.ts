@@ -252,3 +252,18 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
 
 // The demo pictures are part of the demo seed (ADR 026).
 export { attachDemoPictures, renderDemoPictures } from './demo-pictures.ts';
+
+/** Idempotent: the demo buyer owns what their demo purchase bought (the product page says so). */
+export async function seedDemoOwnership(db: Db, userId: string, productId: string): Promise<void> {
+  await db.execute(sql`insert into ownerships (id, user_id, product_id, source)
+    select ${newId('own')}, ${userId}, ${productId}, 'demo'
+    where not exists (select 1 from ownerships where user_id = ${userId} and product_id = ${productId})`);
+}
+
+/** A demo product's id by its title (demo titles are unique). */
+export async function demoProductId(db: Db, title: string): Promise<string | null> {
+  const found = await db.execute<{ id: string }>(
+    sql`select id from products where title = ${title} order by created_at limit 1`,
+  );
+  return found.rows[0]?.id ?? null;
+}

@@ -17,3 +17,28 @@ export async function seedDemoOrders(db: Db, options: { affiliateEmail: string }
     where v.vendor_url = 'alpha-edge' and lower(u.email) = lower(${options.affiliateEmail})
     on conflict do nothing`);
 }
+
+/**
+ * Idempotent: a paid demo purchase of a product's default price by a buyer, made `daysAgo` days ago
+ * (the demo buyer's course enrolment). Returns its id, or null when the product has no price.
+ */
+export async function seedDemoPurchase(
+  db: Db,
+  options: { buyerId: string; productId: string; daysAgo: number },
+): Promise<string | null> {
+  const key = `demo:${options.productId}`;
+  await db.execute(sql`insert into purchases (id, buyer_id, vendor_id, provider, idempotency_key,
+      request_hash, status, item_type, product_id, price_id, scheme, currency, subtotal, total,
+      expires_at, paid_at, created_at, updated_at)
+    select ${'pur_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
+      'demo', 'paid', 'product', p.id, pr.id, pr.scheme, pr.currency, pr.amount, pr.amount,
+      now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo}),
+      now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo})
+    from products p join prices pr on pr.id = p.default_price_id
+    where p.id = ${options.productId}
+    on conflict do nothing`);
+  const found = await db.execute<{ id: string }>(
+    sql`select id from purchases where buyer_id = ${options.buyerId} and idempotency_key = ${key}`,
+  );
+  return found.rows[0]?.id ?? null;
+}

@@ -1,0 +1,130 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { entitlements } from '../access/tables.ts';
+import { products } from '../catalog/tables.ts';
+import { users } from '../users/tables.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A course product's content (catalogue kind `course`): one course per product. */
+export const courses = pgTable(
+  'courses',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('courses_product_key').on(t.productId)],
+);
+
+export const courseModules = pgTable(
+  'course_modules',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [index('course_modules_course_idx').on(t.courseId, t.position)],
+);
+
+/**
+ * A lesson: a video (`video_id` is its public id, `video_key` its storage key) or text, with notes in
+ * `body`. `preview` lessons are open to anyone; others open `drip_days` after enrolment (0: at once).
+ */
+export const courseLessons = pgTable(
+  'course_lessons',
+  {
+    id: text('id').primaryKey(),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    moduleId: text('module_id')
+      .notNull()
+      .references(() => courseModules.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    position: integer('position').notNull(),
+    kind: text('kind', { enum: ['video', 'text'] }).notNull(),
+    body: text('body').notNull().default(''),
+    videoId: text('video_id'),
+    videoKey: text('video_key'),
+    videoType: text('video_type'),
+    durationSeconds: integer('duration_seconds'),
+    preview: boolean('preview').notNull().default(false),
+    dripDays: integer('drip_days').notNull().default(0),
+  },
+  (t) => [
+    index('course_lessons_course_idx').on(t.courseId, t.position),
+    uniqueIndex('course_lessons_video_key').on(t.videoId),
+  ],
+);
+
+/** A lesson's attachments (downloads) and caption tracks (WebVTT). */
+export const courseFiles = pgTable(
+  'course_files',
+  {
+    id: text('id').primaryKey(),
+    lessonId: text('lesson_id')
+      .notNull()
+      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['attachment', 'caption'] }).notNull(),
+    name: text('name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    language: text('language'),
+    label: text('label'),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('course_files_lesson_idx').on(t.lessonId, t.position)],
+);
+
+/** When a drip lesson first opened for an enrolment: an open lesson never closes again (ADR 033). */
+export const courseLessonOpens = pgTable(
+  'course_lesson_opens',
+  {
+    entitlementId: text('entitlement_id')
+      .notNull()
+      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    lessonId: text('lesson_id')
+      .notNull()
+      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    openedAt: ts('opened_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entitlementId, t.lessonId], name: 'course_lesson_opens_pk' })],
+);
+
+/** Where a buyer is in a lesson, and whether they completed it (completion only moves forward). */
+export const courseProgress = pgTable(
+  'course_progress',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lessonId: text('lesson_id')
+      .notNull()
+      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    courseId: text('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    positionSeconds: integer('position_seconds').notNull().default(0),
+    completedAt: ts('completed_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.lessonId], name: 'course_progress_pk' }),
+    index('course_progress_user_course_idx').on(t.userId, t.courseId, t.updatedAt),
+  ],
+);
