@@ -24,6 +24,15 @@ test('buy a course, watch a lesson, come back to where you left off, download it
   page,
 }) => {
   test.setTimeout(180_000);
+  // The player, its captions and the progress bars work under the page's CSP: nothing is refused.
+  const refused: string[] = [];
+  await page.exposeFunction('__cspViolation', (v: string) => refused.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __cspViolation(v: string): void }).__cspViolation;
+      report(`${e.effectiveDirective} ${e.blockedURI}`);
+    });
+  });
   await signUp(page);
 
   // No courses yet: the empty page points to the course category.
@@ -111,4 +120,5 @@ test('buy a course, watch a lesson, come back to where you left off, download it
     'aria-valuenow',
     '0',
   );
+  expect(refused).toEqual([]);
 });
