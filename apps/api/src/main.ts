@@ -67,6 +67,8 @@ async function main(): Promise<void> {
         ...mediaOrigins(deps.storage),
         ...(deps.chat.name === 'sandbox' ? [] : [DISCORD_CDN]),
       ],
+      // Course videos and captions play from signed storage URLs.
+      mediaSrc: mediaOrigins(deps.storage),
     },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');

@@ -191,5 +191,10 @@ describe('Content-Security-Policy', () => {
     expect(mediaOrigins(t.deps.storage)).toEqual([]);
     const policy = pagePolicy({ imgSrc: s3 })('n');
     expect(policy).toContain("img-src 'self' https://cdn.example.com;");
+    // Course videos and captions stream from signed URLs on that origin.
+    const withMedia = pagePolicy({ imgSrc: s3, mediaSrc: s3 })('n');
+    expect(withMedia).toContain("; media-src 'self' https://cdn.example.com;");
+    // Local storage is this origin: `default-src 'self'` covers it, no media-src is added.
+    expect(pagePolicy({ mediaSrc: mediaOrigins(t.deps.storage) })('n')).not.toContain('media-src');
   });
 });

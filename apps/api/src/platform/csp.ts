@@ -51,6 +51,8 @@ export const DOCS_CSP = [
 export interface PagePolicyOptions {
   /** Origins images come from besides this one (S3 or a CDN in front of it). */
   imgSrc?: readonly string[];
+  /** Origins course videos and captions stream from besides this one (signed S3 or CDN URLs). */
+  mediaSrc?: readonly string[];
   /** `style="…"` attribute values allowed by hash: a nonce cannot cover an attribute. */
   styleAttributes?: readonly string[];
 }
@@ -64,12 +66,14 @@ export interface PagePolicyOptions {
  */
 export function pagePolicy(options: PagePolicyOptions = {}): (nonce: string) => string {
   const img = ["'self'", ...(options.imgSrc ?? [])].join(' ');
+  // Same-origin media are covered by `default-src 'self'`; another origin needs naming.
+  const media = options.mediaSrc?.length ? `; media-src 'self' ${options.mediaSrc.join(' ')}` : '';
   const attrs = options.styleAttributes ?? [];
   const styleAttr = attrs.length
     ? `; style-src-attr 'unsafe-hashes' ${attrs.map(sha256).join(' ')}`
     : '';
   const rest =
-    `; img-src ${img}; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'` +
+    `; img-src ${img}${media}; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'` +
     `; form-action 'self'; frame-ancestors 'none'${styleAttr}`;
   return (nonce) =>
     `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'${rest}`;

@@ -318,7 +318,11 @@ const internalError: Page = {
 export async function loadWebApp(
   buildDir: string,
   context?: PageLoadContext,
-  options: { pageCacheSeconds?: number; imgSrc?: readonly string[] } = {},
+  options: {
+    pageCacheSeconds?: number;
+    imgSrc?: readonly string[];
+    mediaSrc?: readonly string[];
+  } = {},
 ): Promise<WebApp | null> {
   const serverEntry = path.join(buildDir, 'server', 'index.js');
   if (!existsSync(serverEntry)) return null;
@@ -326,7 +330,7 @@ export async function loadWebApp(
   const handle = createRequestHandler(build, process.env.NODE_ENV ?? 'production');
   const ttl = options.pageCacheSeconds ?? 0;
   const pages = new TtlCache<CachedPage>(ttl * 1000, 1000);
-  const policy = pagePolicy({ imgSrc: options.imgSrc ?? [] });
+  const policy = pagePolicy({ imgSrc: options.imgSrc ?? [], mediaSrc: options.mediaSrc ?? [] });
   const csp = (nonce: string) => ['content-security-policy', policy(nonce)];
 
   const clientDir = path.join(buildDir, 'client');

@@ -175,6 +175,13 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 <span className="max-sm:sr-only">Orders</span>
               </Link>
               <Link
+                to="/courses"
+                title="Courses"
+                className="hidden items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:flex sm:px-3"
+              >
+                Courses
+              </Link>
+              <Link
                 to="/account"
                 className="flex items-center gap-2 rounded-lg px-2 py-1.5 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
                 data-testid="header-account"

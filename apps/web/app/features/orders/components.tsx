@@ -8,6 +8,7 @@ import type {
 } from '@tradeshelf/contract';
 import { formatDate, formatMoney } from '../../lib/format.ts';
 import { bundlePath, productPath } from '../catalog/index.ts';
+import { coursePath } from '../courses/index.ts';
 
 export const orderPath = (p: { id: string }) => `/orders/${encodeURIComponent(p.id)}`;
 /** The product or bundle page of what was bought. */
@@ -93,6 +94,18 @@ export function Entitlements({ items }: { items: Entitlement[] }) {
             >
               {e.productTitle}
             </Link>
+            {e.kind === 'course_enrolment' && e.status === 'active' && (
+              <>
+                {' · '}
+                <Link
+                  to={coursePath(e.productId)}
+                  className="font-semibold text-brand-300 underline underline-offset-2 hover:text-brand-200 print:hidden"
+                  data-testid="course-open-link"
+                >
+                  Open the course
+                </Link>
+              </>
+            )}
           </span>
           <span className="text-xs text-slate-400 print:text-black">
             {e.status === 'active'
