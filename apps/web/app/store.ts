@@ -6,6 +6,7 @@ import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
 import { supportSlice } from './features/support/slice.ts';
 import { membershipSlice } from './features/membership/slice.ts';
+import { discordSlice } from './features/discord/slice.ts';
 import { ApiClient } from './lib/http.ts';
 import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
@@ -23,6 +24,7 @@ const rootReducer = combineReducers({
   order: orderSlice.reducer,
   support: supportSlice.reducer,
   membership: membershipSlice.reducer,
+  discord: discordSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 
