@@ -18,6 +18,7 @@ export default [
   route('orders', 'routes/orders.tsx'),
   route('orders/status', 'routes/order-status.tsx'),
   route('orders/:id', 'routes/order.tsx'),
+  route('library', 'routes/library.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('alerts/unsubscribe', 'routes/alerts-unsubscribe.tsx'),
   route('terms', 'routes/terms.tsx'),
