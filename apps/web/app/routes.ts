@@ -19,6 +19,7 @@ export default [
   route('orders/status', 'routes/order-status.tsx'),
   route('orders/:id', 'routes/order.tsx'),
   route('library', 'routes/library.tsx'),
+  route('discord-auth-callback', 'routes/discord-auth-callback.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('alerts/unsubscribe', 'routes/alerts-unsubscribe.tsx'),
   route('terms', 'routes/terms.tsx'),
