@@ -33,8 +33,10 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
       handle: async (tx, event) => {
         const found = await tx.execute(sql`select 1 from entitlements
           where purchase_id = ${event.data.purchaseId} and kind = 'discord_role' limit 1`);
+        // Queued in the delivery's transaction: on the one-connection embedded database a send on
+        // the queue's own pool would wait for this transaction, which waits for the send.
         if (found.rows.length)
-          await queueConverge(deps(), event.data.buyerId, { cause: 'purchase' });
+          await queueConverge(deps(), event.data.buyerId, { cause: 'purchase', tx });
       },
     },
   ];
