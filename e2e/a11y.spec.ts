@@ -47,3 +47,25 @@ test('no detectable accessibility violations on a product, its storefront and a 
     expect(await violations(page), path).toEqual([]);
   }
 });
+
+test('no detectable accessibility violations on the library and the Discord return page', async ({
+  page,
+}) => {
+  // Signed-in pages: the demo buyer, whose session is stored 5 s after the answer (SPEC §4).
+  await page.goto('/login?next=/library');
+  await page.getByLabel('Email').fill('buyer@demo.tradeshelf.test');
+  await page.getByLabel('Password').fill('tradeshelf-demo');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL('/library', { timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Your library' })).toBeVisible();
+  await expect(
+    page.getByTestId('discord-connect').or(page.getByTestId('discord-unlink')),
+  ).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  expect(await violations(page)).toEqual([]);
+
+  // Back from Discord's page after Cancel: nothing is sent, the page explains and offers Try again.
+  await page.goto('/discord-auth-callback?error=access_denied&state=x');
+  await expect(page.getByTestId('discord-try-again')).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});

@@ -48,12 +48,13 @@ const stateLibs =
 /** Our modules under app/lib, app/components, app/features, and app/store.ts. */
 const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]store\.ts$/;
 /**
- * Shared modules only some pages use stay with those pages: signed-in pages' guard and order views;
- * the checkout panel and Markdown (product and bundle pages), the no-results helper (search). Home
- * and storefront then load ~17 KB (minified) less (ADR 025).
+ * Shared modules only some pages use stay with those pages: signed-in pages' guard, order views,
+ * polling and the Discord library's views; the checkout panel and Markdown (product and bundle
+ * pages), the no-results helper (search). Home and storefront then load ~17 KB (minified) less
+ * (ADR 025).
  */
 const notInShell =
-  /[\\/]app[\\/](components[\\/]require-auth|features[\\/]orders[\\/](components|poll)|features[\\/]catalog[\\/](checkout|no-results)|lib[\\/]markdown)\./;
+  /[\\/]app[\\/](components[\\/]require-auth|features[\\/]orders[\\/](components|poll)|features[\\/]discord[\\/](components|poll|callback)|features[\\/]catalog[\\/](checkout|no-results)|lib[\\/](markdown|poll))\./;
 
 /**
  * Browser chunks: React and React Router in one; our shared code with Redux Toolkit in another

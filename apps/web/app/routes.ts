@@ -21,6 +21,8 @@ export default [
   route('courses', 'routes/courses.tsx'),
   route('courses/:id', 'routes/course.tsx', { id: 'course' }),
   route('courses/:id/lessons/:lessonId', 'routes/course.tsx', { id: 'course-lesson' }),
+  route('library', 'routes/library.tsx'),
+  route('discord-auth-callback', 'routes/discord-auth-callback.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('alerts/unsubscribe', 'routes/alerts-unsubscribe.tsx'),
   route('terms', 'routes/terms.tsx'),

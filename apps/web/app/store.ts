@@ -7,6 +7,7 @@ import { orderSlice } from './features/orders/slice.ts';
 import { supportSlice } from './features/support/slice.ts';
 import { membershipSlice } from './features/membership/slice.ts';
 import { courseSlice } from './features/courses/slice.ts';
+import { discordSlice } from './features/discord/slice.ts';
 import { ApiClient } from './lib/http.ts';
 import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
@@ -25,6 +26,7 @@ const rootReducer = combineReducers({
   support: supportSlice.reducer,
   membership: membershipSlice.reducer,
   course: courseSlice.reducer,
+  discord: discordSlice.reducer,
 });
 export type RootState = ReturnType<typeof rootReducer>;
 

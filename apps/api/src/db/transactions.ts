@@ -46,3 +46,12 @@ export function releaseTransactionClients(): void {
   } satisfies Transaction;
   proto.releasesTransactionClients = true;
 }
+
+/**
+ * The node-postgres client a Drizzle handle runs on: inside a transaction, the connection that holds
+ * it. For code that must write in the caller's transaction through another library (pg-boss's
+ * `db` option).
+ */
+export function clientOf(tx: unknown): pg.Pool | pg.PoolClient {
+  return (tx as { session: SessionFields }).session.client;
+}

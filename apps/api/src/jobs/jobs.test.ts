@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { BossJobs } from './port.ts';
 import { startQueue } from './queue.ts';
 import { startWorkers } from './workers.ts';
 
@@ -40,6 +42,40 @@ describe('module jobs on pg-boss', () => {
         Promise.all(ids.map(async (id) => (await boss.getJobById(name, id))?.state));
       await expect.poll(states, { timeout: 15_000 }).toEqual(['completed', 'retry', 'completed']);
       expect([...ran].sort()).toEqual(['1', '2', '3']);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
+  it('a job sent in a transaction is queued by it, on its own connection', async () => {
+    const boss = await startQueue(t.config.DATABASE_URL!, quiet);
+    try {
+      const name = 'test.in-transaction';
+      await boss.createQueue(name, { name });
+      const jobs = new BossJobs(boss);
+      const db = t.database.db;
+      const queued = async () =>
+        (
+          await db.execute<{ n: number }>(
+            sql`select count(*)::int as n from pgboss.job where name = ${name}`,
+          )
+        ).rows[0]!.n;
+      // Rolled back with the transaction that sent it.
+      await db
+        .transaction(async (tx) => {
+          await jobs.send(name, { n: '1' }, { tx });
+          tx.rollback();
+        })
+        .catch(() => undefined);
+      expect(await queued()).toBe(0);
+      // Committed with it; no other connection is needed: the queue's own pool could not write
+      // now (the job table is locked by this transaction), as on the one-connection embedded
+      // database, where the queue's connection waits for any open transaction to end.
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`lock table pgboss.job in exclusive mode`);
+        await jobs.send(name, { n: '2' }, { tx });
+      });
+      expect(await queued()).toBe(1);
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }

@@ -1,4 +1,6 @@
 import type PgBoss from 'pg-boss';
+import type { Tx } from '../db/client.ts';
+import { clientOf } from '../db/transactions.ts';
 
 /** A job's payload: plain JSON, since pg-boss stores it as a row. */
 export type JobData = Record<string, string>;
@@ -9,15 +11,29 @@ export type JobHandler = (data: JobData) => Promise<void>;
  * queued, never after it ran, so the answer cannot depend on what the job finds.
  */
 export interface Jobs {
-  send(name: string, data: JobData): Promise<void>;
+  send(name: string, data: JobData, options?: SendOptions): Promise<void>;
+}
+
+export interface SendOptions {
+  /**
+   * Queue the job in this open transaction: it exists only if the transaction commits, and it
+   * needs no second connection (the embedded database serves one transaction at a time, so a send
+   * on the queue's own pool from inside a transaction waits for that transaction to end).
+   */
+  tx?: Tx;
 }
 
 /** Production: a pg-boss row, picked up by any worker process and retried on failure. */
 export class BossJobs implements Jobs {
   constructor(private readonly boss: PgBoss) {}
 
-  async send(name: string, data: JobData): Promise<void> {
-    await this.boss.send(name, data);
+  async send(name: string, data: JobData, options: SendOptions = {}): Promise<void> {
+    const tx = options.tx;
+    await this.boss.send(
+      name,
+      data,
+      tx ? { db: { executeSql: (text, values) => clientOf(tx).query(text, values) } } : {},
+    );
   }
 }
 
@@ -34,7 +50,8 @@ export class InlineJobs implements Jobs {
     private readonly onError: (err: unknown, name: string) => void,
   ) {}
 
-  async send(name: string, data: JobData): Promise<void> {
+  /** A job sent in a transaction runs after it too (it is idempotent work, whatever the outcome). */
+  async send(name: string, data: JobData, _options?: SendOptions): Promise<void> {
     const job: Promise<void> = new Promise<void>((resolve) => {
       const start = () => void setImmediate(resolve);
       if (this.held) this.held.push(start);

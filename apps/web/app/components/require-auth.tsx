@@ -8,10 +8,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { isLoggedIn, sessionChecked } = useAppSelector((s) => s.auth);
   const navigate = useNavigate();
   const location = useLocation();
+  // The query comes back too: a Discord return (code, state) or a checkout's session id.
   useEffect(() => {
     if (sessionChecked && !isLoggedIn)
-      void navigate(`/login?next=${encodeURIComponent(location.pathname)}`, { replace: true });
-  }, [sessionChecked, isLoggedIn, navigate, location.pathname]);
+      void navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, {
+        replace: true,
+      });
+  }, [sessionChecked, isLoggedIn, navigate, location.pathname, location.search]);
   if (!sessionChecked || !isLoggedIn) {
     return (
       <div className="flex justify-center py-20 text-slate-400" aria-busy="true">

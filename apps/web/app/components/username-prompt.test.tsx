@@ -2,8 +2,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { leaveFor } from '../features/discord/navigation.ts';
 import { renderWithApp, type Answer } from '../test/render.tsx';
 import { UsernamePrompt } from './username-prompt.tsx';
+
+vi.mock('../features/discord/navigation.ts', () => ({ leaveFor: vi.fn() }));
 
 afterEach(cleanup);
 
@@ -19,6 +22,8 @@ const user = (username: string) => ({
   },
 });
 
+const AUTHORIZE_URL = '/sandbox/discord/oauth2/authorize?client_id=1&state=s1';
+
 function setup(answer?: (body: unknown) => Answer) {
   const onLogout = vi.fn();
   const app = renderWithApp(<UsernamePrompt onLogout={onLogout} />, {
@@ -29,7 +34,9 @@ function setup(answer?: (body: unknown) => Answer) {
             status: 200,
             body: user((req.body as { username: string }).username),
           })
-        : { status: 404, body: { error: 'Not found.', code: 'not_found' } },
+        : req.method === 'GET' && req.path === '/api/v1/discord/authorize'
+          ? { status: 200, body: { url: AUTHORIZE_URL, expiresAt: '2026-11-22T12:10:00.000Z' } }
+          : { status: 404, body: { error: 'Not found.', code: 'not_found' } },
   });
   return { ...app, onLogout, ui: userEvent.setup() };
 }
@@ -93,6 +100,10 @@ describe('username prompt (SPEC §2)', () => {
     await ui.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save' }));
     await ui.tab();
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Connect Discord instead' }),
+    );
+    await ui.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Log out' }));
     await ui.tab();
     expect(document.activeElement).toBe(input);
@@ -100,5 +111,16 @@ describe('username prompt (SPEC §2)', () => {
     expect(screen.getByRole('dialog')).toBeTruthy();
     await ui.click(screen.getByRole('button', { name: 'Log out' }));
     expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers the Discord sign-in instead: the API’s authorise page, busy while the browser goes', async () => {
+    const { ui, requests } = setup();
+    await ui.click(screen.getByRole('button', { name: 'Connect Discord instead' }));
+    await waitFor(() => expect(leaveFor).toHaveBeenCalledWith(AUTHORIZE_URL));
+    expect(requests.map((r) => [r.method, r.path])).toEqual([['GET', '/api/v1/discord/authorize']]);
+    expect(requests[0]!.headers.get('authorization')).toBe('Bearer access-token');
+    expect(
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Connect Discord instead' }).disabled,
+    ).toBe(true);
   });
 });

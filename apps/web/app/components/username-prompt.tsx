@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { validateUsername } from '@tradeshelf/contract/client';
+import { useConnectDiscord } from '../features/discord/index.ts';
 import { updateProfile } from '../features/user/api.ts';
 import { clearUpdateStatus } from '../features/user/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -23,6 +24,7 @@ export function UsernamePrompt({ onLogout }: { onLogout: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  const discord = useConnectDiscord();
 
   useEffect(() => input.current?.focus(), []);
   // The server's answer (or the fallback) shows until the user edits the name again.
@@ -104,6 +106,24 @@ export function UsernamePrompt({ onLogout }: { onLogout: () => void }) {
             {update.loading && <Spinner />}
             Save
           </button>
+          {/* SPEC §2: the Discord sign-in instead; linking names the account from Discord. */}
+          <p className="text-center text-xs text-slate-400">or take your name from Discord</p>
+          <button
+            type="button"
+            onClick={() => discord.connect()}
+            disabled={discord.leaving}
+            aria-busy={discord.leaving || undefined}
+            data-testid="username-discord"
+            className="inline-flex items-center justify-center gap-2 rounded-lg border border-ink-600 px-4 py-2.5 font-semibold text-slate-200 hover:bg-ink-800 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            {discord.leaving && <Spinner />}
+            Connect Discord instead
+          </button>
+          {discord.error && (
+            <p role="alert" className="text-sm text-rose-400">
+              {discord.error.error}
+            </p>
+          )}
           <button
             type="button"
             onClick={onLogout}

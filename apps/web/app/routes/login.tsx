@@ -19,6 +19,8 @@ export function safeNext(next: string | null): string {
 function destinationName(next: string): string {
   if (next === '/account') return 'your account';
   if (next.startsWith('/orders')) return 'your orders';
+  if (next.startsWith('/library')) return 'your library';
+  if (next.startsWith('/discord-auth-callback')) return 'your Discord connection';
   return 'where you left off';
 }
 

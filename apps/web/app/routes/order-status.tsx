@@ -13,6 +13,7 @@ import {
   schemeLabel,
 } from '../features/orders/components.tsx';
 import { pollPurchase } from '../features/orders/poll.ts';
+import { DiscordAccess, givesDiscordAccess } from '../features/discord/components.tsx';
 import { isFinal } from '../features/orders/slice.ts';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -136,7 +137,11 @@ function Paid({ purchase }: { purchase: Purchase }) {
       <div>
         <h2 className="mb-2 font-semibold text-white">What you get</h2>
         {purchase.entitlements.length > 0 ? (
-          <Entitlements items={purchase.entitlements} />
+          <div className="flex flex-col gap-3">
+            <Entitlements items={purchase.entitlements} />
+            {/* The roles arrive while this page is open: it reads them again until they do. */}
+            {givesDiscordAccess(purchase) && <DiscordAccess purchaseId={purchase.id} />}
+          </div>
         ) : (
           <p className="text-sm text-slate-400">Access is being set up. It appears in a moment.</p>
         )}

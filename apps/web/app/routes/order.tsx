@@ -13,6 +13,7 @@ import {
   StatusBadge,
   subscriptionLabels,
 } from '../features/orders/components.tsx';
+import { DiscordAccess, givesDiscordAccess } from '../features/discord/components.tsx';
 import { openCustomerPortal } from '../features/user/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -263,7 +264,10 @@ function OrderPage({ id }: { id: string }) {
             What you get
           </h2>
           {purchase.entitlements.length > 0 ? (
-            <Entitlements items={purchase.entitlements} />
+            <div className="flex flex-col gap-3">
+              <Entitlements items={purchase.entitlements} />
+              {givesDiscordAccess(purchase) && <DiscordAccess purchaseId={purchase.id} />}
+            </div>
           ) : (
             <p className="text-sm text-slate-400 print:text-black">
               {purchase.status === 'paid'

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
@@ -29,6 +29,8 @@ export function renderWithApp(
     answer?: (req: SeenRequest) => Answer;
     signedIn?: boolean;
     url?: string;
+    /** Under React's StrictMode from the root (effects run twice on mount only then). */
+    strict?: boolean;
   } = {},
 ) {
   const requests: SeenRequest[] = [];
@@ -71,14 +73,15 @@ export function renderWithApp(
     fetch: fetch as typeof globalThis.fetch,
   });
   if (options.signedIn) services.store.dispatch(sessionStarted('usr_test'));
-  const view = render(
+  const tree = (
     <Provider store={services.store}>
       <ServicesContext.Provider value={{ api: services.api, session: services.session }}>
         <ToastProvider>
           <MemoryRouter initialEntries={[options.url ?? '/']}>{ui}</MemoryRouter>
         </ToastProvider>
       </ServicesContext.Provider>
-    </Provider>,
+    </Provider>
   );
+  const view = render(options.strict ? <StrictMode>{tree}</StrictMode> : tree);
   return { ...view, ...services, requests };
 }

@@ -30,8 +30,10 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
         'subscription.ended',
       ],
       wants: (event) => event.data.deliveries.includes('discord_role'),
-      // Level-triggered: the job reads the entitlements as they are when it runs.
-      handle: (_tx, event) => queueConverge(deps(), event.data.buyerId, { cause: 'purchase' }),
+      // Level-triggered: the job reads the entitlements as they are when it runs. Queued in the
+      // delivery's transaction: on the one-connection embedded database a send on the queue's own
+      // pool would wait for this transaction, which waits for the send.
+      handle: (tx, event) => queueConverge(deps(), event.data.buyerId, { cause: 'purchase', tx }),
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { createSlice } from '@reduxjs/toolkit';
 import { usersMessages } from '@tradeshelf/contract/client';
-import type { ApiError, User, VendorRoleResponse } from '@tradeshelf/contract';
+import type { ApiError, DiscordLink, User, VendorRoleResponse } from '@tradeshelf/contract';
+import { completeDiscordAuth, fetchUserDiscord, unlinkDiscord } from '../discord/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import {
   fail,
@@ -18,7 +19,7 @@ import {
   uploadAvatar,
 } from './api.ts';
 
-/** SPEC §3 user group (discord and apps arrive with their issues). */
+/** SPEC §3 user group (apps arrive with their issue). */
 export interface UserState {
   profile: RequestState<User>;
   /**
@@ -29,7 +30,8 @@ export interface UserState {
   updateProfile: UpdateProfileState;
   addVendorRole: RequestState<VendorRoleResponse>;
   avatar: RequestState<{ url: string }>;
-  discord: RequestState<unknown>;
+  /** The linked Discord account; `data` null with `success` when none is linked. */
+  discord: RequestState<DiscordLink | null>;
   /** The payment provider's customer portal session (manage subscriptions). */
   portal: RequestState<{ url: string }>;
   apps: RequestState<unknown>;
@@ -58,7 +60,7 @@ export const initialUserState: UserState = {
   updateProfile: updateIdle(),
   addVendorRole: idle<VendorRoleResponse>(),
   avatar: idle<{ url: string }>(),
-  discord: idle(),
+  discord: idle<DiscordLink | null>(),
   portal: idle<{ url: string }>(),
   apps: idle(),
 };
@@ -121,6 +123,12 @@ export const userSlice = createSlice({
       .addCase(openCustomerPortal.rejected, (s, a) =>
         fail(s.portal, a.payload as ApiError | undefined),
       )
+      .addCase(fetchUserDiscord.pending, (s) => start(s.discord))
+      .addCase(fetchUserDiscord.fulfilled, (s, a) => succeed(s.discord, a.payload))
+      .addCase(fetchUserDiscord.rejected, (s, a) => fail(s.discord, a.payload))
+      // Linking and unlinking answer with the account as it now stands.
+      .addCase(completeDiscordAuth.fulfilled, (s, a) => succeed(s.discord, a.payload.discord))
+      .addCase(unlinkDiscord.fulfilled, (s) => succeed(s.discord, null))
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.user));
   },
 });

@@ -1,0 +1,75 @@
+import { endpoints } from '@tradeshelf/contract/client';
+import type { Community, DiscordLink } from '@tradeshelf/contract';
+import { requestThunk } from '../../lib/thunk.ts';
+import { leaveFor } from './navigation.ts';
+
+/** What the OAuth2 return carries to the API (SPEC §7: code, the signed state, vendorUrl). */
+export interface OauthResponseArg {
+  code: string;
+  state: string;
+  vendorUrl?: string;
+}
+
+/** The linked account and the buyer's communities as they stand right after linking. */
+export interface LinkedDiscord {
+  discord: DiscordLink;
+  communities: Community[];
+  /** When the answer arrived (ms, the store's clock): the library polls for a while after. */
+  receivedAt: number;
+}
+
+/** SPEC §3 user group: the Discord account linked to the signed-in user, or null. */
+export const fetchUserDiscord = requestThunk<void, DiscordLink | null>(
+  'user/discord',
+  async (_, { api }) => (await api.call(endpoints.userDiscord, {})).discord,
+);
+
+/**
+ * Starts linking: the API answers with Discord's authorise page (scope identify, and guilds.join
+ * so the platform can add the buyer to servers; a signed single-use state; the return to
+ * /discord-auth-callback), and the browser goes there.
+ */
+export const authorizeDiscord = requestThunk<{ vendorUrl?: string } | void, { url: string }>(
+  'discord/authorize',
+  async (arg, { api }) => {
+    const vendorUrl = arg ? arg.vendorUrl : undefined;
+    const { url } = await api.call(endpoints.discordAuthorize, {
+      query: vendorUrl ? { vendorUrl } : {},
+    });
+    leaveFor(url);
+    return { url };
+  },
+);
+
+/** SPEC §3 discord.auth: the authorisation's return, checked and turned into a link. */
+export const completeDiscordAuth = requestThunk<OauthResponseArg, LinkedDiscord>(
+  'discord/auth',
+  async (arg, { api, now }) => {
+    const linked = await api.call(endpoints.discordOauthResponse, {
+      query: {
+        code: arg.code,
+        state: arg.state,
+        ...(arg.vendorUrl ? { vendorUrl: arg.vendorUrl } : {}),
+      },
+    });
+    return { ...linked, receivedAt: now() };
+  },
+);
+
+/** Roles granted through the account are removed; linking again brings them back. */
+export const unlinkDiscord = requestThunk<void, null>('discord/unlink', async (_, { api }) => {
+  await api.call(endpoints.discordUnlink, {});
+  return null;
+});
+
+export const fetchCommunities = requestThunk<void, Community[]>(
+  'discord/communities',
+  async (_, { api }) => (await api.call(endpoints.userCommunities, {})).communities,
+);
+
+/** Re-checks one community now; the answer is merged into its entry (SPEC §4). */
+export const reconnectCommunity = requestThunk<string, Community>(
+  'discord/reconnect',
+  async (id, { api }) =>
+    (await api.call(endpoints.reconnectCommunity, { params: { id } })).community,
+);

@@ -1,0 +1,169 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import type { Purchase } from '@tradeshelf/contract';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { Alert, Button } from '../components/ui.tsx';
+import { CommunityList, DiscordAccountPanel } from '../features/discord/components.tsx';
+import { fetchPurchaseList } from '../features/orders/api.ts';
+import { orderPath, RowsSkeleton, schemeLabel } from '../features/orders/components.tsx';
+import { formatDate } from '../lib/format.ts';
+import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => [
+  ...pageMeta('Your library', 'Everything you own on Tradeshelf: communities, tools and courses.'),
+  { name: 'robots', content: 'noindex' },
+];
+
+/** Orders read per page here: the library lists what is owned, so it reads more at once. */
+const PAGE = 50;
+
+/** What a paid purchase still gives, other than Discord roles (those are the community cards). */
+function ownedProducts(p: Purchase) {
+  if (p.status !== 'paid') return [];
+  const community = new Set(
+    p.entitlements.filter((e) => e.kind === 'discord_role').map((e) => e.productId),
+  );
+  return p.entitlements.filter(
+    (e) => e.kind === 'access' && e.status === 'active' && !community.has(e.productId),
+  );
+}
+
+function OtherPurchases() {
+  const dispatch = useAppDispatch();
+  const list = useAppSelector((s) => s.order.list);
+  const data = list.data;
+  const owned = (data?.purchases ?? [])
+    .map((p) => ({ purchase: p, products: ownedProducts(p) }))
+    .filter((x) => x.products.length > 0);
+
+  if (!data && list.status === 'failure')
+    return (
+      <Alert>
+        {list.error?.error ?? 'We could not load your purchases.'}{' '}
+        <button
+          type="button"
+          className="font-semibold underline"
+          onClick={() => void dispatch(fetchPurchaseList({ limit: PAGE }))}
+        >
+          Try again
+        </button>
+      </Alert>
+    );
+  if (!data) return <RowsSkeleton rows={2} label="Loading your purchases…" />;
+  return (
+    <>
+      {owned.length > 0 ? (
+        <ul aria-label="Other purchases" className="flex flex-col gap-3">
+          {owned.map(({ purchase: p, products }) => (
+            <li key={p.id}>
+              <article className="flex flex-col gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <h3 className="font-semibold text-white">{p.item.title}</h3>
+                  <p className="text-xs text-slate-400">
+                    {p.item.vendor.displayName} · {schemeLabel(p)} · bought{' '}
+                    <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+                  </p>
+                  {p.item.type === 'bundle' && (
+                    <p className="mt-1 text-sm text-slate-300">
+                      {products.map((e) => e.productTitle).join(', ')}
+                    </p>
+                  )}
+                </div>
+                <Link
+                  to={orderPath(p)}
+                  className="shrink-0 text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+                >
+                  View order<span className="sr-only"> for {p.item.title}</span>
+                </Link>
+              </article>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        !data.nextCursor && <p className="text-sm text-slate-400">No other purchases yet.</p>
+      )}
+      {list.status === 'failure' && list.error && <Alert>{list.error.error}</Alert>}
+      {data.nextCursor && (
+        <Button
+          type="button"
+          variant="ghost"
+          className="self-center"
+          loading={list.status === 'loading'}
+          onClick={() =>
+            void dispatch(fetchPurchaseList({ limit: PAGE, cursor: data.nextCursor! }))
+          }
+        >
+          Load more purchases
+        </Button>
+      )}
+    </>
+  );
+}
+
+function LibraryPage() {
+  const dispatch = useAppDispatch();
+  const communities = useAppSelector((s) => s.discord.communities);
+  const purchases = useAppSelector((s) => s.order.list);
+  useEffect(() => {
+    void dispatch(fetchPurchaseList({ limit: PAGE }));
+  }, [dispatch]);
+
+  const noCommunities = communities.status !== 'idle' && communities.data?.length === 0;
+  const nothingOwned =
+    noCommunities &&
+    purchases.data !== null &&
+    !purchases.data.nextCursor &&
+    purchases.data.purchases.every((p) => ownedProducts(p).length === 0);
+
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <h1 className="text-2xl font-bold text-white">Your library</h1>
+      <DiscordAccountPanel />
+      {nothingOwned && (
+        <div
+          data-testid="library-empty"
+          className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center"
+        >
+          <p className="text-lg font-semibold text-white">Nothing here yet</p>
+          <p className="text-sm text-slate-400">
+            Communities, indicators, scanners and courses you buy show up here.
+          </p>
+          <Link
+            to="/search"
+            className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
+          >
+            Browse the marketplace
+          </Link>
+        </div>
+      )}
+      <section
+        aria-labelledby="communities-title"
+        // Kept mounted while hidden: the list inside reads (and polls) the communities.
+        hidden={noCommunities}
+        className="flex flex-col gap-3"
+      >
+        <h2 id="communities-title" className="text-lg font-semibold text-white">
+          Communities
+        </h2>
+        <CommunityList />
+      </section>
+      {!nothingOwned && (
+        <section aria-labelledby="purchases-title" className="flex flex-col gap-3">
+          <h2 id="purchases-title" className="text-lg font-semibold text-white">
+            {noCommunities ? 'Your purchases' : 'Your other purchases'}
+          </h2>
+          <OtherPurchases />
+        </section>
+      )}
+    </div>
+  );
+}
+
+export default function Library() {
+  return (
+    <RequireAuth>
+      <LibraryPage />
+    </RequireAuth>
+  );
+}
