@@ -29,6 +29,8 @@
  * checked member by member (the bench fails when any is wrong).
  *
  * `npm run bench access`; needs DATABASE_URL (the server gets a throwaway database).
+ * `BENCH_ACCESS_PARTS=1` (or `2`) runs one part only; `BENCH_ACCESS_SPREAD=10` adds a diagnostic
+ * run of part 1 with the burst spread over 10 vendors' servers.
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -53,6 +55,8 @@ const LONE = 5;
 const PAYING = 16;
 const TARGET_P95_MS = 5_000;
 const DISCORD_GLOBAL_RPS = 50;
+/** Servers the diagnostic run of part 1 spreads the burst over (1: no such run). */
+const SPREAD = Number(process.env.BENCH_ACCESS_SPREAD ?? 1);
 const MEMBERS = Number(process.env.BENCH_ACCESS_MEMBERS ?? 10_000);
 
 type Bench = Awaited<ReturnType<typeof startBenchApp>>;
@@ -78,8 +82,11 @@ export async function run(): Promise<void> {
     console.log(
       `\naccess delivery (${bench.backend}, ${os.cpus().length} cores, Node ${process.version}; real DiscordChat → sandbox over HTTP, pg-boss workers)`,
     );
-    await paymentToRole(bench);
-    await reconciliation(bench);
+    const parts = process.env.BENCH_ACCESS_PARTS ?? '12';
+    timePaymentEvents(bench);
+    if (parts.includes('1')) await paymentToRole(bench);
+    if (SPREAD > 1) await paymentToRole(bench, SPREAD);
+    if (parts.includes('2')) await reconciliation(bench);
   } finally {
     await bench.close();
   }
@@ -87,59 +94,105 @@ export async function run(): Promise<void> {
 
 /* Part 1 */
 
-async function paymentToRole(bench: Bench): Promise<void> {
-  const db = bench.deps.database.db;
-  const sandbox = bench.deps.discordSandbox!;
-  const seller = await seedVendor(db, 'bench-access-burst');
-  const guild = await seedSandboxGuild(db, {
-    name: 'Bench Burst Traders',
-    roles: ['Members', 'Floor', 'Moderators'],
-  });
-  const roleId = guild.roleIds.Members!;
-  const product = await seedCommunity(db, seller, guild, 'Members', 'Burst Community');
+/** When each payment event was accepted (by purchase id), for every run of part 1. */
+const accepted = new Map<string, number>();
 
-  // Buyers: rows and tokens from the app's signer (argon2 would dominate setup), each linked to a
-  // sandbox account that is already a member. Linking through OAuth2 would cost two rate-limited
-  // sandbox calls per buyer of setup time; the rows are what the callback writes.
-  const buyers = LONE + BURST;
-  const accounts = (await seedSandboxMembers(db, guild.guildId, buyers + BURST)).userIds;
-  const people = await seedBuyers(bench, 'burst', buyers);
-  await linkAccounts(
-    db,
-    people.map((p, i) => ({ userId: p.id, discordUserId: accounts[i]! })),
-  );
-  const sessions = await checkouts(bench, people, seller.vendorUrl, product.priceId);
-  const purchaseOf = await purchasesOf(db, product.id);
-  await settle(bench);
-
-  // When each payment event was accepted: the sandbox delivers it to the webhook endpoint in
-  // process; wrapping that delivery times the endpoint's 2xx answer per purchase.
-  const accepted = new Map<string, number>();
+/**
+ * The sandbox delivers each payment event to the webhook endpoint in process; wrapping that delivery
+ * times the endpoint's 2xx answer per purchase.
+ */
+function timePaymentEvents(bench: Bench): void {
   const payments = bench.deps.sandbox!;
   const deliver = (payments as unknown as { transport: SandboxTransport }).transport;
   payments.setTransport(async (body, signature) => {
     const status = await deliver(body, signature);
     const event = JSON.parse(body) as { type: string; purchaseId: string };
     if (status >= 200 && status < 300 && event.type === 'checkout.completed')
-      accepted.set(event.purchaseId, performance.now());
+      accepted.set(event.purchaseId, Date.now());
     return status;
   });
+}
+
+interface Server {
+  guild: SeededGuild;
+  roleId: string;
+  vendorUrl: string;
+  product: { id: string; priceId: string };
+  /** Members linked to buyers (in buyer order), then members nobody linked (for the floor). */
+  accounts: string[];
+}
+
+/**
+ * `servers` > 1: the same burst spread over that many vendors' servers, each with its own buckets
+ * (Discord's limits are per route and server), so the 50 requests/s global limit and the pipeline
+ * itself bind instead of one server's 10 role changes a second.
+ */
+async function paymentToRole(bench: Bench, servers = 1): Promise<void> {
+  const db = bench.deps.database.db;
+  const sandbox = bench.deps.discordSandbox!;
+  const tag = `s${servers}`;
+  const buyers = LONE + BURST;
+  const perServer = Math.ceil(buyers / servers) + Math.ceil(BURST / servers);
+  const all: Server[] = [];
+  for (let k = 0; k < servers; k++) {
+    const seller = await seedVendor(db, `bench-access-${tag}-${k}`);
+    const guild = await seedSandboxGuild(db, {
+      name: `Bench ${tag} Traders ${k}`,
+      roles: ['Members', 'Floor', 'Moderators'],
+    });
+    const product = await seedCommunity(db, seller, guild, 'Members', `Community ${tag} ${k}`);
+    const accounts = (await seedSandboxMembers(db, guild.guildId, perServer)).userIds;
+    all.push({
+      guild,
+      roleId: guild.roleIds.Members!,
+      vendorUrl: seller.vendorUrl,
+      product,
+      accounts,
+    });
+  }
+  // Buyer i buys server i % servers' community with that server's member account n° ⌊i / servers⌋.
+  const serverOf = (i: number) => all[i % servers]!;
+  const accountOf = (i: number) => serverOf(i).accounts[Math.floor(i / servers)]!;
+
+  // Buyers: rows and tokens from the app's signer (argon2 would dominate setup), each linked to a
+  // sandbox account that is already a member. Linking through OAuth2 would cost two rate-limited
+  // sandbox calls per buyer of setup time; the rows are what the callback writes.
+  const people = await seedBuyers(bench, tag, buyers);
+  await linkAccounts(
+    db,
+    people.map((p, i) => ({ userId: p.id, discordUserId: accountOf(i) })),
+  );
+  const sessions = await checkouts(
+    bench,
+    people.map((p, i) => ({
+      ...p,
+      vendorUrl: serverOf(i).vendorUrl,
+      priceId: serverOf(i).product.priceId,
+    })),
+  );
+  const purchaseOf = await purchasesOf(
+    db,
+    all.map((x) => x.product.id),
+  );
+  await settle(bench);
+
   // When the role is present: the sandbox's member event, sent once the role's row is written.
+  const roleIn = new Map(all.map((x) => [x.guild.guildId, x.roleId]));
   const granted = new Map<string, number>();
   const waiters = new Map<string, () => void>();
-  sandbox.onMemberEvent((e) => {
-    if (e.type === 'member.left' || e.guildId !== guild.guildId) return;
-    if (!e.member.roleIds.includes(roleId) || granted.has(e.member.userId)) return;
-    granted.set(e.member.userId, performance.now());
+  const stopListening = sandbox.onMemberEvent((e) => {
+    if (e.type === 'member.left' || !roleIn.has(e.guildId)) return;
+    if (!e.member.roleIds.includes(roleIn.get(e.guildId)!) || granted.has(e.member.userId)) return;
+    granted.set(e.member.userId, Date.now());
     waiters.get(e.member.userId)?.();
   });
   const roleOf = (i: number) =>
     new Promise<void>((resolve) => {
-      if (granted.has(accounts[i]!)) resolve();
-      else waiters.set(accounts[i]!, resolve);
+      if (granted.has(accountOf(i))) resolve();
+      else waiters.set(accountOf(i), resolve);
     });
-  const latency = (i: number) =>
-    granted.get(accounts[i]!)! - accepted.get(purchaseOf.get(people[i]!.id)!)!;
+  const acceptedOf = (i: number) => accepted.get(purchaseOf.get(people[i]!.id)!)!;
+  const latency = (i: number) => granted.get(accountOf(i))! - acceptedOf(i);
 
   // Baseline: lone purchases, one at a time, each after the previous one's work is done.
   const lone: number[] = [];
@@ -152,50 +205,75 @@ async function paymentToRole(bench: Bench): Promise<void> {
 
   // The burst.
   await resetStats(bench);
-  const started = performance.now();
+  const started = Date.now();
   const burst = Array.from({ length: BURST }, (_, k) => LONE + k);
   await inFlight(PAYING, burst, (i) => pay(bench, sessions[i]!));
-  const allPaid = performance.now();
+  const allPaid = Date.now();
   await withTimeout(
     Promise.all(burst.map((i) => roleOf(i))),
     600_000,
-    `burst: ${burst.filter((i) => !granted.has(accounts[i]!)).length} roles missing`,
+    `burst: ${burst.filter((i) => !granted.has(accountOf(i))).length} roles missing`,
   );
-  const allGranted = performance.now();
+  const allGranted = Date.now();
   await settle(bench);
   const burstStats = await stats(bench);
   const retried = await failedJobs(bench);
   const perPurchase = burst.map(latency);
-  const fromStart = burst.map((i) => granted.get(accounts[i]!)! - started);
-  const acceptedAt = burst.map((i) => accepted.get(purchaseOf.get(people[i]!.id)!)! - started);
+  const fromStart = burst.map((i) => granted.get(accountOf(i))! - started);
+  const lastAccepted = Math.max(...burst.map(acceptedOf)) - started;
+  // Where the time went, from each purchase's converge job (pg-boss's own timestamps).
+  const jobs = await convergeJobs(
+    db,
+    burst.map((i) => people[i]!.id),
+  );
+  const stage = (f: (i: number, job: { queued: number; started: number }) => number) =>
+    p(burst.filter((i) => jobs.has(people[i]!.id)).map((i) => f(i, jobs.get(people[i]!.id)!)));
+  const delivered = await deliveriesOf(
+    db,
+    burst.map((i) => purchaseOf.get(people[i]!.id)!),
+  );
+  const toDelivered = p(
+    burst.map((i) => delivered.get(purchaseOf.get(people[i]!.id)!)! - acceptedOf(i)),
+  );
+  const toQueued = stage((i, j) => j.queued - delivered.get(purchaseOf.get(people[i]!.id)!)!);
+  const toStarted = stage((_, j) => j.started - j.queued);
+  const inJob = stage((i, j) => granted.get(accountOf(i))! - j.started);
 
-  // Baseline: the rate-limit floor. The same number of bare role PUTs, fired at once through the
-  // same adapter, for members nobody linked (their member events change nothing).
+  // Baseline: the rate-limit floor. The same number of bare role PUTs over the same servers, fired
+  // at once through the same adapter, for members nobody linked (their member events change nothing).
   await resetStats(bench);
-  const floorStart = performance.now();
+  const floorStart = Date.now();
   const floor = await Promise.all(
-    accounts.slice(buyers, buyers + BURST).map(async (discordUserId) => {
-      await bench.deps.chat.addRole(guild.guildId, discordUserId, guild.roleIds.Floor!, 'bench');
-      return performance.now() - floorStart;
+    Array.from({ length: BURST }, async (_, i) => {
+      const server = all[i % servers]!;
+      const spare = server.accounts[Math.ceil(buyers / servers) + Math.floor(i / servers)]!;
+      await bench.deps.chat.addRole(
+        server.guild.guildId,
+        spare,
+        server.guild.roleIds.Floor!,
+        'bench',
+      );
+      return Date.now() - floorStart;
     }),
   );
   const floorStats = await stats(bench);
+  stopListening();
 
-  const holding = await holders(db, guild.guildId, roleId);
+  let holding = 0;
+  for (const x of all) holding += await holders(db, x.guild.guildId, x.roleId);
   if (holding !== buyers) throw new Error(`${holding} members hold the role, expected ${buyers}`);
 
   const lone50 = percentile(lone, 50);
-  const p = (xs: number[]) => ({
-    p50: percentile(xs, 50),
-    p95: percentile(xs, 95),
-    max: Math.max(...xs),
-  });
   const per = p(perPurchase);
   const start = p(fromStart);
   const fl = p(floor);
-  console.log(`  part 1: ${BURST} paid purchases in a burst, one server, default sandbox limits`);
   console.log(
-    `    payments accepted in ${s(allPaid - started)} (${(BURST / ((allPaid - started) / 1000)).toFixed(0)}/s; last accepted at ${s(Math.max(...acceptedAt))}); every role present after ${s(allGranted - started)}`,
+    servers === 1
+      ? `  part 1: ${BURST} paid purchases in a burst, one server, the sandbox's default (Discord's) limits`
+      : `  part 1, diagnostic: the same burst over ${servers} vendors' servers (${BURST / servers} each), same limits`,
+  );
+  console.log(
+    `    payments accepted in ${s(allPaid - started)} (${(BURST / ((allPaid - started) / 1000)).toFixed(0)}/s; last accepted at ${s(lastAccepted)}); every role present after ${s(allGranted - started)}`,
   );
   console.log(
     `    payment accepted → role present   p50 ${s(per.p50)}  p95 ${s(per.p95)}  max ${s(per.max)}   p95 / target ${s(TARGET_P95_MS)} = ${(per.p95 / TARGET_P95_MS).toFixed(2)}  ${per.p95 <= TARGET_P95_MS ? 'met' : 'NOT MET'}`,
@@ -210,8 +288,45 @@ async function paymentToRole(bench: Bench): Promise<void> {
     `    baseline: ${BURST} bare role PUTs at once  p50 ${s(fl.p50)}  p95 ${s(fl.p95)}  max ${s(fl.max)}   (rate-limit floor; ${floorStats.requests} requests, peak ${floorStats.peakPerSecond}/s, ${floorStats.rateLimited} × 429)`,
   );
   console.log(
+    `    where it went (p50 / p95): until its event's delivery to access.discord ${s(toDelivered.p50)} / ${s(toDelivered.p95)}; converge queued ${s(toQueued.p50)} / ${s(toQueued.p95)}; waiting for a worker ${s(toStarted.p50)} / ${s(toStarted.p95)}; in the job until the role is there ${s(inJob.p50)} / ${s(inJob.p95)}`,
+  );
+  console.log(
     `    burst traffic: ${burstStats.requests} requests (${routeSummary(burstStats)}), peak ${burstStats.peakPerSecond}/s, ${burstStats.rateLimited} × 429; converge jobs failed and retried: ${retried}`,
   );
+}
+
+const p = (xs: number[]) => ({
+  p50: percentile(xs, 50),
+  p95: percentile(xs, 95),
+  max: Math.max(...xs),
+});
+
+/** Each buyer's purchase-caused converge job: when it was queued and when a worker took it. */
+async function convergeJobs(
+  db: Db,
+  userIds: string[],
+): Promise<Map<string, { queued: number; started: number }>> {
+  const rows = await db.execute<{ user_id: string; queued: number; started: number }>(sql`
+    select data->>'userId' as user_id,
+      (extract(epoch from min(created_on)) * 1000)::float8 as queued,
+      (extract(epoch from min(started_on)) * 1000)::float8 as started
+    from pgboss.job
+    where name = ${queues.accessConverge} and data->>'cause' = 'purchase'
+      and data->>'userId' = any(${sql.param(userIds)}::text[])
+    group by 1`);
+  return new Map(
+    rows.rows.map((r) => [r.user_id, { queued: Number(r.queued), started: Number(r.started) }]),
+  );
+}
+
+/** When each purchase's `purchase.paid` delivery to `access.discord` ran (its transaction's start). */
+async function deliveriesOf(db: Db, purchaseIds: string[]): Promise<Map<string, number>> {
+  const rows = await db.execute<{ stream: string; at: number }>(sql`
+    select e.stream, (extract(epoch from d.delivered_at) * 1000)::float8 as at
+    from event_deliveries d join domain_events e on e.id = d.event_id
+    where d.subscriber = 'access.discord' and e.type = 'purchase.paid'
+      and e.stream = any(${sql.param(purchaseIds)}::text[])`);
+  return new Map(rows.rows.map((r) => [r.stream, Number(r.at)]));
 }
 
 /* Part 2 */
@@ -331,7 +446,7 @@ async function reconciliation(bench: Bench): Promise<void> {
     `  part 2: reconcile a ${MEMBERS.toLocaleString('en')}-member server (${entitled.length} entitled, ${missing.length} of them missing the role; ${ended.length} ended and ${strangers.length} unlinked holding it; ${moderators.length} with an unmanaged role; ${linkedOnly.length} linked without a purchase)`,
   );
   console.log(
-    `    wall time ${s(wall)}; ${result.guilds} servers, ${result.members} members listed (part 1's ${result.members - MEMBERS - 2} included), ${result.added} added, ${result.removed} removed: ${problems.length ? 'WRONG' : 'correct'}`,
+    `    wall time ${s(wall)}; ${result.guilds} servers, ${result.members} members listed (part 1's servers' ${result.members - MEMBERS - 2} included), ${result.added} added, ${result.removed} removed: ${problems.length ? 'WRONG' : 'correct'}`,
   );
   console.log(
     `    reconcile's requests ${during.requests} (${routeSummary(during)}), peak ${during.peakPerSecond}/s, ${during.rateLimited} × 429   peak / Discord's ${DISCORD_GLOBAL_RPS}/s = ${(during.peakPerSecond / DISCORD_GLOBAL_RPS).toFixed(2)}  ${during.peakPerSecond <= DISCORD_GLOBAL_RPS ? 'within' : 'EXCEEDED'}`,
@@ -466,21 +581,17 @@ async function inFlight<T>(n: number, items: T[], work: (item: T) => Promise<voi
 
 async function checkouts(
   bench: Bench,
-  people: Array<{ token: string }>,
-  vendorUrl: string,
-  priceId: string,
+  people: Array<{ token: string; vendorUrl: string; priceId: string }>,
 ): Promise<string[]> {
   const sessions: string[] = [];
   await inFlight(8, [...people.keys()], async (i) => {
+    const person = people[i]!;
     const res = await fetch(
-      `${bench.url}/api/v1/user/product?vendorUrl=${encodeURIComponent(vendorUrl)}`,
+      `${bench.url}/api/v1/user/product?vendorUrl=${encodeURIComponent(person.vendorUrl)}`,
       {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${people[i]!.token}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ priceId }),
+        headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ priceId: person.priceId }),
       },
     );
     if (res.status !== 201) throw new Error(`checkout ${res.status}: ${await res.text()}`);
@@ -489,9 +600,9 @@ async function checkouts(
   return sessions;
 }
 
-async function purchasesOf(db: Db, productId: string): Promise<Map<string, string>> {
+async function purchasesOf(db: Db, productIds: string[]): Promise<Map<string, string>> {
   const rows = await db.execute<{ id: string; buyer_id: string }>(
-    sql`select id, buyer_id from purchases where product_id = ${productId}`,
+    sql`select id, buyer_id from purchases where product_id = any(${sql.param(productIds)}::text[])`,
   );
   return new Map(rows.rows.map((r) => [r.buyer_id, r.id]));
 }
