@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { newId } from '../lib.ts';
+import { inLanes, newId } from '../lib.ts';
 import type { DomainEvent, EventPayloads, EventType } from './types.ts';
 
 export interface Subscriber {
@@ -129,20 +129,12 @@ export class EventBus {
       ).rows.filter((r) => !tried.has(`${r.event_id}/${r.subscriber}`));
       if (!due.length) break;
       for (const row of due) tried.add(`${row.event_id}/${row.subscriber}`);
-      let next = 0;
-      const lanes = await Promise.allSettled(
-        Array.from({ length: Math.min(DELIVERING, due.length) }, async () => {
-          while (next < due.length) {
-            const row = due[next++]!;
-            const outcome = await this.deliverOne(db, row.event_id, row.subscriber);
-            if (outcome === 'delivered') done.delivered++;
-            else if (outcome === 'failed') done.failed++;
-          }
-        }),
-      );
-      // Recording a failure can fail too (the database went away): after the others finished.
-      const broken = lanes.find((l) => l.status === 'rejected');
-      if (broken) throw broken.reason;
+      // Recording a failure can fail too (the database went away): that ends the pass.
+      await inLanes(due, DELIVERING, async (row) => {
+        const outcome = await this.deliverOne(db, row.event_id, row.subscriber);
+        if (outcome === 'delivered') done.delivered++;
+        else if (outcome === 'failed') done.failed++;
+      });
     }
     return done;
   }
