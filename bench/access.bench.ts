@@ -6,29 +6,35 @@
  *
  * Part 1, payment → role. 200 buyers, each with a linked sandbox account already in the vendor's
  * server, pay for one community product in one burst (the sandbox checkout's Pay, which delivers
- * the signed webhook to the app's endpoint, as `orders.bench.ts` does). Per purchase: from the
- * moment the app's webhook endpoint accepted its payment event (2xx; timed by wrapping the payment
- * sandbox's delivery) to the moment the role is present in the sandbox server (the sandbox's own
- * member event, emitted right after the role's row is written: no polling). Sandbox rate limits are
- * the defaults (per route and server 10 requests/s, 50/s per bot token).
+ * the signed webhook to the app's endpoint, as `orders.bench.ts` does; 16 in flight, as fast as the
+ * app takes them). Per purchase: from the moment the app's webhook endpoint accepted its payment
+ * event (2xx; timed by wrapping the payment sandbox's delivery) to the moment the role is present in
+ * the sandbox server (the sandbox's own member event, emitted right after the role's row is written:
+ * no polling). Sandbox rate limits are the defaults (10 requests/s per route and server, 50/s per
+ * bot token). A line says where the time went: until the event reached access delivery, until a
+ * worker took the converge job, and in the job.
  *
- * Its baselines, measured in the same run:
- * - one lone purchase's payment → role, with nothing else queued (median of 5): what a purchase
- *   costs end to end when it does not wait behind others (job polling, event delivery, two Discord
- *   calls);
- * - the rate-limit floor: the same number of bare `PUT …/roles/:r` calls fired at once through the
- *   same adapter, timed from the burst's start. Discord allows 10 of them a second per server, so no
- *   implementation can give 200 people a role in one server faster: p95 ≈ 18 s. The target (p95
- *   ≤ 5 s) is printed as a ratio, and so is the burst's p95 against this floor, which is what our
- *   own pipeline adds.
+ * Its baselines, measured in the same run, and why these two:
+ * - one lone purchase's payment → role, with nothing else queued (median of 5): what the pipeline
+ *   costs a purchase that waits behind nobody (job pick-ups, event delivery, two Discord calls);
+ * - the rate-limit floor: 200 bare `PUT …/roles/:r` calls fired at once through the same adapter
+ *   into the same server, timed from their start. Discord allows 10 role changes a second per
+ *   server, so nobody can give 200 people a role in one server faster (p95 ≈ 21 s: 19 windows of a
+ *   second plus the client's waits for each reset). A bare round trip would say how fast one call is;
+ *   in a burst the limit, not the round trip, decides, so the floor is the fair comparison.
+ * The p95 is printed against the 5 s target, and the burst's p95 (from its start) against the
+ * floor's, which is what our own pipeline adds.
  *
  * Part 2, reconciliation of a 10 000-member server with a realistic mix (entitled members holding
  * the role, entitled members missing it, members holding it without access, others holding an
- * unmanaged role, linked buyers who bought nothing), `reconcileAll` run once: wall time, requests
- * made, peak requests per second seen by the sandbox against Discord's 50/s, and the repairs
- * checked member by member (the bench fails when any is wrong).
+ * unmanaged role, linked buyers who bought nothing; see `mix`), `reconcileAll` run once (every bound
+ * server: part 1's too): wall time against the floor its busiest bucket sets (its calls at the
+ * per-route limit), requests made, peak requests per second seen by the sandbox (over any sliding
+ * second) against Discord's 50/s, and the repairs checked member by member (the bench fails when
+ * any is wrong). The sandbox's default limits page through the 10 000 members correctly, so they
+ * stay.
  *
- * `npm run bench access`; needs DATABASE_URL (the server gets a throwaway database).
+ * `npm run bench access`; needs DATABASE_URL (the server gets a throwaway database), skipped without.
  * `BENCH_ACCESS_PARTS=1` (or `2`) runs one part only; `BENCH_ACCESS_SPREAD=10` adds a diagnostic
  * run of part 1 with the burst spread over 10 vendors' servers.
  */
@@ -70,7 +76,11 @@ interface SandboxStats {
 }
 
 export async function run(): Promise<void> {
-  if (!process.env.DATABASE_URL) throw new Error('access bench: set DATABASE_URL (PostgreSQL)');
+  if (!process.env.DATABASE_URL) {
+    // pg-boss, the sandbox and 10 000 members on the embedded database would measure PGlite.
+    console.log('\naccess delivery: skipped (set DATABASE_URL to a PostgreSQL server)');
+    return;
+  }
   // The adapter reaches the sandbox through DISCORD_API_URL, which derives from PORT: known first.
   const port = await freePort();
   const bench = await startBenchApp(null, { queue: true, port, env: { PORT: String(port) } });
