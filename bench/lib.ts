@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -26,6 +27,11 @@ export async function startBenchApp(
     sharedDbUrl?: string;
     /** Jobs through pg-boss with a worker in this process, as `npm start` runs them. */
     queue?: boolean;
+    /**
+     * Listen on this port (default: any free one). Pass it as `env.PORT` too when the app must reach
+     * itself over HTTP, as the Discord adapter does its sandbox.
+     */
+    port?: number;
   } = {},
 ) {
   // On a real server, a throwaway database so benchmarks never touch real data.
@@ -59,7 +65,7 @@ export async function startBenchApp(
   if (boss) await startWorkers(boss, workerDeps(deps, quiet));
   const app = await buildApp(deps, { web });
   await options.beforeListen?.(app, deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -134,6 +140,15 @@ export function report(
     `  ${r.title.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / baseline.rps).toFixed(2)}`;
   console.log(row(baseline) + '  (baseline)');
   for (const r of runs) console.log(row(r));
+}
+
+/** A port nobody listens on now (the OS picks it; closed again before it is used). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -34,3 +34,28 @@ export function sixDigitCode(): string {
 
 export const minutes = (n: number) => n * 60_000;
 export const days = (n: number) => n * 86_400_000;
+
+/**
+ * Runs `work` for each item, `lanes` at a time, in order of taking. After a failure no lane takes
+ * another item; the first failure is thrown once every lane has stopped.
+ */
+export async function inLanes<T>(
+  items: readonly T[],
+  lanes: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const settled = await Promise.allSettled(
+    Array.from({ length: Math.min(lanes, items.length) }, async () => {
+      try {
+        while (next < items.length && !failed) await work(items[next++]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }),
+  );
+  const broken = settled.find((s) => s.status === 'rejected');
+  if (broken) throw broken.reason;
+}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { newId } from '../lib.ts';
+import { inLanes, newId } from '../lib.ts';
 import type { DomainEvent, EventPayloads, EventType } from './types.ts';
 
 export interface Subscriber {
@@ -40,6 +40,9 @@ interface LockedRow extends Record<string, unknown> {
   occurred_at: string | Date;
   waiting: boolean;
 }
+
+/** Deliveries one pass runs side by side. */
+const DELIVERING = 4;
 
 /**
  * Domain events (ADR 028): `publish` writes an event and one delivery per subscriber in the writer's
@@ -150,7 +153,11 @@ export class EventBus {
 
   /**
    * Delivers what is due, oldest first, until nothing is or `limit` attempts were made. Safe to run
-   * in several workers at once: each delivery is locked while it runs.
+   * in several workers at once: each delivery is locked while it runs. A page's deliveries run up to
+   * `DELIVERING` at a time: each is the head of its own subscriber's queue for its stream (the query
+   * leaves out any with an earlier undelivered version), so order per stream holds. One at a time, a
+   * burst of payments starved the pass: each delivery's statements queued behind the payments' for a
+   * pooled connection, and access delivery lagged the payments by seconds (`npm run bench access`).
    */
   async deliverDue(db: Db, limit = 200): Promise<{ delivered: number; failed: number }> {
     const done = { delivered: 0, failed: 0 };
@@ -173,12 +180,13 @@ export class EventBus {
           limit 50`)
       ).rows.filter((r) => !tried.has(`${r.event_id}/${r.subscriber}`));
       if (!due.length) break;
-      for (const row of due) {
-        tried.add(`${row.event_id}/${row.subscriber}`);
+      for (const row of due) tried.add(`${row.event_id}/${row.subscriber}`);
+      // Recording a failure can fail too (the database went away): that ends the pass.
+      await inLanes(due, DELIVERING, async (row) => {
         const outcome = await this.deliverOne(db, row.event_id, row.subscriber);
         if (outcome === 'delivered') done.delivered++;
         else if (outcome === 'failed') done.failed++;
-      }
+      });
     }
     return done;
   }

@@ -23,6 +23,8 @@ const failing = new Set<string>();
 const failedOnce = new Set<string>();
 /** Refuses (failing the publisher's transaction) for streams named in `refusing`. */
 const refusing = new Set<string>();
+/** Deliveries to `test.paid-only` running at once (slowed down when `slow`). */
+const inFlight = { now: 0, most: 0, slow: false };
 const subscribers: Subscriber[] = [
   {
     name: 'test.read-model',
@@ -38,7 +40,20 @@ const subscribers: Subscriber[] = [
     types: ['purchase.paid', 'purchase.refunded'],
     handle: record('recorder'),
   },
-  { name: 'test.paid-only', types: ['purchase.paid'], handle: record('paid-only') },
+  {
+    name: 'test.paid-only',
+    types: ['purchase.paid'],
+    handle: async (tx, event) => {
+      inFlight.now++;
+      inFlight.most = Math.max(inFlight.most, inFlight.now);
+      try {
+        if (inFlight.slow) await tx.execute(sql`select pg_sleep(0.05)`);
+        await record('paid-only')(tx, event);
+      } finally {
+        inFlight.now--;
+      }
+    },
+  },
   {
     // Only purchases that deliver a Discord role, as the access module's Discord subscriber.
     name: 'test.discord-only',
@@ -172,6 +187,29 @@ describe('domain events', () => {
       expect((await seen('recorder', s)).map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
       expect((await seen('flaky', s)).map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
       expect((await seen('paid-only', s)).map((r) => r.version)).toEqual([1]);
+    }
+  });
+
+  it('are delivered a few at a time by one deliverer, each stream still in order', async () => {
+    const list = Array.from({ length: 8 }, newStream);
+    for (const st of list) await publish(st);
+    for (const st of list) await publish(st, 'purchase.refunded');
+    inFlight.slow = true;
+    inFlight.most = 0;
+    try {
+      expect(await deliver()).toEqual({ delivered: 8 * 5, failed: 0 });
+    } finally {
+      inFlight.slow = false;
+    }
+    // A slow subscriber does not hold up the streams behind it, and is not flooded either.
+    expect(inFlight.most).toBeGreaterThan(1);
+    expect(inFlight.most).toBeLessThanOrEqual(4);
+    for (const st of list) {
+      expect((await seen('recorder', st)).map((r) => r.type)).toEqual([
+        'purchase.paid',
+        'purchase.refunded',
+      ]);
+      expect(await seen('paid-only', st)).toHaveLength(1);
     }
   });
 

@@ -277,6 +277,33 @@ describe('a paid community', () => {
     expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
   });
 
+  it('reads the member once per grant: the grant’s own member event converges nobody again', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_echo');
+    await t.jobs.settle();
+    // The role's member event is handled after the sandbox answered: give it time to queue a job.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.jobs.settle();
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+    const reads = t.deps
+      .discordSandbox!.traffic.requests({ route: 'GET /guilds/:g/members/:u' })
+      .filter((r) => r.path.endsWith(`/members/${user.id}`));
+    expect(reads).toHaveLength(1);
+  });
+
+  it('converges on an event whose roles agree when the delivery is recorded as failing', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_failing');
+    expect((await communities(buyer.token))[0]!.health.status).toBe('active');
+    // Say the last attempt failed; the roles are right, and an event shows it (a role we do not manage).
+    await t.database.db.execute(sql`update access_deliveries set state = 'failing',
+      reason = 'Discord refused' where user_id = ${buyer.id}`);
+    await t.deps.discordSandbox!.addRole(guild.guildId, user.id, guild.roleIds.VIP!);
+    await expect
+      .poll(async () => (await communities(buyer.token))[0]!.health.status)
+      .toBe('active');
+  });
+
   it('answers 404 for a community that is not the buyer’s', async () => {
     const owner = await buyCommunity();
     const [mine] = await communities(owner.token);
