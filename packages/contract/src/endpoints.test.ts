@@ -10,6 +10,7 @@ import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
+import { licencesRoutes } from './licences.ts';
 import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
@@ -56,6 +57,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       supportRoutes,
       membershipRoutes,
       discordRoutes,
+      licencesRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

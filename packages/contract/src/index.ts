@@ -9,6 +9,7 @@ export * from './orders.ts';
 export * from './support.ts';
 export * from './membership.ts';
 export * from './discord.ts';
+export * from './licences.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -24,6 +25,7 @@ import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
 import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
+import { licencesRoutes } from './licences.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -36,5 +38,6 @@ export const routes = {
   ...supportRoutes,
   ...membershipRoutes,
   ...discordRoutes,
+  ...licencesRoutes,
 } as const;
 export type RouteName = keyof typeof routes;
