@@ -65,6 +65,10 @@ describe('demo data', () => {
     expect(licence.history.map((e) => e.type)).toEqual(['activated', 'issued']);
     const answer = (await validate(licence.key, '50012345')).json();
     expect(answer).toMatchObject({ valid: true });
+    // Seen two hours ago; validating marks it seen now.
+    expect(Date.now() - Date.parse(licence.activations[0]!.lastSeenAt)).toBeGreaterThan(3_600_000);
+    const seen = (await onlyLicence({ token })).activations[0]!.lastSeenAt;
+    expect(Date.now() - Date.parse(seen)).toBeLessThan(60_000);
     expect(verifies(answer, await publicKeyPem(licence.vendor.vendorUrl))).toBe(true);
     const link = await t.call(licencesRoutes.licenceDownload, {
       token,
