@@ -110,16 +110,18 @@ export async function measure(
  * other core's load) lands on all of them. Figures are means over rounds; p99 is the worst round's.
  */
 export async function measureSideBySide(
-  targets: Array<{ title: string; url: string }>,
+  /** `options`: autocannon's, e.g. `requests` for POST bodies. */
+  targets: Array<{ title: string; url: string; options?: Partial<autocannon.Options> }>,
   rounds = Number(process.env.BENCH_ROUNDS ?? 4),
   seconds = Number(process.env.BENCH_SECONDS ?? 5),
 ): Promise<Measured[]> {
   const per = Math.max(1, Math.round((seconds / rounds) * 2) / 2);
   // Warm each (JIT, pools, prepared statements, caches) before anything counts.
-  for (const t of targets) await measure(t.title, t.url, {}, 1);
+  for (const t of targets) await measure(t.title, t.url, {}, 1, t.options);
   const runs: Measured[][] = targets.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    for (const [j, t] of targets.entries()) runs[j]!.push(await measure(t.title, t.url, {}, per));
+    for (const [j, t] of targets.entries())
+      runs[j]!.push(await measure(t.title, t.url, {}, per, t.options));
   }
   return runs.map((ms, j) => ({
     title: targets[j]!.title,

@@ -24,6 +24,7 @@ import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
 import { coursesModule } from './modules/courses/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
+import { licencesModule } from './modules/licences/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
 import { supportModule } from './modules/support/routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp(
   await app.register(ordersModule);
   await app.register(accessModule);
   await app.register(coursesModule);
+  await app.register(licencesModule);
   await app.register(supportModule);
   await app.register(membershipModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);

@@ -65,6 +65,10 @@ const envSchema = z.object({
     .int()
     .refine((n) => [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].includes(n), 'a divisor of 60')
     .default(60),
+  /** Licence API calls (activate, validate, deactivate) per key per minute (ADR 032). */
+  LICENCE_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** Licence API calls per client address (IPv6 per /64) per minute. */
+  LICENCE_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
   /** How long a client may take to send one whole request (headers and body). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

@@ -9,6 +9,7 @@ import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
 import { createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
+import { storeDemoBuild } from './modules/licences/seed.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
 import { watchMembers } from './modules/access/index.ts';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const opened = await openDatabase(config, log);
   log.info({ embedded: Boolean(opened.embedded) }, 'database migrated');
   if (config.SEED_DEMO && config.APP_ENV !== 'production') {
-    const seeded = await seedAll(opened.database.db);
+    const seeded = await seedAll(opened.database.db, { codeSecret: config.CODE_SECRET });
     if (seeded.accounts || seeded.catalog) log.info(seeded, 'demo data seeded');
   }
   // Migrations and seeding may hold a connection for long; serving may not (ADR 019).
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     if (pictures.rendered) log.info(pictures, 'demo pictures rendered');
     const media = await storeDemoCourseMedia(deps.storage);
     if (media) log.info({ media }, 'demo course media stored');
+    await storeDemoBuild(deps.storage);
   }
   if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
   // The Discord sandbox reports member changes in this process; the real gateway runs with the workers.

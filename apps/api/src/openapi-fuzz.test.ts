@@ -120,6 +120,10 @@ beforeAll(async () => {
     userId: [user.id],
     path: ['/p/x'],
     q: ['rsi', 'product'],
+    // Well-formed licence keys and fingerprints: clean calls reach the licence API's lookups.
+    key: ['TS-7K2QF-9MXWD-4HB8R-ZT3NC', '7k2qf9mxwd4hb8rzt3nc'],
+    fingerprint: ['50012345', 'workstation-7f3a9c'],
+    name: ['Trading desktop'],
   });
 });
 

@@ -11,6 +11,7 @@ import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
+import { licencesRoutes } from './licences.ts';
 import { supportRoutes } from './support.ts';
 import { usersRoutes } from './users.ts';
 
@@ -58,6 +59,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       membershipRoutes,
       discordRoutes,
       coursesRoutes,
+      licencesRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

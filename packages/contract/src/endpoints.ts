@@ -238,4 +238,48 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'bearer',
     status: 200,
   },
+  // licences
+  licences: { method: 'GET', path: '/api/v1/licence', auth: 'bearer', status: 200 },
+  deactivateLicenceActivation: {
+    method: 'DELETE',
+    path: '/api/v1/licence/{id}/activations/{activationId}',
+    auth: 'bearer',
+    status: 200,
+  },
+  resetLicenceKey: {
+    method: 'POST',
+    path: '/api/v1/licence/{id}/reset',
+    auth: 'bearer',
+    status: 200,
+  },
+  licenceDownload: {
+    method: 'GET',
+    path: '/api/v1/licence/{id}/download',
+    auth: 'bearer',
+    status: 200,
+  },
+  activateLicence: {
+    method: 'POST',
+    path: '/api/v1/licence/activate',
+    auth: 'none',
+    status: 200,
+  },
+  validateLicence: {
+    method: 'POST',
+    path: '/api/v1/licence/validate',
+    auth: 'none',
+    status: 200,
+  },
+  deactivateLicence: {
+    method: 'POST',
+    path: '/api/v1/licence/deactivate',
+    auth: 'none',
+    status: 200,
+  },
+  vendorLicencePublicKey: {
+    method: 'GET',
+    path: '/api/v1/licence/vendors/{vendorUrl}/public-key',
+    auth: 'none',
+    status: 200,
+  },
 };

@@ -10,6 +10,7 @@ export * from './support.ts';
 export * from './membership.ts';
 export * from './discord.ts';
 export * from './courses.ts';
+export * from './licences.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -26,6 +27,7 @@ import { supportRoutes } from './support.ts';
 import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
+import { licencesRoutes } from './licences.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -39,5 +41,6 @@ export const routes = {
   ...membershipRoutes,
   ...discordRoutes,
   ...coursesRoutes,
+  ...licencesRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

@@ -23,6 +23,8 @@ export interface RouteDef<
   path: TPath;
   auth: TAuth;
   summary: string;
+  /** Longer OpenAPI text (Markdown): how to call it, with client examples. */
+  description?: string;
   tags: string[];
   status: TStatus;
   body?: TBody;

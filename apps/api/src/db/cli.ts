@@ -3,6 +3,7 @@ import { openDatabase } from './open.ts';
 import { renderDemoPictures, seedLargeCatalog } from '../modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from '../modules/courses/seed.ts';
 import { seedAll } from './seed.ts';
+import { storeDemoBuild } from '../modules/licences/seed.ts';
 import { createStorage } from '../deps.ts';
 
 /** `npm run db:migrate`, `npm run db:seed` and `npm run db:seed:large -- --products N`. */
@@ -16,9 +17,11 @@ async function main(): Promise<void> {
   const opened = await openDatabase(config);
   console.log('migrations applied');
   if (command === 'seed') {
-    console.log('seeded', await seedAll(opened.database.db));
-    console.log('demo pictures', await renderDemoPictures(createStorage(config)));
-    console.log('demo course media', await storeDemoCourseMedia(createStorage(config)));
+    console.log('seeded', await seedAll(opened.database.db, { codeSecret: config.CODE_SECRET }));
+    const storage = createStorage(config);
+    console.log('demo pictures', await renderDemoPictures(storage));
+    console.log('demo course media', await storeDemoCourseMedia(storage));
+    console.log('demo app build stored', await storeDemoBuild(storage));
   }
   if (command === 'seed-large') {
     const at = process.argv.indexOf('--products');

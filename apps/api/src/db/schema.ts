@@ -6,6 +6,7 @@ export * from '../integrations/mail/tables.ts';
 export * from '../modules/catalog/tables.ts';
 export * from '../modules/orders/tables.ts';
 export * from '../modules/access/tables.ts';
+export * from '../modules/licences/tables.ts';
 export * from '../modules/affiliates/tables.ts';
 export * from '../integrations/payments/tables.ts';
 export * from '../modules/support/tables.ts';

@@ -1,5 +1,6 @@
 import { seedDemoCommunities, seedDemoEnrolment } from '../modules/access/seed.ts';
 import { seedDemoCourseProgress, seedDemoCourses } from '../modules/courses/seed.ts';
+import { seedDemoLicences } from '../modules/licences/seed.ts';
 import { seedDemoOrders, seedDemoPurchase } from '../modules/orders/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
@@ -45,9 +46,14 @@ export async function seedDemo(db: Db): Promise<number> {
 
 /**
  * Demo accounts, then the demo catalogue (once); the demo vendor runs Alpha Edge Labs. The pictures
- * the rows point at are rendered into storage by `renderDemoPictures`.
+ * the rows point at are rendered into storage by `renderDemoPictures`, the apps' build stored by
+ * `storeDemoBuild`. With `codeSecret` (the app's `CODE_SECRET`, which seals licence keys) the demo
+ * buyer also gets a licence.
  */
-export async function seedAll(db: Db): Promise<{ accounts: number; catalog: boolean }> {
+export async function seedAll(
+  db: Db,
+  options: { codeSecret?: string } = {},
+): Promise<{ accounts: number; catalog: boolean }> {
   const accounts = await seedDemo(db);
   const catalog = await seedDemoCatalog(db, {
     ownerEmails: { 'alpha-edge': 'vendor@demo.tradeshelf.test' },
@@ -59,6 +65,11 @@ export async function seedAll(db: Db): Promise<{ accounts: number; catalog: bool
   await seedDemoCommunities(db);
   await seedDemoCourses(db);
   await seedDemoCourseEnrolment(db, 'buyer@demo.tradeshelf.test', 'Momentum Trading Masterclass');
+  if (options.codeSecret)
+    await seedDemoLicences(db, {
+      buyerEmail: 'buyer@demo.tradeshelf.test',
+      codeSecret: options.codeSecret,
+    });
   return { accounts, catalog };
 }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { accessSubscribers } from '../modules/access/subscribers.ts';
 import { catalogSubscribers } from '../modules/catalog/subscribers.ts';
+import { licencesSubscribers } from '../modules/licences/subscribers.ts';
 import type { Subscriber } from './bus.ts';
 
 /**
@@ -8,5 +9,5 @@ import type { Subscriber } from './bus.ts';
  * the process is being wired, so subscribers may use any of its services.
  */
 export function subscribers(deps: () => AppDeps): Subscriber[] {
-  return [...catalogSubscribers(), ...accessSubscribers(deps)];
+  return [...catalogSubscribers(), ...accessSubscribers(deps), ...licencesSubscribers(deps)];
 }

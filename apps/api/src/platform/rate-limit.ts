@@ -169,4 +169,12 @@ export const rules = {
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */
   couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },
+  /**
+   * The public licence API (ADR 032), per key (its hash) and per address; the limits are
+   * `LICENCE_KEY_LIMIT_PER_MINUTE` and `LICENCE_IP_LIMIT_PER_MINUTE`, these are their defaults.
+   */
+  licenceKey: { name: 'licence:key', limit: 60, windowSeconds: 60 },
+  licenceIp: { name: 'licence:ip', limit: 300, windowSeconds: 60 },
+  /** A buyer's licence changes and downloads (resets are also capped per licence). */
+  licenceUser: { name: 'licence:user', limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;

@@ -50,6 +50,7 @@ export function registerRoute<R extends RouteDef>(
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     schema: {
       summary: def.summary,
+      ...(def.description ? { description: def.description } : {}),
       tags: def.tags,
       ...(def.auth === 'bearer' || def.auth === 'refresh' || def.auth === 'optional'
         ? { security: [{ bearerAuth: [] }] }

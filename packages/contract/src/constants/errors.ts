@@ -12,6 +12,8 @@ export const errorStatus = {
   forbidden: 403,
   email_not_verified: 403,
   not_found: 404,
+  /** A licence key that is not valid: unknown, replaced by a reset or mistyped all answer alike. */
+  licence_invalid: 404,
   conflict: 409,
   email_taken: 409,
   username_taken: 409,
@@ -24,6 +26,10 @@ export const errorStatus = {
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
   business_rule: 422,
+  /** A licence already active on as many devices as it allows. */
+  activation_limit: 422,
+  /** A licence that expired or was revoked. */
+  licence_inactive: 422,
   rate_limited: 429,
   /** Request headers (the URL included) larger than the server reads. */
   headers_too_large: 431,

@@ -1,0 +1,25 @@
+import type { AppDeps } from '../../deps.ts';
+import type { Subscriber } from '../../events/bus.ts';
+import { keepLicences } from './issue.ts';
+
+/** The licences module's subscriber to orders' events (ADR 028, 032). */
+export function licencesSubscribers(deps: () => AppDeps): Subscriber[] {
+  return [
+    {
+      // Inline: the apps page read right after a payment or refund commits already agrees with it,
+      // and validation answers change the moment the purchase does. Only its own tables.
+      name: 'licences.issue',
+      inline: true,
+      types: [
+        'purchase.paid',
+        'purchase.refunded',
+        'purchase.disputed',
+        'subscription.renewed',
+        'subscription.cancelling',
+        'subscription.resumed',
+        'subscription.ended',
+      ],
+      handle: (tx, event) => keepLicences(deps(), tx, event),
+    },
+  ];
+}
