@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import type { Tx } from '../db/client.ts';
 import { jobHandlers } from '../jobs/handlers.ts';
@@ -201,8 +201,9 @@ describe('domain events', () => {
     } finally {
       inFlight.slow = false;
     }
-    // A slow subscriber does not hold up the streams behind it, and is not flooded either.
-    expect(inFlight.most).toBeGreaterThan(1);
+    // A slow subscriber does not hold up the streams behind it, and is not flooded either. The
+    // embedded PGlite runs one transaction at a time, so there the deliveries take turns.
+    if (inject('pgTemplate')) expect(inFlight.most).toBeGreaterThan(1);
     expect(inFlight.most).toBeLessThanOrEqual(4);
     for (const st of list) {
       expect((await seen('recorder', st)).map((r) => r.type)).toEqual([
