@@ -1,3 +1,5 @@
+// Data, not logic: the demo catalogue's vendors and product templates in one place (over 400 lines
+// because it is a table; splitting it would scatter one list).
 import type { AssetClass, ProductKind, TradingPlatform } from '@tradeshelf/contract';
 
 /** Hand-written demo vendors; products are composed from the templates below, deterministically. */
