@@ -64,7 +64,7 @@ export async function seedAll(
   await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
   await seedDemoCommunities(db);
   await seedDemoCourses(db);
-  await seedDemoCourseEnrolment(db, 'buyer@demo.tradeshelf.test', 'Momentum Trading Masterclass');
+  await seedDemoCourseEnrolment(db, 'buyer@demo.tradeshelf.test', 'Chart Reading Fundamentals');
   if (options.codeSecret)
     await seedDemoLicences(db, {
       buyerEmail: 'buyer@demo.tradeshelf.test',

@@ -26,7 +26,7 @@ it('enrols the demo buyer in one course with progress, a preview and a locked dr
   const [summary, ...others] = listed.json().courses;
   expect(others).toEqual([]);
   expect(summary).toMatchObject({
-    title: 'Momentum Trading Masterclass',
+    title: 'Chart Reading Fundamentals',
     progress: { completed: 1, total: 4, percent: 25 },
     resume: { positionSeconds: 2 },
   });
