@@ -123,6 +123,20 @@ export async function startProductCheckout(
   return res.json().sessionId as string;
 }
 
+/**
+ * A new buyer who bought one product plan and paid on the sandbox's hosted page (the signed webhook
+ * applied): the buyer with the purchase's id.
+ */
+export async function buyPaidProduct(t: TestApp, vendorUrl: string, priceId: string) {
+  const buyer = await createBuyer(t);
+  const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId });
+  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+  const purchase = await t.database.db.execute<{ id: string }>(
+    sql`select id from purchases where session_id = ${sessionId}`,
+  );
+  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+}
+
 /** The buyer's purchase behind a checkout session, as the return page reads it. */
 export async function purchaseOfSession(t: TestApp, buyer: { token: string }, sessionId: string) {
   const res = await t.call(ordersRoutes.purchaseStatus, {

@@ -2,7 +2,7 @@ import { discordRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, deliverEvent, sandboxPost } from '../../../test/factories/orders.ts';
+import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { listen } from '../../../test/http.ts';
@@ -75,23 +75,7 @@ const communities = async (token: string) => {
 const rolesOf = async (userId: string) =>
   (await t.deps.discordSandbox!.member(guild.guildId, userId))?.roleIds ?? null;
 
-async function buyCommunity() {
-  const buyer = await createBuyer(t);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/user/product?vendorUrl=${vendorUrl}`,
-    headers: { authorization: `Bearer ${buyer.token}` },
-    payload: { priceId: product.priceId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  expect((await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`)).statusCode).toBe(
-    303,
-  );
-  const purchase = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where buyer_id = ${buyer.id}`,
-  );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
-}
+const buyCommunity = () => buyPaidProduct(t, vendorUrl, product.priceId);
 
 /** Links a sandbox Discord account the way the callback page does: authorise, then the response. */
 async function link(token: string, username: string, scopes = ['identify', 'guilds.join']) {

@@ -5,7 +5,7 @@ import { coursesRoutes, type Course } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, deliverEvent, sandboxPost } from '../../../test/factories/orders.ts';
+import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { setDripDays } from './index.ts';
 import { DEMO_DRIP_DAYS, seedDemoCourses, storeDemoCourseMedia } from './seed.ts';
@@ -49,23 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function buyCourse() {
-  const buyer = await createBuyer(t);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/user/product?vendorUrl=${vendorUrl}`,
-    headers: { authorization: `Bearer ${buyer.token}` },
-    payload: { priceId: product.priceId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  expect((await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`)).statusCode).toBe(
-    303,
-  );
-  const purchase = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where buyer_id = ${buyer.id}`,
-  );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
-}
+const buyCourse = () => buyPaidProduct(t, vendorUrl, product.priceId);
 
 const details = async (token: string | null, id = courseId) => {
   const res = await t.call(coursesRoutes.courseDetails, { token, params: { id } });
