@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { catalogRoutes, type ProductDetails } from '@tradeshelf/contract';
+import { catalogRoutes, reviewsRoutes, type ProductDetails } from '@tradeshelf/contract';
+import type { ReviewPage } from '../apps/web/app/features/reviews/api.ts';
 import Fastify from 'fastify';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -40,8 +41,15 @@ export async function run(): Promise<void> {
   });
   const bare = Fastify();
   try {
-    const { seedDemoCatalog } = await import('../apps/api/src/modules/catalog/seed.ts');
+    const { seedDemoCatalog, seedDemoOwnership, demoProductId } =
+      await import('../apps/api/src/modules/catalog/seed.ts');
     await seedDemoCatalog(b.database.db);
+    // The product page renders its reviews too (ADR 036): the demo's, as on a first start.
+    const { seedDemoReviews } = await import('../apps/api/src/modules/reviews/seed.ts');
+    await seedDemoReviews(b.database.db, {
+      productId: (title) => demoProductId(b.database.db, title),
+      own: (userId, productId) => seedDemoOwnership(b.database.db, userId, productId),
+    });
     const search = await fetch(
       `${b.url}${catalogRoutes.search.path}?q=RSI%20Divergence%20Pro&limit=1`,
     );
@@ -49,6 +57,11 @@ export async function run(): Promise<void> {
       .products[0]!;
     const details = await fetch(`${b.url}${catalogRoutes.productDetails.path}?id=${card.id}`);
     const product = ((await details.json()) as { product: ProductDetails }).product;
+    const reviews = (await (
+      await fetch(
+        `${b.url}${reviewsRoutes.allReviews.path}?productId=${card.id}&sort=newest&limit=5`,
+      )
+    ).json()) as ReviewPage;
     const pagePath = `/p/${card.id}/${card.slug}`;
 
     // Baseline: the page's own component tree (document head with the route's meta and JSON-LD, the
@@ -71,7 +84,7 @@ export async function run(): Promise<void> {
       ? await readFile(path.join(root, 'apps/web/build/client', cssHref), 'utf8')
       : '';
     const head = productMeta({
-      data: { product },
+      data: { product, reviews, reviewSort: 'newest' },
       matches: [{ id: 'root', data: rootData }],
     });
     const Head = () => (
@@ -116,7 +129,12 @@ export async function run(): Promise<void> {
       ],
       {
         initialEntries: [pagePath],
-        hydrationData: { loaderData: { root: rootData, 'routes/product': { product } } },
+        hydrationData: {
+          loaderData: {
+            root: rootData,
+            'routes/product': { product, reviews, reviewSort: 'newest' },
+          },
+        },
       },
     );
     bare.get('/bare', async (_req, reply) => {

@@ -44,17 +44,36 @@ function zodStaysOnTheServer(): Plugin {
 
 /** Redux Toolkit and what it brings: loaded by every page, with the shell. */
 const stateLibs =
-  /node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store)[\\/]/;
+  /(?<!recharts[\\/])node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store)[\\/]/;
+/** The pre-React-18 shim recharts imports (the affiliate chart's chunk), which react-redux does not use. */
+const uSesShim = /use-sync-external-store[\\/](shim[\\/]|cjs[\\/]use-sync-external-store-shim)/;
 /** Our modules under app/lib, app/components, app/features, and app/store.ts. */
 const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]store\.ts$/;
 /**
- * Shared modules only some pages use stay with those pages: signed-in pages' guard, order views,
- * polling and the Discord library's views; the checkout panel and Markdown (product and bundle
- * pages), the no-results helper (search). Home and storefront then load ~17 KB (minified) less
- * (ADR 025).
+ * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard
+ * and the username drawer (loaded when it shows); whole features no public page shows (affiliate,
+ * courses, licences, support, TradingView, whose slices register when their code loads), but for
+ * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel and
+ * Markdown (product and bundle pages); the search page's filters and no-results helper.
+ * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
  */
-const notInShell =
-  /[\\/]app[\\/](components[\\/]require-auth|features[\\/]orders[\\/](components|poll)|features[\\/]discord[\\/](components|poll|callback)|features[\\/]catalog[\\/](checkout|no-results)|lib[\\/](markdown|poll))\./;
+const notInShell = new RegExp(
+  '[\\\\/]app[\\\\/](' +
+    [
+      'components/(require-auth|username-dialog)',
+      'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
+      'features/(support|tradingview)/[\\w-]+',
+      'features/orders/(components|poll)',
+      'features/discord/(components|poll|callback)',
+      'features/reviews/(components|hooks|form)',
+      'features/membership/components',
+      'features/catalog/(checkout|no-results|search-filters)',
+      'lib/(markdown|poll)',
+    ]
+      .join('|')
+      .replaceAll('/', '[\\\\/]') +
+    ')\\.',
+);
 
 /**
  * Browser chunks: React and React Router in one; our shared code with Redux Toolkit in another
@@ -66,7 +85,8 @@ const clientChunks = {
     { name: 'router', test: /node_modules[\\/](react|react-router)[\\/]/, priority: 2 },
     {
       name: 'app',
-      test: (id: string) => stateLibs.test(id) || (appModule.test(id) && !notInShell.test(id)),
+      test: (id: string) =>
+        (stateLibs.test(id) && !uSesShim.test(id)) || (appModule.test(id) && !notInShell.test(id)),
       priority: 1,
     },
   ],

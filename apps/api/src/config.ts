@@ -58,6 +58,13 @@ const envSchema = z.object({
   /** Platform fee on each payment: basis points of the total plus a fixed amount in minor units. */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(500),
   PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(30),
+  /**
+   * Days a referred sale's commission is held before it can be paid out (ADR 037): longer than the
+   * refund window, so most refunds claw back money that never left.
+   */
+  AFFILIATE_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  /** The smallest payout, in minor units of the payout's currency. */
+  AFFILIATE_MIN_PAYOUT: z.coerce.number().int().min(1).max(100_000_000).default(5000),
   /** How long an unpaid checkout holds a coupon redemption before it is released. */
   /** Minutes between reconciliations of every bound Discord server (ADR 031); a divisor of 60. */
   ACCESS_RECONCILE_MINUTES: z.coerce
@@ -69,6 +76,14 @@ const envSchema = z.object({
   LICENCE_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /** Licence API calls per client address (IPv6 per /64) per minute. */
   LICENCE_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /** Hours a TradingView revocation may wait before the vendor is reminded (ADR 034). */
+  TRADINGVIEW_REVOKE_GRACE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+  /** Minutes between checks for overdue TradingView revocations; a divisor of 60. */
+  TRADINGVIEW_REMINDER_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((n) => [1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60].includes(n), 'a divisor of 60')
+    .default(15),
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
   /** How long a client may take to send one whole request (headers and body). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),

@@ -124,6 +124,9 @@ beforeAll(async () => {
     key: ['TS-7K2QF-9MXWD-4HB8R-ZT3NC', '7k2qf9mxwd4hb8rzt3nc'],
     fingerprint: ['50012345', 'workstation-7f3a9c'],
     name: ['Trading desktop'],
+    // Reviews: the product a review is about, and text long enough to pass.
+    product: [product.id],
+    text: ['Clean signals on the hourly chart, no repainting.'],
   });
 });
 

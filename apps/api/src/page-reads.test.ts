@@ -1,4 +1,5 @@
-import { catalogRoutes, supportRoutes, type RouteDef } from '@tradeshelf/contract';
+import { catalogRoutes, reviewsRoutes, supportRoutes, type RouteDef } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
@@ -6,6 +7,7 @@ import {
   createVendor,
   requirePrerequisite,
 } from '../test/factories/catalog.ts';
+import { createUser } from '../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { pageReads } from './page-reads.ts';
 import { inProcessCaller, type PageLoadContext } from './platform/web.ts';
@@ -32,6 +34,14 @@ beforeAll(async () => {
   const bundle = await createBundle(t, vendor.id, [rsi.id, addOn.id], 6900, 'Momentum Bundle');
   productId = addOn.id;
   bundleId = bundle.id;
+  const reviewer = await createUser(t, { username: 'chart_reader' });
+  await t.database.db
+    .execute(sql`insert into reviews (id, product_id, vendor_id, user_id, rating, text,
+      reply_text, replied_at)
+    values ('rev_page_read', ${rsi.id}, ${vendor.id}, ${reviewer.id}, 4, 'Finds divergences early.',
+      'Thanks!', now())`);
+  await t.database.db.execute(sql`insert into review_stats (product_id, vendor_id, count_4)
+    values (${rsi.id}, ${vendor.id}, 1)`);
 });
 afterAll(() => t.close());
 
@@ -52,6 +62,11 @@ const cases = (): Array<[string, RouteDef, { query: Record<string, unknown> }]> 
     { query: { vendorUrl: 'alpha-edge', isActive: 'true' } },
   ],
   ['platformTerms', supportRoutes.platformTerms, { query: {} }],
+  [
+    'allReviews',
+    reviewsRoutes.allReviews,
+    { query: { vendorUrl: 'alpha-edge', productId: undefined, sort: 'highest', limit: 5 } },
+  ],
 ];
 
 describe('SSR page reads (ADR 013)', () => {

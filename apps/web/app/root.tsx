@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import {
   isRouteErrorResponse,
@@ -109,7 +109,11 @@ function Shell({ children }: { children: ReactNode }) {
       <SessionBridge session={session} api={api} />
       <ReferralCapture />
       <ProfileUpdateNotifier />
-      {blocked && <UsernamePrompt onLogout={logout} />}
+      {blocked && (
+        <Suspense fallback={null}>
+          <UsernamePrompt onLogout={logout} />
+        </Suspense>
+      )}
     </>
   );
 }

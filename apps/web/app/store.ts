@@ -1,14 +1,19 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createAction, type WithSlice } from '@reduxjs/toolkit';
 import { endpoints } from '@tradeshelf/contract/client';
 import { authSlice, sessionEnded, sessionStarted } from './features/auth/slice.ts';
 import { clearUser, userSlice } from './features/user/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
-import { supportSlice } from './features/support/slice.ts';
 import { membershipSlice } from './features/membership/slice.ts';
-import { courseSlice } from './features/courses/slice.ts';
 import { discordSlice } from './features/discord/slice.ts';
+import { reviewSlice } from './features/reviews/slice.ts';
+import type { affiliateSlice } from './features/affiliate/slice.ts';
+import type { courseSlice } from './features/courses/slice.ts';
+import type { licenceSlice } from './features/licences/slice.ts';
+import type { supportSlice } from './features/support/slice.ts';
+import type { tradingviewSlice } from './features/tradingview/slice.ts';
 import { ApiClient } from './lib/http.ts';
+import { takeLazySlices } from './lib/lazy-slices.ts';
 import { memoryStorage, SessionStore, type KeyValueStorage } from './lib/session.ts';
 
 export interface ThunkExtra {
@@ -17,18 +22,36 @@ export interface ThunkExtra {
   now: () => number;
 }
 
-const rootReducer = combineReducers({
-  auth: authSlice.reducer,
-  user: userSlice.reducer,
-  product: productSlice.reducer,
-  seller: sellerSlice.reducer,
-  order: orderSlice.reducer,
-  support: supportSlice.reducer,
-  membership: membershipSlice.reducer,
-  course: courseSlice.reducer,
-  discord: discordSlice.reducer,
+/** Slices their features add when their code loads (lib/lazy-slices.ts, ADR 038). */
+type LazyLoadedSlices = WithSlice<typeof supportSlice> &
+  WithSlice<typeof courseSlice> &
+  WithSlice<typeof licenceSlice> &
+  WithSlice<typeof tradingviewSlice> &
+  WithSlice<typeof affiliateSlice>;
+
+/** The slices every page needs: the shell's, and the public pages'. */
+const rootReducer = combineSlices(
+  authSlice,
+  userSlice,
+  productSlice,
+  sellerSlice,
+  orderSlice,
+  membershipSlice,
+  discordSlice,
+  reviewSlice,
+).withLazyLoadedSlices<LazyLoadedSlices>();
+
+/** Gives an injected slice its initial state in the live store before anything reads it. */
+const sliceInjected = createAction<string>('store/sliceInjected');
+let liveStore: { dispatch: (action: ReturnType<typeof sliceInjected>) => unknown } | null = null;
+takeLazySlices((slice) => {
+  rootReducer.inject(slice);
+  liveStore?.dispatch(sliceInjected(slice.reducerPath));
 });
-export type RootState = ReturnType<typeof rootReducer>;
+
+// A lazy slice's state is there whenever code that reads it has loaded, so the type says it is.
+export type RootState = Omit<ReturnType<typeof rootReducer>, keyof LazyLoadedSlices> &
+  LazyLoadedSlices;
 
 export type PreloadedState = Partial<RootState>;
 
@@ -70,6 +93,9 @@ export function makeStore(options: StoreOptions = {}) {
     ...(options.preloadedState ? { preloadedState: options.preloadedState } : {}),
     middleware: (gdm) => gdm({ thunk: { extraArgument: extra } }),
   });
+  // The browser has one store per page load; the server's are per request, made after every
+  // slice has loaded, so only the browser's needs telling about slices that load later.
+  if (typeof window !== 'undefined') liveStore = store;
   session.subscribe((e) => {
     if (e.type === 'stored') {
       const { isLoggedIn, userId, signingIn } = store.getState().auth;
@@ -80,7 +106,9 @@ export function makeStore(options: StoreOptions = {}) {
       store.dispatch(clearUser());
     }
   });
-  return { store, session, api };
+  // Read through RootState: a lazy slice's state is there once its feature has loaded.
+  const typed = store as Omit<typeof store, 'getState'> & { getState: () => RootState };
+  return { store: typed, session, api };
 }
 
 export type AppStore = ReturnType<typeof makeStore>['store'];

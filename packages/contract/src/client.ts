@@ -4,6 +4,7 @@
  * labels, message tables and the rule functions the schemas are built from. Types of requests and
  * responses come from `@tradeshelf/contract` as `import type`, which leaves nothing behind.
  */
+export * from './constants/affiliates.ts';
 export * from './constants/analytics.ts';
 export * from './constants/auth.ts';
 export * from './constants/catalog.ts';
@@ -13,7 +14,9 @@ export * from './constants/errors.ts';
 export * from './constants/licences.ts';
 export * from './constants/membership.ts';
 export * from './constants/orders.ts';
+export * from './constants/reviews.ts';
 export * from './constants/support.ts';
+export * from './constants/tradingview.ts';
 export * from './constants/users.ts';
 export * from './endpoints.ts';
 export * from './route.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasUnreadableCharacters, UNREADABLE_TEXT } from './rules/text.ts';
 
 export const idSchema = z.string().min(1).max(64);
 export const isoDateTime = z.string().meta({ format: 'date-time' });
@@ -34,3 +35,23 @@ export const emailSchema = z
   .toLowerCase()
   .max(254, 'E-mail is too long.')
   .pipe(z.email('Enter a valid e-mail address.'));
+
+/** A typed text field: readable characters first, then trimmed and measured. */
+export function textField(o: {
+  required: string;
+  min?: number;
+  tooShort?: string;
+  max: number;
+  tooLong: string;
+  multiline?: boolean;
+}) {
+  return z
+    .string({ error: o.required })
+    .refine((v) => !hasUnreadableCharacters(v, o.multiline), {
+      error: UNREADABLE_TEXT,
+      abort: true,
+    })
+    .trim()
+    .min(o.min ?? 1, o.tooShort ?? o.required)
+    .max(o.max, o.tooLong);
+}

@@ -12,7 +12,10 @@ import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
 import { licencesRoutes } from './licences.ts';
+import { affiliatesRoutes } from './affiliates.ts';
+import { reviewsRoutes } from './reviews.ts';
 import { supportRoutes } from './support.ts';
+import { tradingviewRoutes } from './tradingview.ts';
 import { usersRoutes } from './users.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,6 +63,9 @@ describe('endpoints: the run-time route metadata clients use', () => {
       discordRoutes,
       coursesRoutes,
       licencesRoutes,
+      tradingviewRoutes,
+      affiliatesRoutes,
+      reviewsRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);
@@ -89,6 +95,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       'orders',
       'support',
       'membership',
+      'reviews',
     ])
       expect(seen).not.toContain(path.join(here, `${schemas}.ts`));
     expect(seen.size).toBeGreaterThan(10);

@@ -11,6 +11,9 @@ export * from './membership.ts';
 export * from './discord.ts';
 export * from './courses.ts';
 export * from './licences.ts';
+export * from './tradingview.ts';
+export * from './affiliates.ts';
+export * from './reviews.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
@@ -28,6 +31,9 @@ import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
 import { licencesRoutes } from './licences.ts';
+import { tradingviewRoutes } from './tradingview.ts';
+import { affiliatesRoutes } from './affiliates.ts';
+import { reviewsRoutes } from './reviews.ts';
 import { usersRoutes } from './users.ts';
 
 /** Every call of the API, by name. */
@@ -42,5 +48,8 @@ export const routes = {
   ...discordRoutes,
   ...coursesRoutes,
   ...licencesRoutes,
+  ...tradingviewRoutes,
+  ...affiliatesRoutes,
+  ...reviewsRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

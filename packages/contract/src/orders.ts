@@ -1,13 +1,16 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema } from './common.ts';
+import { idSchema, isoDateTime, moneySchema, textField } from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
 import {
   entitlementKinds,
+  ordersMessages,
   purchaseStatuses,
+  REVOKE_REASON_MAX,
   refundReasons,
   subscriptionStatuses,
 } from './constants/orders.ts';
 import { planIds } from './constants/membership.ts';
+import { connectPurposes } from './constants/affiliates.ts';
 import { defineRoute } from './route.ts';
 import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
 import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
@@ -148,9 +151,30 @@ export const purchaseSchema = z
     refundReason: z.enum(refundReasons).nullable(),
     /** When the buyer disputed a payment with their bank; access ends while it is disputed. */
     disputedAt: isoDateTime.nullable(),
+    /** When the vendor ended the buyer's access, and the reason they gave; else null. */
+    revoked: z.object({ at: isoDateTime, reason: z.string() }).nullable(),
   })
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof purchaseSchema>;
+
+/** A sale as its vendor sees it: the purchase and who bought it. */
+export const vendorSaleSchema = purchaseSchema
+  .extend({ buyer: z.object({ email: z.string(), username: z.string().nullable() }) })
+  .meta({ id: 'VendorSale' });
+export type VendorSale = z.infer<typeof vendorSaleSchema>;
+
+export const revokeAccessBody = z.object({
+  reason: textField({
+    required: ordersMessages.revokeReasonRequired,
+    max: REVOKE_REASON_MAX,
+    tooLong: ordersMessages.revokeReasonTooLong,
+    multiline: true,
+  }),
+});
+export type RevokeAccessBody = z.input<typeof revokeAccessBody>;
+
+/** Whose payout account a connect call is about (vendor sales or affiliate payouts). */
+const connectQuery = z.object({ as: z.enum(connectPurposes).optional() });
 
 export const ordersRoutes = {
   checkoutProduct: defineRoute({
@@ -242,18 +266,51 @@ export const ordersRoutes = {
     path: '/api/v1/payment/connect-account',
     auth: 'bearer',
     summary:
-      "Start (or resume) the vendor's payout onboarding with the payment provider; returns the onboarding link.",
+      "Start (or resume) payout onboarding with the payment provider; returns the onboarding link. `as` picks whose account: a vendor's (the default for vendors) or an affiliate's (the default for everyone else).",
     tags: ['payments'],
     status: 200,
+    query: connectQuery,
     response: z.object({ url: z.string() }),
   }),
   connectAccountCallback: defineRoute({
     method: 'POST',
     path: '/api/v1/payment/connect-account-callback',
     auth: 'bearer',
-    summary: 'After onboarding: refresh whether the connected account can take payments.',
+    summary:
+      'After onboarding: refresh whether the connected account can take payments (vendors) or receive payouts (affiliates).',
     tags: ['payments'],
     status: 200,
-    response: z.object({ message: z.string(), chargesEnabled: z.boolean() }),
+    query: connectQuery,
+    response: z.object({
+      message: z.string(),
+      chargesEnabled: z.boolean(),
+      payoutsEnabled: z.boolean().optional(),
+    }),
+  }),
+  vendorSales: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/purchases',
+    auth: 'bearer',
+    summary:
+      "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out).",
+    tags: ['vendor'],
+    status: 200,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(50).default(20),
+      cursor: z.string().max(200).optional(),
+    }),
+    response: z.object({ sales: z.array(vendorSaleSchema), nextCursor: z.string().nullable() }),
+  }),
+  vendorRevokeAccess: defineRoute({
+    method: 'POST',
+    path: '/api/v1/vendor/purchases/{id}/revoke',
+    auth: 'bearer',
+    summary:
+      "Ends the buyer's access to one of the vendor's sales, with a reason the buyer is sent. An active subscription is cancelled at the provider first (no further charges); no money is refunded. Repeating it changes nothing.",
+    tags: ['vendor'],
+    status: 200,
+    params: z.object({ id: idSchema }),
+    body: revokeAccessBody,
+    response: z.object({ sale: vendorSaleSchema }),
   }),
 } as const;

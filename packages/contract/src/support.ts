@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema } from './common.ts';
+import { emailSchema, textField } from './common.ts';
 import {
   CONTACT_MESSAGE_MAX,
   CONTACT_MESSAGE_MIN,
@@ -12,23 +12,6 @@ import { defineRoute } from './route.ts';
 import { hasUnreadableCharacters } from './rules/text.ts';
 
 export * from './constants/support.ts';
-
-/** A typed text field: readable characters first, then trimmed and measured. */
-function textField(o: {
-  required: string;
-  min?: number;
-  tooShort?: string;
-  max: number;
-  tooLong: string;
-  multiline?: boolean;
-}) {
-  return z
-    .string({ error: o.required })
-    .refine((v) => !hasUnreadableCharacters(v, o.multiline), { error: m.unreadable, abort: true })
-    .trim()
-    .min(o.min ?? 1, o.tooShort ?? o.required)
-    .max(o.max, o.tooLong);
-}
 
 /** An optional reference (order, vendor): empty means none. */
 const reference = (pattern: RegExp, message: string) =>

@@ -14,3 +14,5 @@ export * from '../events/tables.ts';
 export * from '../modules/membership/tables.ts';
 export * from '../integrations/chat/tables.ts';
 export * from '../modules/courses/tables.ts';
+export * from '../modules/tradingview/tables.ts';
+export * from '../modules/reviews/tables.ts';

@@ -1,7 +1,15 @@
-import { seedDemoCommunities, seedDemoEnrolment } from '../modules/access/seed.ts';
+import { seedDemoCommunities, seedDemoEntitlements } from '../modules/access/seed.ts';
 import { seedDemoCourseProgress, seedDemoCourses } from '../modules/courses/seed.ts';
 import { seedDemoLicences } from '../modules/licences/seed.ts';
-import { seedDemoOrders, seedDemoPurchase } from '../modules/orders/seed.ts';
+import { seedDemoAffiliate, seedDemoProgrammes } from '../modules/affiliates/seed.ts';
+import {
+  DEMO_REF_ID,
+  seedDemoOrders,
+  seedDemoPurchase,
+  seedDemoReferredSales,
+} from '../modules/orders/seed.ts';
+import { seedDemoTradingView } from '../modules/tradingview/seed.ts';
+import { seedDemoReviews } from '../modules/reviews/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/index.ts';
@@ -55,6 +63,8 @@ export async function seedAll(
   options: { codeSecret?: string } = {},
 ): Promise<{ accounts: number; catalog: boolean }> {
   const accounts = await seedDemo(db);
+  let hash: Promise<string> | null = null;
+  const passwordHashOf = () => (hash ??= hashPassword(DEMO_PASSWORD));
   const catalog = await seedDemoCatalog(db, {
     ownerEmails: { 'alpha-edge': 'vendor@demo.tradeshelf.test' },
     buyerEmail: 'buyer@demo.tradeshelf.test',
@@ -62,9 +72,24 @@ export async function seedAll(
   // Every run: also gives a database seeded before pictures existed its pictures (ADR 026).
   await attachDemoPictures(db);
   await seedDemoOrders(db, { affiliateEmail: 'affiliate@demo.tradeshelf.test' });
+  await seedDemoAffiliateWalk(db, passwordHashOf);
   await seedDemoCommunities(db);
+  await seedDemoTradingView(db);
   await seedDemoCourses(db);
-  await seedDemoCourseEnrolment(db, 'buyer@demo.tradeshelf.test', 'Chart Reading Fundamentals');
+  await seedDemoBought(db, 'buyer@demo.tradeshelf.test', {
+    title: 'Chart Reading Fundamentals',
+    delivers: 'course_enrolment',
+  });
+  // A community too, so the library shows "Connect Discord" on first start (the sandbox's server).
+  await seedDemoBought(db, 'buyer@demo.tradeshelf.test', {
+    title: 'Alpha Edge Traders Discord',
+    delivers: 'discord_role',
+  });
+  // Reviews from demo reviewers (never the demo buyer): they set the products' ratings (ADR 036).
+  await seedDemoReviews(db, {
+    productId: (title) => demoProductId(db, title),
+    own: (userId, productId) => seedDemoOwnership(db, userId, productId),
+  });
   if (options.codeSecret)
     await seedDemoLicences(db, {
       buyerEmail: 'buyer@demo.tradeshelf.test',
@@ -73,21 +98,80 @@ export async function seedAll(
   return { accounts, catalog };
 }
 
-/** How long ago the demo buyer bought the demo course: the drip lesson is still locked. */
-const DEMO_ENROLLED_DAYS_AGO = 3;
+/** The demo affiliate's referred sales go back this far (a sale every five days). */
+const DEMO_REFERRAL_DAYS = 180;
 
 /**
- * The demo buyer bought one course: a paid purchase (orders), the enrolment it grants (access), the
- * ownership (catalog) and some progress (courses), so the course page shows everything on first start.
+ * The demo affiliate's months of referred Alpha Edge Labs sales (orders' ledger, bought by five demo
+ * traders who never sign in), two of them refunded; the programmes, clicks, a completed sandbox
+ * payout account, an invitation and past payouts (affiliates). Some commission is still on hold and
+ * more than the minimum is available, so the dashboard, its chart and a payout work at first start.
  */
-async function seedDemoCourseEnrolment(db: Db, email: string, title: string): Promise<void> {
+async function seedDemoAffiliateWalk(db: Db, passwordHash: () => Promise<string>): Promise<void> {
+  await seedDemoProgrammes(db);
+  const affiliate = await findAccountByEmail(db, 'affiliate@demo.tradeshelf.test');
+  if (!affiliate) return;
+  const buyerIds: string[] = [];
+  for (let n = 1; n <= 5; n++) {
+    const email = `trader${n}@demo.tradeshelf.test`;
+    const found =
+      (await findAccountByEmail(db, email)) ??
+      (await createAccount(db, {
+        id: newId('usr'),
+        email,
+        passwordHash: await passwordHash(),
+        username: `demo_trader_${n}`,
+        roles: ['buyer'],
+        emailVerifiedAt: new Date(),
+      }));
+    if (found) buyerIds.push(found.id);
+  }
+  const sales = Array.from({ length: DEMO_REFERRAL_DAYS / 5 }, (_, i) => ({
+    daysAgo: 2 + i * 5,
+    refunded: i === 3 || i === 11,
+  }));
+  await seedDemoReferredSales(db, {
+    vendorUrl: 'alpha-edge',
+    refId: DEMO_REF_ID,
+    affiliateUserId: affiliate.id,
+    commissionBps: 2000,
+    buyerIds,
+    fee: { bps: 500, fixed: 30 },
+    sales,
+  });
+  await seedDemoAffiliate(db, {
+    userId: affiliate.id,
+    email: affiliate.email,
+    refId: DEMO_REF_ID,
+    days: DEMO_REFERRAL_DAYS,
+  });
+}
+
+/** How long ago the demo buyer bought: the demo course's drip lesson is still locked. */
+const DEMO_BOUGHT_DAYS_AGO = 3;
+
+/**
+ * The demo buyer bought a product: a paid purchase (orders), what it grants (access), the ownership
+ * (catalog) and, for the course, some progress (courses), so its page shows everything on first start.
+ */
+async function seedDemoBought(
+  db: Db,
+  email: string,
+  what: { title: string; delivers: 'course_enrolment' | 'discord_role' },
+): Promise<void> {
   const buyer = await findAccountByEmail(db, email);
-  const productId = await demoProductId(db, title);
+  const productId = await demoProductId(db, what.title);
   if (!buyer || !productId) return;
-  const daysAgo = DEMO_ENROLLED_DAYS_AGO;
+  const daysAgo = DEMO_BOUGHT_DAYS_AGO;
   const purchaseId = await seedDemoPurchase(db, { buyerId: buyer.id, productId, daysAgo });
   if (!purchaseId) return;
-  await seedDemoEnrolment(db, { purchaseId, userId: buyer.id, productId, daysAgo });
+  await seedDemoEntitlements(db, {
+    purchaseId,
+    userId: buyer.id,
+    productId,
+    daysAgo,
+    delivers: what.delivers,
+  });
   await seedDemoOwnership(db, buyer.id, productId);
-  await seedDemoCourseProgress(db, buyer.id, productId);
+  if (what.delivers === 'course_enrolment') await seedDemoCourseProgress(db, buyer.id, productId);
 }

@@ -15,6 +15,8 @@ export interface EventPayloads {
   'purchase.refunded': PurchaseRef & { amount: Money; full: boolean };
   /** The buyer disputed the payment: the money is held back at once, so access ends at once. */
   'purchase.disputed': PurchaseRef;
+  /** The vendor ended the buyer's access, for `reason` (no money moved). */
+  'purchase.revoked': PurchaseRef & { reason: string };
   /** A subscription's next period was paid. */
   'subscription.renewed': PurchaseRef & { periodEnd: string | null };
   /** The buyer cancelled: access lasts until the period ends. */
@@ -47,6 +49,7 @@ export const eventTypes = [
   'purchase.paid',
   'purchase.refunded',
   'purchase.disputed',
+  'purchase.revoked',
   'subscription.renewed',
   'subscription.cancelling',
   'subscription.resumed',

@@ -2,9 +2,15 @@ import type { AppDeps } from '../deps.ts';
 import { eventJobs } from '../events/jobs.ts';
 import { accessJobs } from '../modules/access/jobs.ts';
 import { authJobs } from '../modules/auth/jobs.ts';
+import { tradingviewJobs } from '../modules/tradingview/jobs.ts';
 import type { JobHandler } from './port.ts';
 
 /** Every module job by queue name: pg-boss workers and the in-process runner use the same table. */
 export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
-  return { ...authJobs(deps), ...eventJobs(deps), ...accessJobs(deps) };
+  return {
+    ...authJobs(deps),
+    ...eventJobs(deps),
+    ...accessJobs(deps),
+    ...tradingviewJobs(deps),
+  };
 }

@@ -20,6 +20,11 @@ export const queues = {
   accessConverge: 'access.discord-converge',
   /** Every bound server compared with the entitlements, both ways. */
   accessReconcile: 'access.discord-reconcile',
+  /** TradingView access (ADR 034): a buyer's grants brought to their access; vendor mail sent. */
+  tradingviewSync: 'tradingview.sync',
+  tradingviewMail: 'tradingview.mail',
+  /** Overdue revocations: the vendor is reminded once per task. */
+  tradingviewReminders: 'tradingview.reminders',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Mailer } from '../integrations/mail/mailer.ts';
 import type { AppDeps } from '../deps.ts';
 import { jobHandlers } from './handlers.ts';
+import { retryPayouts } from '../modules/affiliates/index.ts';
 import { runSavedSearchAlerts } from '../modules/membership/index.ts';
 import {
   endLapsedSubscriptions,
@@ -17,15 +18,20 @@ export interface WorkerDeps {
   expireCheckouts: () => Promise<number>;
   endLapsedSubscriptions: () => Promise<number>;
   /** Provider work that must not be lost: owed refunds, and the payment sandbox's webhook outbox. */
-  retryPayments: () => Promise<{ refunds: number; events: number }>;
+  retryPayments: () => Promise<{ refunds: number; events: number; payouts?: number }>;
   /** Matches new products against members' saved searches and mails them. */
   savedSearchAlerts: () => Promise<{ matched: number; mailed: number }>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** When every bound Discord server is compared with the entitlements (ADR 031). */
   reconcileCron?: string;
+  /** When overdue TradingView revocations are looked for (ADR 034). */
+  tradingviewReminderCron?: string;
   /** Module jobs by queue name (`jobHandlers`). */
   handlers: Record<string, JobHandler>;
 }
+
+/** A cron line for every `n` minutes (a divisor of 60). */
+const everyMinutes = (n: number) => (n === 60 ? '0 * * * *' : `*/${n} * * * *`);
 
 /** What the jobs run, from the app's dependencies (one wiring for `npm start`, the worker and tests). */
 export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
@@ -36,12 +42,14 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
     retryPayments: async () => ({
       refunds: await processAutoRefunds(app),
       events: (await app.sandbox?.sendDue()) ?? 0,
+      payouts: await retryPayouts(app),
     }),
     savedSearchAlerts: () => runSavedSearchAlerts(app),
     reconcileCron:
       app.config.ACCESS_RECONCILE_MINUTES === 60
         ? '0 * * * *'
         : `*/${app.config.ACCESS_RECONCILE_MINUTES} * * * *`,
+    tradingviewReminderCron: everyMinutes(app.config.TRADINGVIEW_REMINDER_MINUTES),
     log,
     handlers: jobHandlers(app),
   };
@@ -70,7 +78,7 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.schedule(queues.checkoutExpiry, '*/5 * * * *');
   await boss.work(queues.paymentsRetry, { pollingIntervalSeconds: 5 }, async () => {
     const done = await deps.retryPayments();
-    if (done.refunds || done.events) deps.log.info(done, 'retried payment work');
+    if (done.refunds || done.events || done.payouts) deps.log.info(done, 'retried payment work');
   });
   await boss.schedule(queues.paymentsRetry, '* * * * *');
   // Events whose wake-up was lost (a crash right after the commit) are delivered by this sweep.
@@ -81,6 +89,7 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   });
   await boss.schedule(queues.savedSearchAlerts, '*/5 * * * *');
   await boss.schedule(queues.accessReconcile, deps.reconcileCron ?? '0 * * * *');
+  await boss.schedule(queues.tradingviewReminders, deps.tradingviewReminderCron ?? '*/15 * * * *');
   for (const [name, handler] of Object.entries(deps.handlers)) {
     // A worker fetches once per polling interval, so batches keep a burst from queueing up; a
     // failure fails (and retries) only its own job, not the batch.

@@ -38,6 +38,8 @@ export async function startFakeStripe() {
   const invoicesPaid = new Map<string, string[]>();
   let seq = 0;
   let failures = 0;
+  /** While set, transfers are refused with this message. */
+  let refuseTransfers: string | null = null;
   const now = () => Math.floor(Date.now() / 1000);
 
   function route(method: string, path: string, body: Record<string, string>): Reply {
@@ -217,6 +219,26 @@ export async function startFakeStripe() {
             created: now(),
           },
         };
+      case '/v1/transfers': {
+        // Stripe refuses a transfer it cannot make at once (no balance, account not enabled).
+        if (refuseTransfers)
+          return error(400, 'invalid_request_error', refuseTransfers, 'balance_insufficient');
+        if (!body.destination) return error(400, 'invalid_request_error', 'Missing destination');
+        return {
+          status: 200,
+          json: {
+            id: `tr_test_${n}`,
+            object: 'transfer',
+            amount: Number(body.amount),
+            currency: body.currency,
+            destination: body.destination,
+            metadata: prefixed(body, 'metadata'),
+            reversed: false,
+            amount_reversed: 0,
+            created: now(),
+          },
+        };
+      }
       case '/v1/account_links':
         if (!body.account) return error(400, 'invalid_request_error', 'Missing account');
         return {
@@ -303,6 +325,10 @@ export async function startFakeStripe() {
     },
     /** The vendor finished Stripe's hosted onboarding for this account. */
     completeOnboarding: (accountId: string) => onboarded.add(accountId),
+    /** Refuses transfers with `message` (null: accepts them again). */
+    refuseTransfers(message: string | null) {
+      refuseTransfers = message;
+    },
     /** Answers the next `n` requests with a 500, as during a Stripe incident. */
     failNext(n: number) {
       failures = n;

@@ -2,6 +2,7 @@ import { UserAvatar } from './avatar.tsx';
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@tradeshelf/contract/client';
+import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
 import { reset } from '../features/auth/slice.ts';
 import { clearUser } from '../features/user/slice.ts';
 import { clearVendorCookies } from '../lib/cookies.ts';
@@ -201,6 +202,21 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 className="hidden items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:flex sm:px-3"
               >
                 Courses
+              </Link>
+              {/* Wide screens only: below, the row would squeeze the search box (the library links here). */}
+              <Link
+                to="/apps"
+                title="Apps and licences"
+                className="hidden items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3 lg:flex"
+              >
+                Apps
+              </Link>
+              <Link
+                to={AFFILIATE_PATH}
+                title="Affiliate"
+                className="hidden items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 lg:flex lg:px-3"
+              >
+                Affiliate
               </Link>
               <Link
                 to="/account"

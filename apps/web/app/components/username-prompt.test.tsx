@@ -4,7 +4,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { leaveFor } from '../features/discord/navigation.ts';
 import { renderWithApp, type Answer } from '../test/render.tsx';
-import { UsernamePrompt } from './username-prompt.tsx';
+import { UsernamePrompt } from './username-dialog.tsx';
 
 vi.mock('../features/discord/navigation.ts', () => ({ leaveFor: vi.fn() }));
 

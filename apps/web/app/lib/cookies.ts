@@ -69,18 +69,26 @@ export function validRefId(value: string | null | undefined): string | null {
  * SPEC §9: the `referral_id` cookie, site-wide for REFERRAL_WINDOW_DAYS, SameSite=Lax. The page
  * script writes it and reads it back for the checkout body; the HTTP client never sends cookies.
  */
-export function referralCookieString(refId: string, now: number, secure: boolean): string {
-  const maxAge = REFERRAL_WINDOW_DAYS * 24 * 60 * 60;
+export function referralCookieString(
+  refId: string,
+  now: number,
+  secure: boolean,
+  days: number = REFERRAL_WINDOW_DAYS,
+): string {
+  const maxAge = days * 24 * 60 * 60;
   return `${cookie(REFERRAL_COOKIE, refId, new Date(now + maxAge * 1000), secure)}; Max-Age=${maxAge}`;
 }
 
-/** `?ref=<refId>` on any page: remember the referral (the last click wins). Returns what was stored. */
-export function captureReferral(search: string, now: number): string | null {
+/**
+ * `?ref=<refId>` on any page: remember the referral (the last click wins) for `days` (the link's
+ * cookie window once the server said it). Returns what was stored.
+ */
+export function captureReferral(search: string, now: number, days?: number): string | null {
   if (typeof document === 'undefined') return null;
   const refId = validRefId(new URLSearchParams(search).get('ref'));
   if (!refId) return null;
   const secure = typeof location !== 'undefined' && location.protocol === 'https:';
-  document.cookie = referralCookieString(refId, now, secure);
+  document.cookie = referralCookieString(refId, now, secure, days);
   return refId;
 }
 

@@ -1,6 +1,7 @@
 import { UserAvatar } from '../components/avatar.tsx';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
+import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
 import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
@@ -113,6 +114,18 @@ function AccountPage() {
           className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
         >
           Change password
+        </Link>
+      </section>
+      <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+        <h2 className="font-semibold text-white">Earn as an affiliate</h2>
+        <p className="text-sm text-slate-300">
+          Share vendors’ links and earn commission on every payment a buyer you referred makes.
+        </p>
+        <Link
+          to={AFFILIATE_PATH}
+          className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
+          Affiliate dashboard
         </Link>
       </section>
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">

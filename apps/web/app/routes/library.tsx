@@ -4,7 +4,9 @@ import type { Purchase } from '@tradeshelf/contract';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { CommunityList, DiscordAccountPanel } from '../features/discord/components.tsx';
+import { APPS_PATH } from '../features/licences/index.ts';
 import { fetchPurchaseList } from '../features/orders/api.ts';
+import { TradingViewSection } from '../features/tradingview/index.ts';
 import { orderPath, RowsSkeleton, schemeLabel } from '../features/orders/components.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -28,6 +30,10 @@ function ownedProducts(p: Purchase) {
     (e) => e.kind === 'access' && e.status === 'active' && !community.has(e.productId),
   );
 }
+
+/** An app's licence came with it: its key and devices are on the apps page. */
+const hasLicence = (p: Purchase) =>
+  p.entitlements.some((e) => e.kind === 'licence' && e.status === 'active');
 
 function OtherPurchases() {
   const dispatch = useAppDispatch();
@@ -70,12 +76,23 @@ function OtherPurchases() {
                     </p>
                   )}
                 </div>
-                <Link
-                  to={orderPath(p)}
-                  className="shrink-0 text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
-                >
-                  View order<span className="sr-only"> for {p.item.title}</span>
-                </Link>
+                <div className="flex shrink-0 flex-wrap gap-x-4 gap-y-1">
+                  {hasLicence(p) && (
+                    <Link
+                      to={APPS_PATH}
+                      className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+                      data-testid="library-licence-link"
+                    >
+                      Manage licence <span className="sr-only">for {p.item.title}</span>
+                    </Link>
+                  )}
+                  <Link
+                    to={orderPath(p)}
+                    className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+                  >
+                    View order<span className="sr-only"> for {p.item.title}</span>
+                  </Link>
+                </div>
               </article>
             </li>
           ))}
@@ -118,7 +135,19 @@ function LibraryPage() {
 
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
-      <h1 className="text-2xl font-bold text-white">Your library</h1>
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold text-white">Your library</h1>
+        <p className="text-sm text-slate-400">
+          Licence keys, devices and downloads of the apps you bought are on{' '}
+          <Link
+            to={APPS_PATH}
+            className="font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+          >
+            Apps and licences
+          </Link>
+          .
+        </p>
+      </div>
       <DiscordAccountPanel />
       {nothingOwned && (
         <div
@@ -148,6 +177,7 @@ function LibraryPage() {
         </h2>
         <CommunityList />
       </section>
+      <TradingViewSection />
       {!nothingOwned && (
         <section aria-labelledby="purchases-title" className="flex flex-col gap-3">
           <h2 id="purchases-title" className="text-lg font-semibold text-white">

@@ -111,6 +111,31 @@ function OrderPage({ id }: { id: string }) {
             is paused while the bank decides.
           </p>
         )}
+        {purchase.revoked && (
+          <div
+            role="note"
+            className="rounded-lg border border-amber-700 bg-ink-800 p-3 text-sm text-slate-200"
+          >
+            <p>
+              {purchase.item.vendor.displayName} ended your access on{' '}
+              <time dateTime={purchase.revoked.at}>{formatDate(purchase.revoked.at)}</time>
+              {purchase.subscription ? ' and cancelled the subscription' : ''}. Their reason:
+            </p>
+            <blockquote className="mt-1 border-l-2 border-ink-600 pl-3 whitespace-pre-line text-slate-300">
+              {purchase.revoked.reason}
+            </blockquote>
+            <p className="mt-1">
+              No money was refunded with this.{' '}
+              <Link
+                to={`/contact?order=${encodeURIComponent(purchase.receiptNumber ?? purchase.id)}&vendor=${encodeURIComponent(purchase.item.vendor.vendorUrl)}`}
+                className="underline"
+              >
+                Contact support
+              </Link>{' '}
+              if you think this is a mistake.
+            </p>
+          </div>
+        )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1.5 text-sm">
           <dt className="text-slate-400 print:text-black">Receipt number</dt>
           <dd className="font-mono">{purchase.receiptNumber ?? '—'}</dd>

@@ -84,6 +84,7 @@ function OrdersPage() {
                     {p.subscription && <> · {subscriptionLine(p.subscription)}</>}
                     {p.refundReason === 'duplicate' && <> · refunded: you already owned it</>}
                     {p.disputedAt && <> · disputed</>}
+                    {p.revoked && <> · access ended by the vendor</>}
                   </p>
                 </div>
                 <div className="flex items-center gap-3 sm:justify-end">

@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, redirect, useSearchParams } from 'react-router';
-import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
+import {
+  categoryLabels,
+  platformLabels,
+  reviewSorts,
+  type ReviewSort,
+} from '@tradeshelf/contract/client';
 import {
   bundlePath,
   Cover,
@@ -11,6 +16,15 @@ import {
 import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
 import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/hooks.ts';
 import { useMemberPrice } from '../features/membership/hooks.ts';
+// The checkout step's own file: the product page would otherwise carry the library's views too.
+import {
+  TradingViewCheckoutField,
+  useTradingViewCheckout,
+} from '../features/tradingview/checkout.tsx';
+// Straight from the files, not the feature's index: the reviews' views stay out of the shell chunk.
+import { REVIEWS_PAGE } from '../features/reviews/api.ts';
+import { ProductReviews, ReviewPrompt, reviewsJsonLd } from '../features/reviews/components.tsx';
+import { useProductRating } from '../features/reviews/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -20,12 +34,18 @@ import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.
 import type { Route } from './+types/product';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { product } = await loadFrom(context, request, routes.productDetails, {
-    query: { id: params.id },
-  });
+  // `?reviewSort=` renders the reviews in that order (links to a sorted list).
+  const asked = new URL(request.url).searchParams.get('reviewSort');
+  const reviewSort: ReviewSort = reviewSorts.find((s) => s === asked) ?? 'newest';
+  const [{ product }, reviews] = await Promise.all([
+    loadFrom(context, request, routes.productDetails, { query: { id: params.id } }),
+    loadFrom(context, request, routes.allReviews, {
+      query: { productId: params.id, sort: reviewSort, limit: REVIEWS_PAGE },
+    }),
+  ]);
   // One canonical URL per product: a missing or stale slug redirects permanently.
   if (params.slug !== product.slug) throw redirect(productPath(product), 301);
-  return { product };
+  return { product, reviews, reviewSort };
 }
 
 export const headers = publicPageHeaders;
@@ -80,15 +100,19 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
           ? { image: product.images.map((u) => (/^https?:/.test(u) ? u : origin + u)) }
           : {}),
         offers: offers.length === 1 ? offers[0] : offers,
+        // Only from reviews that exist: the rating is the reviews' own (ADR 036).
         ...(product.rating.count > 0
           ? {
               aggregateRating: {
                 '@type': 'AggregateRating',
                 ratingValue: product.rating.average.toFixed(2),
                 reviewCount: product.rating.count,
+                bestRating: 5,
+                worstRating: 1,
               },
             }
           : {}),
+        ...(data.reviews.reviews.length ? { review: reviewsJsonLd(data.reviews.reviews) } : {}),
       },
       breadcrumbs(origin, [
         ['Home', '/'],
@@ -167,6 +191,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   const [priceId, setPriceId] = useState(params.get('priceId') ?? product.priceId);
   const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
   const missing = useMissingPrerequisites(product);
+  // Products for TradingView may deliver invite-only scripts: the buy box then asks for the name.
+  const tradingview = useTradingViewCheckout(
+    product.id,
+    !product.purchased && product.platforms.includes('tradingview'),
+  );
   const cancelled = params.get('checkout') === 'cancelled';
   const [buyEnd, buyOutOfView] = useOutOfView();
   const label = chosen.trialDays
@@ -179,6 +208,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   const memberPrice = member
     ? formatPrice({ ...chosen, amount: chosen.amount - member.discount })
     : null;
+  const rating = useProductRating(product.id, product.rating);
 
   return (
     <div className="mx-auto max-w-6xl pb-24 lg:pb-0">
@@ -210,7 +240,9 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           )}
           <p className="mt-2 text-slate-300">{product.summary}</p>
           <div className="mt-3 flex items-center gap-3">
-            <Stars {...product.rating} />
+            <a href="#reviews" className="rounded hover:underline">
+              <Stars {...rating} />
+            </a>
             {product.salesCount > 0 && (
               <span className="text-xs text-slate-400">{product.salesCount} sold</span>
             )}
@@ -228,6 +260,9 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           {product.purchased ? (
             <div className="mt-5">
               <Owned what="It is in your library." />
+              <div className="mt-2 px-1 text-sm">
+                <ReviewPrompt productId={product.id} />
+              </div>
             </div>
           ) : (
             <div className="mt-5">
@@ -247,6 +282,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                     : null
                 }
                 blocked={missing.length > 0}
+                beforeBuy={tradingview.beforeBuy}
               >
                 <fieldset className="flex flex-col gap-2">
                   <legend className="mb-1 text-sm font-medium text-slate-200">Choose a plan</legend>
@@ -275,6 +311,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                     </label>
                   ))}
                 </fieldset>
+                <TradingViewCheckoutField checkout={tradingview} />
                 {missing.length > 0 && (
                   <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
                     Requires{' '}
@@ -303,6 +340,16 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </h2>
             <Markdown source={product.description || product.summary} />
           </section>
+          <ProductReviews
+            key={product.id}
+            product={{
+              id: product.id,
+              vendorUrl: product.vendor.vendorUrl,
+              vendorName: product.vendor.displayName,
+            }}
+            initial={loaderData.reviews}
+            initialSort={loaderData.reviewSort}
+          />
         </div>
         <aside className="flex flex-col gap-5 lg:col-start-2 lg:row-start-2 lg:self-start">
           <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">

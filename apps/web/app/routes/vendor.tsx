@@ -1,5 +1,8 @@
+import { reviewSorts, type ReviewSort } from '@tradeshelf/contract/client';
 import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedList } from '../features/catalog/hooks.ts';
+import { REVIEWS_PAGE } from '../features/reviews/api.ts';
+import { reviewsJsonLd, VendorReviews } from '../features/reviews/components.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { Picture, shareImage } from '../lib/images.tsx';
@@ -8,13 +11,18 @@ import type { Route } from './+types/vendor';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const vendorUrl = params.vendorUrl;
-  const [{ vendor }, list] = await Promise.all([
+  const asked = new URL(request.url).searchParams.get('reviewSort');
+  const reviewSort: ReviewSort = reviewSorts.find((s) => s === asked) ?? 'newest';
+  const [{ vendor }, list, reviews] = await Promise.all([
     loadFrom(context, request, routes.vendorProfile, { query: { vendorUrl } }),
     loadFrom(context, request, routes.sellerProductList, {
       query: { vendorUrl, isActive: 'true' },
     }),
+    loadFrom(context, request, routes.allReviews, {
+      query: { vendorUrl, sort: reviewSort, limit: REVIEWS_PAGE },
+    }),
   ]);
-  return { vendor, ...list };
+  return { vendor, ...list, reviews, reviewSort };
 }
 
 export const headers = publicPageHeaders;
@@ -50,6 +58,19 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
         name: data.vendor.displayName,
         url: origin + path,
         description: data.vendor.bio,
+        // Only from reviews that exist (ADR 036).
+        ...(data.reviews.summary.count > 0
+          ? {
+              aggregateRating: {
+                '@type': 'AggregateRating',
+                ratingValue: data.reviews.summary.average.toFixed(2),
+                reviewCount: data.reviews.summary.count,
+                bestRating: 5,
+                worstRating: 1,
+              },
+              review: reviewsJsonLd(data.reviews.reviews),
+            }
+          : {}),
       },
       breadcrumbs(origin, [
         ['Home', '/'],
@@ -138,6 +159,12 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </section>
+      <VendorReviews
+        key={vendor.vendorUrl}
+        vendor={vendor}
+        initial={loaderData.reviews}
+        initialSort={loaderData.reviewSort}
+      />
     </div>
   );
 }

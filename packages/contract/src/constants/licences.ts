@@ -146,4 +146,5 @@ export const licenceEndedWords: Record<string, string> = {
   refunded: 'Revoked: the purchase was refunded.',
   disputed: 'Revoked: the payment was disputed.',
   subscription_ended: 'Expired: the subscription ended.',
+  revoked: 'Revoked by the vendor.',
 };

@@ -20,6 +20,9 @@ export type RefundReason = (typeof refundReasons)[number];
 
 export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;
 
+/** The longest reason a vendor can give when revoking a buyer's access. */
+export const REVOKE_REASON_MAX = 500;
+
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REFERRAL_COOKIE = 'referral_id';
 export const REFERRAL_WINDOW_DAYS = 30;
@@ -41,5 +44,11 @@ export const ordersMessages = {
   connectReady: 'Your payout account is connected. Sales now pay out to it.',
   duplicateRefunded:
     'You already owned this when this payment arrived, so we refunded it in full. Nothing else changes.',
+  revokeVendorsOnly: 'Only vendors can see sales and revoke access.',
+  revokeNotPaid: 'Only a paid purchase with access can be revoked.',
+  revokeReasonRequired: 'Tell the buyer why their access ends.',
+  revokeReasonTooLong: `Keep the reason under ${REVOKE_REASON_MAX} characters.`,
+  revokeProviderFailed:
+    'The payment provider did not cancel the subscription, so access was not revoked. Try again in a minute.',
   connectPending: 'The payment provider still needs details before your account can take payments.',
 } as const;

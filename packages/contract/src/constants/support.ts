@@ -1,4 +1,5 @@
 /** Contact form limits, the spam-trap field's name and messages: plain values, no zod. */
+import { UNREADABLE_TEXT } from '../rules/text.ts';
 
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_SUBJECT_MAX = 150;
@@ -22,7 +23,7 @@ export const supportMessages = {
   subjectTooLong: `Keep the subject to ${CONTACT_SUBJECT_MAX} characters.`,
   messageTooShort: `Tell us a little more: at least ${CONTACT_MESSAGE_MIN} characters.`,
   messageTooLong: `Keep the message to ${CONTACT_MESSAGE_MAX} characters.`,
-  unreadable: 'This contains characters we cannot read. Remove them and try again.',
+  unreadable: UNREADABLE_TEXT,
   orderFormat: 'Enter the order or receipt number as shown on your receipt (e.g. TS-2026-001234).',
   vendorFormat: "Enter the vendor's storefront address, e.g. alpha-edge for /v/alpha-edge.",
   vendorUnknown: 'We could not find a vendor at that address.',

@@ -1,3 +1,6 @@
+export const UNREADABLE_TEXT =
+  'This contains characters we cannot read. Remove them and try again.';
+
 /**
  * Text a person typed contains none of these: control characters other than tab and line breaks
  * (NUL cannot even be stored in PostgreSQL text), lone UTF-16 surrogates, and U+FFFD, which is what

@@ -119,6 +119,71 @@ export const paymentEventJson = z.object({
     .nullable(),
 });
 
+/**
+ * Money sent to a connected account (an affiliate payout). `idempotencyKey` makes a retry after an
+ * unknown outcome (a timeout, a crash) transfer once; `metadata` travels with it (`payout_id`).
+ */
+export interface TransferRequest {
+  accountId: string;
+  amount: number;
+  currency: string;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** The provider refused the transfer for good: repeating it with the same key fails the same way. */
+export class TransferRefusedError extends Error {}
+
+export const transferEventTypes = [
+  /** The transfer reached the connected account. */
+  'transfer.paid',
+  /** The provider could not complete it; the money never left. */
+  'transfer.failed',
+  /** The provider took a paid transfer back (Stripe's `transfer.reversed`). */
+  'transfer.reversed',
+] as const;
+export type TransferEventType = (typeof transferEventTypes)[number];
+
+/** What the provider says about a transfer; Stripe and the sandbox map theirs to this. */
+export interface TransferEvent {
+  id: string;
+  type: TransferEventType;
+  transferId: string | null;
+  /** Ours, from the transfer's metadata. */
+  payoutId: string | null;
+  amount: number | null;
+  currency: string | null;
+  /** The provider's words on a failure or reversal. */
+  reason: string | null;
+  occurredAt: Date;
+}
+
+const transferFields = {
+  id: text,
+  type: z.enum(transferEventTypes),
+  transferId: ref,
+  payoutId: ref,
+  amount: z.number().int().min(0).max(100_000_000_00).nullable(),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/i)
+    .nullable(),
+  reason: z
+    .string()
+    .max(500)
+    .refine((s) => !s.includes('\0'), 'Contains a NUL character.')
+    .nullable(),
+};
+
+/** A mapped transfer event, checked before anything acts on it. */
+export const transferEventSchema = z.object({ ...transferFields, occurredAt: z.date() });
+
+/** The same event as JSON (the sandbox's wire format). */
+export const transferEventJson = z.object({
+  ...transferFields,
+  occurredAt: z.iso.datetime().transform((d) => new Date(d)),
+});
+
 export class WebhookSignatureError extends Error {}
 /** A correctly signed webhook whose body is not an event we can read. */
 export class WebhookPayloadError extends Error {}
@@ -164,6 +229,20 @@ export interface PaymentsProvider {
   }): Promise<void>;
   /** Ends a subscription now (no proration, no further renewals). A second call changes nothing. */
   cancelSubscription(req: { subscriptionId: string; idempotencyKey: string }): Promise<void>;
+  /**
+   * Sends money to a connected account (an affiliate payout); answers the provider's transfer id.
+   * Throws `TransferRefusedError` when the provider refuses it for good; any other error leaves the
+   * outcome unknown, and a retry with the same idempotency key transfers at most once.
+   */
+  transfer(req: TransferRequest): Promise<{ transferId: string }>;
+  /**
+   * Verifies a webhook like `parseWebhook` and maps a transfer event to a `TransferEvent`; null for
+   * every other event (which `parseWebhook` then reads).
+   */
+  parseTransferWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): TransferEvent | null;
   /**
    * Verifies a webhook on its raw body and maps it to a `PaymentEvent`; null for event types we ignore.
    * Throws `WebhookSignatureError` for a bad signature, a wrong secret or a stale timestamp, and

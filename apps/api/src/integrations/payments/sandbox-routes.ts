@@ -60,6 +60,7 @@ const portalActionParams = portalParams.extend({ id, action: z.enum(['cancel', '
 const actions = ['refund_half', 'refund', 'renew', 'fail', 'dispute', 'end'] as const;
 const actionParams = z.object({ id, action: z.enum(actions) });
 const eventParams = z.object({ id });
+const transferParams = z.object({ id, action: z.enum(['fail', 'reverse']) });
 
 /** The sandbox's hosted pages: checkout, customer portal and (local only) a payments dashboard. */
 export async function sandboxPaymentsModule(fastify: FastifyInstance): Promise<void> {
@@ -273,9 +274,10 @@ ${
     const routes = dashboard.withTypeProvider<ZodTypeProvider>();
 
     routes.get('/sandbox/payments', { schema: { hide: true } }, async (_req, reply) => {
-      const [sessions, events] = await Promise.all([
+      const [sessions, events, transfers] = await Promise.all([
         sandbox.recentSessions(),
         sandbox.recentEvents(),
+        sandbox.recentTransfers(),
       ]);
       const list = sessions
         .map((s) => {
@@ -305,6 +307,17 @@ ${
           return `<tr><td>${esc(r.item.name)}<br><span class="muted">${esc(r.buyer.email)} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')}${sub}${s.refundedAt ? ' · refunded' : ''}</span><div class="row">${buttons}</div></td></tr>`;
         })
         .join('');
+      // Payouts to connected accounts: fail or reverse one as the provider would (ADR 037).
+      const transferRows = transfers
+        .map((tr) => {
+          const buttons =
+            tr.status === 'paid'
+              ? `<div class="row"><form method="post" action="/sandbox/transfers/${esc(tr.id)}/fail"><button type="submit">Fail transfer</button></form>
+<form method="post" action="/sandbox/transfers/${esc(tr.id)}/reverse"><button type="submit">Reverse transfer</button></form></div>`
+              : '';
+          return `<tr><td>Transfer ${money(tr.amount, tr.currency)} to ${esc(tr.accountId)}<br><span class="muted">${esc(tr.id)} · ${tr.createdAt.toISOString().slice(0, 16).replace('T', ' ')} · <span class="badge">${esc(tr.status)}</span>${tr.failureReason ? ` ${esc(tr.failureReason)}` : ''}</span>${buttons}</td></tr>`;
+        })
+        .join('');
       const deliveries = events
         .map((e) => {
           const state = e.deliveredAt
@@ -322,6 +335,7 @@ ${
           cspNonce(reply, policy),
           'Payments',
           `<h1>Sandbox payments</h1>${list ? `<table>${list}</table>` : '<p>No payments yet.</p>'}
+<h2>Transfers</h2>${transferRows ? `<table>${transferRows}</table>` : '<p>No transfers yet.</p>'}
 <h2>Webhook deliveries</h2><p class="muted">Each event is retried with backoff until the endpoint answers 2xx, for up to three days.</p>${deliveries ? `<table>${deliveries}</table>` : '<p>No events yet.</p>'}`,
         ),
       );
@@ -332,6 +346,22 @@ ${
       { schema: { hide: true, params: eventParams } },
       async (req, reply) => {
         await sandbox.retry(req.params.id);
+        return reply.redirect('/sandbox/payments', 303);
+      },
+    );
+
+    routes.post(
+      '/sandbox/transfers/:id/:action',
+      { schema: { hide: true, params: transferParams } },
+      async (req, reply) => {
+        const { id: transferId, action } = req.params;
+        await sandbox.settleTransfer(
+          transferId,
+          action === 'fail' ? 'failed' : 'reversed',
+          action === 'fail'
+            ? 'The bank account of the connected account rejected the transfer.'
+            : 'The platform reversed the transfer.',
+        );
         return reply.redirect('/sandbox/payments', 303);
       },
     );

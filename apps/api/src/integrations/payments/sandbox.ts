@@ -13,8 +13,13 @@ import {
   type PaymentEvent,
   type PaymentEventType,
   type PaymentsProvider,
+  type TransferEvent,
+  type TransferEventType,
+  type TransferRequest,
+  transferEventJson,
+  transferEventTypes,
 } from './port.ts';
-import { sandboxEvents, sandboxSessions } from './tables.ts';
+import { sandboxEvents, sandboxSessions, sandboxTransfers } from './tables.ts';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 const TOLERANCE_SECONDS = 300;
@@ -22,6 +27,7 @@ const SESSION_MINUTES = 60;
 
 export type SandboxSession = typeof sandboxSessions.$inferSelect;
 export type SandboxEvent = typeof sandboxEvents.$inferSelect;
+export type SandboxTransfer = typeof sandboxTransfers.$inferSelect;
 
 /** Sends one signed event to the webhook endpoint; answers the HTTP status. */
 export type SandboxTransport = (body: string, signature: string) => Promise<number>;
@@ -312,6 +318,28 @@ export class SandboxPayments implements PaymentsProvider {
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
   ): PaymentEvent | null {
+    const parsed = paymentEventJson.safeParse(this.verified(rawBody, headers));
+    if (!parsed.success) throw new WebhookPayloadError('Not a payment event.');
+    return parsed.data;
+  }
+
+  parseTransferWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): TransferEvent | null {
+    const raw = this.verified(rawBody, headers);
+    const type = (raw as { type?: unknown } | null)?.type;
+    if (!transferEventTypes.includes(type as TransferEventType)) return null;
+    const parsed = transferEventJson.safeParse(raw);
+    if (!parsed.success) throw new WebhookPayloadError('Not a transfer event.');
+    return parsed.data;
+  }
+
+  /** The body of a webhook signed with our secret (checked on the raw bytes), as JSON. */
+  private verified(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): unknown {
     const header = headers[SANDBOX_SIGNATURE_HEADER];
     if (typeof header !== 'string') throw new WebhookSignatureError('Missing signature.');
     const parts = Object.fromEntries(
@@ -329,15 +357,79 @@ export class SandboxPayments implements PaymentsProvider {
       .update(rawBody)
       .digest('hex');
     if (!safeEqual(parts.v1, expected)) throw new WebhookSignatureError('Bad signature.');
-    let raw: unknown;
     try {
-      raw = JSON.parse(rawBody.toString('utf8'));
+      return JSON.parse(rawBody.toString('utf8')) as unknown;
     } catch {
       throw new WebhookPayloadError('Not JSON.');
     }
-    const parsed = paymentEventJson.safeParse(raw);
-    if (!parsed.success) throw new WebhookPayloadError('Not a payment event.');
-    return parsed.data;
+  }
+
+  /**
+   * Records a transfer, paid at once as Stripe's are; the same idempotency key answers the first
+   * transfer again. A person fails or reverses it on the dashboard later.
+   */
+  async transfer(req: TransferRequest): Promise<{ transferId: string }> {
+    await this.db
+      .insert(sandboxTransfers)
+      .values({
+        id: `tr_sbx_${randomToken(18)}`,
+        idempotencyKey: req.idempotencyKey,
+        accountId: req.accountId,
+        amount: req.amount,
+        currency: req.currency,
+        metadata: req.metadata,
+      })
+      .onConflictDoNothing();
+    const [row] = await this.db
+      .select()
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.idempotencyKey, req.idempotencyKey));
+    if (!row) throw new Error('sandbox transfer missing after insert');
+    return { transferId: row.id };
+  }
+
+  /**
+   * Fails (`failed`) or reverses (`reversed`) a paid transfer and records the event reporting it in
+   * the same transaction, then delivers it like every sandbox event. False when it was not paid.
+   */
+  async settleTransfer(
+    id: string,
+    outcome: 'failed' | 'reversed',
+    reason: string,
+  ): Promise<boolean> {
+    const recorded = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(sandboxTransfers)
+        .set({ status: outcome, failureReason: reason, updatedAt: new Date() })
+        .where(and(eq(sandboxTransfers.id, id), eq(sandboxTransfers.status, 'paid')))
+        .returning();
+      if (!row) return null;
+      const event: TransferEvent = {
+        id: `evt_sbx_${randomToken(18)}`,
+        type: outcome === 'failed' ? 'transfer.failed' : 'transfer.reversed',
+        transferId: row.id,
+        payoutId: row.metadata.payout_id ?? null,
+        amount: row.amount,
+        currency: row.currency,
+        reason,
+        occurredAt: new Date(),
+      };
+      await tx
+        .insert(sandboxEvents)
+        .values({ id: event.id, sessionId: row.id, type: event.type, body: JSON.stringify(event) });
+      return event.id;
+    });
+    if (!recorded) return false;
+    await this.send(recorded);
+    return true;
+  }
+
+  async recentTransfers(limit = 30): Promise<SandboxTransfer[]> {
+    return this.db
+      .select()
+      .from(sandboxTransfers)
+      .orderBy(sql`${sandboxTransfers.createdAt} desc`)
+      .limit(limit);
   }
 
   async session(id: string): Promise<SandboxSession | null> {

@@ -1,6 +1,8 @@
 import Stripe from 'stripe';
 import {
   paymentEventSchema,
+  transferEventSchema,
+  TransferRefusedError,
   WebhookPayloadError,
   WebhookSignatureError,
   type CheckoutRequest,
@@ -9,6 +11,8 @@ import {
   type PaymentEvent,
   type PaymentEventType,
   type PaymentsProvider,
+  type TransferEvent,
+  type TransferRequest,
 } from './port.ts';
 
 /** Stripe rejects webhook deliveries older than this (seconds); replays of captured payloads fail. */
@@ -173,10 +177,59 @@ export class StripePayments implements PaymentsProvider {
     return found.data.map((p) => (typeof p.invoice === 'string' ? p.invoice : p.invoice.id));
   }
 
-  parseWebhook(
+  /** A transfer to a connected account (Connect): the affiliate's payout. */
+  async transfer(req: TransferRequest): Promise<{ transferId: string }> {
+    try {
+      const transfer = await this.stripe.transfers.create(
+        {
+          amount: req.amount,
+          currency: req.currency,
+          destination: req.accountId,
+          metadata: req.metadata,
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      return { transferId: transfer.id };
+    } catch (err) {
+      // A 4xx is Stripe's answer (no balance, account not enabled …); a retry gets the same.
+      // Rate limits, idempotency conflicts, 5xx and network failures leave the outcome unknown.
+      if (
+        err instanceof Stripe.errors.StripeError &&
+        typeof err.statusCode === 'number' &&
+        err.statusCode >= 400 &&
+        err.statusCode < 500 &&
+        err.statusCode !== 409 &&
+        err.statusCode !== 429 &&
+        !(err instanceof Stripe.errors.StripeIdempotencyError)
+      ) {
+        throw new TransferRefusedError(err.message);
+      }
+      throw err;
+    }
+  }
+
+  parseTransferWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
-  ): PaymentEvent | null {
+  ): TransferEvent | null {
+    const event = this.verified(rawBody, headers);
+    let mapped: TransferEvent | null;
+    try {
+      mapped = mapTransferEvent(event);
+    } catch {
+      throw new WebhookPayloadError('Unreadable Stripe event');
+    }
+    if (!mapped) return null;
+    const checked = transferEventSchema.safeParse(mapped);
+    if (!checked.success) throw new WebhookPayloadError('Unexpected Stripe event fields');
+    return checked.data;
+  }
+
+  /** The event in a webhook with a valid signature. */
+  private verified(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): WireEvent {
     const header = headerValue(headers, 'stripe-signature');
     if (!header) throw new WebhookSignatureError('Missing Stripe signature');
     let event: WireEvent;
@@ -192,6 +245,14 @@ export class StripePayments implements PaymentsProvider {
       throw new WebhookSignatureError('Invalid Stripe signature');
     }
     if (!isWireEvent(event)) throw new WebhookPayloadError('Not a Stripe event');
+    return event;
+  }
+
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): PaymentEvent | null {
+    const event = this.verified(rawBody, headers);
     let mapped: PaymentEvent | null;
     try {
       mapped = mapEvent(event);
@@ -530,6 +591,36 @@ function mapEvent(event: WireEvent): PaymentEvent | null {
     default:
       return null;
   }
+}
+
+interface WireTransfer {
+  id: string;
+  amount?: number;
+  amount_reversed?: number;
+  currency?: string;
+  metadata?: Meta;
+  reversed?: boolean;
+}
+
+/**
+ * Transfers succeed or fail when created, so `transfer.created` confirms a payout and
+ * `transfer.reversed` takes one back. A connected account's own bank payout failing
+ * (`payout.failed` on that account) leaves the money in its Stripe balance: not ours to return.
+ */
+function mapTransferEvent(event: WireEvent): TransferEvent | null {
+  if (event.type !== 'transfer.created' && event.type !== 'transfer.reversed') return null;
+  const tr = event.data.object as unknown as WireTransfer;
+  const reversed = event.type === 'transfer.reversed';
+  return {
+    id: event.id,
+    type: reversed ? 'transfer.reversed' : 'transfer.paid',
+    transferId: tr.id,
+    payoutId: tr.metadata?.payout_id ?? null,
+    amount: (reversed ? tr.amount_reversed : tr.amount) ?? null,
+    currency: tr.currency ?? null,
+    reason: reversed ? 'Stripe reversed the transfer.' : null,
+    occurredAt: new Date(event.created * 1000),
+  };
 }
 
 function sessionPurchaseId(s: WireSession): string | null {

@@ -55,3 +55,23 @@ export const sandboxEvents = pgTable(
     index('sandbox_events_session_idx').on(t.sessionId, t.createdAt),
   ],
 );
+
+/** The sandbox's transfers to connected accounts: paid at once, failed or reversed by hand. */
+export const sandboxTransfers = pgTable(
+  'sandbox_transfers',
+  {
+    id: text('id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    accountId: text('account_id').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    status: text('status', { enum: ['paid', 'failed', 'reversed'] })
+      .notNull()
+      .default('paid'),
+    failureReason: text('failure_reason'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sandbox_transfers_idempotency_key').on(t.idempotencyKey)],
+);

@@ -1,4 +1,4 @@
-import { discordRoutes } from '@tradeshelf/contract';
+import { discordRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
@@ -141,6 +141,26 @@ describe('a paid community', () => {
     ).toBe(200);
     const [ended] = await communities(buyer.token);
     expect(ended!.health.status).toBe('ended');
+    expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+  });
+
+  it('takes the role back when the vendor revokes the purchase, saying so', async () => {
+    const buyer = await buyCommunity();
+    const { user } = await link(buyer.token, 'access_buyer_revoked');
+    expect((await communities(buyer.token))[0]!.health.status).toBe('active');
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+
+    const revoked = await t.call(ordersRoutes.vendorRevokeAccess, {
+      token: vendorToken,
+      params: { id: buyer.purchaseId },
+      body: { reason: 'Posted signals outside the server.' },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const [ended] = await communities(buyer.token);
+    expect(ended!.health).toMatchObject({
+      status: 'ended',
+      message: 'Ended: the vendor removed this access.',
+    });
     expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
   });
 

@@ -43,6 +43,9 @@ export async function keepEntitlements(tx: Tx, event: DomainEvent): Promise<void
     case 'purchase.disputed':
       await endAll(tx, purchaseId, 'disputed');
       return;
+    case 'purchase.revoked':
+      await endAll(tx, purchaseId, 'revoked');
+      return;
     case 'subscription.ended':
       await endAll(tx, purchaseId, 'subscription_ended');
       return;

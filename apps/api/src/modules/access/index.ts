@@ -1,5 +1,7 @@
 // The access module's public entry (ARCHITECTURE §2): other modules import this file only.
 export {
+  accessHolders,
+  accessOf,
   entitlementsOfPurchases,
   grantsOf,
   liveAccess,
@@ -10,5 +12,6 @@ export {
   type EntitlementView,
 } from './queries.ts';
 export { deliveriesOf } from './entitlements.ts';
+export { keptAccess, type UndoneBy } from './kept-access.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
 export { watchMembers } from './watch.ts';

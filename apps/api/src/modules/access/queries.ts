@@ -138,3 +138,24 @@ export async function productEnrolments(db: Tx, productId: string): Promise<Enro
     endsAt: r.ends_at === null ? null : new Date(r.ends_at),
   }));
 }
+
+/** A user's `access` entitlements, live and ended, oldest first (TradingView access, ADR 034). */
+export async function accessOf(
+  db: Tx,
+  userId: string,
+): Promise<Array<EntitlementView & { createdAt: Date }>> {
+  const found = await db.execute<Row & { created_at: Date | string }>(sql`
+    select id, purchase_id, product_id, kind, status, ends_at, ended_reason, created_at
+    from entitlements where user_id = ${userId} and kind = 'access'
+    order by created_at, id`);
+  return found.rows.map((r) => ({ ...view(r), createdAt: new Date(r.created_at) }));
+}
+
+/** Who holds (or held) access to any of `productIds`. */
+export async function accessHolders(db: Tx, productIds: readonly string[]): Promise<string[]> {
+  if (!productIds.length) return [];
+  const found = await db.execute<{ user_id: string }>(sql`
+    select distinct user_id from entitlements
+    where kind = 'access' and product_id = any(${sql.param([...productIds])}::text[])`);
+  return found.rows.map((r) => r.user_id);
+}

@@ -37,16 +37,36 @@ export async function seedDemoCommunities(db: Db): Promise<number> {
   return products.length;
 }
 
-/** Idempotent: what a paid demo purchase of a course grants (access and the enrolment), dated then. */
-export async function seedDemoEnrolment(
+/**
+ * Idempotent: what a paid demo purchase grants (access, and what its kind delivers: the course
+ * enrolment or the Discord role), dated then.
+ */
+export async function seedDemoEntitlements(
   db: Db,
-  options: { purchaseId: string; userId: string; productId: string; daysAgo: number },
+  options: {
+    purchaseId: string;
+    userId: string;
+    productId: string;
+    daysAgo: number;
+    delivers: 'course_enrolment' | 'discord_role';
+  },
 ): Promise<void> {
-  const { purchaseId, userId, productId, daysAgo } = options;
+  const { purchaseId, userId, productId, daysAgo, delivers } = options;
   await db.execute(sql`insert into entitlements (id, purchase_id, user_id, product_id, kind, created_at)
     values (${'ent_demo_a_' + purchaseId}, ${purchaseId}, ${userId}, ${productId}, 'access',
         now() - make_interval(days => ${daysAgo})),
-      (${'ent_demo_c_' + purchaseId}, ${purchaseId}, ${userId}, ${productId}, 'course_enrolment',
+      (${'ent_demo_d_' + purchaseId}, ${purchaseId}, ${userId}, ${productId}, ${delivers},
         now() - make_interval(days => ${daysAgo}))
     on conflict do nothing`);
+  // What the delivery job found when the buyer had not linked Discord yet.
+  if (delivers === 'discord_role') {
+    const entitlementId = 'ent_demo_d_' + purchaseId;
+    await db.execute(sql`insert into access_deliveries (entitlement_id, user_id, state, checked_at)
+      values (${entitlementId}, ${userId}, 'needs_link', now() - make_interval(days => ${daysAgo}))
+      on conflict do nothing`);
+    await db.execute(sql`insert into access_events (id, entitlement_id, type, detail, at)
+      values (${'aev_demo_' + purchaseId}, ${entitlementId}, 'needs_buyer',
+        'Waiting for the buyer to connect Discord.', now() - make_interval(days => ${daysAgo}))
+      on conflict do nothing`);
+  }
 }

@@ -1,6 +1,7 @@
 // The catalog module's public entry (ARCHITECTURE §2): other modules import this file only.
 export { missingPrerequisites, vendorContact } from './service.ts';
 export { ownsItem } from './ownership.ts';
+export { setProductRating } from './ratings.ts';
 export { newestPublishedAt, productCardsById, productIdsBySlug } from './lookups.ts';
 export { search } from './service.ts';
 export {
@@ -15,6 +16,7 @@ export {
   vendorIdByUrl,
   vendorIdOfUser,
   vendorSummaries,
+  vendorUserIds,
   type ItemSummary,
   type VendorSummary,
 } from './summaries.ts';

@@ -70,8 +70,9 @@ export async function seedDemoCatalog(
         const id = newId('prd');
         const priceIds = p.prices.map(() => newId('price'));
         const createdAt = new Date(now - Math.floor(random() * 300 + i) * DAY);
-        const ratingCount = Math.floor(random() * 120);
-        const rating = ratingCount ? Math.round((3.6 + random() * 1.4) * 100) / 100 : 0;
+        // Ratings come from reviews (ADR 036). The draws that made them up stay, so every later
+        // product keeps the sales and dates it was seeded with.
+        if (Math.floor(random() * 120)) random();
         // The platform's plans say exactly what they grant (ADR 027), nothing generic.
         const plan = Object.values(plans).find((x) => x.slug === slugify(p.title));
         const description = plan
@@ -87,7 +88,7 @@ export async function seedDemoCatalog(
             platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at)
           values (${id}, ${vendorId}, ${p.kind}, ${categoryOfKind[p.kind]}, ${slugify(p.title)}, ${p.title}, ${p.summary}, ${description},
             ${sql.param(p.tags)}::text[], ${sql.param(p.platforms)}::text[], ${sql.param(p.assets)}::text[], true, ${priceIds[0]}, ${p.prices[0]!.amount},
-            ${Math.floor(random() * 900)}, ${rating}, ${ratingCount}, ${createdAt}, ${createdAt})`);
+            ${Math.floor(random() * 900)}, 0, 0, ${createdAt}, ${createdAt})`);
         for (const [pi, price] of p.prices.entries()) {
           await tx.execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, trial_days, position)
             values (${priceIds[pi]}, ${id}, ${price.amount}, 'usd', ${price.scheme}, ${price.interval ?? null}, ${price.trialDays ?? null}, ${pi})`);

@@ -14,7 +14,13 @@ export function catalogSubscribers(): Subscriber[] {
     {
       name: 'catalog.ownership',
       inline: true,
-      types: ['purchase.paid', 'purchase.refunded', 'subscription.ended'],
+      types: [
+        'purchase.paid',
+        'purchase.refunded',
+        'purchase.disputed',
+        'purchase.revoked',
+        'subscription.ended',
+      ],
       handle: (tx, event) => ownership(tx, event),
     },
   ];
@@ -31,6 +37,10 @@ async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
       if (!event.data.full) return;
       if (await revoke(tx, source)) await salesCount(tx, event.data.productIds, -1);
       return;
+    // Access ended without the sale being undone: the product page stops saying "Purchased", and
+    // the buyer may buy it again; the sale still counts.
+    case 'purchase.disputed':
+    case 'purchase.revoked':
     case 'subscription.ended':
       await revoke(tx, source);
       return;

@@ -84,3 +84,16 @@ export async function vendorIdOfUser(db: Tx, userId: string): Promise<string | n
   );
   return found.rows[0]?.id ?? null;
 }
+
+/** The user who runs each vendor (for mail to the vendor). */
+export async function vendorUserIds(
+  db: Tx,
+  vendorIds: Iterable<string>,
+): Promise<Map<string, string>> {
+  const ids = [...new Set(vendorIds)];
+  if (!ids.length) return new Map();
+  const found = await db.execute<{ id: string; user_id: string }>(
+    sql`select id, user_id from vendors where id = any(${idList(ids)}::text[])`,
+  );
+  return new Map(found.rows.map((r) => [r.id, r.user_id]));
+}

@@ -66,6 +66,9 @@ export async function keepLicences(deps: AppDeps, tx: Tx, event: DomainEvent): P
     case 'purchase.disputed':
       await revoke(tx, purchaseId, 'disputed', 'The payment was disputed.');
       return;
+    case 'purchase.revoked':
+      await revoke(tx, purchaseId, 'revoked', `Revoked by the vendor: ${event.data.reason}`);
+      return;
     case 'subscription.ended':
       await changed(
         tx,

@@ -14,6 +14,7 @@ export function licencesSubscribers(deps: () => AppDeps): Subscriber[] {
         'purchase.paid',
         'purchase.refunded',
         'purchase.disputed',
+        'purchase.revoked',
         'subscription.renewed',
         'subscription.cancelling',
         'subscription.resumed',

@@ -1,5 +1,5 @@
 // Use case: a vendor's payout account at the provider (onboarding link and state).
-import { ordersMessages } from '@tradeshelf/contract';
+import { ordersMessages, type ConnectPurpose } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -19,6 +19,16 @@ export async function vendorOf(deps: AppDeps, userId: string) {
         where vendor_id = ${vendorId} and provider = ${deps.payments.name}`,
   );
   return { id: vendorId, email, account_id: account?.account_id ?? null };
+}
+
+/** Whose payout account a connect call is for: as asked, else a vendor's for vendors. */
+export async function connectPurpose(
+  deps: AppDeps,
+  userId: string,
+  asked: ConnectPurpose | undefined,
+): Promise<ConnectPurpose> {
+  if (asked) return asked;
+  return (await vendorIdOfUser(deps.database.db, userId)) ? 'vendor' : 'affiliate';
 }
 
 /** The vendor's onboarding link at the provider; creates the connected account the first time. */

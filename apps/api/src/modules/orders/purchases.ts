@@ -1,6 +1,6 @@
 // Use cases: a buyer's own purchases (one, the list) and the provider's customer portal.
 import { ordersMessages, type Purchase } from '@tradeshelf/contract';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
@@ -23,7 +23,7 @@ export async function ownPurchase(
   return found;
 }
 
-export const encodeCursor = (p: Purchase) =>
+export const encodeCursor = (p: Pick<Purchase, 'createdAt' | 'id'>) =>
   Buffer.from(JSON.stringify([p.createdAt, p.id])).toString('base64url');
 
 /** Newest first; abandoned checkouts (pending past expiry, cancelled) are left out of the list. */
@@ -33,6 +33,21 @@ export async function purchaseList(
   limit: number,
   cursor: string | undefined,
 ): Promise<{ purchases: Purchase[]; nextCursor: string | null }> {
+  const found = await loadPurchases(
+    deps.database.db,
+    sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
+      and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(cursor)}`,
+    limit + 1,
+  );
+  const page = found.slice(0, limit);
+  return {
+    purchases: page,
+    nextCursor: found.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+  };
+}
+
+/** The condition for the page after `cursor` (newest first); 400 for a cursor we did not make. */
+export function afterCursor(cursor: string | undefined): SQL {
   let after = sql`true`;
   if (cursor) {
     let parsed: unknown;
@@ -51,17 +66,7 @@ export async function purchaseList(
     }
     after = sql`(p.created_at, p.id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
   }
-  const found = await loadPurchases(
-    deps.database.db,
-    sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
-      and not (p.status = 'pending' and p.expires_at < now()) and ${after}`,
-    limit + 1,
-  );
-  const page = found.slice(0, limit);
-  return {
-    purchases: page,
-    nextCursor: found.length > limit ? encodeCursor(page[page.length - 1]!) : null,
-  };
+  return after;
 }
 
 export async function customerPortal(

@@ -61,4 +61,21 @@ export function duplicateMail(to: string, p: Purchase) {
   return { to, subject: `Duplicate payment refunded: ${p.item.title}`, text: lines.join('\n') };
 }
 
+/** The buyer's notice that a vendor ended their access, with the vendor's reason. */
+export function revokedMail(to: string, p: Purchase) {
+  const vendor = p.item.vendor.displayName;
+  const lines = [
+    `${vendor} has ended your access to ${p.item.title}.`,
+    '',
+    `Their reason: ${p.revoked?.reason ?? ''}`,
+    '',
+    ...(p.subscription ? ['Your subscription is cancelled: you will not be charged again.'] : []),
+    'No money was refunded with this. If you think this is a mistake, reply to the vendor from your',
+    'orders page or contact Tradeshelf support with this reference.',
+    '',
+    `Reference: ${p.receiptNumber ?? p.id}`,
+  ];
+  return { to, subject: `Access ended: ${p.item.title}`, text: lines.join('\n') };
+}
+
 /* ---------------------------------------------------------------- buyer reads */

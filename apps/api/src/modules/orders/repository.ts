@@ -79,6 +79,9 @@ interface PurchaseView {
   refunded_at: Date | string | null;
   refund_reason: Purchase['refundReason'];
   disputed_at: Date | string | null;
+  revoked_at: Date | string | null;
+  revoked_reason: string | null;
+  buyer_id: string;
 }
 
 const iso = (v: Date | string | null): string | null =>
@@ -110,6 +113,15 @@ function subscriptionOf(r: PurchaseView): NonNullable<Purchase['subscription']> 
  * then the access module's entitlements and the catalogue's names for the whole page (ADR 029).
  */
 export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<Purchase[]> {
+  return (await loadWithBuyers(db, where, limit)).map((p) => p.purchase);
+}
+
+/** `loadPurchases`, each with its buyer's id (for the vendor's view). */
+export async function loadWithBuyers(
+  db: Tx,
+  where: SQL,
+  limit: number,
+): Promise<Array<{ purchase: Purchase; buyerId: string }>> {
   const found = await rows<PurchaseView>(
     db,
     sql`select p.id, p.session_id, p.status, p.item_type,
@@ -117,7 +129,7 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           p.scheme, p.currency, p.subtotal, p.discount,
           p.total, p.renewal_amount, p.coupon_code, p.coupon_duration, p.member_plan, p.member_discount, p.subscription_status,
           p.current_period_end, p.receipt_number, p.created_at, p.paid_at, p.refunded_at,
-          p.refund_reason, p.disputed_at,
+          p.refund_reason, p.disputed_at, p.revoked_at, p.revoked_reason, p.buyer_id,
           (select coalesce(sum(l.amount), 0)::int from ledger_entries l
              where l.purchase_id = p.id and l.account_type = 'clearing'
                and l.entry_type = 'refund_reversal' and l.payment_ref like 'refund:%') as refunded,
@@ -152,7 +164,7 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
           (x.product?.title ?? '').localeCompare(y.product?.title ?? '', 'en') ||
           x.e.kind.localeCompare(y.e.kind),
       );
-    return {
+    const purchase: Purchase = {
       id: r.id,
       sessionId: r.session_id!,
       status: r.status,
@@ -193,6 +205,8 @@ export async function loadPurchases(db: Tx, where: SQL, limit: number): Promise<
       refundedAt: iso(r.refunded_at),
       refundReason: r.refund_reason,
       disputedAt: iso(r.disputed_at),
+      revoked: r.revoked_at ? { at: iso(r.revoked_at)!, reason: r.revoked_reason ?? '' } : null,
     };
+    return { purchase, buyerId: r.buyer_id };
   });
 }

@@ -9,6 +9,7 @@ import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import * as affiliates from '../affiliates/index.ts';
 import * as orders from './service.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
@@ -58,12 +59,23 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, ordersRoutes.customerPortal, async ({ query, auth, req }) => ({
     session: await orders.customerPortal(deps, auth.sub, query.vendorUrl, originOf(req)),
   }));
-  registerRoute(app, ordersRoutes.connectAccount, ({ auth, req }) =>
-    orders.connectAccount(deps, auth.sub, originOf(req)),
+  // A vendor's account takes its sales; anyone else's (or `as=affiliate`) takes affiliate payouts.
+  registerRoute(app, ordersRoutes.connectAccount, async ({ query, auth, req }) =>
+    (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
+      ? orders.connectAccount(deps, auth.sub, originOf(req))
+      : affiliates.connectPayoutAccount(deps, auth.sub, originOf(req)),
   );
-  registerRoute(app, ordersRoutes.connectAccountCallback, ({ auth }) =>
-    orders.connectAccountCallback(deps, auth.sub),
+  registerRoute(app, ordersRoutes.connectAccountCallback, async ({ query, auth }) =>
+    (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
+      ? orders.connectAccountCallback(deps, auth.sub)
+      : affiliates.payoutAccountCallback(deps, auth.sub),
   );
+  registerRoute(app, ordersRoutes.vendorSales, ({ query, auth }) =>
+    orders.vendorSales(deps, auth.sub, query.limit, query.cursor),
+  );
+  registerRoute(app, ordersRoutes.vendorRevokeAccess, async ({ params, body, auth }) => ({
+    sale: await orders.revokeAccess(deps, auth.sub, params.id, body),
+  }));
   await app.register(webhookRoute);
 }
 
@@ -80,8 +92,11 @@ async function webhookRoute(app: FastifyInstance): Promise<void> {
         throw new AppError('bad_request', 'Webhook bodies must be JSON.');
       }
       let event;
+      let transfer;
       try {
-        event = app.deps.payments.parseWebhook(req.body, req.headers);
+        // Transfers (affiliate payouts) are the affiliates module's; everything else is a payment.
+        transfer = app.deps.payments.parseTransferWebhook(req.body, req.headers);
+        event = transfer ? null : app.deps.payments.parseWebhook(req.body, req.headers);
       } catch (err) {
         if (err instanceof WebhookSignatureError) {
           throw new AppError('bad_request', 'Webhook signature verification failed.');
@@ -91,6 +106,10 @@ async function webhookRoute(app: FastifyInstance): Promise<void> {
           throw new AppError('bad_request', 'Webhook body is not a valid event.');
         }
         throw err;
+      }
+      if (transfer) {
+        const outcome = await affiliates.applyTransferEvent(app.deps, transfer);
+        return reply.send({ received: true, outcome });
       }
       if (!event) return reply.send({ received: true, outcome: 'ignored' });
       const outcome = await orders.applyPaymentEvent(app.deps, event);

@@ -256,7 +256,11 @@ describe('checkout against Stripe (loopback fake)', () => {
       'payment_intent_data[application_fee_amount]': '300',
     });
 
-    const notVendor = await t.call(ordersRoutes.connectAccount, { token: buyer.token });
+    // Anyone else onboards for affiliate payouts (ADR 037); a vendor's account stays for vendors.
+    const notVendor = await t.call(ordersRoutes.connectAccount, {
+      token: buyer.token,
+      query: { as: 'vendor' },
+    });
     expect(notVendor.statusCode).toBe(403);
   });
 

@@ -107,6 +107,10 @@ export const purchases = pgTable(
     disputedAt: ts('disputed_at'),
     /** Set when we refunded it ourselves (`duplicate`: the buyer already owned the item). */
     refundReason: text('refund_reason', { enum: ['duplicate'] }),
+    /** A vendor ended the buyer's access (no money moves): when, why and who. */
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -115,6 +119,10 @@ export const purchases = pgTable(
     uniqueIndex('purchases_session_key').on(t.sessionId),
     uniqueIndex('purchases_receipt_key').on(t.receiptNumber),
     index('purchases_buyer_created_idx').on(t.buyerId, t.createdAt.desc(), t.id.desc()),
+    index('purchases_vendor_created_idx').on(t.vendorId, t.createdAt.desc(), t.id.desc()),
+    index('purchases_affiliate_created_idx')
+      .on(t.affiliateUserId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.affiliateUserId} is not null`),
     index('purchases_pending_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
@@ -134,13 +142,20 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: text('id').primaryKey(),
-    purchaseId: text('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'restrict' }),
+    /** Null for money that leaves through a transfer (an affiliate payout and its return). */
+    purchaseId: text('purchase_id').references(() => purchases.id, { onDelete: 'restrict' }),
     /** The provider's payment (or refund) reference: one set per payment. */
     paymentRef: text('payment_ref').notNull(),
     entryType: text('entry_type', {
-      enum: ['sale', 'platform_fee', 'vendor_share', 'affiliate_commission', 'refund_reversal'],
+      enum: [
+        'sale',
+        'platform_fee',
+        'vendor_share',
+        'affiliate_commission',
+        'refund_reversal',
+        'affiliate_payout',
+        'affiliate_payout_return',
+      ],
     }).notNull(),
     accountType: text('account_type', {
       enum: ['clearing', 'platform', 'vendor', 'affiliate'],
@@ -158,6 +173,12 @@ export const ledgerEntries = pgTable(
       t.accountType,
     ),
     index('ledger_entries_account_idx').on(t.accountType, t.accountId),
+    uniqueIndex('ledger_entries_transfer_entry_key')
+      .on(t.paymentRef, t.entryType, t.accountType)
+      .where(sql`${t.purchaseId} is null`),
+    index('ledger_entries_affiliate_idx')
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.accountType} = 'affiliate'`),
   ],
 );
 
@@ -214,7 +235,8 @@ export const autoRefunds = pgTable(
     purchaseId: text('purchase_id')
       .primaryKey()
       .references(() => purchases.id, { onDelete: 'restrict' }),
-    reason: text('reason', { enum: ['duplicate'] }).notNull(),
+    /** `duplicate`: a second payment; `revoked`: the vendor ended access (cancel only, no refund). */
+    reason: text('reason', { enum: ['duplicate', 'revoked'] }).notNull(),
     /** The payment to refund; null when nothing was charged (a trial). */
     paymentRef: text('payment_ref'),
     /** A subscription to end at the provider, if the duplicate was one. */

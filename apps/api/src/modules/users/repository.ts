@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { users } from './tables.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -18,6 +18,10 @@ export async function findUserByEmail(db: Conn, email: string): Promise<UserRow 
 export async function findUserById(db: Conn, id: string): Promise<UserRow | null> {
   const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return rows[0] ?? null;
+}
+
+export async function findUsersByIds(db: Conn, ids: string[]): Promise<UserRow[]> {
+  return db.select().from(users).where(inArray(users.id, ids));
 }
 
 /** Inserts a user; returns null when the e-mail is already taken (unique index on lower(email)). */

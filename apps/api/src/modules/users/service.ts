@@ -86,6 +86,16 @@ export async function emailIn(db: Tx, userId: string): Promise<string | null> {
   return (await repo.findUserById(db, userId))?.email ?? null;
 }
 
+/** E-mail and username of each of `ids` (one read): what a vendor sees of their buyers. */
+export async function contactsOf(
+  db: Tx,
+  ids: string[],
+): Promise<Map<string, { email: string; username: string | null }>> {
+  if (!ids.length) return new Map();
+  const found = await repo.findUsersByIds(db, ids);
+  return new Map(found.map((u) => [u.id, { email: u.email, username: u.username }]));
+}
+
 export async function emailOf(deps: AppDeps, userId: string): Promise<string | null> {
   return (await repo.findUserById(deps.database.db, userId))?.email ?? null;
 }

@@ -96,6 +96,7 @@ export function CheckoutPanel({
   trialNote,
   blocked = false,
   vendorUrl,
+  beforeBuy,
   children,
 }: {
   target: CheckoutTarget;
@@ -108,6 +109,8 @@ export function CheckoutPanel({
   trialNote?: string | null;
   /** Something else stops the purchase (e.g. a missing prerequisite, explained by the page). */
   blocked?: boolean;
+  /** Runs first when the buyer clicks buy (e.g. saves a TradingView username); false stops it. */
+  beforeBuy?: () => Promise<boolean>;
   children?: ReactNode;
 }) {
   const dispatch = useAppDispatch();
@@ -147,6 +150,7 @@ export function CheckoutPanel({
 
   const buy = async () => {
     if (disabled) return;
+    if (beforeBuy && !(await beforeBuy())) return;
     const refId = readReferralId() ?? undefined;
     const couponCode = code.trim() || undefined;
     if (target.kind === 'product') {

@@ -14,9 +14,11 @@ import { productPath } from '../catalog/index.ts';
 import { fetchAttachmentUrl, fetchVideoUrl } from './api.ts';
 import { useProgressRecorder } from './hooks.ts';
 
-export const coursePath = (id: string) => `/courses/${encodeURIComponent(id)}`;
-export const lessonPath = (courseId: string, lessonId: string) =>
-  `${coursePath(courseId)}/lessons/${encodeURIComponent(lessonId)}`;
+import { coursePath, lessonPath } from './paths.ts';
+// Registers the slice this file reads (ADR 038).
+import './slice.ts';
+
+export { coursePath, lessonPath };
 
 /** The lesson a course opens on: the one to resume, else the first open one. */
 export function startLesson(course: Course): CourseLesson | null {

@@ -14,6 +14,7 @@ import {
   type ProgressSaved,
   type VideoSource,
 } from './api.ts';
+import { lazySlice } from '../../lib/lazy-slices.ts';
 
 /** SPEC §3 course group. */
 export interface CourseState {
@@ -94,3 +95,5 @@ export const courseSlice = createSlice({
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.course));
   },
 });
+// Loaded with the feature's pages, not with every page (ADR 038).
+lazySlice(courseSlice);

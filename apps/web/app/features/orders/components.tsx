@@ -9,6 +9,7 @@ import type {
 import { formatDate, formatMoney } from '../../lib/format.ts';
 import { bundlePath, productPath } from '../catalog/index.ts';
 import { coursePath } from '../courses/index.ts';
+import { APPS_PATH } from '../licences/index.ts';
 
 export const orderPath = (p: { id: string }) => `/orders/${encodeURIComponent(p.id)}`;
 /** The product or bundle page of what was bought. */
@@ -103,6 +104,18 @@ export function Entitlements({ items }: { items: Entitlement[] }) {
                   data-testid="course-open-link"
                 >
                   Open the course
+                </Link>
+              </>
+            )}
+            {e.kind === 'licence' && e.status === 'active' && (
+              <>
+                {' · '}
+                <Link
+                  to={APPS_PATH}
+                  className="font-semibold text-brand-300 underline underline-offset-2 hover:text-brand-200 print:hidden"
+                  data-testid="licence-manage-link"
+                >
+                  Manage licence <span className="sr-only">for {e.productTitle}</span>
                 </Link>
               </>
             )}

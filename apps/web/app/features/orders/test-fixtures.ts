@@ -30,6 +30,7 @@ export function purchase(o: Partial<Purchase> = {}): Purchase {
     refundedAt: null,
     refundReason: null,
     disputedAt: null,
+    revoked: null,
     ...o,
   };
 }

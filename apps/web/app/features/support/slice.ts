@@ -2,6 +2,7 @@ import { createSlice } from '@reduxjs/toolkit';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
 import { sendContact } from './api.ts';
+import { lazySlice } from '../../lib/lazy-slices.ts';
 
 /** SPEC §3 support group. */
 export interface SupportState {
@@ -24,5 +25,7 @@ export const supportSlice = createSlice({
     b.addCase(hydrate, (s, a) => mergeState(s, a.payload.support));
   },
 });
+// Loaded with the feature's pages, not with every page (ADR 038).
+lazySlice(supportSlice);
 
 export const { resetContact } = supportSlice.actions;

@@ -1,7 +1,14 @@
 import { createSlice } from '@reduxjs/toolkit';
 import { usersMessages } from '@tradeshelf/contract/client';
-import type { ApiError, DiscordLink, User, VendorRoleResponse } from '@tradeshelf/contract';
+import type {
+  ApiError,
+  DiscordLink,
+  Licence,
+  User,
+  VendorRoleResponse,
+} from '@tradeshelf/contract';
 import { completeDiscordAuth, fetchUserDiscord, unlinkDiscord } from '../discord/index.ts';
+import { deactivateDevice, fetchApps, resetLicenceKey } from '../licences/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import {
   fail,
@@ -19,7 +26,7 @@ import {
   uploadAvatar,
 } from './api.ts';
 
-/** SPEC §3 user group (apps arrive with their issue). */
+/** SPEC §3 user group. */
 export interface UserState {
   profile: RequestState<User>;
   /**
@@ -34,7 +41,8 @@ export interface UserState {
   discord: RequestState<DiscordLink | null>;
   /** The payment provider's customer portal session (manage subscriptions). */
   portal: RequestState<{ url: string }>;
-  apps: RequestState<unknown>;
+  /** The buyer's app licences (the apps page); a device or key change replaces its licence. */
+  apps: RequestState<Licence[]>;
 }
 
 export interface UpdateProfileState {
@@ -62,8 +70,13 @@ export const initialUserState: UserState = {
   avatar: idle<{ url: string }>(),
   discord: idle<DiscordLink | null>(),
   portal: idle<{ url: string }>(),
-  apps: idle(),
+  apps: idle<Licence[]>(),
 };
+
+/** The licence with the same id takes the answer's place (the list is left alone without it). */
+export function replaceLicence(list: Licence[] | null, licence: Licence): Licence[] | null {
+  return list ? list.map((l) => (l.id === licence.id ? licence : l)) : list;
+}
 
 export const userSlice = createSlice({
   name: 'user',
@@ -129,6 +142,16 @@ export const userSlice = createSlice({
       // Linking and unlinking answer with the account as it now stands.
       .addCase(completeDiscordAuth.fulfilled, (s, a) => succeed(s.discord, a.payload.discord))
       .addCase(unlinkDiscord.fulfilled, (s) => succeed(s.discord, null))
+      // Reloading keeps the cards on screen (`start` leaves the data).
+      .addCase(fetchApps.pending, (s) => start(s.apps))
+      .addCase(fetchApps.fulfilled, (s, a) => succeed(s.apps, a.payload))
+      .addCase(fetchApps.rejected, (s, a) => fail(s.apps, a.payload))
+      .addCase(deactivateDevice.fulfilled, (s, a) => {
+        s.apps.data = replaceLicence(s.apps.data, a.payload);
+      })
+      .addCase(resetLicenceKey.fulfilled, (s, a) => {
+        s.apps.data = replaceLicence(s.apps.data, a.payload);
+      })
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.user));
   },
 });

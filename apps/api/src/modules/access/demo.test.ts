@@ -1,0 +1,32 @@
+import { discordRoutes } from '@tradeshelf/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { seedAll } from '../../db/seed.ts';
+import { findAccountByEmail } from '../users/index.ts';
+
+// The demo data on first start: the demo buyer's library shows a paid community waiting for Discord.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  await seedAll(t.database.db);
+  await seedAll(t.database.db); // a second start changes nothing
+});
+afterAll(() => t?.close());
+
+it('gives the demo buyer one community, bound to a sandbox server, asking to connect Discord', async () => {
+  const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
+  const token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+  const res = await t.call(discordRoutes.userCommunities, { token });
+  expect(res.statusCode, res.body).toBe(200);
+  const communities = res.json().communities;
+  expect(communities).toHaveLength(1);
+  expect(communities[0]).toMatchObject({
+    product: { title: 'Alpha Edge Traders Discord' },
+    server: { name: 'Alpha Edge Labs Community' },
+    health: { status: 'needs_link' },
+  });
+  expect(communities[0].roles.map((r: { name: string }) => r.name)).toEqual([
+    'Alpha Edge Traders Discord',
+  ]);
+});

@@ -1,0 +1,61 @@
+// Use case: a vendor's affiliate programme terms (open or by invitation, commission, cookie window).
+import { affiliateMessages, type Programme } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { vendorIdOfUser } from '../catalog/index.ts';
+
+/** Terms a vendor's invitation offers when it names none and no programme was set up. */
+export const DEFAULT_TERMS = { commissionBps: 2000, cookieDays: 30 } as const;
+
+type ProgrammeRow = {
+  vendor_id: string;
+  open: boolean;
+  commission_bps: number;
+  cookie_days: number;
+};
+
+const view = (r: ProgrammeRow): Programme => ({
+  vendorId: r.vendor_id,
+  open: r.open,
+  commissionBps: r.commission_bps,
+  cookieDays: r.cookie_days,
+});
+
+/** The vendor the signed-in user runs; 403 for everyone else. */
+export async function ownVendorId(deps: AppDeps, userId: string): Promise<string> {
+  const vendorId = await vendorIdOfUser(deps.database.db, userId);
+  if (!vendorId) throw new AppError('forbidden', affiliateMessages.vendorsOnly);
+  return vendorId;
+}
+
+export async function programmeOf(db: Tx, vendorId: string): Promise<Programme | null> {
+  const found = await db.execute<ProgrammeRow>(
+    sql`select vendor_id, open, commission_bps, cookie_days from affiliate_programmes
+        where vendor_id = ${vendorId}`,
+  );
+  return found.rows[0] ? view(found.rows[0]) : null;
+}
+
+export async function vendorProgramme(deps: AppDeps, userId: string) {
+  return { programme: await programmeOf(deps.database.db, await ownVendorId(deps, userId)) };
+}
+
+/** Sets the terms new referrals get; links already made keep theirs (what the affiliate agreed to). */
+export async function updateProgramme(
+  deps: AppDeps,
+  userId: string,
+  terms: { open: boolean; commissionBps: number; cookieDays: number },
+): Promise<{ programme: Programme }> {
+  const vendorId = await ownVendorId(deps, userId);
+  const found = await deps.database.db.execute<ProgrammeRow>(
+    sql`insert into affiliate_programmes (vendor_id, open, commission_bps, cookie_days)
+        values (${vendorId}, ${terms.open}, ${terms.commissionBps}, ${terms.cookieDays})
+        on conflict (vendor_id) do update set open = excluded.open,
+          commission_bps = excluded.commission_bps, cookie_days = excluded.cookie_days,
+          updated_at = now()
+        returning vendor_id, open, commission_bps, cookie_days`,
+  );
+  return { programme: view(found.rows[0]!) };
+}

@@ -1,0 +1,227 @@
+import { affiliateMessages, affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  generateRef,
+  moveHoldClock,
+  openProgramme,
+  overview,
+  vendorToken,
+} from '../../../test/factories/affiliates.ts';
+import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBuyer } from '../../../test/factories/orders.ts';
+import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import { retryPayouts } from './payouts.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_affiliate_payouts';
+let stripe: FakeStripe;
+let t: TestApp;
+let vendor: Awaited<ReturnType<typeof createVendor>>;
+let product: Awaited<ReturnType<typeof createProduct>>;
+let seq = 0;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  t = await startTestApp({
+    PAYMENTS_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_affiliates',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    PLATFORM_FEE_BPS: '500',
+    PLATFORM_FEE_FIXED: '0',
+    AFFILIATE_MIN_PAYOUT: '1000',
+  });
+  vendor = await createVendor(t);
+  product = await createProduct(t, vendor.id, { amount: 10_000 });
+  await openProgramme(t, await vendorToken(t, vendor));
+});
+afterAll(async () => {
+  await t?.close();
+  await stripe?.close();
+});
+
+function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_aff_${++seq}`) {
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: { object },
+  });
+  return t.app.inject({
+    method: 'POST',
+    url: PAYMENTS_WEBHOOK_PATH,
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: WEBHOOK_SECRET,
+      }),
+    },
+  });
+}
+
+/** An affiliate with one referred Stripe sale past its hold and a Stripe account that can be paid. */
+async function affiliateWithBalance() {
+  const affiliate = await createBuyer(t);
+  const { refId } = await generateRef(t, affiliate.token, vendor.id);
+  const buyer = await createBuyer(t);
+  const res = await t.call(ordersRoutes.checkoutProduct, {
+    token: buyer.token,
+    query: { vendorUrl: vendor.vendorUrl },
+    body: { priceId: product.priceId, refId },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+    'metadata[purchase_id]'
+  ]!;
+  const paid = await stripeEvent('checkout.session.completed', {
+    id: res.json().sessionId,
+    object: 'checkout.session',
+    mode: 'payment',
+    payment_status: 'paid',
+    status: 'complete',
+    amount_total: 10_000,
+    currency: 'usd',
+    client_reference_id: purchaseId,
+    metadata: { purchase_id: purchaseId },
+    payment_intent: `pi_aff_${++seq}`,
+    customer: 'cus_aff',
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+
+  const started = await t.call(ordersRoutes.connectAccount, {
+    token: affiliate.token,
+    query: { as: 'affiliate' },
+  });
+  expect(started.json().url).toMatch(/^https:\/\/connect\.stripe\.test\//);
+  const accountId = stripe.requestsTo('/v1/account_links').at(-1)!.body.account!;
+  const pending = await t.call(ordersRoutes.connectAccountCallback, {
+    token: affiliate.token,
+    query: { as: 'affiliate' },
+  });
+  expect(pending.json()).toMatchObject({
+    message: affiliateMessages.connectPending,
+    payoutsEnabled: false,
+  });
+  const blocked = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
+  expect(blocked.json().error).toBe(affiliateMessages.connectFirst);
+  stripe.completeOnboarding(accountId);
+  const ready = await t.call(ordersRoutes.connectAccountCallback, {
+    token: affiliate.token,
+    query: { as: 'affiliate' },
+  });
+  expect(ready.json()).toMatchObject({ message: affiliateMessages.connectReady });
+  await moveHoldClock(t, 'advance');
+  return { ...affiliate, accountId };
+}
+
+const payoutStatus = async (id: string) =>
+  (
+    await t.database.db.execute<{ status: string; failure_reason: string | null }>(
+      sql`select status, failure_reason from affiliate_payouts where id = ${id}`,
+    )
+  ).rows[0];
+
+describe('affiliate payouts through Stripe (loopback fake)', () => {
+  it('transfers to the connected account with a key derived from the payout', async () => {
+    const affiliate = await affiliateWithBalance();
+    const res = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const payout = res.json().payout;
+    expect(payout).toMatchObject({ status: 'paid', amount: { amount: 2_000, currency: 'usd' } });
+    const sent = stripe.requestsTo('/v1/transfers').at(-1)!;
+    expect(sent.idempotencyKey).toBe(`payout:${payout.id}`);
+    expect(sent.body).toMatchObject({
+      amount: '2000',
+      currency: 'usd',
+      destination: affiliate.accountId,
+      'metadata[payout_id]': payout.id,
+    });
+
+    // Stripe reverses it later: the payout is returned and the balance comes back, once.
+    const transfer = {
+      id: (
+        await t.database.db.execute<{ transfer_id: string }>(
+          sql`select transfer_id from affiliate_payouts where id = ${payout.id}`,
+        )
+      ).rows[0]!.transfer_id,
+      object: 'transfer',
+      amount: 2_000,
+      amount_reversed: 2_000,
+      currency: 'usd',
+      metadata: { payout_id: payout.id },
+      reversed: true,
+    };
+    for (const id of ['evt_rev_1', 'evt_rev_1', 'evt_rev_2']) {
+      const delivered = await stripeEvent('transfer.reversed', transfer, id);
+      expect(delivered.statusCode, delivered.body).toBe(200);
+    }
+    expect(await payoutStatus(payout.id)).toEqual({
+      status: 'returned',
+      failure_reason: 'Stripe reversed the transfer.',
+    });
+    expect((await overview(t, affiliate.token)).stats.availableBalance.amount).toBe(2_000);
+  });
+
+  it('a transfer Stripe refuses fails the payout with its message and returns the balance', async () => {
+    const affiliate = await affiliateWithBalance();
+    stripe.refuseTransfers('You have insufficient funds in your Stripe account.');
+    const res = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
+    stripe.refuseTransfers(null);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().payout).toMatchObject({
+      status: 'failed',
+      failureReason: 'You have insufficient funds in your Stripe account.',
+    });
+    const seen = await overview(t, affiliate.token);
+    expect(seen.stats.availableBalance.amount).toBe(2_000);
+    expect(seen.withdrawals[0].status).toBe('failed');
+  });
+
+  it('an unknown outcome (Stripe down) stays requested and the retry transfers once', async () => {
+    const affiliate = await affiliateWithBalance();
+    // The SDK tries three times (two retries), all answered 500.
+    stripe.failNext(3);
+    const res = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const payout = res.json().payout;
+    expect(payout.status).toBe('requested');
+    // Not due yet: the request that made it may still be transferring.
+    expect(await retryPayouts(t.deps)).toBe(0);
+    await t.database.db.execute(
+      sql`update affiliate_payouts set next_attempt_at = now() where id = ${payout.id}`,
+    );
+    await Promise.all([retryPayouts(t.deps), retryPayouts(t.deps)]);
+    expect((await payoutStatus(payout.id))!.status).toBe('paid');
+    const attempts = stripe
+      .requestsTo('/v1/transfers')
+      .filter((r) => r.body['metadata[payout_id]'] === payout.id);
+    expect(new Set(attempts.map((a) => a.idempotencyKey))).toEqual(
+      new Set([`payout:${payout.id}`]),
+    );
+    // A later `transfer.created` changes nothing: the payout is already paid.
+    await stripeEvent('transfer.created', {
+      id: 'tr_other',
+      object: 'transfer',
+      amount: 2_000,
+      currency: 'usd',
+      metadata: { payout_id: payout.id },
+    });
+    expect((await payoutStatus(payout.id))!.status).toBe('paid');
+  });
+
+  it('a provider outage during the connect callback answers 503 with a message', async () => {
+    const affiliate = await createBuyer(t);
+    await t.call(ordersRoutes.connectAccount, { token: affiliate.token });
+    stripe.failNext(3);
+    const res = await t.call(ordersRoutes.connectAccountCallback, { token: affiliate.token });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toBe('The payment provider did not answer. Try again in a minute.');
+  });
+});

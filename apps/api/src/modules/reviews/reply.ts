@@ -1,0 +1,46 @@
+// Use case: a vendor answers a review of one of its products, once.
+import { reviewMessages as m, type Review } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { vendorIdOfUser } from '../catalog/index.ts';
+import { contactsOf } from '../users/index.ts';
+import { productOf } from './eligibility.ts';
+import { presentReview } from './presenter.ts';
+import { reviewColumns, reviewWhere, type ReviewRow } from './repository.ts';
+import { reviewRules } from './rules.ts';
+
+/**
+ * One statement writes the reply only where there is none, so two replies racing leave one. A
+ * review of another vendor's product, or one hidden after a refund, is not found.
+ */
+export async function replyToReview(
+  deps: AppDeps,
+  userId: string,
+  reviewId: string,
+  text: string,
+): Promise<Review> {
+  await deps.limiter.consume([{ rule: reviewRules.write, key: userId }]);
+  const db = deps.database.db;
+  const vendorId = await vendorIdOfUser(db, userId);
+  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
+  const mine = sql`r.id = ${reviewId} and r.vendor_id = ${vendorId} and r.hidden_reason is null`;
+  const updated = await db.execute<ReviewRow>(sql`update reviews r
+    set reply_text = ${text}, replied_at = now()
+    where ${mine} and r.reply_text is null
+    returning ${reviewColumns}`);
+  const row = updated.rows[0];
+  if (!row) {
+    if (await reviewWhere(db, mine)) throw new AppError('conflict', m.alreadyReplied);
+    throw new AppError('not_found', m.reviewNotFound);
+  }
+  const [product, people] = await Promise.all([
+    productOf(db, row.product_id),
+    contactsOf(db, [row.user_id]),
+  ]);
+  return presentReview(
+    row,
+    product ?? { id: row.product_id, slug: '', title: '' },
+    people.get(row.user_id)?.username ?? null,
+  );
+}

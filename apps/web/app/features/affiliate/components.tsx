@@ -1,0 +1,458 @@
+import { lazy, Suspense, useId } from 'react';
+import { Link } from 'react-router';
+import type {
+  AffiliateStats,
+  AffiliateVendor,
+  Invitation,
+  Payout,
+  ReferralSale,
+} from '@tradeshelf/contract';
+import { Alert, Button } from '../../components/ui.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { formatDate, formatMoney } from '../../lib/format.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
+import {
+  acceptInvite,
+  fetchReferrals,
+  generateReferral,
+  requestPayout,
+  startPayoutOnboarding,
+} from './api.ts';
+import { monthLabel, percent } from './format.ts';
+import { useCopy } from './hooks.ts';
+// Registers the slice this file reads (ADR 038).
+import './slice.ts';
+
+const EarningsChart = lazy(() => import('./chart.tsx'));
+
+const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
+const money = (m: { amount: number; currency: string }) => formatMoney(m.amount, m.currency);
+
+function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="rounded-xl border border-ink-700 bg-ink-900 p-4">
+      <dt className="text-xs font-medium tracking-wide text-slate-400 uppercase">{label}</dt>
+      <dd className="mt-1 text-xl font-bold text-white tabular-nums">{value}</dd>
+      {hint && <dd className="mt-1 text-xs text-slate-400">{hint}</dd>}
+    </div>
+  );
+}
+
+export function StatsGrid({ stats }: { stats: AffiliateStats }) {
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="affiliate-stats">
+      <Stat label="Available" value={money(stats.availableBalance)} />
+      <Stat
+        label="On hold"
+        value={money(stats.pendingBalance)}
+        hint={`${stats.holdDays}-day hold`}
+      />
+      <Stat label="Withdrawn" value={money(stats.totalWithdrawn)} />
+      <Stat label="Clicks" value={String(stats.clicks)} />
+      <Stat label="Sales" value={String(stats.sales)} />
+    </dl>
+  );
+}
+
+/** "Request payout", disabled with the reason when it cannot be; or "Connect payout account". */
+export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const payout = useAppSelector((s) => s.affiliate.payout);
+  const connect = useAppSelector((s) => s.affiliate.connect);
+  const reasonId = useId();
+  const onPayout = async () => {
+    const done = await dispatch(requestPayout());
+    if (requestPayout.fulfilled.match(done)) {
+      const p = done.payload;
+      toast(
+        p.status === 'failed'
+          ? `The payout failed: ${p.failureReason ?? 'the provider refused it.'}`
+          : `Payout of ${money(p.amount)} requested.`,
+        p.status === 'failed' ? 'error' : 'success',
+      );
+      // The ledger's word on what is left (and why a payout is not possible now).
+      void dispatch(fetchReferrals());
+    }
+  };
+  const onConnect = async () => {
+    const done = await dispatch(startPayoutOnboarding());
+    if (startPayoutOnboarding.fulfilled.match(done)) window.location.assign(done.payload);
+  };
+  const needsAccount = stats.payoutAccount !== 'ready';
+  return (
+    <section className={panel} aria-labelledby="payout-heading">
+      <h2 id="payout-heading" className="font-semibold text-white">
+        Payout
+      </h2>
+      <p className="text-sm text-slate-300">
+        Commission becomes available {stats.holdDays} days after a sale; a refund in that time takes
+        it back. Payouts start at {money(stats.minimumPayout)} and pay the whole available balance.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        {needsAccount && (
+          <Button
+            type="button"
+            loading={connect.status === 'loading'}
+            onClick={() => void onConnect()}
+          >
+            {stats.payoutAccount === 'pending'
+              ? 'Finish payout account setup'
+              : 'Connect payout account'}
+          </Button>
+        )}
+        <Button
+          type="button"
+          variant={needsAccount ? 'ghost' : 'primary'}
+          disabled={!stats.canRequestPayout}
+          loading={payout.status === 'loading'}
+          aria-describedby={stats.payoutBlockedReason ? reasonId : undefined}
+          onClick={() => void onPayout()}
+        >
+          Request payout
+        </Button>
+      </div>
+      {stats.payoutBlockedReason && (
+        <p id={reasonId} className="text-sm text-slate-400">
+          {stats.payoutBlockedReason}
+        </p>
+      )}
+      {payout.status === 'failure' && payout.error && <Alert>{payout.error.error}</Alert>}
+      {connect.status === 'failure' && connect.error && <Alert>{connect.error.error}</Alert>}
+    </section>
+  );
+}
+
+/** The chart for sighted readers and the same months as a table for screen readers. */
+export function EarningsPanel({ stats }: { stats: AffiliateStats }) {
+  const currency = stats.availableBalance.currency;
+  const total = stats.earnings.reduce((n, e) => n + e.amount, 0);
+  return (
+    <section className={panel} aria-labelledby="earnings-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="earnings-heading" className="font-semibold text-white">
+          Earnings over the last 12 months
+        </h2>
+        <p className="text-sm text-slate-400">{formatMoney(total, currency)} after clawbacks</p>
+      </div>
+      <Suspense fallback={<div className="h-56 animate-pulse rounded-lg bg-ink-800" />}>
+        <EarningsChart points={stats.earnings} currency={currency} />
+      </Suspense>
+      <table className="sr-only">
+        <caption>Commission earned per month, after clawbacks</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col">Earned</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.earnings.map((e) => (
+            <tr key={e.month}>
+              <th scope="row">{monthLabel(e.month)}</th>
+              <td>{formatMoney(e.amount, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** Joined vendors' share links with a copy button, and their clicks and sales. */
+export function ShareLinks({
+  vendors,
+  stats,
+}: {
+  vendors: AffiliateVendor[];
+  stats: AffiliateStats;
+}) {
+  const { copied, copy } = useCopy();
+  const toast = useToast();
+  const joined = vendors.filter((v) => v.refId && v.shareUrl);
+  const counts = new Map(stats.links.map((l) => [l.refId, l]));
+  return (
+    <section className={panel} aria-labelledby="links-heading">
+      <h2 id="links-heading" className="font-semibold text-white">
+        Your referral links
+      </h2>
+      {joined.length === 0 ? (
+        <p className="text-sm text-slate-400">Generate a link for a vendor below to start.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Referral links">
+          {joined.map((v) => {
+            const c = counts.get(v.refId!);
+            return (
+              <li key={v.vendorId} className="flex flex-col gap-2" data-testid="share-link">
+                <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+                  <span className="font-semibold text-white">{v.name}</span>
+                  <span className="text-slate-400">
+                    {percent(v.commissionBps)} commission · {v.cookieDays}-day cookie ·{' '}
+                    {c?.clicks ?? 0} clicks · {c?.sales ?? 0} sales
+                  </span>
+                </div>
+                <div className="flex gap-2">
+                  <label className="sr-only" htmlFor={`link-${v.vendorId}`}>
+                    Referral link for {v.name}
+                  </label>
+                  <input
+                    id={`link-${v.vendorId}`}
+                    readOnly
+                    value={v.shareUrl!}
+                    onFocus={(e) => e.currentTarget.select()}
+                    className="min-w-0 flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 text-sm text-slate-100"
+                  />
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    aria-label={`Copy the referral link for ${v.name}`}
+                    onClick={() =>
+                      void copy(v.vendorId, v.shareUrl!).then((ok) => {
+                        if (!ok) toast('Copy did not work: select the link and copy it.', 'error');
+                      })
+                    }
+                  >
+                    {copied === v.vendorId ? 'Copied' : 'Copy'}
+                  </Button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Open programmes the affiliate has not joined yet. */
+export function VendorsToJoin({ vendors }: { vendors: AffiliateVendor[] }) {
+  const dispatch = useAppDispatch();
+  const generate = useAppSelector((s) => s.affiliate.generate);
+  const open = vendors.filter((v) => !v.refId && v.open);
+  if (!open.length) return null;
+  return (
+    <section className={panel} aria-labelledby="vendors-heading">
+      <h2 id="vendors-heading" className="font-semibold text-white">
+        Programmes you can join
+      </h2>
+      {generate.status === 'failure' && generate.error && <Alert>{generate.error.error}</Alert>}
+      <ul className="flex flex-col divide-y divide-ink-800" aria-label="Open programmes">
+        {open.map((v) => (
+          <li key={v.vendorId} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div>
+              <Link
+                to={`/v/${encodeURIComponent(v.vendorUrl)}`}
+                className="font-semibold text-white hover:text-brand-300"
+              >
+                {v.name}
+              </Link>
+              <p className="text-sm text-slate-400">
+                {percent(v.commissionBps)} of every payment · remembered {v.cookieDays} days
+              </p>
+            </div>
+            <Button
+              type="button"
+              variant="ghost"
+              aria-label={`Generate a referral link for ${v.name}`}
+              loading={generate.status === 'loading'}
+              onClick={() => void dispatch(generateReferral(v.vendorId))}
+            >
+              Generate link
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function PendingInvites({
+  invites,
+  highlight,
+}: {
+  invites: Invitation[];
+  highlight: string | null;
+}) {
+  const dispatch = useAppDispatch();
+  const accept = useAppSelector((s) => s.affiliate.acceptInvite);
+  const toast = useToast();
+  if (!invites.length) return null;
+  const onAccept = async (invite: Invitation) => {
+    const done = await dispatch(acceptInvite({ id: invite.id, vendorId: invite.vendorId }));
+    if (acceptInvite.fulfilled.match(done))
+      toast(`You joined ${invite.vendorName}'s programme.`, 'success');
+  };
+  return (
+    <section className={panel} aria-labelledby="invites-heading">
+      <h2 id="invites-heading" className="font-semibold text-white">
+        Invitations
+      </h2>
+      {accept.status === 'failure' && accept.error && <Alert>{accept.error.error}</Alert>}
+      <ul className="flex flex-col gap-3" aria-label="Invitations">
+        {invites.map((i) => (
+          <li
+            key={i.id}
+            className={`flex flex-wrap items-center justify-between gap-3 rounded-xl border p-4 ${
+              i.id === highlight ? 'border-brand-500' : 'border-ink-700'
+            }`}
+          >
+            <div>
+              <p className="font-semibold text-white">{i.vendorName}</p>
+              <p className="text-sm text-slate-400">
+                {percent(i.commissionBps)} commission · {i.cookieDays}-day cookie · open until{' '}
+                {formatDate(i.expiresAt)}
+              </p>
+            </div>
+            <Button
+              type="button"
+              loading={accept.status === 'loading'}
+              aria-label={`Accept the invitation from ${i.vendorName}`}
+              onClick={() => void onAccept(i)}
+            >
+              Accept
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const stateLabel = (r: ReferralSale) =>
+  r.state === 'pending'
+    ? `On hold until ${formatDate(r.availableAt)}`
+    : r.state === 'available'
+      ? 'Available'
+      : 'Clawed back (refunded)';
+
+const stateTone: Record<ReferralSale['state'], string> = {
+  pending: 'bg-amber-400/10 text-amber-200',
+  available: 'bg-brand-500/10 text-brand-200',
+  clawed_back: 'bg-rose-500/10 text-rose-200',
+};
+
+const badge = 'inline-block rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap';
+const th = 'px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-400 uppercase';
+const td = 'px-3 py-2 align-top';
+
+export function ReferralsTable({ referrals }: { referrals: ReferralSale[] }) {
+  return (
+    <section className={panel} aria-labelledby="referrals-heading">
+      <h2 id="referrals-heading" className="font-semibold text-white">
+        Referred sales
+      </h2>
+      {referrals.length === 0 ? (
+        <p className="text-sm text-slate-400">No referred sales yet: share a link.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="referrals-table">
+            <thead>
+              <tr className="border-b border-ink-700">
+                <th scope="col" className={th}>
+                  Date
+                </th>
+                <th scope="col" className={th}>
+                  Sale
+                </th>
+                <th scope="col" className={th}>
+                  Commission
+                </th>
+                <th scope="col" className={th}>
+                  State
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-800">
+              {referrals.map((r) => (
+                <tr key={r.id}>
+                  <td className={`${td} whitespace-nowrap text-slate-300`}>
+                    {formatDate(r.createdAt)}
+                  </td>
+                  <td className={td}>
+                    <span className="text-white">{r.itemTitle}</span>
+                    <span className="block text-xs text-slate-400">
+                      {r.vendorName} · {money(r.sale)}
+                    </span>
+                  </td>
+                  <td className={`${td} text-white tabular-nums`}>
+                    {money(r.commission)}
+                    {r.clawedBack.amount > 0 && (
+                      <span className="block text-xs text-rose-300">
+                        −{money(r.clawedBack)} clawed back
+                      </span>
+                    )}
+                  </td>
+                  <td className={td}>
+                    <span className={`${badge} ${stateTone[r.state]}`}>{stateLabel(r)}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const payoutLabel: Record<Payout['status'], string> = {
+  requested: 'On its way',
+  paid: 'Paid',
+  failed: 'Failed',
+  returned: 'Returned to your balance',
+};
+const payoutTone: Record<Payout['status'], string> = {
+  requested: 'bg-amber-400/10 text-amber-200',
+  paid: 'bg-brand-500/10 text-brand-200',
+  failed: 'bg-rose-500/10 text-rose-200',
+  returned: 'bg-rose-500/10 text-rose-200',
+};
+
+export function WithdrawalsTable({ withdrawals }: { withdrawals: Payout[] }) {
+  return (
+    <section className={panel} aria-labelledby="withdrawals-heading">
+      <h2 id="withdrawals-heading" className="font-semibold text-white">
+        Withdrawals
+      </h2>
+      {withdrawals.length === 0 ? (
+        <p className="text-sm text-slate-400">No payouts yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="withdrawals-table">
+            <thead>
+              <tr className="border-b border-ink-700">
+                <th scope="col" className={th}>
+                  Requested
+                </th>
+                <th scope="col" className={th}>
+                  Amount
+                </th>
+                <th scope="col" className={th}>
+                  State
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-800">
+              {withdrawals.map((w) => (
+                <tr key={w.id}>
+                  <td className={`${td} whitespace-nowrap text-slate-300`}>
+                    {formatDate(w.createdAt)}
+                  </td>
+                  <td className={`${td} text-white tabular-nums`}>{money(w.amount)}</td>
+                  <td className={td}>
+                    <span className={`${badge} ${payoutTone[w.status]}`}>
+                      {payoutLabel[w.status]}
+                    </span>
+                    {w.failureReason && (
+                      <span className="mt-1 block text-xs text-slate-400">{w.failureReason}</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { endpoints } from '@tradeshelf/contract/client';
+import type { Licence, ResponseOf } from '@tradeshelf/contract';
+import { requestThunk } from '../../lib/thunk.ts';
+import { startDownload } from './navigation.ts';
+
+/** What the download call answers: a signed, expiring link and the build it points at. */
+export type LicenceDownload = ResponseOf<typeof endpoints.licenceDownload>;
+
+/** One of the buyer's devices on one of their licences. */
+export interface DeviceRef {
+  licenceId: string;
+  activationId: string;
+}
+
+/** SPEC §3 user.apps (§7 `GET /api/v1/licence`): every licence the buyer holds, newest first. */
+export const fetchApps = requestThunk<void, Licence[]>(
+  'user/apps',
+  async (_, { api }) => (await api.call(endpoints.licences, {})).licences,
+);
+
+/** Frees a device's slot; answers with the licence as it now stands. */
+export const deactivateDevice = requestThunk<DeviceRef, Licence>(
+  'licence/deactivate',
+  async ({ licenceId, activationId }, { api }) =>
+    (
+      await api.call(endpoints.deactivateLicenceActivation, {
+        params: { id: licenceId, activationId },
+      })
+    ).licence,
+);
+
+/** A new key; the old one stops working and every activation is removed (the API's rule). */
+export const resetLicenceKey = requestThunk<string, Licence>(
+  'licence/reset',
+  async (id, { api }) => (await api.call(endpoints.resetLicenceKey, { params: { id } })).licence,
+);
+
+/** Asks for a signed link to the app's current build, then lets the browser download it. */
+export const downloadBuild = requestThunk<string, LicenceDownload>(
+  'licence/download',
+  async (id, { api }) => {
+    const link = await api.call(endpoints.licenceDownload, { params: { id } });
+    startDownload(link.url);
+    return link;
+  },
+);

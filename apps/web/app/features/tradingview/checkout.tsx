@@ -1,0 +1,127 @@
+// The product page's TradingView step, apart from the library's views: the product page loads only this.
+import { useCallback, useEffect, useState } from 'react';
+import {
+  normaliseTradingViewUsername,
+  TRADINGVIEW_USERNAME_INPUT_MAX,
+  validateTradingViewUsername,
+} from '@tradeshelf/contract/client';
+import type { TradingViewScript } from '@tradeshelf/contract';
+import { Field } from '../../components/ui.tsx';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
+import { fetchProductScripts, fetchTradingViewAccount, saveTradingViewUsername } from './api.ts';
+import { saveProblem } from './hooks.ts';
+// Registers the slice this file reads (ADR 038).
+import './slice.ts';
+
+export const quietLink =
+  'text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2';
+
+export const USERNAME_HINT = 'Your @username on TradingView (a profile link works too).';
+
+export function ScriptList({ scripts }: { scripts: TradingViewScript[] }) {
+  return (
+    <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      {scripts.map((s) => (
+        <li key={s.id}>
+          <a href={s.url} target="_blank" rel="noopener noreferrer" className={quietLink}>
+            {s.name}
+            <span className="sr-only"> on TradingView (opens in a new tab)</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The product page's TradingView step: whether the product delivers scripts, and (signed in) the
+ * username field. `beforeBuy` saves a new name before checkout starts and answers false (with the
+ * words shown) when it is not valid; an empty field buys as it is (the library asks later).
+ */
+export function useTradingViewCheckout(productId: string, enabled: boolean) {
+  const dispatch = useAppDispatch();
+  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const scripts = useAppSelector((s) => s.tradingview.scripts);
+  const account = useAppSelector((s) => s.tradingview.account);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (enabled) void dispatch(fetchProductScripts(productId));
+  }, [dispatch, enabled, productId]);
+  const list = scripts.productId === productId ? (scripts.data ?? []) : [];
+  const delivers = enabled && list.length > 0;
+  useEffect(() => {
+    if (delivers && isLoggedIn && account.status === 'idle')
+      void dispatch(fetchTradingViewAccount());
+  }, [dispatch, delivers, isLoggedIn, account.status]);
+
+  const saved = account.data?.username ?? null;
+  const value = draft ?? saved ?? '';
+  const beforeBuy = useCallback(async (): Promise<boolean> => {
+    if (!delivers || !isLoggedIn) return true;
+    const typed = value.trim();
+    if (!typed || normaliseTradingViewUsername(typed) === saved) return true;
+    const wrong = validateTradingViewUsername(typed);
+    if (wrong) {
+      setError(wrong);
+      return false;
+    }
+    const result = await dispatch(saveTradingViewUsername(typed));
+    if (saveTradingViewUsername.fulfilled.match(result)) {
+      setDraft(null);
+      return true;
+    }
+    setError(saveProblem(result.payload ?? null) ?? 'We could not save your TradingView username.');
+    return false;
+  }, [delivers, isLoggedIn, value, saved, dispatch]);
+
+  return {
+    delivers,
+    scripts: list,
+    signedIn: isLoggedIn,
+    value,
+    setValue: (v: string) => {
+      setDraft(v);
+      setError(null);
+    },
+    error,
+    beforeBuy,
+  };
+}
+
+export type TradingViewCheckout = ReturnType<typeof useTradingViewCheckout>;
+
+/** Inside the product page's buy box: what the product delivers, and the username (signed in). */
+export function TradingViewCheckoutField({ checkout }: { checkout: TradingViewCheckout }) {
+  if (!checkout.delivers) return null;
+  const n = checkout.scripts.length;
+  return (
+    <div
+      data-testid="tradingview-checkout"
+      className="flex flex-col gap-2 rounded-lg border border-ink-600 bg-ink-800 p-3"
+    >
+      <p className="text-sm text-slate-200">
+        {n === 1
+          ? 'Delivers an invite-only TradingView script:'
+          : `Delivers ${n} invite-only TradingView scripts:`}
+      </p>
+      <ScriptList scripts={checkout.scripts} />
+      {checkout.signedIn && (
+        <Field
+          label="TradingView username (optional)"
+          name="tradingviewUsername"
+          value={checkout.value}
+          onChange={(e) => checkout.setValue(e.target.value)}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={TRADINGVIEW_USERNAME_INPUT_MAX}
+          placeholder="e.g. AlphaTrader_88"
+          error={checkout.error}
+          hint={`${USERNAME_HINT} The vendor adds it to the scripts; you can also add or change it later in your library.`}
+        />
+      )}
+    </div>
+  );
+}

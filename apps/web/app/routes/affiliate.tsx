@@ -1,0 +1,71 @@
+import { useSearchParams } from 'react-router';
+import { RequireAuth } from '../components/require-auth.tsx';
+import { Alert } from '../components/ui.tsx';
+import {
+  EarningsPanel,
+  PayoutPanel,
+  PendingInvites,
+  ReferralsTable,
+  ShareLinks,
+  StatsGrid,
+  VendorsToJoin,
+  WithdrawalsTable,
+} from '../features/affiliate/components.tsx';
+import { useAffiliateDashboard } from '../features/affiliate/hooks.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export const meta = () => [
+  ...pageMeta('Affiliate dashboard'),
+  { name: 'robots', content: 'noindex' },
+];
+
+function AffiliatePage() {
+  const { referrals, vendors, invites, reload } = useAffiliateDashboard();
+  const [params] = useSearchParams();
+  const page = referrals.data;
+  return (
+    <div className="mx-auto flex max-w-5xl flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-bold text-white">Affiliate dashboard</h1>
+        <p className="mt-1 text-sm text-slate-400">
+          Share a vendor’s link; every payment a buyer you referred makes earns you commission.
+        </p>
+      </div>
+      {referrals.status === 'failure' && referrals.error && (
+        <Alert>
+          {referrals.error.error}{' '}
+          <button type="button" className="font-semibold underline" onClick={reload}>
+            Try again
+          </button>
+        </Alert>
+      )}
+      {invites.data && <PendingInvites invites={invites.data} highlight={params.get('invite')} />}
+      {!page && referrals.status !== 'failure' && (
+        <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
+          <span className="sr-only">Loading your affiliate dashboard…</span>
+          <div className="h-24 rounded-xl bg-ink-800" />
+          <div className="h-56 rounded-xl bg-ink-800" />
+        </div>
+      )}
+      {page && (
+        <>
+          <StatsGrid stats={page.stats} />
+          <PayoutPanel stats={page.stats} />
+          <EarningsPanel stats={page.stats} />
+          {vendors.data && <ShareLinks vendors={vendors.data} stats={page.stats} />}
+          <ReferralsTable referrals={page.referrals} />
+          <WithdrawalsTable withdrawals={page.withdrawals} />
+        </>
+      )}
+      {vendors.data && <VendorsToJoin vendors={vendors.data} />}
+    </div>
+  );
+}
+
+export default function Affiliate() {
+  return (
+    <RequireAuth>
+      <AffiliatePage />
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,144 @@
+import { expect, test, type Page } from '@playwright/test';
+import { a11yViolations } from './axe.ts';
+
+const AFFILIATE = { email: 'affiliate@demo.tradeshelf.test', password: 'tradeshelf-demo' };
+const VENDOR = 'Orderflow Pro';
+const SLOW = 30_000;
+const PRODUCT = 'Volume Profile Sessions';
+
+async function logInAsAffiliate(page: Page) {
+  await page.goto('/login?next=/affiliate');
+  await page.getByLabel('Email').fill(AFFILIATE.email);
+  await page.getByLabel('Password').fill(AFFILIATE.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible({
+    timeout: 15_000,
+  });
+}
+
+/** A new buyer in their own browser context (no session, no cookies of the affiliate's). */
+async function signUpBuyer(page: Page) {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(`referred-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('referred-buyer-77');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.getByPlaceholder('Enter your username').fill(`ref${Date.now() % 100_000_000}`);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
+}
+
+const referralRow = (page: Page) =>
+  page.getByTestId('referrals-table').getByRole('row').filter({ hasText: PRODUCT });
+
+test('an affiliate link earns commission on a sale, held, then paid out', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(360_000);
+  await logInAsAffiliate(page);
+  // Under load (other sessions' builds on two cores) a page's data can take a while: waits are long.
+  await expect(page.getByRole('heading', { level: 1, name: 'Affiliate dashboard' })).toBeVisible({
+    timeout: SLOW,
+  });
+  // The demo affiliate's months of sales draw the chart; the same numbers are a table for screen readers.
+  await expect(page.getByTestId('earnings-chart').locator('svg').first()).toBeVisible({
+    timeout: SLOW,
+  });
+  await expect(
+    page.getByRole('table', { name: 'Commission earned per month, after clawbacks' }),
+  ).toBeAttached();
+  expect(await a11yViolations(page)).toEqual([]);
+
+  // Join an open programme: a share link appears with a copy button.
+  await page.getByRole('button', { name: `Generate a referral link for ${VENDOR}` }).click();
+  const link = page.getByRole('textbox', { name: `Referral link for ${VENDOR}` });
+  await expect(link).toHaveValue(/\/v\/orderflow-pro\?ref=orderflow-pro-[a-z0-9]+$/, {
+    timeout: SLOW,
+  });
+  const shareUrl = new URL(await link.inputValue());
+  await expect(
+    page.getByRole('button', { name: `Copy the referral link for ${VENDOR}` }),
+  ).toBeVisible();
+
+  // A fresh buyer arrives through the link, signs up and buys with the sandbox's Pay.
+  const buyerContext = await browser.newContext();
+  const buyer = await buyerContext.newPage();
+  await buyer.goto(shareUrl.pathname + shareUrl.search);
+  await expect
+    .poll(async () => (await buyerContext.cookies()).find((c) => c.name === 'referral_id')?.value)
+    .toBe(shareUrl.searchParams.get('ref'));
+  await signUpBuyer(buyer);
+  // Someone who never connected a payout account: the return page says what the provider said.
+  await buyer.goto('/affiliate/connected');
+  await expect(buyer.getByRole('alert')).toHaveText('Connect your payout account first.', {
+    timeout: SLOW,
+  });
+  const found = await buyer.request.get(
+    `/api/v1/products/term/search?q=${encodeURIComponent(PRODUCT)}&limit=5`,
+  );
+  const product = (
+    (await found.json()) as { products: Array<{ id: string; slug: string; title: string }> }
+  ).products.find((p) => p.title === PRODUCT)!;
+  await buyer.goto(`/p/${product.id}/${product.slug}`);
+  await buyer.getByRole('button', { name: /^Buy now · / }).click();
+  await expect(buyer).toHaveURL(/\/sandbox\/checkout\//);
+  await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await buyerContext.close();
+
+  // The commission is on hold on the affiliate's dashboard: 25% of $129.
+  await page.reload();
+  await expect(referralRow(page)).toContainText('$32.25', { timeout: SLOW });
+  await expect(referralRow(page)).toContainText('On hold until');
+  const link2 = page.getByTestId('share-link').filter({ hasText: VENDOR });
+  await expect(link2).toContainText('1 clicks · 1 sales', { timeout: SLOW });
+
+  // The test clock moves past the hold (local sandbox page), and the commission is available.
+  await page.goto('/sandbox/affiliates');
+  await page.getByRole('button', { name: /^Advance \d+ days$/ }).click();
+  await expect(page.locator('#offset')).not.toHaveText('0 days');
+  await page.goto('/affiliate');
+  await expect(referralRow(page)).toContainText('Available', { timeout: SLOW });
+  const available = await page
+    .getByTestId('affiliate-stats')
+    .locator('dt', { hasText: 'Available' })
+    .locator('xpath=following-sibling::dd[1]')
+    .innerText();
+
+  // Pay out: the withdrawal is listed first, paid, and the balance is spent.
+  await page.getByRole('button', { name: 'Request payout' }).click();
+  const first = page.getByTestId('withdrawals-table').getByRole('row').nth(1);
+  await expect(first).toContainText(available, { timeout: SLOW });
+  await expect(first).toContainText('Paid');
+  await expect(page.getByRole('button', { name: 'Request payout' })).toBeDisabled({
+    timeout: SLOW,
+  });
+  await expect(page.getByText('Nothing is available to pay out yet.')).toBeVisible();
+  expect(await a11yViolations(page)).toEqual([]);
+
+  // The provider fails the transfer (sandbox dashboard): the payout says why, the money is back.
+  await page.goto('/sandbox/payments');
+  await page.getByRole('button', { name: 'Fail transfer' }).first().click();
+  await page.goto('/affiliate');
+  await expect(page.getByTestId('withdrawals-table').getByRole('row').nth(1)).toContainText(
+    'The bank account of the connected account rejected the transfer.',
+    { timeout: SLOW },
+  );
+  await expect(page.getByRole('button', { name: 'Request payout' })).toBeEnabled();
+
+  // The onboarding return page shows the callback's message.
+  await page.goto('/affiliate/connected');
+  await expect(page.getByRole('status').filter({ hasText: 'Payouts go to it' })).toBeVisible({
+    timeout: SLOW,
+  });
+
+  // Put the clock back for specs that run after this one.
+  await page.goto('/sandbox/affiliates');
+  await page.getByRole('button', { name: 'Reset the clock' }).click();
+  await expect(page.locator('#offset')).toHaveText('0 days');
+});

@@ -1,0 +1,112 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { a11yViolations } from './axe.ts';
+import { openMailbox, SMTP_PORT, type Mailbox } from './mailbox.ts';
+
+// Issue 17: a TradingView indicator that delivers an invite-only script (ADR 034). The library asks
+// for the TradingView username, the vendor's queue gets the task (and an e-mail), the vendor
+// completes it through the API, and the library says the access is active.
+
+const INDICATOR = 'Supertrend Ribbon';
+const VENDOR = { email: 'vendor@demo.tradeshelf.test', password: 'tradeshelf-demo' };
+
+let mailbox: Mailbox;
+test.beforeAll(async () => {
+  mailbox = await openMailbox(SMTP_PORT);
+});
+test.afterAll(async () => {
+  await mailbox.close();
+});
+
+/** A new account, so nothing the other specs do (or the demo buyer owns) is in the way. */
+async function signUp(page: Page) {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(`tradingview-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('tradingview-77');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
+    timeout: 15_000,
+  });
+  // A new account names itself first (the app shell's prompt, SPEC §2).
+  await page.getByPlaceholder('Enter your username').fill(`tv${Date.now() % 100_000_000}`);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
+}
+
+/** The vendor's side, through the API (its screens come with the vendor workspace). */
+async function vendorToken(request: APIRequestContext) {
+  const res = await request.post('/auth/login', { data: VENDOR });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { token: string }).token;
+}
+
+test('buy an indicator, give the TradingView username in the library, get access when the vendor adds it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page);
+  const found = (await (
+    await request.get(`/api/v1/products/term/search?q=${encodeURIComponent(INDICATOR)}&limit=5`)
+  ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
+  const product = found.products.find((p) => p.title === INDICATOR)!;
+  expect(product, INDICATOR).toBeDefined();
+
+  // The buy box says what the indicator delivers on TradingView; the name may wait.
+  await page.goto(`/p/${product.id}/${product.slug}`);
+  const box = page.getByTestId('tradingview-checkout');
+  await expect(box).toContainText('Delivers an invite-only TradingView script');
+  await expect(box.getByLabel('TradingView username (optional)')).toBeVisible();
+  await page.getByRole('button', { name: /^(Subscribe|Buy now) · / }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
+    timeout: 30_000,
+  });
+
+  // The library asks for the username.
+  await page.goto('/library');
+  const card = page.getByTestId('tradingview-card').filter({ hasText: INDICATOR });
+  await expect(card).toHaveAttribute('data-status', 'needs_username');
+  await expect(card.getByTestId('tradingview-status')).toContainText(
+    'Add your TradingView username to get access',
+  );
+  expect(await a11yViolations(page)).toEqual([]);
+
+  const input = page.getByLabel('TradingView username', { exact: true });
+  await input.fill('not valid!');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText(/Use the @username from your TradingView profile/)).toBeVisible();
+  const name = `Ribbon_${Date.now() % 1_000_000}`;
+  await input.fill(`@${name}`);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(card).toHaveAttribute('data-status', 'waiting');
+  await expect(card.getByTestId('tradingview-status')).toContainText(
+    'Waiting for Alpha Edge Labs to add you on TradingView',
+  );
+  await expect(page.getByTestId('tradingview-username')).toHaveText(name);
+  expect(await a11yViolations(page)).toEqual([]);
+
+  // The vendor is told by e-mail and finds the task in the queue.
+  await expect
+    .poll(() => mailbox.mailsTo(VENDOR.email).map((m) => m.subject), { timeout: 20_000 })
+    .toContain(`TradingView: add ${name} to ${INDICATOR}`);
+  const token = await vendorToken(request);
+  const headers = { authorization: `Bearer ${token}` };
+  const queue = await request.get('/api/v1/vendor/tradingview/tasks?status=pending&limit=100', {
+    headers,
+  });
+  expect(queue.ok()).toBe(true);
+  const task = (
+    (await queue.json()) as { tasks: Array<{ id: string; username: string }> }
+  ).tasks.find((t) => t.username === name);
+  expect(task, `task for ${name}`).toBeDefined();
+  const done = await request.post(`/api/v1/vendor/tradingview/tasks/${task!.id}/complete`, {
+    headers,
+    data: { note: 'Added on TradingView' },
+  });
+  expect(done.ok()).toBe(true);
+
+  // The library reads again while it waits: active without a reload.
+  await expect(card).toHaveAttribute('data-status', 'active', { timeout: 20_000 });
+  await expect(card.getByTestId('tradingview-status')).toContainText('Active');
+});
