@@ -126,7 +126,11 @@ export async function buildApp(
 
   const web = options.web ?? null;
   registerErrorHandling(app, web ? { listener: web.listener, isApiPath } : undefined);
-  if (web) await registerWebAssets(app, web);
+  if (web) {
+    await registerWebAssets(app, web);
+    const stop = deps.pages.listen((paths) => web.forget?.(paths));
+    app.addHook('onClose', async () => void stop());
+  }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

@@ -27,6 +27,7 @@ import {
   type RateLimitStore,
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
+import { PageInvalidations } from './platform/page-cache.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -58,6 +59,8 @@ export interface AppDeps {
   /** Domain events: published in the writer's transaction, delivered to subscribers (ADR 028). */
   events: EventBus;
   redis: Redis | null;
+  /** Public pages a write made stale: the SSR page cache drops its copies (platform/page-cache.ts). */
+  pages: PageInvalidations;
   close(): Promise<void>;
 }
 
@@ -194,6 +197,7 @@ export function createDeps(
       jobs.send(queues.eventsDeliver, {}),
     ),
     redis,
+    pages: new PageInvalidations(),
     async close() {
       await chat.close();
       mailTransport.close?.();

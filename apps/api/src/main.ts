@@ -17,6 +17,7 @@ import { closeServices } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
 import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
+import { onContentChange } from './platform/content-changes.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     inProcessCaller(() => built!, pageReads),
     {
       pageCacheSeconds: config.PAGE_CACHE_SECONDS,
+      onContentChange: (drop) => onContentChange(deps, drop),
       // Linked Discord accounts show their avatar from Discord's CDN.
       imgSrc: [
         ...mediaOrigins(deps.storage),

@@ -154,6 +154,9 @@ function valueFor(raw: JsonSchema, name = '', depth = 0): fc.Arbitrary<unknown> 
       return fc.integer({ min: s.minimum ?? -1_000, max: Math.min(s.maximum ?? 1_000_000, 1e9) });
     case 'boolean':
       return fc.boolean();
+    // A nullable field's null branch (`anyOf: [..., { type: 'null' }]`): null is its clean value.
+    case 'null':
+      return fc.constant(null);
     case 'array':
       return fc.array(valueFor(s.items ?? {}, name, depth + 1), {
         minLength: Math.min(s.minItems ?? 0, 2),
@@ -564,6 +567,11 @@ const requestOf = (op: Operation, mutations: fc.Arbitrary<Mutate[]>) =>
 /** What is wrong with an answer, if anything. */
 function problemWith(op: Operation, res: LightMyRequestResponse): string | null {
   if (res.statusCode >= 500) return `${res.statusCode}: ${res.body.slice(0, 200)}`;
+  // A file answer (`produces`, e.g. text/csv) is checked by its type; errors are still JSON.
+  if (op.route?.produces && res.statusCode === op.route.status)
+    return String(res.headers['content-type']).startsWith(op.route.produces)
+      ? null
+      : `${res.statusCode} is not ${op.route.produces}`;
   let json: unknown;
   try {
     json = res.json();

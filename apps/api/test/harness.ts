@@ -91,7 +91,7 @@ export async function startTestApp(
     /** Connections in the app's pool (default 4); 1 finds work that holds one while it waits on another. */
     poolSize?: number;
     /** Serves pages too: the SSR app, given the app its loaders call (see `main.ts`). */
-    web?: (app: () => FastifyInstance) => Promise<WebApp | null>;
+    web?: (app: () => FastifyInstance, deps: AppDeps) => Promise<WebApp | null>;
   } = {},
 ): Promise<TestApp> {
   const db = options.databaseUrl
@@ -124,7 +124,7 @@ export async function startTestApp(
   const jobs = deps.jobs instanceof InlineJobs ? deps.jobs : null;
   if (!boss && !jobs) throw new Error('tests without a queue run jobs in process');
   let built: FastifyInstance | null = null;
-  const web = options.web ? await options.web(() => built!) : null;
+  const web = options.web ? await options.web(() => built!, deps) : null;
   const app = await buildApp(deps, { web });
   built = app;
   await options.beforeReady?.(app);

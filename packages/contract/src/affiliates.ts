@@ -3,6 +3,7 @@ import { emailSchema, idSchema, isoDateTime, moneySchema } from './common.ts';
 import {
   AFFILIATE_COMMISSION_MAX_BPS,
   AFFILIATE_COOKIE_DAYS_MAX,
+  affiliateMessages,
   commissionStates,
   payoutAccountStates,
   payoutStatuses,
@@ -12,8 +13,16 @@ import { defineRoute } from './route.ts';
 
 export * from './constants/affiliates.ts';
 
-const commissionBps = z.number().int().min(0).max(AFFILIATE_COMMISSION_MAX_BPS);
-const cookieDays = z.number().int().min(1).max(AFFILIATE_COOKIE_DAYS_MAX);
+const commissionBps = z
+  .number({ error: affiliateMessages.commissionRange })
+  .int(affiliateMessages.commissionRange)
+  .min(0, affiliateMessages.commissionRange)
+  .max(AFFILIATE_COMMISSION_MAX_BPS, affiliateMessages.commissionRange);
+const cookieDays = z
+  .number({ error: affiliateMessages.cookieDaysRange })
+  .int(affiliateMessages.cookieDaysRange)
+  .min(1, affiliateMessages.cookieDaysRange)
+  .max(AFFILIATE_COOKIE_DAYS_MAX, affiliateMessages.cookieDaysRange);
 
 /**
  * A vendor in the affiliate's list: one whose programme is open or that the affiliate joined. `refId`
@@ -159,6 +168,24 @@ const pageQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
+/** One affiliate promoting the vendor: their link's terms and what it brought. */
+export const vendorAffiliateSchema = z
+  .object({
+    refId: z.string(),
+    /** The affiliate's username (null until they choose one); never an e-mail. */
+    username: z.string().nullable(),
+    commissionBps: z.number().int(),
+    cookieDays: z.number().int(),
+    joinedAt: isoDateTime,
+    clicks: z.number().int(),
+    /** Paid referred purchases. */
+    sales: z.number().int(),
+    /** Commission earned net of clawbacks, per currency. */
+    commission: z.array(moneySchema),
+  })
+  .meta({ id: 'VendorAffiliate' });
+export type VendorAffiliate = z.infer<typeof vendorAffiliateSchema>;
+
 export const affiliatesRoutes = {
   affiliateVendors: defineRoute({
     method: 'GET',
@@ -289,5 +316,30 @@ export const affiliatesRoutes = {
     tags: ['vendor'],
     status: 200,
     response: z.object({ invitations: z.array(invitationSchema) }),
+  }),
+  vendorRevokeInvite: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/vendor/affiliate/invites/{id}',
+    auth: 'bearer',
+    summary:
+      'Withdraws a pending invitation: its link stops working. An accepted one answers 409 (the affiliate already has a link).',
+    tags: ['vendor'],
+    status: 200,
+    params: z.object({ id: idSchema }),
+    response: z.object({ id: z.string() }),
+  }),
+  vendorAffiliates: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/affiliate/affiliates',
+    auth: 'bearer',
+    summary:
+      'The affiliates promoting the vendor, newest first, each with visits, paid sales and commission (net of clawbacks) through their link.',
+    tags: ['vendor'],
+    status: 200,
+    query: pageQuery,
+    response: z.object({
+      affiliates: z.array(vendorAffiliateSchema),
+      nextCursor: z.string().nullable(),
+    }),
   }),
 } as const;

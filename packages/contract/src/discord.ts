@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime } from './common.ts';
+import { idSchema, isoDateTime, pageQuery } from './common.ts';
 import {
   accessHealthStatuses,
   DISCORD_OAUTH_CODE_MAX,
@@ -89,6 +89,29 @@ export const communityBinding = z.object({
   server: z.object({ id: z.string(), name: z.string(), iconUrl: z.string().nullable() }),
   roles: z.array(z.object({ id: z.string(), name: z.string() })),
 });
+
+/** A server the vendor added the bot to. */
+export const vendorDiscordServer = z.object({
+  id: z.string(),
+  name: z.string(),
+  iconUrl: z.string().nullable(),
+  addedAt: isoDateTime,
+});
+export type VendorDiscordServer = z.infer<typeof vendorDiscordServer>;
+
+/** One of the vendor's community products and what it is bound to (null: not yet). */
+export const vendorCommunityProduct = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  isActive: z.boolean(),
+  binding: communityBinding.nullable(),
+});
+export type VendorCommunityProduct = z.infer<typeof vendorCommunityProduct>;
+export type CommunityBinding = z.infer<typeof communityBinding>;
+
+export const vendorCommunityProductsQuery = pageQuery;
+export const unbindCommunityParams = z.object({ productId: idSchema });
 
 export const discordRoutes = {
   discordAuthorize: defineRoute({
@@ -203,5 +226,39 @@ export const discordRoutes = {
     status: 200,
     body: bindCommunityBody,
     response: z.object({ binding: communityBinding }),
+  }),
+  vendorDiscordServers: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/discord/servers',
+    auth: 'bearer',
+    summary: 'The servers the vendor added the bot to, newest first.',
+    tags: ['discord'],
+    status: 200,
+    response: z.object({ servers: z.array(vendorDiscordServer) }),
+  }),
+  vendorCommunityProducts: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/discord/products',
+    auth: 'bearer',
+    summary:
+      "The vendor's community products by title, each with its server and roles (null until bound), a page at a time.",
+    tags: ['discord'],
+    status: 200,
+    query: vendorCommunityProductsQuery,
+    response: z.object({
+      products: z.array(vendorCommunityProduct),
+      nextCursor: z.string().nullable(),
+    }),
+  }),
+  vendorUnbindCommunity: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/vendor/discord/bindings/{productId}',
+    auth: 'bearer',
+    summary:
+      'Removes a product’s binding: new buyers get no roles until it is bound again; members keep the roles they hold (ADR 045).',
+    tags: ['discord'],
+    status: 200,
+    params: unbindCommunityParams,
+    response: z.object({ productId: z.string() }),
   }),
 } as const;

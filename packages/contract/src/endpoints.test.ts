@@ -6,6 +6,7 @@ import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
+import { vendorEndpoints } from './endpoints-vendor.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -17,6 +18,13 @@ import { reviewsRoutes } from './reviews.ts';
 import { supportRoutes } from './support.ts';
 import { tradingviewRoutes } from './tradingview.ts';
 import { usersRoutes } from './users.ts';
+import { vendorSalesRoutes } from './vendor-sales.ts';
+import { vendorCouponsRoutes } from './vendor-coupons.ts';
+import { vendorAnalyticsRoutes } from './vendor-analytics.ts';
+import { vendorProductsRoutes } from './vendor-products.ts';
+import { vendorCoursesRoutes } from './vendor-courses.ts';
+import { vendorLicencesRoutes } from './vendor-licences.ts';
+import { vendorStorefrontRoutes } from './vendor-storefront.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -45,10 +53,14 @@ describe('endpoints: the run-time route metadata clients use', () => {
           auth: r.auth,
           status: r.status,
           ...('multipart' in r && r.multipart !== undefined ? { multipart: r.multipart } : {}),
+          ...('produces' in r && r.produces !== undefined ? { produces: r.produces } : {}),
         },
       ]),
     );
-    expect(endpoints).toStrictEqual(expected);
+    expect({ ...endpoints, ...vendorEndpoints }).toStrictEqual(expected);
+    // The split is by path: the workspace's table holds its routes and nothing else.
+    for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
+    for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/vendor\//);
   });
 
   it('route names are unique across domains (the route table would silently drop a duplicate)', () => {
@@ -66,6 +78,13 @@ describe('endpoints: the run-time route metadata clients use', () => {
       tradingviewRoutes,
       affiliatesRoutes,
       reviewsRoutes,
+      vendorSalesRoutes,
+      vendorCouponsRoutes,
+      vendorAnalyticsRoutes,
+      vendorProductsRoutes,
+      vendorCoursesRoutes,
+      vendorLicencesRoutes,
+      vendorStorefrontRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

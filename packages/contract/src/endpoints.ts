@@ -11,7 +11,17 @@ type Routes = typeof routes;
  * The table repeats what the route table says: the compiler checks method, path, auth and status of
  * each entry against its route, and `endpoints.test.ts` checks the whole table, so they cannot drift.
  */
-export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = {
+/**
+ * Routes of the vendor workspace (their paths start `/api/v1/vendor/`). Their entries live in
+ * `vendorEndpoints` (endpoints-vendor.ts), so the chunk every page loads does not carry them.
+ */
+export type VendorRouteName = {
+  [K in keyof Routes]: Routes[K]['path'] extends `/api/v1/vendor/${string}` ? K : never;
+}[keyof Routes];
+
+export const endpoints: {
+  readonly [K in Exclude<keyof Routes, VendorRouteName>]: RouteRef<Routes[K]>;
+} = {
   // auth
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },
@@ -146,13 +156,6 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'bearer',
     status: 200,
   },
-  vendorSales: { method: 'GET', path: '/api/v1/vendor/purchases', auth: 'bearer', status: 200 },
-  vendorRevokeAccess: {
-    method: 'POST',
-    path: '/api/v1/vendor/purchases/{id}/revoke',
-    auth: 'bearer',
-    status: 200,
-  },
   // support
   contact: { method: 'POST', path: '/api/v1/contact', auth: 'none', status: 202 },
   platformTerms: { method: 'GET', path: '/api/v1/platform/terms', auth: 'none', status: 200 },
@@ -202,30 +205,6 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
   reconnectCommunity: {
     method: 'PUT',
     path: '/api/v1/communities/reconnect-user/{id}',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorDiscordInstall: {
-    method: 'GET',
-    path: '/api/v1/vendor/discord/install',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorDiscordInstalled: {
-    method: 'GET',
-    path: '/api/v1/vendor/discord/installed',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorDiscordRoles: {
-    method: 'GET',
-    path: '/api/v1/vendor/discord/servers/{id}/roles',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorBindCommunity: {
-    method: 'PUT',
-    path: '/api/v1/vendor/discord/bindings',
     auth: 'bearer',
     status: 200,
   },
@@ -309,36 +288,6 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'none',
     status: 200,
   },
-  vendorTradingViewTasks: {
-    method: 'GET',
-    path: '/api/v1/vendor/tradingview/tasks',
-    auth: 'bearer',
-    status: 200,
-  },
-  completeTradingViewTask: {
-    method: 'POST',
-    path: '/api/v1/vendor/tradingview/tasks/{id}/complete',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorTradingViewScripts: {
-    method: 'GET',
-    path: '/api/v1/vendor/tradingview/scripts',
-    auth: 'bearer',
-    status: 200,
-  },
-  createTradingViewScript: {
-    method: 'POST',
-    path: '/api/v1/vendor/tradingview/scripts',
-    auth: 'bearer',
-    status: 201,
-  },
-  setProductTradingViewScripts: {
-    method: 'PUT',
-    path: '/api/v1/vendor/tradingview/products/{id}/scripts',
-    auth: 'bearer',
-    status: 200,
-  },
   // affiliates
   affiliateVendors: {
     method: 'GET',
@@ -388,38 +337,9 @@ export const endpoints: { readonly [K in keyof Routes]: RouteRef<Routes[K]> } = 
     auth: 'optional',
     status: 200,
   },
-  vendorProgramme: {
-    method: 'GET',
-    path: '/api/v1/vendor/affiliate/programme',
-    auth: 'bearer',
-    status: 200,
-  },
-  updateVendorProgramme: {
-    method: 'PUT',
-    path: '/api/v1/vendor/affiliate/programme',
-    auth: 'bearer',
-    status: 200,
-  },
-  vendorInvite: {
-    method: 'POST',
-    path: '/api/v1/vendor/affiliate/invites',
-    auth: 'bearer',
-    status: 201,
-  },
-  vendorInvites: {
-    method: 'GET',
-    path: '/api/v1/vendor/affiliate/invites',
-    auth: 'bearer',
-    status: 200,
-  },
   // reviews
   getReview: { method: 'GET', path: '/api/v1/review/get-review', auth: 'bearer', status: 200 },
   postReview: { method: 'POST', path: '/api/v1/review/post-review', auth: 'bearer', status: 200 },
   allReviews: { method: 'GET', path: '/api/v1/review/get-all-reviews', auth: 'none', status: 200 },
-  replyToReview: {
-    method: 'POST',
-    path: '/api/v1/vendor/reviews/{id}/reply',
-    auth: 'bearer',
-    status: 200,
-  },
+  // vendor storefront and payouts
 };

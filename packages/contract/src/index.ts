@@ -14,12 +14,20 @@ export * from './licences.ts';
 export * from './tradingview.ts';
 export * from './affiliates.ts';
 export * from './reviews.ts';
+export * from './vendor-sales.ts';
+export * from './vendor-coupons.ts';
+export * from './vendor-analytics.ts';
+export * from './vendor-products.ts';
+export * from './vendor-courses.ts';
+export * from './vendor-licences.ts';
+export * from './vendor-storefront.ts';
 export * from './rules/username.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
 export * from './rules/coupon.ts';
 export * from './rules/ref-id.ts';
 export * from './rules/text.ts';
+export * from './rules/vendor-sales.ts';
 export * from './endpoints.ts';
 
 import { analyticsRoutes } from './analytics.ts';
@@ -34,7 +42,14 @@ import { licencesRoutes } from './licences.ts';
 import { tradingviewRoutes } from './tradingview.ts';
 import { affiliatesRoutes } from './affiliates.ts';
 import { reviewsRoutes } from './reviews.ts';
+import { vendorProductsRoutes } from './vendor-products.ts';
 import { usersRoutes } from './users.ts';
+import { vendorSalesRoutes } from './vendor-sales.ts';
+import { vendorCouponsRoutes } from './vendor-coupons.ts';
+import { vendorAnalyticsRoutes } from './vendor-analytics.ts';
+import { vendorCoursesRoutes } from './vendor-courses.ts';
+import { vendorLicencesRoutes } from './vendor-licences.ts';
+import { vendorStorefrontRoutes } from './vendor-storefront.ts';
 
 /** Every call of the API, by name. */
 export const routes = {
@@ -51,5 +66,12 @@ export const routes = {
   ...tradingviewRoutes,
   ...affiliatesRoutes,
   ...reviewsRoutes,
+  ...vendorSalesRoutes,
+  ...vendorCouponsRoutes,
+  ...vendorAnalyticsRoutes,
+  ...vendorProductsRoutes,
+  ...vendorCoursesRoutes,
+  ...vendorLicencesRoutes,
+  ...vendorStorefrontRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

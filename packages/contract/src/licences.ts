@@ -253,6 +253,19 @@ export const vendorPublicKey = z
     /** The raw 32-byte public key, base64 (libsodium, tweetnacl, .NET, MQL wrappers). */
     publicKeyRaw: z.string(),
     createdAt: isoDateTime,
+    /**
+     * Keys a rotation retired, newest first: they still sign for the licences issued before it
+     * (ADR 044). An app that embeds them too picks the key by the answer's `keyId`.
+     */
+    retiredKeys: z.array(
+      z.object({
+        keyId: z.string(),
+        publicKeyPem: z.string(),
+        publicKeyRaw: z.string(),
+        createdAt: isoDateTime,
+        retiredAt: isoDateTime,
+      }),
+    ),
   })
   .meta({
     examples: [
@@ -263,6 +276,7 @@ export const vendorPublicKey = z
         publicKeyPem: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA…\n-----END PUBLIC KEY-----\n',
         publicKeyRaw: 'q3Vb0pX1…=',
         createdAt: '2026-11-24T10:00:00.000Z',
+        retiredKeys: [],
       },
     ],
   });

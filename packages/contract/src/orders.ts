@@ -12,6 +12,7 @@ import {
 import { planIds } from './constants/membership.ts';
 import { connectPurposes } from './constants/affiliates.ts';
 import { defineRoute } from './route.ts';
+import { saleFilters } from './constants/vendor-sales.ts';
 import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
 import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
 
@@ -159,7 +160,13 @@ export type Purchase = z.infer<typeof purchaseSchema>;
 
 /** A sale as its vendor sees it: the purchase and who bought it. */
 export const vendorSaleSchema = purchaseSchema
-  .extend({ buyer: z.object({ email: z.string(), username: z.string().nullable() }) })
+  .extend({
+    buyer: z.object({ email: z.string(), username: z.string().nullable() }),
+    /** Vendor refunds asked of the provider and not yet confirmed by it. */
+    pendingRefund: moneySchema,
+    /** What is left to refund of the latest payment (after pending refunds). */
+    refundable: moneySchema,
+  })
   .meta({ id: 'VendorSale' });
 export type VendorSale = z.infer<typeof vendorSaleSchema>;
 
@@ -292,12 +299,18 @@ export const ordersRoutes = {
     path: '/api/v1/vendor/purchases',
     auth: 'bearer',
     summary:
-      "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out).",
+      "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out). Filter by `status`, `productId` (sales of that product) and the paid time (`from`, `to`).",
     tags: ['vendor'],
     status: 200,
     query: z.object({
       limit: z.coerce.number().int().min(1).max(50).default(20),
       cursor: z.string().max(200).optional(),
+      status: z.enum(saleFilters).optional(),
+      productId: idSchema.optional(),
+      /** Paid on or after this time. */
+      from: z.iso.datetime({ offset: true }).optional(),
+      /** Paid before this time. */
+      to: z.iso.datetime({ offset: true }).optional(),
     }),
     response: z.object({ sales: z.array(vendorSaleSchema), nextCursor: z.string().nullable() }),
   }),

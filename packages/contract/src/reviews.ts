@@ -101,6 +101,23 @@ export const reviewListQuery = z
   });
 export type ReviewListQuery = z.input<typeof reviewListQuery>;
 
+/** The vendor's own list: newest first, optionally one star rating, optionally only unanswered. */
+export const vendorReviewsQuery = z.object({
+  rating: z.coerce
+    .number({ error: m.ratingFilter })
+    .int(m.ratingFilter)
+    .min(REVIEW_RATING_MIN, m.ratingFilter)
+    .max(REVIEW_RATING_MAX, m.ratingFilter)
+    .optional(),
+  unreplied: z
+    .enum(['true', 'false'], { error: m.unrepliedFilter })
+    .transform((v) => v === 'true')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(REVIEWS_PAGE_MAX).default(REVIEWS_PAGE_DEFAULT),
+  cursor: z.string().max(200).optional(),
+});
+export type VendorReviewsQuery = z.input<typeof vendorReviewsQuery>;
+
 export const reviewsRoutes = {
   getReview: defineRoute({
     method: 'GET',
@@ -150,6 +167,29 @@ export const reviewsRoutes = {
     auth: 'bearer',
     summary:
       "The vendor answers a published review of one of its products, once (409 after that). Another vendor's review is not found.",
+    tags: ['vendor'],
+    status: 200,
+    params: z.object({ id: idSchema }),
+    body: reviewReplyBody,
+    response: z.object({ review: reviewSchema }),
+  }),
+  vendorReviews: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/reviews',
+    auth: 'bearer',
+    summary:
+      "The vendor's published reviews across its products, newest first, paged; `rating` keeps one star rating, `unreplied=true` those without a reply.",
+    tags: ['vendor'],
+    status: 200,
+    query: vendorReviewsQuery,
+    response: z.object({ reviews: z.array(reviewSchema), nextCursor: z.string().nullable() }),
+  }),
+  editReviewReply: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/vendor/reviews/{id}/reply',
+    auth: 'bearer',
+    summary:
+      "The vendor rewrites its reply to a review (409 when there is none yet; another vendor's review is not found). The reply's date becomes the edit's.",
     tags: ['vendor'],
     status: 200,
     params: z.object({ id: idSchema }),

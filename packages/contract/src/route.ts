@@ -32,6 +32,11 @@ export interface RouteDef<
   params?: TParams;
   /** Request is multipart/form-data; `body` is not validated as JSON. */
   multipart?: boolean;
+  /**
+   * The success answer is a file of this media type (e.g. `text/csv`), not JSON: the handler returns
+   * its text, and clients read it as a Blob. `response` then only types it.
+   */
+  produces?: string;
   response: TRes;
 }
 
@@ -65,6 +70,7 @@ export interface RouteRef<R extends RouteDef = RouteDef> {
   readonly auth: R['auth'];
   readonly status: R['status'];
   readonly multipart?: R['multipart'];
+  readonly produces?: R['produces'];
   readonly [routeOfRef]?: R;
 }
 

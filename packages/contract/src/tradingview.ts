@@ -146,6 +146,16 @@ export const setProductScriptsBody = z.object({
     ),
 });
 
+/** One of the vendor's products and the scripts it delivers (none for most). */
+export const vendorTradingViewProduct = z.object({
+  id: z.string(),
+  title: z.string(),
+  kind: z.string(),
+  isActive: z.boolean(),
+  scripts: z.array(tradingViewScript),
+});
+export type VendorTradingViewProduct = z.infer<typeof vendorTradingViewProduct>;
+
 export const tradingviewRoutes = {
   userTradingView: defineRoute({
     method: 'GET',
@@ -242,6 +252,20 @@ export const tradingviewRoutes = {
     body: setProductScriptsBody,
     response: z.object({
       product: z.object({ id: z.string(), scripts: z.array(tradingViewScript) }),
+    }),
+  }),
+  vendorTradingViewProducts: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/tradingview/products',
+    auth: 'bearer',
+    summary:
+      'The vendor’s products by title, each with the scripts it delivers, a page at a time (to choose which products deliver which scripts).',
+    tags: ['tradingview'],
+    status: 200,
+    query: pageQuery,
+    response: z.object({
+      products: z.array(vendorTradingViewProduct),
+      nextCursor: z.string().nullable(),
     }),
   }),
 } as const;

@@ -8,6 +8,7 @@ import {
   endLapsedSubscriptions,
   expireCheckouts,
   processAutoRefunds,
+  retryVendorRefunds,
 } from '../modules/orders/index.ts';
 import type { JobData, JobHandler } from './port.ts';
 import { queues } from './queue.ts';
@@ -40,7 +41,7 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
     expireCheckouts: () => expireCheckouts(app.database.db),
     endLapsedSubscriptions: () => endLapsedSubscriptions(app),
     retryPayments: async () => ({
-      refunds: await processAutoRefunds(app),
+      refunds: (await processAutoRefunds(app)) + (await retryVendorRefunds(app)),
       events: (await app.sandbox?.sendDue()) ?? 0,
       payouts: await retryPayouts(app),
     }),

@@ -8,6 +8,8 @@ export interface FilePart {
   bytes: Buffer;
   /** The file was longer than `maxBytes`; `bytes` holds only its start. */
   truncated: boolean;
+  /** The name the client gave the file (untrusted: check it before showing or using it). */
+  filename: string;
 }
 
 export interface FileFieldOptions {
@@ -54,6 +56,8 @@ async function readFileField(
   try {
     const files = req.files({
       limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1024, parts: 10 },
+      // The client's name as sent (the parser would keep only its last part): callers refuse paths.
+      preservePath: true,
       // Truncation is reported on the part, so the caller can say what was too large.
       throwFileSizeLimit: false,
     });
@@ -65,7 +69,11 @@ async function readFileField(
       }
       const chunks: Buffer[] = [];
       for await (const chunk of part.file) chunks.push(chunk as Buffer);
-      found = { bytes: Buffer.concat(chunks), truncated: part.file.truncated };
+      found = {
+        bytes: Buffer.concat(chunks),
+        truncated: part.file.truncated,
+        filename: part.filename ?? '',
+      };
     }
   } catch (err) {
     const status = (err as { statusCode?: number }).statusCode;

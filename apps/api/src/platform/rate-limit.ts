@@ -165,6 +165,8 @@ export const rules = {
   activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
   upload: { name: 'upload:user', limit: 20, windowSeconds: 60 * 60 },
+  /** Course media and app builds: a course is built from many files in one sitting. */
+  mediaUpload: { name: 'media-upload:user', limit: 200, windowSeconds: 60 * 60 },
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */

@@ -6,6 +6,10 @@ import { AppError } from './errors.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AccessClaims, Audience } from './tokens.ts';
 
+/** Every route under this prefix belongs to the vendor workspace (issue 19). */
+export const VENDOR_PREFIX = '/api/v1/vendor/';
+const VENDOR_AUDIENCES: Audience[] = ['tradeshelf:api', 'tradeshelf:vendor'];
+
 type In<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
 
 export interface HandlerContext<R extends RouteDef> {
@@ -42,7 +46,10 @@ export function registerRoute<R extends RouteDef>(
   handler: Handler<R>,
   options: { audiences?: Audience[]; bodyLimit?: number } = {},
 ): void {
-  const audiences = options.audiences ?? ['tradeshelf:api'];
+  // The vendor area's routes also take the vendor-role endpoint's own token (SPEC §6 vendor cookies).
+  const audiences =
+    options.audiences ??
+    (def.path.startsWith(VENDOR_PREFIX) ? VENDOR_AUDIENCES : (['tradeshelf:api'] as Audience[]));
   const url = def.path.replace(/\{(\w+)\}/g, ':$1');
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
@@ -59,7 +66,13 @@ export function registerRoute<R extends RouteDef>(
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(def.multipart ? { consumes: ['multipart/form-data'] } : {}),
-      response: { [def.status]: def.response, '4XX': apiErrorSchema, '5XX': apiErrorSchema },
+      // A file answer (`produces`) is sent as the handler's text, not serialised as JSON.
+      response: {
+        ...(def.produces ? {} : { [def.status]: def.response }),
+        '4XX': apiErrorSchema,
+        '5XX': apiErrorSchema,
+      },
+      ...(def.produces ? { produces: [def.produces, 'application/json'] } : {}),
     },
     handler: async (req, reply) => {
       const bearer = bearerOf(req);
@@ -82,7 +95,8 @@ export function registerRoute<R extends RouteDef>(
         req,
         reply,
       });
-      return reply.status(def.status).send(result);
+      if (def.produces && !reply.hasHeader('content-type')) void reply.type(def.produces);
+      return reply.status(def.status).send(result as never);
     },
   });
 }

@@ -35,6 +35,11 @@ export class TtlCache<V> {
     }
   }
 
+  /** Drops every entry whose key `stale` picks out. */
+  deleteWhere(stale: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (stale(key)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -47,6 +47,8 @@ export function isApiPath(url: string): boolean {
 export interface WebApp {
   listener: RequestListener;
   clientDir: string;
+  /** Drops the page cache's copies of these paths (any query, any host): they changed. */
+  forget?(paths: ReadonlySet<string>): void;
 }
 
 /** What SSR loaders get: the API called in-process, through the same routes and schemas. */
@@ -320,6 +322,8 @@ export async function loadWebApp(
   context?: PageLoadContext,
   options: {
     pageCacheSeconds?: number;
+    /** Subscribes the page cache to content changes: a change drops every cached page. */
+    onContentChange?: (drop: () => void) => void;
     imgSrc?: readonly string[];
     mediaSrc?: readonly string[];
   } = {},
@@ -330,6 +334,13 @@ export async function loadWebApp(
   const handle = createRequestHandler(build, process.env.NODE_ENV ?? 'production');
   const ttl = options.pageCacheSeconds ?? 0;
   const pages = new TtlCache<CachedPage>(ttl * 1000, 1000);
+  // Any page may show an edited product (its page, the storefront, home, search): drop them all. A
+  // render that began before the change may hold old data: the generation keeps it out of the cache.
+  let generation = 0;
+  options.onContentChange?.(() => {
+    generation++;
+    pages.clear();
+  });
   const policy = pagePolicy({ imgSrc: options.imgSrc ?? [], mediaSrc: options.mediaSrc ?? [] });
   const csp = (nonce: string) => ['content-security-policy', policy(nonce)];
 
@@ -382,10 +393,12 @@ export async function loadWebApp(
         const age = String(Math.floor((Date.now() - hit.storedAt) / 1000));
         return sendCached(req, res, hit, nonce, [...csp(nonce), 'age', age], accepted);
       }
+      const renderedIn = generation;
       const page = await render(req, nonce);
       const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(headerOf(page, 'cache-control') ?? '');
       if (
         page.status === 200 &&
+        renderedIn === generation &&
         sMaxAge &&
         Number(sMaxAge[1]) >= ttl &&
         headerOf(page, 'set-cookie') === undefined
@@ -398,6 +411,22 @@ export async function loadWebApp(
       send(req, res, page, csp(nonce), accepted);
     },
     clientDir,
+    forget(paths) {
+      pages.deleteWhere((key) => {
+        const at = key.indexOf('/', key.indexOf('//') + 2);
+        const rest = at < 0 ? '/' : key.slice(at);
+        const q = rest.indexOf('?');
+        const pathOnly = q < 0 ? rest : rest.slice(0, q);
+        let decoded = pathOnly;
+        try {
+          decoded = decodeURIComponent(pathOnly);
+        } catch {
+          // A malformed escape stays as it came.
+        }
+        // `/v/Name` and `/v/name` are one storefront: compare without case.
+        return paths.has(pathOnly.toLowerCase()) || paths.has(decoded.toLowerCase());
+      });
+    },
   };
 }
 

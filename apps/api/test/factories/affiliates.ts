@@ -2,7 +2,7 @@ import { affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestApp } from '../harness.ts';
-import { createBuyer, sandboxPost } from './orders.ts';
+import { completeSandboxOnboarding, createBuyer, sandboxPost } from './orders.ts';
 
 /** A signed-in vendor (as `createVendor` makes one) with an access token. */
 export async function vendorToken(t: TestApp, vendor: { userId: string }) {
@@ -54,10 +54,11 @@ export async function buyReferred(t: TestApp, vendorUrl: string, priceId: string
   return { buyer, sessionId, purchaseId: found.rows[0]!.id };
 }
 
-/** Connects the affiliate's payout account at the sandbox (ready at once). */
+/** Connects the affiliate's payout account at the sandbox (its onboarding page filled in). */
 export async function connectPayouts(t: TestApp, token: string) {
   const started = await t.call(ordersRoutes.connectAccount, { token, query: { as: 'affiliate' } });
   expect(started.statusCode, started.body).toBe(200);
+  await completeSandboxOnboarding(t, started.json().url as string);
   const done = await t.call(ordersRoutes.connectAccountCallback, {
     token,
     query: { as: 'affiliate' },

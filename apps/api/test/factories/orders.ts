@@ -146,3 +146,31 @@ export async function purchaseOfSession(t: TestApp, buyer: { token: string }, se
   expect(res.statusCode, res.body).toBe(200);
   return res.json().purchase;
 }
+
+/**
+ * Fills in the payment sandbox's Connect onboarding page behind `url` (what the connect-account
+ * route answered), as a person would: `active` submits, `pending` submits and leaves verification
+ * pending. Answers where the page sent the browser back to.
+ */
+export async function completeSandboxOnboarding(
+  t: TestApp,
+  url: string,
+  outcome: 'active' | 'pending' = 'active',
+): Promise<string> {
+  const path = new URL(url).pathname;
+  const form = new URLSearchParams({
+    businessName: 'Test Trading Ltd',
+    country: 'GB',
+    account: 'GB29NWBK60161331926819',
+    tos: 'on',
+    outcome,
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: path,
+    payload: form.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(res.statusCode, res.body).toBe(303);
+  return res.headers.location as string;
+}

@@ -31,9 +31,13 @@ export async function startFakeStripe() {
   const replays = new Map<string, { body: string; reply: Reply }>();
   const coupons = new Map<string, Record<string, unknown>>();
   const onboarded = new Set<string>();
+  /** Accounts whose details are submitted and being verified. */
+  const submitted = new Set<string>();
   const cancelled = new Set<string>();
-  /** Payment intent → refunded, as Stripe refuses a second full refund. */
-  const refunded = new Set<string>();
+  /** Payment intent (or charge) → amount refunded so far; Stripe refuses more than was charged. */
+  const refunded = new Map<string, number>();
+  /** What a payment intent charged, when a test told us (else any amount is taken once in full). */
+  const charges = new Map<string, number>();
   /** Payment intent → the invoices it paid, as Stripe's invoice payments know them. */
   const invoicesPaid = new Map<string, string[]>();
   let seq = 0;
@@ -47,6 +51,7 @@ export async function startFakeStripe() {
     const account = /^\/v1\/accounts\/([\w-]+)$/.exec(path);
     if (method === 'GET' && account) {
       const done = onboarded.has(account[1]!);
+      const checking = !done && submitted.has(account[1]!);
       return {
         status: 200,
         json: {
@@ -54,7 +59,27 @@ export async function startFakeStripe() {
           object: 'account',
           charges_enabled: done,
           payouts_enabled: done,
-          details_submitted: done,
+          details_submitted: done || checking,
+          // What Stripe says a fresh Express account still owes, and why it cannot take charges.
+          requirements: {
+            currently_due:
+              done || checking
+                ? []
+                : [
+                    'business_profile.url',
+                    'external_account',
+                    'individual.dob.day',
+                    'individual.dob.month',
+                    'individual.verification.document',
+                    'tos_acceptance.date',
+                  ],
+            past_due: [],
+            disabled_reason: done
+              ? null
+              : checking
+                ? 'requirements.pending_verification'
+                : 'requirements.past_due',
+          },
         },
       };
     }
@@ -159,22 +184,34 @@ export async function startFakeStripe() {
         return { status: 200, json: coupon };
       }
       case '/v1/refunds': {
-        const intent = body.payment_intent;
+        const intent = body.payment_intent ?? body.charge;
         if (!intent) return error(400, 'invalid_request_error', 'Missing payment_intent');
-        if (refunded.has(intent))
+        const charged = charges.get(intent) ?? Number.POSITIVE_INFINITY;
+        const before = refunded.get(intent) ?? 0;
+        if (before >= charged || (before > 0 && !charges.has(intent)))
           return error(
             400,
             'invalid_request_error',
             'Charge has already been refunded.',
             'charge_already_refunded',
           );
-        refunded.add(intent);
+        const amount = body.amount !== undefined ? Number(body.amount) : charged - before;
+        if (amount > charged - before)
+          return error(
+            400,
+            'invalid_request_error',
+            `Refund amount (${amount}) is greater than unrefunded amount on charge (${charged - before}).`,
+            'amount_too_large',
+          );
+        refunded.set(intent, before + (Number.isFinite(amount) ? amount : 1));
         return {
           status: 200,
           json: {
             id: `re_test_${n}`,
             object: 'refund',
-            payment_intent: intent,
+            payment_intent: body.payment_intent ?? null,
+            charge: body.charge ?? null,
+            amount: Number.isFinite(amount) ? amount : null,
             reason: body.reason ?? null,
             metadata: prefixed(body, 'metadata'),
             status: 'succeeded',
@@ -323,8 +360,16 @@ export async function startFakeStripe() {
     recordInvoicePayment(invoiceId: string, paymentIntentId: string) {
       invoicesPaid.set(paymentIntentId, [...(invoicesPaid.get(paymentIntentId) ?? []), invoiceId]);
     },
+    /** What a payment intent charged, so partial refunds are checked against it. */
+    recordCharge(paymentIntentId: string, amount: number) {
+      charges.set(paymentIntentId, amount);
+    },
+    /** How much of a payment intent has been refunded. */
+    refundedOf: (paymentIntentId: string) => refunded.get(paymentIntentId) ?? 0,
     /** The vendor finished Stripe's hosted onboarding for this account. */
     completeOnboarding: (accountId: string) => onboarded.add(accountId),
+    /** The account's details are in; Stripe is verifying them. */
+    submitOnboarding: (accountId: string) => submitted.add(accountId),
     /** Refuses transfers with `message` (null: accepts them again). */
     refuseTransfers(message: string | null) {
       refuseTransfers = message;

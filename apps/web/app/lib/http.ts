@@ -80,6 +80,8 @@ export class ApiClient {
       }
     }
     if (!res.ok) throw await this.errorOf(res);
+    // A file answer (a route that `produces` e.g. text/csv) is handed over as a Blob.
+    if (route.produces) return (await res.blob()) as ResponseOf<R>;
     return (await this.parse(res)) as ResponseOf<R>;
   }
 
@@ -125,7 +127,7 @@ export class ApiClient {
     if (qs) url += `?${qs}`;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
-    headers.accept = 'application/json';
+    headers.accept = route.produces ? `${route.produces}, application/json` : 'application/json';
     delete headers.authorization;
     delete headers['content-type'];
     if (token) headers.authorization = `Bearer ${token}`;
@@ -135,14 +137,15 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
+    const init: RequestInit = {
+      method: route.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      credentials: 'omit',
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     try {
-      return await this.fetchImpl(url, {
-        method: route.method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        credentials: 'omit',
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      return await this.fetchImpl(url, init);
     } catch {
       throw NETWORK_ERROR;
     }

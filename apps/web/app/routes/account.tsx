@@ -2,6 +2,7 @@ import { UserAvatar } from '../components/avatar.tsx';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
 import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
+import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
 import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
@@ -131,9 +132,17 @@ function AccountPage() {
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
         <h2 className="font-semibold text-white">Sell on Tradeshelf</h2>
         {isVendor ? (
-          <p className="text-sm text-slate-300">
-            You are a vendor. Your vendor area uses a separate sign-in token we have stored for you.
-          </p>
+          <>
+            <p className="text-sm text-slate-300">
+              List products, set up delivery and payouts, and follow your sales.
+            </p>
+            <Link
+              to={VENDOR_HOME_PATH}
+              className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+            >
+              Open your vendor workspace
+            </Link>
+          </>
         ) : (
           <>
             <p className="text-sm text-slate-300">

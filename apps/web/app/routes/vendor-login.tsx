@@ -64,7 +64,7 @@ export default function VendorLanding({ loaderData }: Route.ComponentProps) {
             Create an account
           </Link>
           <Link
-            to="/login?next=/account"
+            to="/login?next=/vendor"
             className="rounded-lg border border-ink-600 px-5 py-3 font-semibold hover:bg-ink-800"
           >
             Log in and become a vendor

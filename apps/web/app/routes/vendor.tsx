@@ -1,3 +1,4 @@
+import { redirect } from 'react-router';
 import { reviewSorts, type ReviewSort } from '@tradeshelf/contract/client';
 import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedList } from '../features/catalog/hooks.ts';
@@ -13,8 +14,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const vendorUrl = params.vendorUrl;
   const asked = new URL(request.url).searchParams.get('reviewSort');
   const reviewSort: ReviewSort = reviewSorts.find((s) => s === asked) ?? 'newest';
-  const [{ vendor }, list, reviews] = await Promise.all([
-    loadFrom(context, request, routes.vendorProfile, { query: { vendorUrl } }),
+  const profile = loadFrom(context, request, routes.vendorProfile, { query: { vendorUrl } });
+  const rest = Promise.all([
     loadFrom(context, request, routes.sellerProductList, {
       query: { vendorUrl, isActive: 'true' },
     }),
@@ -22,6 +23,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       query: { vendorUrl, sort: reviewSort, limit: REVIEWS_PAGE },
     }),
   ]);
+  // An earlier address (or another spelling) of a storefront moves to its address for good (ADR
+  // 041); the other reads, which know only current addresses, are then not needed.
+  rest.catch(() => undefined);
+  const { vendor } = await profile;
+  if (vendor.vendorUrl !== vendorUrl) {
+    const search = new URL(request.url).search;
+    throw redirect(`/v/${encodeURIComponent(vendor.vendorUrl)}${search}`, 301);
+  }
+  const [list, reviews] = await rest;
   return { vendor, ...list, reviews, reviewSort };
 }
 
@@ -104,15 +114,29 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
           />
         )}
         <div className="flex flex-col gap-3 p-6">
-          <h1 className="text-3xl font-extrabold text-white">
-            {vendor.displayName}{' '}
-            {vendor.verified && (
-              <span className="align-middle text-base text-brand-400" title="Verified vendor">
-                ✓ Verified
-              </span>
+          <div className="flex items-center gap-4">
+            {vendor.avatarUrl && (
+              // The vendor's logo (a 256 px square JPEG, ADR 026), set on the workspace's storefront page.
+              <img
+                src={vendor.avatarUrl}
+                alt=""
+                width={64}
+                height={64}
+                className="h-16 w-16 shrink-0 rounded-full border border-ink-600 object-cover"
+              />
             )}
-          </h1>
-          {vendor.bio && <p className="max-w-3xl text-slate-300">{vendor.bio}</p>}
+            <h1 className="text-3xl font-extrabold text-white">
+              {vendor.displayName}{' '}
+              {vendor.verified && (
+                <span className="align-middle text-base text-brand-400" title="Verified vendor">
+                  ✓ Verified
+                </span>
+              )}
+            </h1>
+          </div>
+          {vendor.bio && (
+            <p className="max-w-3xl whitespace-pre-line text-slate-300">{vendor.bio}</p>
+          )}
           <div className="flex flex-wrap gap-4 text-sm text-slate-400">
             <span>{vendor.productCount} products</span>
             {vendor.discordServer && <span>Discord: {vendor.discordServer.name}</span>}

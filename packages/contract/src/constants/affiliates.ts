@@ -33,6 +33,11 @@ export const affiliateMessages = {
   inviteNotFound:
     'We could not find this invitation for your account. An invitation can only be accepted by the e-mail address it was sent to.',
   inviteSelf: 'You cannot invite yourself to your own programme.',
+  commissionRange: `Set a commission from 0% to ${AFFILIATE_COMMISSION_MAX_BPS / 100}%, in steps of 0.01%.`,
+  cookieDaysRange: `Remember a visit for 1 to ${AFFILIATE_COOKIE_DAYS_MAX} whole days.`,
+  inviteAccepted: 'This invitation was already accepted, so it cannot be withdrawn.',
+  inviteRevoked: 'Invitation withdrawn.',
+  badCursor: 'That page has expired. Reload the list.',
   invited: 'Invitation sent.',
   vendorsOnly: 'Only vendors can run an affiliate programme.',
   payoutNotFound: 'We could not find that payout.',

@@ -31,4 +31,6 @@ export const discordMessages = {
   vendorsOnly: 'Only vendors can connect servers.',
   productNotYours: 'Choose one of your community products.',
   serverUnknown: 'The bot is not in that server. Add it with the install link first.',
+  bindingNotFound: 'This product is not bound to a server.',
+  badCursor: 'That page has expired. Reload the list.',
 } as const;

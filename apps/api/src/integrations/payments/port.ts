@@ -131,6 +131,9 @@ export interface TransferRequest {
   metadata: Record<string, string>;
 }
 
+/** The provider refused the refund for good: repeating it with the same key fails the same way. */
+export class RefundRefusedError extends Error {}
+
 /** The provider refused the transfer for good: repeating it with the same key fails the same way. */
 export class TransferRefusedError extends Error {}
 
@@ -188,6 +191,20 @@ export class WebhookSignatureError extends Error {}
 /** A correctly signed webhook whose body is not an event we can read. */
 export class WebhookPayloadError extends Error {}
 
+/** A connected account as the provider sees it (Stripe's Account object, the parts we use). */
+export interface ConnectAccountStatus {
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  /** The onboarding form was submitted (Stripe's `details_submitted`). */
+  detailsSubmitted: boolean;
+  /** What is still due, in words (Stripe's `requirements.currently_due` and `past_due`). */
+  requirements: string[];
+  /** Stripe's `requirements.disabled_reason` code, or null. */
+  disabledCode: string | null;
+  /** The same, in words. */
+  disabledReason: string | null;
+}
+
 export interface PaymentsProvider {
   readonly name: 'stripe' | 'sandbox';
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
@@ -200,10 +217,8 @@ export interface PaymentsProvider {
     refreshUrl: string;
     returnUrl: string;
   }): Promise<{ accountId: string; url: string }>;
-  /** Whether a connected account can take charges and receive payouts yet. */
-  connectAccountStatus(
-    accountId: string,
-  ): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }>;
+  /** Whether a connected account can take charges and receive payouts yet, and what it still needs. */
+  connectAccountStatus(accountId: string): Promise<ConnectAccountStatus>;
   /** A provider customer for a buyer with one vendor, created on their first checkout there. */
   ensureCustomer(req: {
     userId: string;
@@ -218,13 +233,19 @@ export interface PaymentsProvider {
    */
   paymentAliases(paymentRef: string): Promise<string[]>;
   /**
-   * Refunds one payment in full, for a reason of ours (a duplicate purchase). The provider confirms it
-   * with a `refund` event later. Repeating it with the same idempotency key refunds once.
+   * Refunds one payment, in full or (with `amount`, minor units) in part: `duplicate` for a payment
+   * for something already owned, `vendor` when the vendor refunds their sale (`note`: their reason).
+   * The provider confirms it with a `refund` event later. Repeating it with the same idempotency key
+   * refunds once. Throws `RefundRefusedError` when the provider refuses it for good (more than is
+   * left, already refunded); any other error leaves the outcome unknown, and a retry with the same
+   * key refunds at most once.
    */
   refund(req: {
     paymentRef: string;
     purchaseId: string;
-    reason: 'duplicate';
+    amount?: number | undefined;
+    reason: 'duplicate' | 'vendor';
+    note?: string | undefined;
     idempotencyKey: string;
   }): Promise<void>;
   /** Ends a subscription now (no proration, no further renewals). A second call changes nothing. */

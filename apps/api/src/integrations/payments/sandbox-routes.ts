@@ -1,56 +1,24 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cspNonce, pagePolicy } from '../../platform/csp.ts';
+import { cspNonce } from '../../platform/csp.ts';
 import { AppError } from '../../platform/errors.ts';
 import { localOnly } from '../../platform/local-only.ts';
-import { PAYMENTS_WEBHOOK_PATH, type CheckoutRequest } from './port.ts';
-import { addInterval, SANDBOX_SIGNATURE_HEADER, type SandboxSession } from './sandbox.ts';
+import { PAYMENTS_WEBHOOK_PATH } from './port.ts';
+import { connectPages } from './sandbox-connect-routes.ts';
+import { esc, page, policy } from './sandbox-page.ts';
+import {
+  addInterval,
+  firstCharge,
+  renewalCharge,
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxSession,
+} from './sandbox.ts';
 
-const esc = (s: string) =>
-  s.replace(
-    /[<>&'"]/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!,
-  );
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
     amount / 100,
   );
-
-/** The member price's discount, off every payment. */
-const memberOff = (r: CheckoutRequest) => r.memberDiscount?.amountOff ?? 0;
-
-/** What the first payment charges: nothing during a trial, else the price less any discounts. */
-const firstCharge = (r: CheckoutRequest) =>
-  r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0) - memberOff(r);
-/**
- * What renewal `n` (1 = the first after checkout) charges: a coupon for every payment always applies;
- * a first-payment coupon on a trial applies to the first charge, when the trial ends.
- */
-const renewalCharge = (r: CheckoutRequest, n: number) =>
-  (r.discount && (r.discount.duration === 'forever' || (r.trialDays && n === 1))
-    ? r.item.amount - r.discount.amountOff
-    : r.item.amount) - memberOff(r);
-
-/** The portal's link colour is the one `style` attribute: allowed by hash (ADR 022). */
-const policy = pagePolicy({ styleAttributes: ['color:#9db6ff'] });
-
-function page(nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${esc(title)} · Payment sandbox</title>
-<style nonce="${nonce}">
-body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaf0;margin:0;padding:2rem 1rem}
-main{max-width:34rem;margin:0 auto;background:#181b22;border:1px solid #2a2f3a;border-radius:12px;padding:1.5rem}
-h1{font-size:1.3rem;margin-top:0} .muted{color:#9aa3b2;font-size:.9rem}
-table{width:100%;border-collapse:collapse;margin:1rem 0} td{padding:.35rem 0;border-bottom:1px solid #2a2f3a}
-td:last-child{text-align:right} form{display:inline} .row{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:1px solid #3a4150;background:#232833;color:#e8eaf0;cursor:pointer}
-button.primary{background:#3b63e6;border-color:#3b63e6;color:#fff} button:focus-visible{outline:2px solid #9db6ff;outline-offset:2px}
-.badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#2a2f3a;font-size:.8rem}
-</style></head><body><main>
-<p class="muted">Tradeshelf payment sandbox: no real money moves.</p>${body}</main></body></html>`;
-}
 
 // Ids and portal tokens are URL-safe by construction; anything else is not ours.
 const id = z.string().regex(/^[\w-]{1,100}$/, 'Not a sandbox id.');
@@ -78,12 +46,15 @@ export async function sandboxPaymentsModule(fastify: FastifyInstance): Promise<v
         })
       ).statusCode,
   );
-  // HTML forms post url-encoded bodies; the pages act on the path alone.
+  // HTML forms post url-encoded bodies; most pages act on the path alone.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
-    (_req, _body, done) => done(null, {}),
+    // Only the onboarding form reads its fields (sandbox-connect-routes.ts).
+    (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
+
+  await connectPages(app, sandbox);
 
   async function sessionOr404(id: string): Promise<SandboxSession> {
     const session = await sandbox.session(id);

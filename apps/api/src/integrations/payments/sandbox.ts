@@ -1,14 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { hmac, newId, randomToken, safeEqual, sha256 } from '../../lib.ts';
+import { hmac, randomToken, safeEqual, sha256 } from '../../lib.ts';
 import {
   paymentEventJson,
+  RefundRefusedError,
   PAYMENTS_WEBHOOK_PATH,
   WebhookPayloadError,
   WebhookSignatureError,
   type CheckoutRequest,
   type CheckoutSession,
+  type ConnectAccountStatus,
   type Interval,
   type PaymentEvent,
   type PaymentEventType,
@@ -19,6 +21,7 @@ import {
   transferEventJson,
   transferEventTypes,
 } from './port.ts';
+import { SandboxConnect } from './sandbox-connect.ts';
 import { sandboxEvents, sandboxSessions, sandboxTransfers } from './tables.ts';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
@@ -53,6 +56,21 @@ export function httpTransport(origin: string): SandboxTransport {
   };
 }
 
+/** The member price's discount, off every payment. */
+const memberOff = (r: CheckoutRequest) => r.memberDiscount?.amountOff ?? 0;
+
+/** What the first payment charges: nothing during a trial, else the price less any discounts. */
+export const firstCharge = (r: CheckoutRequest) =>
+  r.trialDays ? 0 : r.item.amount - (r.discount?.amountOff ?? 0) - memberOff(r);
+/**
+ * What renewal `n` (1 = the first after checkout) charges: a coupon for every payment always applies;
+ * a first-payment coupon on a trial applies to the first charge, when the trial ends.
+ */
+export const renewalCharge = (r: CheckoutRequest, n: number) =>
+  (r.discount && (r.discount.duration === 'forever' || (r.trialDays && n === 1))
+    ? r.item.amount - r.discount.amountOff
+    : r.item.amount) - memberOff(r);
+
 /** Adds one billing interval (quarter = three months) to a date. */
 export function addInterval(from: Date, interval: Interval): Date {
   const d = new Date(from);
@@ -71,11 +89,16 @@ export function addInterval(from: Date, interval: Interval): Date {
 export class SandboxPayments implements PaymentsProvider {
   readonly name = 'sandbox' as const;
 
+  /** Connected accounts and their onboarding page's links. */
+  readonly connect: SandboxConnect;
+
   constructor(
     private readonly db: Db,
     private readonly secret: string,
     private transport: SandboxTransport | null = null,
-  ) {}
+  ) {
+    this.connect = new SandboxConnect(db, secret);
+  }
 
   /** The app delivers in process once it is built; until then (or in a worker) HTTP is used. */
   setTransport(transport: SandboxTransport): void {
@@ -125,14 +148,16 @@ export class SandboxPayments implements PaymentsProvider {
 
   async createConnectOnboarding(req: {
     accountId: string | null;
+    email: string;
+    refreshUrl: string;
     returnUrl: string;
   }): Promise<{ accountId: string; url: string }> {
-    // The sandbox has no onboarding to do: the account is ready at once.
-    return { accountId: req.accountId ?? newId('acct_sbx'), url: req.returnUrl };
+    // The onboarding page: the account is ready once its form is submitted (sandbox-connect.ts).
+    return this.connect.createOnboarding(req);
   }
 
-  async connectAccountStatus(): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }> {
-    return { chargesEnabled: true, payoutsEnabled: true };
+  async connectAccountStatus(accountId: string): Promise<ConnectAccountStatus> {
+    return this.connect.status(accountId);
   }
 
   async ensureCustomer(req: {
@@ -285,19 +310,65 @@ export class SandboxPayments implements PaymentsProvider {
       .limit(limit);
   }
 
-  async refund(req: { paymentRef: string; purchaseId: string }): Promise<void> {
-    const [s] = await this.db
-      .select()
-      .from(sandboxSessions)
-      .where(eq(sandboxSessions.purchaseId, req.purchaseId));
-    if (!s || s.refundedAt || s.status !== 'paid') return;
-    await this.emit(
-      s.id,
-      { refundedAt: new Date() },
-      'refund',
-      { paymentRef: req.paymentRef },
-      'paid',
-    );
+  /**
+   * Refunds a payment in whole (no `amount`) or in part, once per idempotency key, and reports it with
+   * a `refund` event carrying the payment's refunded total so far (Stripe's `amount_refunded`), as a
+   * refund from the back office does. More than is left of the payment is refused, as Stripe does.
+   */
+  async refund(req: {
+    paymentRef: string;
+    purchaseId: string;
+    amount?: number | undefined;
+    idempotencyKey: string;
+  }): Promise<void> {
+    const recorded = await this.db.transaction(async (tx) => {
+      const [s] = await tx
+        .select()
+        .from(sandboxSessions)
+        .where(eq(sandboxSessions.purchaseId, req.purchaseId))
+        .for('update');
+      if (!s || s.status !== 'paid' || s.refunds.some((r) => r.key === req.idempotencyKey))
+        return null;
+      const charged = this.chargeOf(s, req.paymentRef);
+      const before = s.refunds
+        .filter((r) => r.paymentRef === req.paymentRef)
+        .reduce((sum, r) => sum + r.amount, 0);
+      // The back office's whole refund of the first payment records no amounts: nothing is left.
+      const left = s.refundedAt && req.paymentRef === s.paymentRef ? 0 : charged - before;
+      const amount = req.amount ?? left;
+      if (left <= 0 || amount <= 0) {
+        if (req.amount === undefined) return null; // already refunded in full: nothing to do
+        throw new RefundRefusedError('This payment has already been refunded in full.');
+      }
+      if (amount > left) {
+        throw new RefundRefusedError(
+          `Refund amount (${amount}) is greater than what is left of the payment (${left}).`,
+        );
+      }
+      const total = before + amount;
+      const whole = total >= charged;
+      const [row] = await tx
+        .update(sandboxSessions)
+        .set({
+          refunds: [...s.refunds, { key: req.idempotencyKey, paymentRef: req.paymentRef, amount }],
+          ...(whole && req.paymentRef === s.paymentRef ? { refundedAt: new Date() } : {}),
+        })
+        .where(eq(sandboxSessions.id, s.id))
+        .returning();
+      const event = this.eventBody(row!, 'refund', { paymentRef: req.paymentRef, amount: total });
+      await tx
+        .insert(sandboxEvents)
+        .values({ id: event.id, sessionId: s.id, type: 'refund', body: event.body });
+      return event.id;
+    });
+    if (recorded) await this.send(recorded);
+  }
+
+  /** What one payment of a session charged: the first, or renewal n (`in_sbx_<session>_<n>`). */
+  private chargeOf(s: SandboxSession, paymentRef: string): number {
+    if (paymentRef === s.paymentRef) return firstCharge(s.request);
+    const n = s.renewals.indexOf(paymentRef);
+    return n >= 0 ? renewalCharge(s.request, n + 1) : 0;
   }
 
   async cancelSubscription(req: { subscriptionId: string }): Promise<void> {

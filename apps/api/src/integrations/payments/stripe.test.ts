@@ -296,6 +296,43 @@ describe('StripePayments portal, Connect and customers', () => {
     expect(result.url).toContain('acct_known');
   });
 
+  it('says what a connected account still needs, in words, as onboarding goes on', async () => {
+    const fresh = await payments.connectAccountStatus('acct_words');
+    expect(fresh).toEqual({
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      detailsSubmitted: false,
+      requirements: [
+        'Add your website or a public page about your business.',
+        'Add the bank account your payouts go to.',
+        'Add your date of birth.',
+        'Upload an identity document (passport, ID card or driving licence).',
+        'Accept the payment provider’s services agreement.',
+      ],
+      disabledCode: 'requirements.past_due',
+      disabledReason:
+        'Some details are overdue: the account cannot take payments until they are added.',
+    });
+    expect(fake.requestsTo('/v1/accounts/acct_words').at(-1)!.method).toBe('GET');
+
+    fake.submitOnboarding('acct_words');
+    expect(await payments.connectAccountStatus('acct_words')).toMatchObject({
+      detailsSubmitted: true,
+      requirements: [],
+      disabledCode: 'requirements.pending_verification',
+      disabledReason: 'The payment provider is verifying your details.',
+    });
+
+    fake.completeOnboarding('acct_words');
+    expect(await payments.connectAccountStatus('acct_words')).toMatchObject({
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      requirements: [],
+      disabledCode: null,
+      disabledReason: null,
+    });
+  });
+
   it('creates a customer only when the buyer has none', async () => {
     const before = fake.requestsTo('/v1/customers').length;
     await expect(

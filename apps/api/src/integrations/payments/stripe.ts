@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import {
   paymentEventSchema,
+  RefundRefusedError,
   transferEventSchema,
   TransferRefusedError,
   WebhookPayloadError,
@@ -10,10 +11,12 @@ import {
   type Interval,
   type PaymentEvent,
   type PaymentEventType,
+  type ConnectAccountStatus,
   type PaymentsProvider,
   type TransferEvent,
   type TransferRequest,
 } from './port.ts';
+import { disabledReasonSentence, requirementSentences } from './requirements.ts';
 
 /** Stripe rejects webhook deliveries older than this (seconds); replays of captured payloads fail. */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -143,13 +146,20 @@ export class StripePayments implements PaymentsProvider {
     return { accountId, url: link.url };
   }
 
-  async connectAccountStatus(
-    accountId: string,
-  ): Promise<{ chargesEnabled: boolean; payoutsEnabled: boolean }> {
+  async connectAccountStatus(accountId: string): Promise<ConnectAccountStatus> {
     const account = await this.stripe.accounts.retrieve(accountId);
+    const due = [
+      ...(account.requirements?.past_due ?? []),
+      ...(account.requirements?.currently_due ?? []),
+    ];
+    const disabledCode = account.requirements?.disabled_reason ?? null;
     return {
       chargesEnabled: account.charges_enabled === true,
       payoutsEnabled: account.payouts_enabled === true,
+      detailsSubmitted: account.details_submitted === true,
+      requirements: requirementSentences(due),
+      disabledCode,
+      disabledReason: disabledReasonSentence(disabledCode),
     };
   }
 
@@ -269,20 +279,47 @@ export class StripePayments implements PaymentsProvider {
   async refund(req: {
     paymentRef: string;
     purchaseId: string;
-    reason: 'duplicate';
+    amount?: number | undefined;
+    reason: 'duplicate' | 'vendor';
+    note?: string | undefined;
     idempotencyKey: string;
   }): Promise<void> {
-    const intent = await this.paymentIntentOf(req.paymentRef);
+    // A charge id names itself; a payment intent or an invoice's payment intent otherwise.
+    const target = req.paymentRef.startsWith('ch_')
+      ? { charge: req.paymentRef }
+      : await this.paymentIntentOf(req.paymentRef).then((pi) =>
+          pi ? { payment_intent: pi } : null,
+        );
     // A checkout that charged nothing (a trial) has no payment to refund.
-    if (!intent) return;
+    if (!target) {
+      if (req.reason === 'vendor') throw new RefundRefusedError('No charge to refund.');
+      return;
+    }
     try {
       await this.stripe.refunds.create(
-        { payment_intent: intent, reason: req.reason, metadata: { purchase_id: req.purchaseId } },
+        {
+          ...target,
+          ...(req.amount !== undefined ? { amount: req.amount } : {}),
+          reason: req.reason === 'duplicate' ? 'duplicate' : 'requested_by_customer',
+          metadata: {
+            purchase_id: req.purchaseId,
+            ...(req.note ? { vendor_reason: req.note.slice(0, 500) } : {}),
+          },
+        },
         { idempotencyKey: req.idempotencyKey },
       );
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded')
-        return;
+      if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded') {
+        if (req.reason === 'duplicate') return;
+        throw new RefundRefusedError(err.message);
+      }
+      // Stripe said no to this request (an amount over what is left, a charge it cannot refund):
+      // the same request fails the same way. Rate limits, conflicts and outages may pass.
+      if (
+        err instanceof Stripe.errors.StripeInvalidRequestError ||
+        err instanceof Stripe.errors.StripeCardError
+      )
+        throw new RefundRefusedError(err.message);
       throw err;
     }
   }

@@ -22,6 +22,11 @@ export const sandboxSessions = pgTable(
     currentPeriodEnd: ts('current_period_end'),
     renewals: jsonb('renewals').$type<string[]>().notNull().default([]),
     refundedAt: ts('refunded_at'),
+    /** Refunds asked by the app: idempotency key, payment and amount (a repeat key refunds once). */
+    refunds: jsonb('refunds')
+      .$type<Array<{ key: string; paymentRef: string; amount: number }>>()
+      .notNull()
+      .default([]),
     expiresAt: ts('expires_at').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -75,3 +80,18 @@ export const sandboxTransfers = pgTable(
   },
   (t) => [uniqueIndex('sandbox_transfers_idempotency_key').on(t.idempotencyKey)],
 );
+
+/** The sandbox's connected accounts: `new` until its onboarding page is filled in (ADR 041). */
+export const sandboxConnectAccounts = pgTable('sandbox_connect_accounts', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  state: text('state', { enum: ['new', 'pending_verification', 'active', 'restricted'] })
+    .notNull()
+    .default('new'),
+  businessName: text('business_name'),
+  /** Where the onboarding page sends the browser back to, from the latest onboarding link. */
+  returnUrl: text('return_url').notNull().default(''),
+  refreshUrl: text('refresh_url').notNull().default(''),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

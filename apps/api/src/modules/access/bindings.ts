@@ -8,9 +8,13 @@ import { itemSummaries, vendorIdOfUser } from '../catalog/index.ts';
 import { queueConverge } from './converge-queue.ts';
 import { issueState, spendState } from './discord-link.ts';
 
-const installCallback = (origin: string) => `${origin}/api/v1/vendor/discord/installed`;
+/**
+ * Discord sends the browser back to the workspace's Discord page, which holds the session and
+ * completes the install through `GET /api/v1/vendor/discord/installed` (a bearer call).
+ */
+export const installCallback = (origin: string) => `${origin}/vendor/delivery/discord`;
 
-async function vendorOf(deps: AppDeps, userId: string): Promise<string> {
+export async function vendorOf(deps: AppDeps, userId: string): Promise<string> {
   const vendorId = await vendorIdOfUser(deps.database.db, userId);
   if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
   return vendorId;
@@ -44,7 +48,7 @@ export async function installed(deps: AppDeps, userId: string, state: string, gu
   return guild;
 }
 
-async function serverOf(deps: AppDeps, vendorId: string, guildId: string) {
+export async function serverOf(deps: AppDeps, vendorId: string, guildId: string) {
   const found = await deps.database.db.execute<{ guild_id: string }>(sql`select guild_id
     from vendor_discord_servers where vendor_id = ${vendorId} and guild_id = ${guildId}`);
   if (!found.rows[0]) throw new AppError('not_found', m.serverUnknown);

@@ -5,6 +5,7 @@ import { registerRoute } from '../../platform/routes.ts';
 import { bind, installed, installUrl, serverRoles } from './bindings.ts';
 import { communitiesOf, reconnect } from './communities.ts';
 import { authorizeUrl, completeLink, linkOf, unlink } from './discord-link.ts';
+import { communityProducts, unbind, vendorServers } from './vendor-discord.ts';
 
 export async function accessModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -40,4 +41,13 @@ export async function accessModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, discordRoutes.vendorBindCommunity, async ({ body, auth }) => ({
     binding: await bind(deps, auth.sub, body),
   }));
+  registerRoute(app, discordRoutes.vendorDiscordServers, ({ auth }) =>
+    vendorServers(deps, auth.sub),
+  );
+  registerRoute(app, discordRoutes.vendorCommunityProducts, ({ query, auth }) =>
+    communityProducts(deps, auth.sub, query),
+  );
+  registerRoute(app, discordRoutes.vendorUnbindCommunity, ({ params, auth }) =>
+    unbind(deps, auth.sub, params.productId),
+  );
 }

@@ -11,7 +11,12 @@ import {
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, createReferral, sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  completeSandboxOnboarding,
+  createBuyer,
+  createReferral,
+  sandboxPost,
+} from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -502,11 +507,16 @@ describe('payout accounts (connect)', () => {
     expect(early.json()).toEqual({ error: affiliateMessages.connectFirst, code: 'business_rule' });
 
     const started = await t.call(ordersRoutes.connectAccount, { token: affiliate.token });
-    expect(started.json().url).toMatch(/\/affiliate\/connected$/);
+    // The sandbox's onboarding page, which returns to the affiliate's page.
+    expect(await completeSandboxOnboarding(t, started.json().url)).toMatch(
+      /\/affiliate\/connected$/,
+    );
 
     // A vendor's default is the vendor account (checkout routes sales to it).
     const asVendor = await t.call(ordersRoutes.connectAccount, { token: vendorAuth });
-    expect(asVendor.json().url).toMatch(/\/account\?payouts=connected$/);
+    expect(await completeSandboxOnboarding(t, asVendor.json().url)).toMatch(
+      /\/vendor\/payouts\?onboarding=done$/,
+    );
     const vendorRows = await sum(
       sql`select count(*) as n from vendor_payment_accounts where vendor_id = ${vendor.id}`,
     );

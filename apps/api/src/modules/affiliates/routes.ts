@@ -13,6 +13,7 @@ import {
 import { ownPayout, requestPayout } from './payouts.ts';
 import { updateProgramme, vendorProgramme } from './programme.ts';
 import { sandboxClockPages } from './sandbox-clock.ts';
+import { revokeInvite, vendorAffiliates } from './vendor-affiliates.ts';
 import { generateRef, listVendors } from './vendors.ts';
 
 export async function affiliatesModule(app: FastifyInstance): Promise<void> {
@@ -55,6 +56,12 @@ export async function affiliatesModule(app: FastifyInstance): Promise<void> {
   );
   registerRoute(app, affiliatesRoutes.vendorInvites, ({ auth }) =>
     vendorInvitations(deps, auth.sub),
+  );
+  registerRoute(app, affiliatesRoutes.vendorRevokeInvite, ({ params, auth }) =>
+    revokeInvite(deps, auth.sub, params.id),
+  );
+  registerRoute(app, affiliatesRoutes.vendorAffiliates, ({ query, auth }) =>
+    vendorAffiliates(deps, auth.sub, query),
   );
   if (deps.config.APP_ENV === 'local') await app.register(sandboxClockPages);
 }

@@ -1,8 +1,10 @@
-import { analyticsRoutes } from '@tradeshelf/contract';
+import { analyticsRoutes, vendorAnalyticsRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import { analyticsEvents } from './tables.ts';
+import { vendorAnalytics } from './vendor-analytics.ts';
+import { vendorAnalyticsExport } from './vendor-analytics-export.ts';
 
 export async function analyticsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -24,4 +26,21 @@ export async function analyticsModule(app: FastifyInstance): Promise<void> {
     );
     return { accepted: body.events.length };
   });
+  // The vendor's analytics (issue 19, ADR 043).
+  registerRoute(app, vendorAnalyticsRoutes.vendorAnalytics, ({ query, auth, reply }) => {
+    void reply.header('cache-control', 'private, no-store');
+    return vendorAnalytics(deps, auth.sub, query);
+  });
+  registerRoute(
+    app,
+    vendorAnalyticsRoutes.vendorAnalyticsExport,
+    async ({ query, auth, reply }) => {
+      const { filename, csv } = await vendorAnalyticsExport(deps, auth.sub, query);
+      void reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'private, no-store');
+      return csv as never;
+    },
+  );
 }

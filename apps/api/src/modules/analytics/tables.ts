@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const analyticsEvents = pgTable(
@@ -16,5 +17,11 @@ export const analyticsEvents = pgTable(
       .notNull()
       .defaultNow(),
   },
-  (t) => [index('analytics_events_type_time_idx').on(t.type, t.occurredAt)],
+  (t) => [
+    index('analytics_events_type_time_idx').on(t.type, t.occurredAt),
+    // Product page views (`/p/<id>/<slug>?…`) by product: conversion (ADR 043).
+    index('analytics_events_product_view_idx')
+      .on(sql`(split_part(split_part(${t.path}, '?', 1), '/', 3))`, t.occurredAt)
+      .where(sql`${t.type} = 'page_view' and ${t.path} like '/p/%'`),
+  ],
 );

@@ -20,3 +20,11 @@ export {
   type ItemSummary,
   type VendorSummary,
 } from './summaries.ts';
+export { productOptionsOfVendor, type ProductOption } from './product-options.ts';
+export { vendorProductRefs, type VendorProductRef } from './vendor-product-refs.ts';
+export { vendorProducts, type VendorProduct } from './vendor-products.ts';
+export {
+  vendorProductOfKind,
+  vendorProductsOfKind,
+  type VendorProductRow,
+} from './vendor-kinds.ts';

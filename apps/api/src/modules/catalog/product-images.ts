@@ -6,6 +6,7 @@ import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
 import { deleteImage } from '../../platform/images.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { productDetails } from './service.ts';
+import { bumpCatalogVersion, catalogChanged } from './vendor-products/changes.ts';
 
 const unknownProduct = () => new AppError('not_found', catalogMessages.productNotFound);
 const full = () =>
@@ -23,6 +24,17 @@ export async function addProductImage(
   productId: string,
   readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
 ): Promise<ProductDetails> {
+  await storeProductImage(deps, userId, productId, readFile);
+  return productDetails(deps, userId, productId);
+}
+
+/** The upload itself, shared with the vendor workspace's route (which answers drafts too). */
+export async function storeProductImage(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+): Promise<void> {
   await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
   const db = deps.database.db;
   const owned = await db.execute(sql`select cardinality(p.images) as count from products p
@@ -40,7 +52,7 @@ export async function addProductImage(
       updated_at = now()
     where id = ${productId} and cardinality(images) < ${PRODUCT_IMAGES_MAX}
       and not (${ref} = any(images))
-    returning id`);
+    returning is_active`);
   if (!added.rows.length) {
     const again = await db.execute(
       sql`select 1 from products where id = ${productId} and ${ref} = any(images)`,
@@ -51,5 +63,7 @@ export async function addProductImage(
       throw full();
     }
   }
-  return productDetails(deps, userId, productId);
+  // A public product's pictures show on cached pages: drop them.
+  if ((added.rows[0] as { is_active?: boolean } | undefined)?.is_active)
+    catalogChanged(deps, await bumpCatalogVersion(db));
 }

@@ -124,6 +124,16 @@ export async function findVendorByUrl(db: Db, vendorUrl: string): Promise<Vendor
   return found[0] ?? null;
 }
 
+/** The storefront an earlier address of it now names (ADR 041), or null. */
+export async function findVendorByAlias(db: Db, vendorUrl: string): Promise<VendorRow | null> {
+  const found = await rows<VendorRow>(
+    db,
+    sql`select v.*, (select count(*)::int from products p where p.vendor_id = v.id and p.is_active) as product_count
+        from vendor_url_aliases a join vendors v on v.id = a.vendor_id where lower(a.url) = lower(${vendorUrl})`,
+  );
+  return found[0] ?? null;
+}
+
 interface PriceRow {
   amount: number;
   currency: string;

@@ -1,11 +1,20 @@
-import { AVATAR_MAX_BYTES, catalogRoutes, usersMessages } from '@tradeshelf/contract';
+import {
+  AVATAR_MAX_BYTES,
+  catalogRoutes,
+  usersMessages,
+  vendorStorefrontRoutes,
+} from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { fileUpload } from '../../platform/multipart.ts';
 import { registerRead, registerRoute } from '../../platform/routes.ts';
 import { addProductImage } from './product-images.ts';
+import { removeStorefrontImage, setStorefrontImage } from './storefront-images.ts';
+import { getStorefront, saveStorefront, vendorUrlAvailability } from './storefront.ts';
 import { catalogReads } from './reads.ts';
 import * as catalog from './service.ts';
 import { sitemapRoutes } from './sitemap.ts';
+import { watchCatalogChanges } from './vendor-products/changes.ts';
+import { vendorProductRoutes } from './vendor-products/routes.ts';
 
 export async function catalogModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -28,7 +37,40 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     }),
     { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
   );
+  // The vendor's storefront (issue 19, ADR 041).
+  registerRoute(app, vendorStorefrontRoutes.vendorStorefront, ({ auth }) =>
+    getStorefront(deps, auth.sub),
+  );
+  registerRoute(app, vendorStorefrontRoutes.saveVendorStorefront, ({ auth, body }) =>
+    saveStorefront(deps, auth.sub, body),
+  );
+  registerRoute(app, vendorStorefrontRoutes.vendorUrlAvailability, ({ auth, query }) =>
+    vendorUrlAvailability(deps, auth.sub, query.vendorUrl),
+  );
+  registerRoute(
+    app,
+    vendorStorefrontRoutes.uploadStorefrontImage,
+    ({ auth, params, req }) =>
+      setStorefrontImage(
+        deps,
+        auth.sub,
+        params.kind,
+        fileUpload(req, {
+          field: 'file',
+          maxBytes: AVATAR_MAX_BYTES,
+          tooLarge: usersMessages.imageTooLarge,
+        }),
+      ),
+    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+  );
+  registerRoute(app, vendorStorefrontRoutes.removeStorefrontImage, ({ auth, params }) =>
+    removeStorefrontImage(deps, auth.sub, params.kind),
+  );
   registerRoute(app, catalogRoutes.validatePrerequisites, ({ body, auth }) =>
     catalog.missingPrerequisites(deps, auth.sub, body.productId),
   );
+  vendorProductRoutes(app);
+  // Another node's edits reach this node's page and search caches within a poll.
+  const stopWatching = watchCatalogChanges(deps);
+  app.addHook('onClose', async () => stopWatching());
 }

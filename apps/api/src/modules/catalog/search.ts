@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { AppError } from '../../platform/errors.ts';
+import { onContentChange } from '../../platform/content-changes.ts';
 import { TtlCache } from '../../platform/ttl-cache.ts';
 import { presentBundleCard, presentProductCard } from './presenter.ts';
 import {
@@ -66,13 +67,27 @@ interface SearchMatches {
   suggestions: SearchSuggestion[];
 }
 
-// One cache per app instance (tests build many apps). Bounded: 5000 queries of ~50 ids.
-const caches = new WeakMap<AppDeps, TtlCache<SearchMatches>>();
-function searchCache(deps: AppDeps): TtlCache<SearchMatches> {
+// One cache per app instance (tests build many apps). Bounded: 5000 queries of ~50 ids. `generation`
+// counts content changes: matches found while one happened are not kept.
+interface SearchCache {
+  entries: TtlCache<SearchMatches>;
+  generation: number;
+}
+const caches = new WeakMap<AppDeps, SearchCache>();
+function searchCache(deps: AppDeps): SearchCache {
   let cache = caches.get(deps);
   if (!cache) {
-    cache = new TtlCache(deps.config.SEARCH_CACHE_SECONDS * 1000, 5000);
-    caches.set(deps, cache);
+    const created: SearchCache = {
+      entries: new TtlCache(deps.config.SEARCH_CACHE_SECONDS * 1000, 5000),
+      generation: 0,
+    };
+    // An edited product may now match queries it did not, or stop matching: forget every query.
+    onContentChange(deps, () => {
+      created.generation++;
+      created.entries.clear();
+    });
+    caches.set(deps, created);
+    cache = created;
   }
   return cache;
 }
@@ -112,10 +127,11 @@ export async function search(
   // A first page's cards come with its matches when a static walk or a category browse finds them (one
   // round trip fewer); the rest, and cached matches, are read here by id.
   const cards: CardPrefetch = { userId, rows: new Map() };
-  let matches = options.fresh ? undefined : cache.get(key);
+  let matches = options.fresh ? undefined : cache.entries.get(key);
   if (!matches) {
+    const generation = cache.generation;
     matches = await findMatches(deps, input, lq, cards);
-    cache.set(key, matches);
+    if (generation === cache.generation) cache.entries.set(key, matches);
   }
   const missing = matches.productIds.filter((id) => !cards.rows.has(id));
   const [productRows, bundleRows] = await Promise.all([

@@ -14,6 +14,7 @@ import { AppError } from '../../platform/errors.ts';
 import { presentBundleCard, presentPrice, presentProductCard, presentVendor } from './presenter.ts';
 import {
   bundleCardSelect,
+  findVendorByAlias,
   findVendorByUrl,
   productCardColumns,
   productCardFrom,
@@ -30,7 +31,10 @@ const unknownVendor = () => new AppError('not_found', catalogMessages.vendorNotF
 const unknownProduct = () => new AppError('not_found', catalogMessages.productNotFound);
 
 export async function vendorProfile(deps: AppDeps, vendorUrl: string): Promise<VendorProfile> {
-  const row = await findVendorByUrl(deps.database.db, vendorUrl);
+  // An earlier address answers with the storefront it now names; the page redirects (ADR 041).
+  const row =
+    (await findVendorByUrl(deps.database.db, vendorUrl)) ??
+    (await findVendorByAlias(deps.database.db, vendorUrl));
   if (!row) throw unknownVendor();
   return presentVendor(row, deps.storage);
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   index,
@@ -37,6 +38,22 @@ export const vendors = pgTable(
   (t) => [
     uniqueIndex('vendors_url_lower_key').on(sql`lower(${t.vendorUrl})`),
     uniqueIndex('vendors_user_key').on(t.userId),
+  ],
+);
+
+/** A storefront's earlier addresses: each redirects to its current one and stays its (ADR 041). */
+export const vendorUrlAliases = pgTable(
+  'vendor_url_aliases',
+  {
+    url: text('url').notNull(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('vendor_url_aliases_url_key').on(sql`lower(${t.url})`),
+    index('vendor_url_aliases_vendor_idx').on(t.vendorId),
   ],
 );
 
@@ -83,6 +100,8 @@ export const products = pgTable(
     ratingCount: integer('rating_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** First published (null: a draft never published); `is_active` says whether it is public now. */
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     /** Weighted: title (A) > tags (B) > summary and description (C). */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       (): SQL =>
@@ -97,6 +116,7 @@ export const products = pgTable(
   (t) => [
     uniqueIndex('products_vendor_slug_key').on(t.vendorId, t.slug),
     index('products_vendor_idx').on(t.vendorId, t.isActive),
+    index('products_vendor_updated_idx').on(t.vendorId, t.updatedAt.desc(), t.id.desc()),
     index('products_search_idx').using('gin', t.searchVector),
     index('products_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
     // Browse orders (no text query): each sort walks its own partial index instead of sorting the catalogue.
@@ -250,3 +270,13 @@ export const ownerships = pgTable(
     index('ownerships_source_idx').on(t.source),
   ],
 );
+
+/**
+ * A counter per kind of public content ('catalog'), bumped in the transaction of every vendor edit:
+ * each node polls it and drops its cached pages and search results when another node edited (ADR 040).
+ */
+export const contentVersions = pgTable('content_versions', {
+  name: text('name').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

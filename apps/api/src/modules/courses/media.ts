@@ -13,7 +13,9 @@ async function lessonWhere(deps: AppDeps, where: ReturnType<typeof sql>) {
   const found = await deps.database.db.execute<LessonWithProduct & Record<string, unknown>>(
     sql`select l.id, l.course_id, l.module_id, l.title, l.position, l.kind, l.body, l.video_id,
           l.video_key, l.video_type, l.duration_seconds, l.preview, l.drip_days, c.product_id
-        from course_lessons l join courses c on c.id = l.course_id where ${where} limit 1`,
+        from course_lessons l join courses c on c.id = l.course_id
+        join course_modules m on m.id = l.module_id
+        where ${where} and l.deleted_at is null and m.deleted_at is null limit 1`,
   );
   return found.rows[0] ?? null;
 }

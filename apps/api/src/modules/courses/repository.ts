@@ -69,7 +69,7 @@ export async function coursesOfProducts(
   return found.rows;
 }
 
-/** The modules and lessons of courses, in course order. */
+/** The live (not deleted) modules and lessons of courses, in course order. */
 export async function outlinesOf(
   db: Tx,
   courseIds: readonly string[],
@@ -78,13 +78,15 @@ export async function outlinesOf(
   const ids = sql.param([...courseIds]);
   const modules = await db.execute<ModuleRow & Record<string, unknown>>(
     sql`select id, course_id, title, position from course_modules
-        where course_id = any(${ids}::text[]) order by course_id, position, id`,
+        where course_id = any(${ids}::text[]) and deleted_at is null
+        order by course_id, position, id`,
   );
   const lessons = await db.execute<LessonRow & Record<string, unknown>>(
     sql`select l.id, l.course_id, l.module_id, l.title, l.position, l.kind, l.body, l.video_id,
           l.video_key, l.video_type, l.duration_seconds, l.preview, l.drip_days
         from course_lessons l join course_modules m on m.id = l.module_id
-        where l.course_id = any(${ids}::text[]) order by l.course_id, m.position, l.position, l.id`,
+        where l.course_id = any(${ids}::text[]) and l.deleted_at is null and m.deleted_at is null
+        order by l.course_id, m.position, l.position, l.id`,
   );
   return { modules: modules.rows, lessons: lessons.rows };
 }

@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -36,6 +37,8 @@ export const courseModules = pgTable(
       .references(() => courses.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     position: integer('position').notNull(),
+    /** Deleted by the vendor (ADR 044): hidden everywhere, kept so the delete can be undone. */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [index('course_modules_course_idx').on(t.courseId, t.position)],
 );
@@ -61,9 +64,14 @@ export const courseLessons = pgTable(
     videoId: text('video_id'),
     videoKey: text('video_key'),
     videoType: text('video_type'),
+    /** The uploaded file's name and size, for the vendor's builder. */
+    videoName: text('video_name'),
+    videoBytes: bigint('video_bytes', { mode: 'number' }),
     durationSeconds: integer('duration_seconds'),
     preview: boolean('preview').notNull().default(false),
     dripDays: integer('drip_days').notNull().default(0),
+    /** Deleted by the vendor (ADR 044): hidden, media no longer served; buyers' progress stays. */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [
     index('course_lessons_course_idx').on(t.courseId, t.position),

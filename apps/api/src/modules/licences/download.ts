@@ -33,7 +33,10 @@ export async function downloadLink(deps: AppDeps, userId: string, licenceId: str
   if (!row) throw new AppError('not_found', m.notFound);
   if (row.status !== 'active') throw new AppError('licence_inactive', m.downloadInactive);
   if (!row.storage_key) throw new AppError('not_found', m.noBuild);
-  const link = await deps.storage.signedUrl(row.storage_key, LINK_SECONDS);
+  // Uploaded builds are stored under ids: the link downloads under the build's own file name.
+  const link = await deps.storage.signedUrl(row.storage_key, LINK_SECONDS, {
+    downloadName: row.file_name!,
+  });
   return {
     url: link.url,
     expiresAt: link.expiresAt.toISOString(),

@@ -1,6 +1,12 @@
-import { licencesRoutes } from '@tradeshelf/contract';
+import {
+  LICENCE_BUILD_MAX_BYTES,
+  licencesRoutes,
+  vendorLicenceMessages,
+  vendorLicencesRoutes as vr,
+} from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../../platform/rate-limit.ts';
+import { fileUpload } from '../../platform/multipart.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import { activate } from './activate.ts';
 import { deactivate } from './deactivate.ts';
@@ -9,6 +15,7 @@ import { vendorPublicKey } from './public-key.ts';
 import { licencesOf } from './queries.ts';
 import { deactivateDevice, resetKey } from './self-service.ts';
 import { validate } from './validate.ts';
+import * as policy from './vendor-policy.ts';
 
 export async function licencesModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -37,5 +44,35 @@ export async function licencesModule(app: FastifyInstance): Promise<void> {
   );
   registerRoute(app, licencesRoutes.vendorLicencePublicKey, ({ params }) =>
     vendorPublicKey(deps, params.vendorUrl),
+  );
+  // The vendor's terms, keys and builds (issue 19, ADR 044).
+  registerRoute(app, vr.vendorLicenceApps, ({ query, auth }) =>
+    policy.vendorLicenceApps(deps, auth.sub, query),
+  );
+  registerRoute(app, vr.vendorLicencePolicy, async ({ params, auth }) => ({
+    policy: await policy.vendorLicencePolicy(deps, auth.sub, params.productId),
+  }));
+  registerRoute(app, vr.updateLicencePolicy, async ({ params, body, auth }) => ({
+    policy: await policy.updateLicencePolicy(deps, auth.sub, params.productId, body),
+  }));
+  registerRoute(app, vr.rotateLicenceKey, ({ auth }) => policy.rotateLicenceKey(deps, auth.sub));
+  registerRoute(
+    app,
+    vr.uploadLicenceBuild,
+    async ({ params, query, auth, req }) => ({
+      policy: await policy.uploadLicenceBuild(
+        deps,
+        auth.sub,
+        params.productId,
+        query.version,
+        fileUpload(req, {
+          field: 'file',
+          maxBytes: LICENCE_BUILD_MAX_BYTES,
+          tooLarge: vendorLicenceMessages.buildTooLarge,
+        }),
+        LICENCE_BUILD_MAX_BYTES,
+      ),
+    }),
+    { bodyLimit: LICENCE_BUILD_MAX_BYTES + 64 * 1024 },
   );
 }

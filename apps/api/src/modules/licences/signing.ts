@@ -29,7 +29,7 @@ interface KeyRow extends Record<string, unknown> {
   created_at: Date | string;
 }
 
-/** Opened keys per app and vendor: a vendor's pair never changes once made. */
+/** Opened keys per app, by key id: a stored pair never changes (rotation adds a new one). */
 const opened = new WeakMap<AppDeps, Map<string, VendorKey>>();
 
 function cacheOf(deps: AppDeps): Map<string, VendorKey> {
@@ -41,63 +41,90 @@ function cacheOf(deps: AppDeps): Map<string, VendorKey> {
 /** SPKI DER of an Ed25519 key is a fixed 12-byte header and the 32 raw bytes. */
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-function publicKeyOfRaw(raw: string): KeyObject {
+export function publicKeyPemOfRaw(raw: string): string {
   return createPublicKey({
     key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(raw, 'base64')]),
     format: 'der',
     type: 'spki',
-  });
+  })
+    .export({ format: 'pem', type: 'spki' })
+    .toString();
 }
 
-function open(deps: AppDeps, vendorId: string, row: KeyRow): VendorKey {
+function open(deps: AppDeps, row: KeyRow): VendorKey {
   const pem = licenceSealer(deps).open(row.private_key);
-  if (!pem) throw new Error(`the licence signing key of vendor ${vendorId} cannot be opened`);
+  if (!pem) throw new Error(`the licence signing key ${row.key_id} cannot be opened`);
   const key: VendorKey = {
     keyId: row.key_id,
     privateKey: createPrivateKey(pem),
     publicKeyRaw: row.public_key,
-    publicKeyPem: publicKeyOfRaw(row.public_key).export({ format: 'pem', type: 'spki' }).toString(),
+    publicKeyPem: publicKeyPemOfRaw(row.public_key),
     createdAt: new Date(row.created_at),
   };
-  cacheOf(deps).set(vendorId, key);
+  cacheOf(deps).set(row.key_id, key);
   return key;
 }
 
-/** The cached key, or the stored row opened (`row` from a query that already read it). */
+/** The key a query already read (`row`), opened once and cached by its id; null without one. */
 export function cachedVendorKey(
   deps: AppDeps,
-  vendorId: string,
   row?: { [K in keyof KeyRow]?: KeyRow[K] | null } | null,
 ): VendorKey | null {
-  const hit = cacheOf(deps).get(vendorId);
+  if (!row?.key_id) return null;
+  const hit = cacheOf(deps).get(row.key_id);
   if (hit) return hit;
-  return row?.key_id && row.public_key && row.private_key && row.created_at
-    ? open(deps, vendorId, row as KeyRow)
-    : null;
+  return row.public_key && row.private_key && row.created_at ? open(deps, row as KeyRow) : null;
+}
+
+/** A new pair: the raw public key, its id and the sealed private key. */
+function newPair(deps: AppDeps) {
+  const pair = generateKeyPairSync('ed25519');
+  const der = pair.publicKey.export({ format: 'der', type: 'spki' });
+  const raw = der.subarray(SPKI_ED25519_PREFIX.length).toString('base64');
+  const pem = pair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  return { keyId: sha256(raw).slice(0, 16), raw, sealed: licenceSealer(deps).seal(pem) };
+}
+
+const insertCurrent = (deps: AppDeps, db: Tx, vendorId: string) => {
+  const pair = newPair(deps);
+  return db.execute(sql`insert into licence_vendor_keys (key_id, vendor_id, public_key, private_key)
+    values (${pair.keyId}, ${vendorId}, ${pair.raw}, ${pair.sealed})
+    on conflict (vendor_id) where retired_at is null do nothing`);
+};
+
+/**
+ * The vendor's current key pair, made and stored (private key sealed) the first time it is needed.
+ * Two callers racing both insert-if-missing and read back the row that won.
+ */
+export async function vendorKey(deps: AppDeps, db: Tx, vendorId: string): Promise<VendorKey> {
+  const read = () =>
+    db.execute<KeyRow>(sql`select key_id, public_key, private_key, created_at
+      from licence_vendor_keys where vendor_id = ${vendorId} and retired_at is null`);
+  let row = (await read()).rows[0];
+  if (!row) {
+    await insertCurrent(deps, db, vendorId);
+    row = (await read()).rows[0]!;
+  }
+  return cachedVendorKey(deps, row) ?? open(deps, row);
 }
 
 /**
- * The vendor's key pair, made and stored (private key sealed) the first time it is needed. Two
- * callers racing both insert-if-missing and read back the row that won.
+ * Rotation (ADR 044): the licences that sign with the current key are pinned to it, the key is
+ * retired (it keeps signing for them), and a new current key signs every licence issued from now.
+ * Rotations of one vendor take turns on the current key's row.
  */
-export async function vendorKey(deps: AppDeps, db: Tx, vendorId: string): Promise<VendorKey> {
-  const cached = cachedVendorKey(deps, vendorId);
-  if (cached) return cached;
-  const read = () =>
-    db.execute<KeyRow>(sql`select key_id, public_key, private_key, created_at
-      from licence_vendor_keys where vendor_id = ${vendorId}`);
-  let row = (await read()).rows[0];
-  if (!row) {
-    const pair = generateKeyPairSync('ed25519');
-    const der = pair.publicKey.export({ format: 'der', type: 'spki' });
-    const raw = der.subarray(SPKI_ED25519_PREFIX.length).toString('base64');
-    const pem = pair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    await db.execute(sql`insert into licence_vendor_keys (vendor_id, key_id, public_key, private_key)
-      values (${vendorId}, ${sha256(raw).slice(0, 16)}, ${raw}, ${licenceSealer(deps).seal(pem)})
-      on conflict (vendor_id) do nothing`);
-    row = (await read()).rows[0]!;
+export async function rotateVendorKey(deps: AppDeps, db: Tx, vendorId: string): Promise<void> {
+  const current = (
+    await db.execute<{ key_id: string }>(sql`select key_id from licence_vendor_keys
+      where vendor_id = ${vendorId} and retired_at is null for update`)
+  ).rows[0];
+  if (current) {
+    await db.execute(sql`update licences set signing_key_id = ${current.key_id}
+      where vendor_id = ${vendorId} and signing_key_id is null`);
+    await db.execute(sql`update licence_vendor_keys set retired_at = now()
+      where key_id = ${current.key_id}`);
   }
-  return open(deps, vendorId, row);
+  await insertCurrent(deps, db, vendorId);
 }
 
 /** Ed25519 over the canonical JSON of `answer` (every field but the signature), base64. */

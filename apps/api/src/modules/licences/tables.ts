@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   check,
   index,
@@ -87,6 +88,13 @@ export const licences = pgTable(
     maxActivations: integer('max_activations').notNull(),
     binding: text('binding', { enum: bindings }),
     resetsUsed: integer('resets_used').notNull().default(0),
+    /**
+     * The signing key a rotation pinned this licence to (ADR 044); null signs with the vendor's
+     * current key.
+     */
+    signingKeyId: text('signing_key_id').references((): AnyPgColumn => licenceVendorKeys.keyId, {
+      onDelete: 'set null',
+    }),
     issuedAt: ts('issued_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -94,6 +102,7 @@ export const licences = pgTable(
     uniqueIndex('licences_key_hash_key').on(t.keyHash),
     uniqueIndex('licences_purchase_product_key').on(t.purchaseId, t.productId),
     index('licences_user_idx').on(t.userId, t.issuedAt),
+    index('licences_product_idx').on(t.productId, t.status),
   ],
 );
 
@@ -131,15 +140,28 @@ export const licenceEvents = pgTable(
   (t) => [index('licence_events_licence_idx').on(t.licenceId, t.at)],
 );
 
-/** Each vendor's Ed25519 key pair for signing validation answers, made when first needed. */
-export const licenceVendorKeys = pgTable('licence_vendor_keys', {
-  vendorId: text('vendor_id')
-    .primaryKey()
-    .references(() => vendors.id, { onDelete: 'cascade' }),
-  keyId: text('key_id').notNull(),
-  /** The raw 32-byte public key, base64. */
-  publicKey: text('public_key').notNull(),
-  /** PKCS#8 PEM, sealed with AES-256-GCM (`platform/seal.ts`). */
-  privateKey: text('private_key').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
+/**
+ * Each vendor's Ed25519 key pairs for signing validation answers: the current one (made when first
+ * needed) and the ones rotation retired, which keep signing for the licences pinned to them (ADR 044).
+ */
+export const licenceVendorKeys = pgTable(
+  'licence_vendor_keys',
+  {
+    keyId: text('key_id').primaryKey(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    /** The raw 32-byte public key, base64. */
+    publicKey: text('public_key').notNull(),
+    /** PKCS#8 PEM, sealed with AES-256-GCM (`platform/seal.ts`). */
+    privateKey: text('private_key').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    retiredAt: ts('retired_at'),
+  },
+  (t) => [
+    uniqueIndex('licence_vendor_keys_current_key')
+      .on(t.vendorId)
+      .where(sql`${t.retiredAt} is null`),
+    index('licence_vendor_keys_vendor_idx').on(t.vendorId, t.createdAt),
+  ],
+);

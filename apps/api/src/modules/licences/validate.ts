@@ -35,7 +35,8 @@ const GRACE_MS = LICENCE_OFFLINE_GRACE_HOURS * 3_600_000;
 
 /**
  * One statement, a read: the licence by its key hash, this fingerprint's activation (and whether its
- * `last_seen_at` is over 5 minutes old) and the vendor's signing key. (Writing `last_seen_at` in
+ * `last_seen_at` is over 5 minutes old) and the signing key: the one a rotation pinned the licence to,
+ * else the vendor's current one (ADR 044). (Writing `last_seen_at` in
  * the same statement, as a data-modifying CTE, halved the lookups PostgreSQL answered per second.)
  */
 const lookup = (hash: string, fingerprint: string) => sql`
@@ -45,7 +46,8 @@ const lookup = (hash: string, fingerprint: string) => sql`
     k.key_id, k.public_key, k.private_key, k.created_at
   from licences l
   left join licence_activations a on a.licence_id = l.id and a.fingerprint = ${fingerprint}
-  left join licence_vendor_keys k on k.vendor_id = l.vendor_id
+  left join licence_vendor_keys k on k.key_id = coalesce(l.signing_key_id,
+    (select c.key_id from licence_vendor_keys c where c.vendor_id = l.vendor_id and c.retired_at is null))
   where l.key_hash = ${hash}`;
 
 /**
@@ -79,8 +81,7 @@ export async function validate(
     await deps.database.db.execute(sql`update licence_activations set last_seen_at = now()
       where id = ${row.activation_id}`);
   const key =
-    cachedVendorKey(deps, row.vendor_id, row) ??
-    (await vendorKey(deps, deps.database.db, row.vendor_id));
+    cachedVendorKey(deps, row) ?? (await vendorKey(deps, deps.database.db, row.vendor_id));
   const summary = await appSummary(deps, deps.database.db, row.product_id);
   const answer = answerOf({ row, summary }, body, now, key.keyId);
   return { ...answer, signature: signAnswer(key.privateKey, answer) };

@@ -21,7 +21,7 @@ import * as users from '../users/index.ts';
 import { currentPlan } from '../membership/index.ts';
 import { couponDiscount, splitPayment, subscriptionFeePercent } from './pricing.ts';
 import { one, type CouponRow } from './repository.ts';
-import { findCoupon } from './coupons.ts';
+import { findCoupon, redeemCoupon } from './coupons.ts';
 
 export const rule = (message: string, fields?: Record<string, string>) =>
   new AppError('business_rule', message, fields);
@@ -134,19 +134,7 @@ export async function startCheckout(
   const inserted = await db
     .transaction(async (tx) => {
       let coupon: CouponRow | null = null;
-      if (input.coupon) {
-        coupon = await findCoupon(deps, item, input.coupon, tx, false);
-        await releaseHolds(tx, coupon.id, sql`expires_at < now()`);
-        // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
-        await releaseHolds(tx, coupon.id, sql`buyer_id = ${ctx.buyerId}`);
-        // The conditional increment is the concurrency guard: the row lock serialises redemptions.
-        const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
-          where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
-          returning id`);
-        if (!reserved.rows.length) {
-          throw rule(ordersMessages.couponExhausted, { coupon: ordersMessages.couponExhausted });
-        }
-      }
+      if (input.coupon) coupon = await redeemCoupon(deps, tx, item, input.coupon, ctx.buyerId);
       const discount = coupon ? couponDiscount(item.amount, coupon) : 0;
       // A member price and a coupon never combine, so the member price holds for every payment.
       const memberDiscount = member?.discount ?? 0;

@@ -41,8 +41,9 @@ export async function connectAccount(
   const { accountId, url } = await deps.payments.createConnectOnboarding({
     accountId: vendor.account_id,
     email: vendor.email,
-    refreshUrl: `${origin}/account?payouts=refresh`,
-    returnUrl: `${origin}/account?payouts=connected`,
+    // The workspace's payouts screen reads the account's state when the vendor comes back.
+    refreshUrl: `${origin}/vendor/payouts?onboarding=later`,
+    returnUrl: `${origin}/vendor/payouts?onboarding=done`,
   });
   await deps.database.db
     .execute(sql`insert into vendor_payment_accounts (vendor_id, provider, account_id)

@@ -1,12 +1,12 @@
 // Use case: a coupon for a price or bundle, found and previewed (live validation on product pages).
-import { ordersMessages, type CouponPreview } from '@tradeshelf/contract';
+import { ordersMessages, vendorSalesMessages, type CouponPreview } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { couponDiscount } from './pricing.ts';
 import { one, type CouponRow } from './repository.ts';
 import * as catalog from '../catalog/index.ts';
-import { type Item, resolveItem, rule } from './checkout.ts';
+import { type Item, releaseHolds, resolveItem, rule } from './checkout.ts';
 
 export async function findCoupon(
   deps: AppDeps,
@@ -19,15 +19,21 @@ export async function findCoupon(
   const coupon = await one<CouponRow>(
     db,
     sql`select id, code, type, percent_off, amount_off, currency, product_id, duration, expires_at,
-          max_redemptions, redemptions, is_active
-        from coupons where vendor_id = ${item.vendor_id} and upper(code) = upper(${code})`,
+          max_redemptions, redemptions, is_active, starts_at, max_per_buyer,
+          array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
+            union select c.product_id where c.product_id is not null) as scope_ids
+        from coupons c where vendor_id = ${item.vendor_id} and upper(code) = upper(${code})`,
   );
   const field = (message: string) => rule(message, { coupon: message });
   if (!coupon || !coupon.is_active) throw field(ordersMessages.couponInvalid);
+  if (coupon.starts_at && new Date(coupon.starts_at) > new Date()) {
+    throw field(vendorSalesMessages.couponNotStarted);
+  }
   if (coupon.expires_at && new Date(coupon.expires_at) <= new Date()) {
     throw field(ordersMessages.couponExpired);
   }
-  if (coupon.product_id && (item.type !== 'product' || coupon.product_id !== item.id)) {
+  // A coupon for chosen products applies to those products only (not to bundles).
+  if (coupon.scope_ids.length && (item.type !== 'product' || !coupon.scope_ids.includes(item.id))) {
     throw field(ordersMessages.couponNotApplicable);
   }
   if (coupon.type === 'amount' && coupon.currency && coupon.currency !== item.currency) {
@@ -76,4 +82,41 @@ export async function previewCoupon(
     });
   }
   return previewOf(item, await findCoupon(deps, item, q.code));
+}
+
+/**
+ * Takes one redemption of a coupon for a buyer's new checkout, inside its transaction. The coupon's
+ * row lock comes first, so every redemption of one coupon queues here and the checks after it (the
+ * coupon as it is now, stale holds, the buyer's count, the overall limit) read what the previous one
+ * committed: the last redemption taken twice at once goes to one buyer.
+ */
+export async function redeemCoupon(
+  deps: AppDeps,
+  tx: Tx,
+  item: Item,
+  code: string,
+  buyerId: string,
+): Promise<CouponRow> {
+  const seen = await findCoupon(deps, item, code, tx, false);
+  await tx.execute(sql`select id from coupons where id = ${seen.id} for update`);
+  // Read again under the lock: the vendor may have changed it while this waited.
+  const coupon = await findCoupon(deps, item, code, tx, false);
+  await releaseHolds(tx, coupon.id, sql`expires_at < now()`);
+  // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
+  await releaseHolds(tx, coupon.id, sql`buyer_id = ${buyerId}`);
+  const field = (message: string) => rule(message, { coupon: message });
+  if (coupon.max_per_buyer !== null) {
+    const used = await one<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from purchases
+        where coupon_id = ${coupon.id} and buyer_id = ${buyerId} and not coupon_released
+          and status in ('pending', 'paid', 'refunded')`,
+    );
+    if ((used?.n ?? 0) >= coupon.max_per_buyer) throw field(vendorSalesMessages.couponBuyerLimit);
+  }
+  const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
+    where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
+    returning id`);
+  if (!reserved.rows.length) throw field(ordersMessages.couponExhausted);
+  return coupon;
 }

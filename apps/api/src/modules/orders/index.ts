@@ -1,5 +1,6 @@
 // The orders module's public entry (ARCHITECTURE §2): other modules import this file only.
 export { endLapsedSubscriptions, expireCheckouts, processAutoRefunds } from './service.ts';
+export { retryVendorRefunds } from './vendor-refund-retry.ts';
 export { activeAccessTo, type ActiveAccess } from './access.ts';
 export {
   affiliateBalances,
@@ -12,3 +13,12 @@ export {
   type AffiliateSale,
   type PayoutEntry,
 } from './affiliate-ledger.ts';
+export { vendorAffiliateTotals, type VendorAffiliateTotals } from './vendor-affiliate-totals.ts';
+export {
+  vendorLedgerItems,
+  vendorLedgerSeries,
+  vendorLedgerSets,
+  type LedgerFigures,
+  type VendorLedgerRange,
+  type VendorLedgerSet,
+} from './vendor-ledger.ts';

@@ -8,6 +8,7 @@ import { type PurchaseRow } from './repository.ts';
 import { endAccess, grantedRef } from './access-end.ts';
 import { insertLedger, paymentSet, refundedOf, reverseLedger } from './ledger.ts';
 import { closeUnpaid } from './payment-events.ts';
+import { settleVendorRefunds } from './refund-state.ts';
 
 /**
  * A refund of one payment. `event.amount` is the payment's refunded total so far, as providers report
@@ -21,7 +22,10 @@ export async function refund(
   purchase: PurchaseRow,
   event: PaymentEvent,
 ): Promise<void> {
-  if (purchase.status === 'refunded') return;
+  if (purchase.status === 'refunded') {
+    await settleVendorRefunds(tx, purchase.id, event.paymentRef, event.amount);
+    return;
+  }
   if (purchase.status !== 'paid') {
     // Before payment (the refund overtook the completed event): nothing to reverse; the purchase
     // stays refunded and the completed event, when it comes, grants nothing.
@@ -35,10 +39,12 @@ export async function refund(
     // A payment the ledger does not know (a trial's, or one without a reference): all of it.
     await reverseLedger(tx, purchase, `refund:${ref ?? event.id}`);
     await endRefunded(deps, tx, purchase, event, event.amount ?? 0);
+    await settleVendorRefunds(tx, purchase.id, null, null);
     return;
   }
   const total = Math.min(event.amount ?? charged, charged);
   const before = await refundedOf(tx, purchase.id, ref);
+  await settleVendorRefunds(tx, purchase.id, ref, total);
   if (total <= before) return;
   const step = `refund:${ref}:${total}`;
   if (total < charged) {

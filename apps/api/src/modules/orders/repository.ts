@@ -25,6 +25,10 @@ export interface CouponRow {
   max_redemptions: number | null;
   redemptions: number;
   is_active: boolean;
+  starts_at: string | Date | null;
+  max_per_buyer: number | null;
+  /** The products it is limited to (empty: all of the vendor's). */
+  scope_ids: string[];
 }
 
 export interface PurchaseRow {

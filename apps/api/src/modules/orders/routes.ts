@@ -1,4 +1,10 @@
-import { IDEMPOTENCY_KEY_HEADER, ordersRoutes } from '@tradeshelf/contract';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  ordersRoutes,
+  vendorCouponsRoutes,
+  vendorSalesRoutes,
+  vendorStorefrontRoutes,
+} from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   PAYMENTS_WEBHOOK_PATH,
@@ -11,6 +17,7 @@ import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as affiliates from '../affiliates/index.ts';
 import * as orders from './service.ts';
+import { vendorPayouts } from './vendor-payouts.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,200}$/;
 
@@ -65,17 +72,41 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
       ? orders.connectAccount(deps, auth.sub, originOf(req))
       : affiliates.connectPayoutAccount(deps, auth.sub, originOf(req)),
   );
+  registerRoute(app, vendorStorefrontRoutes.vendorPayouts, ({ auth }) =>
+    vendorPayouts(deps, auth.sub),
+  );
   registerRoute(app, ordersRoutes.connectAccountCallback, async ({ query, auth }) =>
     (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
       ? orders.connectAccountCallback(deps, auth.sub)
       : affiliates.payoutAccountCallback(deps, auth.sub),
   );
   registerRoute(app, ordersRoutes.vendorSales, ({ query, auth }) =>
-    orders.vendorSales(deps, auth.sub, query.limit, query.cursor),
+    orders.vendorSales(deps, auth.sub, query.limit, query.cursor, query),
   );
   registerRoute(app, ordersRoutes.vendorRevokeAccess, async ({ params, body, auth }) => ({
     sale: await orders.revokeAccess(deps, auth.sub, params.id, body),
   }));
+  registerRoute(app, vendorSalesRoutes.vendorSale, async ({ params, auth }) => ({
+    sale: await orders.vendorSale(deps, auth.sub, params.id),
+  }));
+  registerRoute(app, vendorSalesRoutes.vendorRefund, ({ params, body, auth, req }) =>
+    orders.vendorRefund(deps, auth.sub, params.id, body, idempotencyKeyOf(req)),
+  );
+  registerRoute(app, vendorSalesRoutes.vendorCustomers, ({ query, auth }) =>
+    orders.vendorCustomers(deps, auth.sub, query),
+  );
+  registerRoute(app, vendorCouponsRoutes.vendorCoupons, ({ query, auth }) =>
+    orders.listVendorCoupons(deps, auth.sub, query),
+  );
+  registerRoute(app, vendorCouponsRoutes.createVendorCoupon, async ({ body, auth }) => ({
+    coupon: await orders.createVendorCoupon(deps, auth.sub, body),
+  }));
+  registerRoute(app, vendorCouponsRoutes.updateVendorCoupon, async ({ params, body, auth }) => ({
+    coupon: await orders.updateVendorCoupon(deps, auth.sub, params.id, body),
+  }));
+  registerRoute(app, vendorCouponsRoutes.deleteVendorCoupon, ({ params, auth }) =>
+    orders.deleteVendorCoupon(deps, auth.sub, params.id),
+  );
   await app.register(webhookRoute);
 }
 

@@ -9,3 +9,12 @@ export { vendorSales } from './vendor-sales.ts';
 export { revokeAccess } from './revoke.ts';
 export { expireCheckouts } from './expiry.ts';
 export { endLapsedSubscriptions, LAPSE_GRACE_HOURS } from './subscriptions.ts';
+export { vendorSale } from './vendor-sale.ts';
+export { vendorRefund } from './vendor-refund.ts';
+export { vendorCustomers } from './customers.ts';
+export {
+  createVendorCoupon,
+  deleteVendorCoupon,
+  listVendorCoupons,
+  updateVendorCoupon,
+} from './vendor-coupons.ts';

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   pgTable,
@@ -37,7 +39,11 @@ export const coupons = pgTable(
     /** Held by pending checkouts and paid orders; released when a checkout is cancelled or expires. */
     redemptions: integer('redemptions').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
+    startsAt: ts('starts_at'),
+    /** How many of a buyer's orders (paid, or one checkout in progress) may use it. */
+    maxPerBuyer: integer('max_per_buyer'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('coupons_vendor_code_key').on(t.vendorId, sql`upper(${t.code})`),
@@ -46,6 +52,20 @@ export const coupons = pgTable(
       sql`${t.maxRedemptions} is null or ${t.redemptions} <= ${t.maxRedemptions}`,
     ),
   ],
+);
+
+/** The products a coupon is limited to (none: all of its vendor's products and bundles). */
+export const couponProducts = pgTable(
+  'coupon_products',
+  {
+    couponId: text('coupon_id')
+      .notNull()
+      .references(() => coupons.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.couponId, t.productId] })],
 );
 
 /** A checkout and, once paid, the order it became. */
@@ -123,6 +143,9 @@ export const purchases = pgTable(
     index('purchases_affiliate_created_idx')
       .on(t.affiliateUserId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.affiliateUserId} is not null`),
+    index('purchases_coupon_buyer_idx')
+      .on(t.couponId, t.buyerId)
+      .where(sql`${t.couponId} is not null`),
     index('purchases_pending_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
@@ -179,6 +202,9 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_affiliate_idx')
       .on(t.accountId, t.createdAt)
       .where(sql`${t.accountType} = 'affiliate'`),
+    index('ledger_entries_vendor_idx')
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.accountType} = 'vendor'`),
   ],
 );
 
@@ -255,4 +281,74 @@ export const autoRefunds = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/**
+ * A vendor's refund of one payment (ADR 042), written before the provider is asked: the idempotency
+ * record, and while `pending` it holds its amount so concurrent refunds never exceed what is left.
+ * The provider's `refund` event settles it (`target_total`: the payment's refunded total it reaches).
+ */
+export const vendorRefunds = pgTable(
+  'vendor_refunds',
+  {
+    id: text('id').primaryKey(),
+    purchaseId: text('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'restrict' }),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'restrict' }),
+    paymentRef: text('payment_ref').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    targetTotal: integer('target_total').notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    failure: text('failure'),
+    requestedBy: text('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    completedAt: ts('completed_at'),
+    /** Times the provider was asked (the request is the first), and when the job asks again. */
+    attempts: integer('attempts').notNull().default(1),
+    nextAttemptAt: ts('next_attempt_at')
+      .notNull()
+      .default(sql`now() + interval '5 minutes'`),
+  },
+  (t) => [
+    uniqueIndex('vendor_refunds_idempotency_key').on(t.vendorId, t.idempotencyKey),
+    index('vendor_refunds_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('vendor_refunds_purchase_idx').on(t.purchaseId, t.createdAt),
+    check('vendor_refunds_amount_positive', sql`${t.amount} > 0`),
+    check('vendor_refunds_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+);
+
+/**
+ * The ledger summed per vendor, day (UTC), item and currency (ADR 043). Written only by the
+ * ledger_entries triggers of migration 0033, in the ledger writer's transaction; read by
+ * `vendorLedgerSeries` and `vendorLedgerItems`.
+ */
+export const vendorSalesDaily = pgTable(
+  'vendor_sales_daily',
+  {
+    vendorId: text('vendor_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    itemType: text('item_type', { enum: ['product', 'bundle'] }).notNull(),
+    itemId: text('item_id').notNull(),
+    currency: text('currency').notNull(),
+    gross: bigint('gross', { mode: 'number' }).notNull().default(0),
+    refunds: bigint('refunds', { mode: 'number' }).notNull().default(0),
+    fee: bigint('fee', { mode: 'number' }).notNull().default(0),
+    affiliate: bigint('affiliate', { mode: 'number' }).notNull().default(0),
+    net: bigint('net', { mode: 'number' }).notNull().default(0),
+    sales: integer('sales').notNull().default(0),
+    refundCount: integer('refund_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.day, t.itemId, t.currency] })],
 );

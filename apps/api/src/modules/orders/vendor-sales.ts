@@ -1,5 +1,5 @@
 // Use case: a vendor's sales with their buyers, newest first.
-import { ordersMessages, type VendorSale } from '@tradeshelf/contract';
+import { ordersMessages, type SaleFilter, type VendorSale } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -8,6 +8,7 @@ import { vendorIdOfUser } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { afterCursor, encodeCursor } from './purchases.ts';
 import { loadWithBuyers } from './repository.ts';
+import { latestPayments, refundableOf } from './refund-state.ts';
 
 /** The caller's vendor id; 403 for anyone who does not sell. */
 export async function sellingVendor(db: Tx, userId: string): Promise<string> {
@@ -20,10 +21,46 @@ export async function sellingVendor(db: Tx, userId: string): Promise<string> {
 export async function salesWhere(db: Tx, where: SQL, limit: number): Promise<VendorSale[]> {
   const found = await loadWithBuyers(db, where, limit);
   const contacts = await users.contactsOf(db, [...new Set(found.map((p) => p.buyerId))]);
-  return found.map(({ purchase, buyerId }) => ({
-    ...purchase,
-    buyer: contacts.get(buyerId) ?? { email: '', username: null },
-  }));
+  const payments = await latestPayments(
+    db,
+    found.map((p) => p.purchase.id),
+  );
+  return found.map(({ purchase, buyerId }) => {
+    const pay = payments.get(purchase.id);
+    const money = (amount: number) => ({ amount, currency: purchase.total.currency });
+    return {
+      ...purchase,
+      buyer: contacts.get(buyerId) ?? { email: '', username: null },
+      pendingRefund: money(pay?.pending ?? 0),
+      refundable: money(
+        refundableOf({ status: purchase.status, disputed_at: purchase.disputedAt }, pay),
+      ),
+    };
+  });
+}
+
+/** The sales list's filters, as SQL on `purchases p`. */
+export interface SalesFilter {
+  status?: SaleFilter | undefined;
+  productId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function filterSql(f: SalesFilter): SQL {
+  const parts: SQL[] = [];
+  const refundedSome = sql`exists (select 1 from ledger_entries l where l.purchase_id = p.id
+    and l.account_type = 'clearing' and l.entry_type = 'refund_reversal' and l.payment_ref like 'refund:%')`;
+  if (f.status === 'paid')
+    parts.push(sql`p.status = 'paid' and p.revoked_at is null and p.disputed_at is null`);
+  if (f.status === 'refunded') parts.push(sql`p.status = 'refunded'`);
+  if (f.status === 'partially_refunded') parts.push(sql`p.status = 'paid' and ${refundedSome}`);
+  if (f.status === 'revoked') parts.push(sql`p.revoked_at is not null`);
+  if (f.status === 'disputed') parts.push(sql`p.disputed_at is not null`);
+  if (f.productId) parts.push(sql`p.product_id = ${f.productId}`);
+  if (f.from) parts.push(sql`p.paid_at >= ${f.from}::timestamptz`);
+  if (f.to) parts.push(sql`p.paid_at < ${f.to}::timestamptz`);
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
 /** Paid sales (and what became of them); checkouts that were never paid are not sales. */
@@ -32,12 +69,14 @@ export async function vendorSales(
   userId: string,
   limit: number,
   cursor: string | undefined,
+  filter: SalesFilter = {},
 ): Promise<{ sales: VendorSale[]; nextCursor: string | null }> {
   const db = deps.database.db;
   const vendorId = await sellingVendor(db, userId);
   const found = await salesWhere(
     db,
-    sql`p.vendor_id = ${vendorId} and p.paid_at is not null and ${afterCursor(cursor)}`,
+    sql`p.vendor_id = ${vendorId} and p.paid_at is not null and ${afterCursor(cursor)}
+      and ${filterSql(filter)}`,
     limit + 1,
   );
   const page = found.slice(0, limit);

@@ -5,6 +5,7 @@ import { ownReview } from './own-review.ts';
 import { postReview } from './post-review.ts';
 import { reviewsReads } from './reads.ts';
 import { replyToReview } from './reply.ts';
+import { editReply, vendorReviews } from './vendor-reviews.ts';
 
 export async function reviewsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -17,5 +18,11 @@ export async function reviewsModule(app: FastifyInstance): Promise<void> {
   );
   registerRoute(app, reviewsRoutes.replyToReview, async ({ auth, params, body }) => ({
     review: await replyToReview(deps, auth.sub, params.id, body.text),
+  }));
+  registerRoute(app, reviewsRoutes.vendorReviews, ({ auth, query }) =>
+    vendorReviews(deps, auth.sub, query),
+  );
+  registerRoute(app, reviewsRoutes.editReviewReply, async ({ auth, params, body }) => ({
+    review: await editReply(deps, auth.sub, params.id, body.text),
   }));
 }

@@ -5,6 +5,7 @@ import { createScript, productScripts, setProductScripts, vendorScripts } from '
 import { accessStatus, accountOf } from './status.ts';
 import { completeTask, listTasks } from './tasks.ts';
 import { setUsername } from './usernames.ts';
+import { vendorProducts } from './vendor-products.ts';
 
 export async function tradingviewModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -35,4 +36,7 @@ export async function tradingviewModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, r.setProductTradingViewScripts, async ({ params, body, auth }) => ({
     product: await setProductScripts(deps, auth.sub, params.id, body.scriptIds),
   }));
+  registerRoute(app, r.vendorTradingViewProducts, ({ query, auth }) =>
+    vendorProducts(deps, auth.sub, query),
+  );
 }

@@ -10,4 +10,4 @@ export {
 } from './repository.ts';
 export { rolesOf } from './presenter.ts';
 export { accountByEmail, emailOf, fillUsernameFrom } from './service.ts';
-export { contactsOf, emailIn } from './service.ts';
+export { contactsOf, emailIn, idsMatching } from './service.ts';

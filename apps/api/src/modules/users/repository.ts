@@ -20,6 +20,21 @@ export async function findUserById(db: Conn, id: string): Promise<UserRow | null
   return rows[0] ?? null;
 }
 
+/** Of `ids`, those whose e-mail or username contains `q` (LIKE wildcards in `q` match literally). */
+export async function findUserIdsMatching(db: Conn, ids: string[], q: string): Promise<string[]> {
+  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, ids),
+        sql`(lower(${users.email}) like ${pattern} or lower(${users.username}) like ${pattern})`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
 export async function findUsersByIds(db: Conn, ids: string[]): Promise<UserRow[]> {
   return db.select().from(users).where(inArray(users.id, ids));
 }

@@ -86,6 +86,15 @@ export async function emailIn(db: Tx, userId: string): Promise<string | null> {
   return (await repo.findUserById(db, userId))?.email ?? null;
 }
 
+/**
+ * Among `ids`, the users whose e-mail or username contains `q` (case-insensitive): a vendor's search
+ * of their own buyers, so it never reveals anyone else.
+ */
+export async function idsMatching(db: Tx, ids: string[], q: string): Promise<string[]> {
+  if (!ids.length || !q) return [];
+  return repo.findUserIdsMatching(db, ids, q);
+}
+
 /** E-mail and username of each of `ids` (one read): what a vendor sees of their buyers. */
 export async function contactsOf(
   db: Tx,

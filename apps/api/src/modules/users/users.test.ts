@@ -145,6 +145,17 @@ describe('vendor role', () => {
     expect(claims).toMatchObject({ sub: user.id, aud: 'tradeshelf:vendor' });
     // A vendor-area token is not an API token.
     expect((await t.call(usersRoutes.getProfile, { token: body.token })).statusCode).toBe(401);
+    // It is one in the vendor area: a vendor route takes it (403 here only because no storefront exists yet).
+    const sales = await t.app.inject({
+      url: '/api/v1/vendor/purchases',
+      headers: { authorization: `Bearer ${body.token}` },
+    });
+    expect(sales.statusCode).toBe(403);
+    const forged = await t.app.inject({
+      url: '/api/v1/vendor/purchases',
+      headers: { authorization: `Bearer ${body.token}x` },
+    });
+    expect(forged.statusCode).toBe(401);
     const again = await t.call(usersRoutes.addVendorRole, { token });
     expect(again.json().user.roles).toEqual(['buyer', 'vendor']);
   });

@@ -1,2 +1,2 @@
 // The user feature's public entry: other features import this file only (ARCHITECTURE §2).
-export { fetchProfile, openCustomerPortal } from './api.ts';
+export { addVendorRole, fetchProfile, openCustomerPortal } from './api.ts';

@@ -1,0 +1,81 @@
+// Use case: a vendor sets or removes their storefront's avatar or banner, through the image
+// pipeline every upload takes (ADR 026): type by the bytes, decoded whole, metadata dropped, resized.
+import {
+  storefrontMessages as m,
+  type Storefront,
+  type StorefrontImageKind,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
+import { deleteImage, type ImageShape } from '../../platform/images.ts';
+import { rules } from '../../platform/rate-limit.ts';
+import {
+  forgetPagesOf,
+  presentStorefront,
+  requireVendorRole,
+  storefrontPath,
+  storefrontRowOfUser,
+} from './storefront.ts';
+
+const SHAPES: Record<StorefrontImageKind, ImageShape> = {
+  avatar: { fit: 'square', size: 256 },
+  // 3:1, wide enough for the storefront's header and still a usable share card.
+  banner: { fit: 'frame', width: 1200, height: 400 },
+};
+
+const column = (kind: StorefrontImageKind) =>
+  kind === 'avatar' ? sql.raw('avatar_key') : sql.raw('banner_key');
+
+async function ownStorefront(deps: AppDeps, userId: string) {
+  await requireVendorRole(deps, userId);
+  const row = await storefrontRowOfUser(deps.database.db, userId);
+  if (!row) throw new AppError('forbidden', m.setUpFirst);
+  return row;
+}
+
+/**
+ * Stores the picture under the vendor's own prefix (the name the client gave the file is never
+ * used), then points the storefront at it. The picture it replaces is deleted afterwards.
+ */
+export async function setStorefrontImage(
+  deps: AppDeps,
+  userId: string,
+  kind: StorefrontImageKind,
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+): Promise<{ storefront: Storefront }> {
+  const own = await ownStorefront(deps, userId);
+  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
+  const bytes = await readImageFile(readFile);
+  const ref = await storeUpload(deps, bytes, `public/vendors/${own.id}/${kind}`, SHAPES[kind]);
+  const updated = await deps.database.db.execute<{ previous: string | null }>(sql`
+    update vendors v set ${column(kind)} = ${ref}
+    from (select ${column(kind)} as previous from vendors where id = ${own.id} for update) old
+    where v.id = ${own.id} returning old.previous`);
+  const previous = updated.rows[0]?.previous ?? null;
+  // The same picture again has the same reference: its files are the new picture's.
+  if (previous && previous !== ref) await deleteImage(deps.storage, previous);
+  return answer(deps, userId, own.id, own.vendor_url);
+}
+
+export async function removeStorefrontImage(
+  deps: AppDeps,
+  userId: string,
+  kind: StorefrontImageKind,
+): Promise<{ storefront: Storefront }> {
+  const own = await ownStorefront(deps, userId);
+  const updated = await deps.database.db.execute<{ previous: string | null }>(sql`
+    update vendors v set ${column(kind)} = null
+    from (select ${column(kind)} as previous from vendors where id = ${own.id} for update) old
+    where v.id = ${own.id} returning old.previous`);
+  const previous = updated.rows[0]?.previous ?? null;
+  if (previous) await deleteImage(deps.storage, previous);
+  return answer(deps, userId, own.id, own.vendor_url);
+}
+
+async function answer(deps: AppDeps, userId: string, vendorId: string, vendorUrl: string) {
+  await forgetPagesOf(deps, vendorId, [storefrontPath(vendorUrl)]);
+  const row = await storefrontRowOfUser(deps.database.db, userId);
+  return { storefront: presentStorefront(deps, row!) };
+}

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client.ts';
+import type { AppDeps } from '../../../deps.ts';
+import { contentChanged } from '../../../platform/content-changes.ts';
+
+/** How often a node asks whether another node changed the catalogue. */
+export const CATALOG_SYNC_MS = 500;
+
+const seen = new WeakMap<AppDeps, number>();
+
+/** Records a change of the public catalogue in the writer's transaction; answers the new version. */
+export async function bumpCatalogVersion(tx: Tx): Promise<number> {
+  const { rows } = await tx.execute<{ version: string | number }>(
+    sql`update content_versions set version = version + 1, changed_at = now()
+        where name = 'catalog' returning version`,
+  );
+  return Number(rows[0]?.version ?? 0);
+}
+
+/** After the commit: this node's caches drop their copies now; the others at their next poll. */
+export function catalogChanged(deps: AppDeps, version: number): void {
+  seen.set(deps, Math.max(seen.get(deps) ?? 0, version));
+  contentChanged(deps);
+}
+
+/**
+ * One poll: when the catalogue's version moved since this node last looked (another node edited),
+ * its caches drop their copies. The first poll only learns the version.
+ */
+export async function checkCatalogChanges(deps: AppDeps): Promise<void> {
+  const { rows } = await deps.database.db.execute<{ version: string | number }>(
+    sql`select version from content_versions where name = 'catalog'`,
+  );
+  const version = Number(rows[0]?.version ?? 0);
+  const known = seen.get(deps);
+  seen.set(deps, Math.max(known ?? 0, version));
+  if (known !== undefined && version > known) contentChanged(deps);
+}
+
+/** Polls until stopped (the app's `onClose`); a failed poll is retried at the next tick. */
+export function watchCatalogChanges(deps: AppDeps, everyMs = CATALOG_SYNC_MS): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    checkCatalogChanges(deps)
+      .catch(() => undefined)
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,249 @@
+// Use cases: the vendor's licence terms for its apps — maximum activations and binding preset — the
+// signing keys (shown, rotated) and the apps' builds (ADR 044). No storefront: 403; an app of
+// another vendor, or a product that is not an app: 404.
+import { createHash } from 'node:crypto';
+import {
+  LICENCE_DEFAULT_MAX_ACTIVATIONS,
+  uploadNameProblem,
+  vendorCourseMessages,
+  vendorLicenceMessages as m,
+  type LicenceBinding,
+  type LicencePolicyBody,
+  type SigningKey,
+  type VendorLicenceApp,
+  type VendorLicencePolicy,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { newId } from '../../lib.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { FilePart } from '../../platform/multipart.ts';
+import { rules } from '../../platform/rate-limit.ts';
+import { sniffBuild } from '../../platform/sniff.ts';
+import {
+  vendorIdOfUser,
+  vendorProductOfKind,
+  vendorProductsOfKind,
+  vendorSummaries,
+  type VendorProductRow,
+} from '../catalog/index.ts';
+import { statusSql } from './queries.ts';
+import { publicKeyPemOfRaw, rotateVendorKey, vendorKey } from './signing.ts';
+
+async function licenceVendorOf(deps: AppDeps, userId: string): Promise<string> {
+  const vendorId = await vendorIdOfUser(deps.database.db, userId);
+  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
+  return vendorId;
+}
+
+async function ownApp(deps: AppDeps, userId: string, productId: string) {
+  const vendorId = await licenceVendorOf(deps, userId);
+  const product = await vendorProductOfKind(deps.database.db, vendorId, productId, 'app');
+  if (!product) throw new AppError('not_found', m.appNotFound);
+  return { vendorId, product };
+}
+
+interface AppRow extends Record<string, unknown> {
+  product_id: string;
+  max_activations: number | null;
+  binding: LicenceBinding | null;
+  issued: number;
+  active: number;
+  activations: number;
+  version: string | null;
+  file_name: string | null;
+  size_bytes: number | null;
+  sha256: string | null;
+  published_at: Date | string | null;
+}
+
+/** Terms, counts and the current build of each app, in one statement. */
+async function appViews(
+  deps: AppDeps,
+  products: readonly VendorProductRow[],
+): Promise<VendorLicenceApp[]> {
+  if (!products.length) return [];
+  const ids = sql.param(products.map((p) => p.id));
+  const found = await deps.database.db.execute<AppRow>(sql`
+    select p.id as product_id, s.max_activations, s.binding,
+      coalesce(c.issued, 0)::int as issued, coalesce(c.active, 0)::int as active,
+      coalesce(c.activations, 0)::int as activations,
+      b.version, b.file_name, b.size_bytes, b.sha256, b.published_at
+    from unnest(${ids}::text[]) as p(id)
+    left join licence_products s on s.product_id = p.id
+    left join lateral (
+      select count(*) as issued, count(*) filter (where ${statusSql} = 'active') as active,
+        (select count(*) from licence_activations a join licences x on x.id = a.licence_id
+          where x.product_id = p.id) as activations
+      from licences l where l.product_id = p.id) c on true
+    left join lateral (select * from licence_builds b where b.product_id = p.id
+      order by b.published_at desc, b.id desc limit 1) b on true`);
+  const rows = new Map(found.rows.map((r) => [r.product_id, r]));
+  return products.map((p) => {
+    const r = rows.get(p.id)!;
+    return {
+      productId: p.id,
+      title: p.title,
+      slug: p.slug,
+      isActive: p.isActive,
+      maxActivations: r.max_activations ?? LICENCE_DEFAULT_MAX_ACTIVATIONS,
+      binding: r.binding,
+      counts: { issued: r.issued, active: r.active, activations: r.activations },
+      build: r.version
+        ? {
+            version: r.version,
+            fileName: r.file_name!,
+            sizeBytes: Number(r.size_bytes),
+            sha256: r.sha256!,
+            publishedAt: new Date(r.published_at!).toISOString(),
+          }
+        : null,
+    };
+  });
+}
+
+export async function vendorLicenceApps(
+  deps: AppDeps,
+  userId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  const vendorId = await licenceVendorOf(deps, userId);
+  const offset = /^\d{1,6}$/.test(page.cursor ?? '') ? Number(page.cursor) : 0;
+  const { products, more } = await vendorProductsOfKind(deps.database.db, vendorId, 'app', {
+    offset,
+    limit: page.limit,
+  });
+  return {
+    apps: await appViews(deps, products),
+    nextCursor: more ? String(offset + page.limit) : null,
+  };
+}
+
+/** The vendor's keys, the current one first, with how many licences each signs for. */
+export async function signingKeys(deps: AppDeps, vendorId: string): Promise<SigningKey[]> {
+  const db = deps.database.db;
+  await vendorKey(deps, db, vendorId);
+  const found = await db.execute<{
+    key_id: string;
+    public_key: string;
+    created_at: Date | string;
+    retired_at: Date | string | null;
+    licences: number;
+  }>(sql`
+    select k.key_id, k.public_key, k.created_at, k.retired_at,
+      (select count(*) from licences l where l.vendor_id = k.vendor_id
+        and (l.signing_key_id = k.key_id or (k.retired_at is null and l.signing_key_id is null)))::int
+        as licences
+    from licence_vendor_keys k where k.vendor_id = ${vendorId}
+    order by k.retired_at desc nulls first, k.created_at desc`);
+  return found.rows.map((r) => ({
+    keyId: r.key_id,
+    algorithm: 'Ed25519' as const,
+    publicKeyPem: publicKeyPemOfRaw(r.public_key),
+    publicKeyRaw: r.public_key,
+    createdAt: new Date(r.created_at).toISOString(),
+    retiredAt: r.retired_at ? new Date(r.retired_at).toISOString() : null,
+    licences: r.licences,
+  }));
+}
+
+async function policyView(
+  deps: AppDeps,
+  vendorId: string,
+  product: VendorProductRow,
+): Promise<VendorLicencePolicy> {
+  const [app, keys, vendors, builds] = await Promise.all([
+    appViews(deps, [product]),
+    signingKeys(deps, vendorId),
+    vendorSummaries(deps.database.db, [vendorId]),
+    deps.database.db.execute<{
+      id: string;
+      version: string;
+      file_name: string;
+      size_bytes: number;
+      sha256: string;
+      published_at: Date | string;
+    }>(sql`select id, version, file_name, size_bytes, sha256, published_at from licence_builds
+      where product_id = ${product.id} order by published_at desc, id desc limit 50`),
+  ]);
+  return {
+    app: app[0]!,
+    vendorUrl: vendors.get(vendorId)?.vendorUrl ?? '',
+    keys,
+    builds: builds.rows.map((b) => ({
+      id: b.id,
+      version: b.version,
+      fileName: b.file_name,
+      sizeBytes: Number(b.size_bytes),
+      sha256: b.sha256,
+      publishedAt: new Date(b.published_at).toISOString(),
+    })),
+  };
+}
+
+export async function vendorLicencePolicy(deps: AppDeps, userId: string, productId: string) {
+  const { vendorId, product } = await ownApp(deps, userId, productId);
+  return policyView(deps, vendorId, product);
+}
+
+/**
+ * New terms apply to the app's licences from their next activation (ADR 044): the product's row and
+ * every licence of it change in one transaction. Devices already activated stay, even above a
+ * lowered maximum or on another preset; only new activations meet the new terms.
+ */
+export async function updateLicencePolicy(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+  body: LicencePolicyBody,
+) {
+  const { vendorId, product } = await ownApp(deps, userId, productId);
+  await deps.database.db.transaction(async (tx) => {
+    await tx.execute(sql`insert into licence_products (product_id, max_activations, binding)
+      values (${product.id}, ${body.maxActivations}, ${body.binding})
+      on conflict (product_id) do update set max_activations = excluded.max_activations,
+        binding = excluded.binding, updated_at = now()`);
+    await tx.execute(sql`update licences set max_activations = ${body.maxActivations},
+        binding = ${body.binding}, updated_at = now()
+      where product_id = ${product.id}
+        and (max_activations <> ${body.maxActivations} or binding is distinct from ${body.binding})`);
+  });
+  return policyView(deps, vendorId, product);
+}
+
+export async function rotateLicenceKey(deps: AppDeps, userId: string) {
+  const vendorId = await licenceVendorOf(deps, userId);
+  await deps.database.db.transaction((tx) => rotateVendorKey(deps, tx, vendorId));
+  return { keys: await signingKeys(deps, vendorId) };
+}
+
+/** A new build: checked by its bytes, stored under a key of the server's, newest downloaded. */
+export async function uploadLicenceBuild(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+  version: string,
+  readFile: () => Promise<FilePart | null>,
+  maxBytes: number,
+) {
+  await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
+  const { vendorId, product } = await ownApp(deps, userId, productId);
+  const file = await readFile();
+  const missing = vendorCourseMessages.fileMissing;
+  if (!file || file.bytes.length === 0)
+    throw new AppError('validation_failed', missing, { file: missing });
+  if (file.truncated || file.bytes.length > maxBytes)
+    throw new AppError('payload_too_large', m.buildTooLarge, { file: m.buildTooLarge });
+  const problem = uploadNameProblem(file.filename);
+  if (problem) throw new AppError('validation_failed', problem, { file: problem });
+  const type = sniffBuild(file.bytes);
+  if (!type) throw new AppError('unsupported_media_type', m.buildType, { file: m.buildType });
+  const id = newId('bld');
+  const key = `licences/builds/${product.id}/${id}`;
+  await deps.storage.put(key, file.bytes, type);
+  await deps.database.db.execute(sql`insert into licence_builds (id, product_id, version, file_name,
+      storage_key, size_bytes, sha256)
+    values (${id}, ${product.id}, ${version}, ${file.filename.trim()}, ${key}, ${file.bytes.length},
+      ${createHash('sha256').update(file.bytes).digest('hex')})`);
+  return policyView(deps, vendorId, product);
+}

@@ -1,0 +1,110 @@
+// Use case: a vendor's customers (buyers with paid sales), most recent first, searchable.
+import type { VendorCustomer } from '@tradeshelf/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import * as users from '../users/index.ts';
+import { rows } from './repository.ts';
+import { sellingVendor } from './vendor-sales.ts';
+
+/** A PostgreSQL timestamptz as text (microseconds kept, so no row is skipped between pages). */
+export const TIMESTAMP =
+  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+
+const encode = (last: string, buyerId: string) =>
+  Buffer.from(JSON.stringify([last, buyerId])).toString('base64url');
+
+function afterCustomer(cursor: string | undefined): SQL {
+  if (!cursor) return sql`true`;
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    // falls through to the 400 below
+  }
+  if (
+    !Array.isArray(parsed) ||
+    typeof parsed[0] !== 'string' ||
+    typeof parsed[1] !== 'string' ||
+    !TIMESTAMP.test(parsed[0])
+  )
+    throw new AppError('bad_request', 'That page link has expired. Reload the list.');
+  return sql`(max(p.paid_at), p.buyer_id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
+}
+
+/**
+ * Buyers with how many paid purchases they made, what they paid less refunds (per currency) and
+ * when. A search looks among this vendor's own buyers only.
+ */
+export async function vendorCustomers(
+  deps: AppDeps,
+  userId: string,
+  q: { limit: number; cursor?: string | undefined; q?: string | undefined },
+): Promise<{ customers: VendorCustomer[]; nextCursor: string | null }> {
+  const db = deps.database.db;
+  const vendorId = await sellingVendor(db, userId);
+  let among = sql`true`;
+  if (q.q) {
+    const buyers = await rows<{ buyer_id: string }>(
+      db,
+      sql`select distinct buyer_id from purchases where vendor_id = ${vendorId} and paid_at is not null`,
+    );
+    const ids = await users.idsMatching(
+      db,
+      buyers.map((b) => b.buyer_id),
+      q.q,
+    );
+    if (!ids.length) return { customers: [], nextCursor: null };
+    among = sql`p.buyer_id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`;
+  }
+  const found = await rows<{
+    buyer_id: string;
+    purchases: number;
+    first: Date;
+    last: Date;
+    last_key: string;
+  }>(
+    db,
+    sql`select p.buyer_id, count(*)::int as purchases, min(p.paid_at) as first, max(p.paid_at) as last,
+        max(p.paid_at)::text as last_key
+      from purchases p
+      where p.vendor_id = ${vendorId} and p.paid_at is not null and ${among}
+      group by p.buyer_id
+      having ${afterCustomer(q.cursor)}
+      order by max(p.paid_at) desc, p.buyer_id desc
+      limit ${q.limit + 1}`,
+  );
+  const page = found.slice(0, q.limit);
+  const ids = page.map((r) => r.buyer_id);
+  const contacts = await users.contactsOf(db, ids);
+  const spent = ids.length
+    ? await rows<{ buyer_id: string; currency: string; amount: number }>(
+        db,
+        sql`select p.buyer_id, l.currency, (-sum(l.amount))::int as amount
+          from ledger_entries l join purchases p on p.id = l.purchase_id
+          where p.vendor_id = ${vendorId} and l.account_type = 'clearing'
+            and p.buyer_id in (${sql.join(
+              ids.map((id) => sql`${id}`),
+              sql`, `,
+            )})
+          group by p.buyer_id, l.currency order by l.currency`,
+      )
+    : [];
+  const iso = (d: Date | string) => new Date(d).toISOString();
+  const last = page[page.length - 1];
+  return {
+    customers: page.map((r) => ({
+      buyer: contacts.get(r.buyer_id) ?? { email: '', username: null },
+      purchases: r.purchases,
+      spent: spent
+        .filter((s) => s.buyer_id === r.buyer_id)
+        .map((s) => ({ amount: s.amount, currency: s.currency })),
+      firstPurchaseAt: iso(r.first),
+      lastPurchaseAt: iso(r.last),
+    })),
+    nextCursor: found.length > q.limit && last ? encode(last.last_key, last.buyer_id) : null,
+  };
+}

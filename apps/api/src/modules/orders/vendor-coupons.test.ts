@@ -1,0 +1,290 @@
+import {
+  couponMessages,
+  ordersMessages,
+  ordersRoutes,
+  vendorCouponsRoutes,
+  vendorSalesMessages as m,
+  type CouponInput,
+  type VendorCoupon,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+
+// Vendors manage their coupons over HTTP; checkout honours every limit, atomically.
+
+let t: TestApp;
+let vendor: Awaited<ReturnType<typeof createVendor>>;
+let other: Awaited<ReturnType<typeof createVendor>>;
+let alpha: Awaited<ReturnType<typeof createProduct>>;
+let beta: Awaited<ReturnType<typeof createProduct>>;
+let foreignProduct: Awaited<ReturnType<typeof createProduct>>;
+let bundle: Awaited<ReturnType<typeof createBundle>>;
+let vendorToken: string;
+let otherToken: string;
+
+const tokenOf = (userId: string) =>
+  t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
+
+beforeAll(async () => {
+  t = await startTestApp();
+  vendor = await createVendor(t);
+  other = await createVendor(t);
+  alpha = await createProduct(t, vendor.id, { title: 'Alpha Scanner', amount: 10_000 });
+  beta = await createProduct(t, vendor.id, { title: 'Beta Alerts', amount: 5_000 });
+  foreignProduct = await createProduct(t, other.id, { title: 'Not Yours' });
+  bundle = await createBundle(t, vendor.id, [alpha.id, beta.id], 12_000);
+  vendorToken = await tokenOf(vendor.userId);
+  otherToken = await tokenOf(other.userId);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+let seq = 0;
+const code = () => `TEST${++seq}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+
+const create = (body: Partial<CouponInput> & Record<string, unknown>, token = vendorToken) =>
+  t.call(vendorCouponsRoutes.createVendorCoupon, {
+    token,
+    body: { code: code(), type: 'percent', percentOff: 10, ...body },
+  });
+
+async function created(body: Partial<CouponInput>): Promise<VendorCoupon> {
+  const res = await create(body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().coupon as VendorCoupon;
+}
+
+const checkout = (buyer: { token: string }, priceId: string, coupon: string) =>
+  t.call(ordersRoutes.checkoutProduct, {
+    token: buyer.token,
+    query: { vendorUrl: vendor.vendorUrl },
+    body: { priceId, coupon },
+  });
+
+async function pay(sessionId: string) {
+  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+}
+
+describe('managing coupons', () => {
+  it('creates, lists, edits and deletes or deactivates, for its own vendor only', async () => {
+    const made = await created({
+      type: 'amount',
+      percentOff: null,
+      amountOff: 1_500,
+      currency: 'usd',
+      scope: 'products',
+      productIds: [alpha.id],
+      maxRedemptions: 10,
+      maxPerBuyer: 1,
+    });
+    expect(made).toMatchObject({
+      type: 'amount',
+      amountOff: { amount: 1_500, currency: 'usd' },
+      scope: 'products',
+      products: [{ id: alpha.id, title: 'Alpha Scanner' }],
+      redemptions: 0,
+      state: 'active',
+      isActive: true,
+    });
+    const list = await t.call(vendorCouponsRoutes.vendorCoupons, { token: vendorToken });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().coupons.map((c: VendorCoupon) => c.id)).toContain(made.id);
+    const options = list.json().products.map((p: { id: string }) => p.id);
+    expect(options).toEqual(expect.arrayContaining([alpha.id, beta.id]));
+    expect(options).not.toContain(foreignProduct.id);
+    const theirs = await t.call(vendorCouponsRoutes.vendorCoupons, { token: otherToken });
+    expect(theirs.json().coupons.map((c: VendorCoupon) => c.id)).not.toContain(made.id);
+
+    const edit = (id: string, body: Partial<CouponInput>, token = vendorToken) =>
+      t.call(vendorCouponsRoutes.updateVendorCoupon, {
+        token,
+        params: { id },
+        body: { code: made.code, type: 'percent', percentOff: 25, ...body },
+      });
+    const edited = await edit(made.id, { scope: 'all' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().coupon).toMatchObject({
+      type: 'percent',
+      percentOff: 25,
+      amountOff: null,
+      scope: 'all',
+      products: [],
+    });
+    expect((await edit(made.id, {}, otherToken)).statusCode).toBe(404);
+    expect((await edit('cpn_missing', {})).statusCode).toBe(404);
+    const del = (id: string, token = vendorToken) =>
+      t.call(vendorCouponsRoutes.deleteVendorCoupon, { token, params: { id } });
+    expect((await del(made.id, otherToken)).statusCode).toBe(404);
+
+    // Never used: deleted. Used: deactivated and kept.
+    const unused = await del(made.id);
+    expect(unused.json()).toMatchObject({ deleted: true, coupon: null, message: m.couponDeleted });
+    expect((await del(made.id)).statusCode).toBe(404);
+    const used = await created({ percentOff: 50 });
+    const buyer = await createBuyer(t);
+    expect((await checkout(buyer, beta.priceId, used.code)).statusCode).toBe(201);
+    const gone = await del(used.id);
+    expect(gone.json()).toMatchObject({
+      deleted: false,
+      coupon: { isActive: false, state: 'inactive', redemptions: 1 },
+      message: m.couponDeactivated,
+    });
+    const late = await checkout(await createBuyer(t), beta.priceId, used.code);
+    expect(late.statusCode).toBe(422);
+    expect(late.json().fields.coupon).toBe(ordersMessages.couponInvalid);
+  });
+
+  it('refuses buyers (403) and pages the list', async () => {
+    const buyer = await createBuyer(t);
+    expect(
+      (await t.call(vendorCouponsRoutes.vendorCoupons, { token: buyer.token })).statusCode,
+    ).toBe(403);
+    expect((await create({}, buyer.token)).statusCode).toBe(403);
+    for (let i = 0; i < 3; i++) await created({});
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await t.call(vendorCouponsRoutes.vendorCoupons, {
+        token: vendorToken,
+        query: { limit: '2', ...(cursor ? { cursor } : {}) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      ids.push(...res.json().coupons.map((c: VendorCoupon) => c.id));
+      cursor = res.json().nextCursor ?? undefined;
+    } while (cursor);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('checks every field with the contract’s messages', async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ code: 'bad code!' }, 'code', couponMessages.characters],
+      [{ percentOff: 0 }, 'percentOff', m.couponPercentRange],
+      [{ percentOff: 101 }, 'percentOff', m.couponPercentRange],
+      [{ percentOff: null }, 'percentOff', m.couponPercentRange],
+      [{ type: 'amount', percentOff: null, currency: 'usd' }, 'amountOff', m.couponAmountRange],
+      [{ type: 'amount', percentOff: null, amountOff: 500 }, 'currency', m.couponCurrency],
+      [{ scope: 'products', productIds: [] }, 'productIds', m.couponProductsRequired],
+      [{ startsAt: 'tomorrow' }, 'startsAt', m.couponDate],
+      [
+        { startsAt: '2030-01-02T00:00:00Z', expiresAt: '2030-01-01T00:00:00Z' },
+        'expiresAt',
+        m.couponExpiresBeforeStart,
+      ],
+      [{ maxRedemptions: 0 }, 'maxRedemptions', m.couponLimitRange],
+      [{ maxRedemptions: 2, maxPerBuyer: 3 }, 'maxPerBuyer', m.couponPerBuyerAboveTotal],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await create(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().fields[field], JSON.stringify(body)).toBe(message);
+    }
+    const foreign = await create({ scope: 'products', productIds: [foreignProduct.id] });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().fields.productIds).toBe(m.couponProductUnknown);
+
+    const first = await created({});
+    const dup = await create({ code: first.code.toLowerCase() });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().fields.code).toBe(m.couponCodeTaken);
+    // Another vendor may use the same code.
+    expect((await create({ code: first.code }, otherToken)).statusCode).toBe(201);
+  });
+});
+
+describe('checkout honours the limits', () => {
+  it('refuses a coupon before its start and after its end', async () => {
+    const buyer = await createBuyer(t);
+    const later = await created({ startsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(later.state).toBe('scheduled');
+    const early = await checkout(buyer, alpha.priceId, later.code);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().fields.coupon).toBe(m.couponNotStarted);
+    const preview = await t.call(ordersRoutes.previewCoupon, {
+      query: { code: later.code, priceId: alpha.priceId },
+    });
+    expect(preview.json().error).toBe(m.couponNotStarted);
+
+    const ended = await created({
+      startsAt: new Date(Date.now() - 86_400_000).toISOString(),
+      expiresAt: new Date(Date.now() - 1_000).toISOString(),
+    });
+    expect(ended.state).toBe('expired');
+    const late = await checkout(buyer, alpha.priceId, ended.code);
+    expect(late.json().fields.coupon).toBe(ordersMessages.couponExpired);
+  });
+
+  it('applies a product-scoped coupon to those products only', async () => {
+    const scoped = await created({ scope: 'products', productIds: [beta.id], percentOff: 20 });
+    const buyer = await createBuyer(t);
+    const wrong = await checkout(buyer, alpha.priceId, scoped.code);
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().fields.coupon).toBe(ordersMessages.couponNotApplicable);
+    const onBundle = await t.call(ordersRoutes.checkoutBundle, {
+      token: buyer.token,
+      body: { bundleId: bundle.id, coupon: scoped.code },
+    });
+    expect(onBundle.json().fields.coupon).toBe(ordersMessages.couponNotApplicable);
+    const right = await checkout(buyer, beta.priceId, scoped.code);
+    expect(right.statusCode, right.body).toBe(201);
+    const priced = await t.database.db.execute<{ discount: number; total: number }>(
+      sql`select discount, total from purchases where session_id = ${right.json().sessionId}`,
+    );
+    expect(priced.rows[0]).toEqual({ discount: 1_000, total: 4_000 });
+  });
+
+  it('limits each buyer, and the limit cannot drop below what was used', async () => {
+    const once = await created({ maxPerBuyer: 1, maxRedemptions: 5 });
+    const buyer = await createBuyer(t);
+    const first = await checkout(buyer, alpha.priceId, once.code);
+    expect(first.statusCode).toBe(201);
+    await pay(first.json().sessionId);
+    const second = await checkout(buyer, beta.priceId, once.code);
+    expect(second.statusCode).toBe(422);
+    expect(second.json().fields.coupon).toBe(m.couponBuyerLimit);
+    // Someone else still may.
+    expect((await checkout(await createBuyer(t), beta.priceId, once.code)).statusCode).toBe(201);
+
+    const lower = await t.call(vendorCouponsRoutes.updateVendorCoupon, {
+      token: vendorToken,
+      params: { id: once.id },
+      body: { code: once.code, type: 'percent', percentOff: 10, maxRedemptions: 1 },
+    });
+    expect(lower.statusCode).toBe(422);
+    expect(lower.json().fields.maxRedemptions).toBe(m.couponLimitBelowUsed);
+  });
+
+  it('gives the last redemption to one of many buyers at once', async () => {
+    const last = await created({ maxRedemptions: 1 });
+    const buyers = await Promise.all(Array.from({ length: 5 }, () => createBuyer(t)));
+    const results = await Promise.all(buyers.map((b) => checkout(b, alpha.priceId, last.code)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 422, 422, 422, 422]);
+    for (const r of results.filter((x) => x.statusCode === 422))
+      expect(r.json().fields.coupon).toBe(ordersMessages.couponExhausted);
+    const list = await t.call(vendorCouponsRoutes.vendorCoupons, {
+      token: vendorToken,
+      query: { limit: '50' },
+    });
+    const row = list.json().coupons.find((c: VendorCoupon) => c.id === last.id);
+    expect(row).toMatchObject({ redemptions: 1, state: 'used_up' });
+  });
+
+  it('holds one buyer to their limit when their checkouts race', async () => {
+    const twice = await created({ maxPerBuyer: 1 });
+    const buyer = await createBuyer(t);
+    const paid = await checkout(buyer, alpha.priceId, twice.code);
+    await pay(paid.json().sessionId);
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => checkout(buyer, beta.priceId, twice.code)),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([422, 422, 422]);
+    const held = await t.database.db.execute<{ redemptions: number }>(
+      sql`select redemptions from coupons where id = ${twice.id}`,
+    );
+    expect(held.rows[0]!.redemptions).toBe(1);
+  });
+});

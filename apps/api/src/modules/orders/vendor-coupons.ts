@@ -1,0 +1,259 @@
+// Use cases: a vendor's coupons (list, create, replace, delete or deactivate).
+import {
+  couponProblems,
+  vendorSalesMessages as m,
+  type CouponState,
+  type CouponValues,
+  type VendorCoupon,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { AppDeps } from '../../deps.ts';
+import { newId } from '../../lib.ts';
+import { AppError } from '../../platform/errors.ts';
+import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
+import { one, rows } from './repository.ts';
+import { sellingVendor } from './vendor-sales.ts';
+import { TIMESTAMP } from './customers.ts';
+
+interface VendorCouponRow {
+  id: string;
+  code: string;
+  type: 'percent' | 'amount';
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  product_id: string | null;
+  duration: 'once' | 'forever';
+  starts_at: Date | string | null;
+  expires_at: Date | string | null;
+  max_redemptions: number | null;
+  max_per_buyer: number | null;
+  redemptions: number;
+  is_active: boolean;
+  created_at: Date | string;
+  created_key: string;
+  scope_ids: string[] | null;
+}
+
+const SELECT = sql`select c.*, c.created_at::text as created_key,
+    array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
+      union select c.product_id where c.product_id is not null) as scope_ids
+  from coupons c`;
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+function stateOf(c: VendorCouponRow, now = Date.now()): CouponState {
+  if (!c.is_active) return 'inactive';
+  if (c.starts_at && new Date(c.starts_at).getTime() > now) return 'scheduled';
+  if (c.expires_at && new Date(c.expires_at).getTime() <= now) return 'expired';
+  if (c.max_redemptions !== null && c.redemptions >= c.max_redemptions) return 'used_up';
+  return 'active';
+}
+
+async function present(db: Tx, found: VendorCouponRow[]): Promise<VendorCoupon[]> {
+  const titles = await itemSummaries(
+    db,
+    found.flatMap((c) => (c.scope_ids ?? []).map((id) => ({ type: 'product' as const, id }))),
+  );
+  return found.map((c) => {
+    const scope = c.scope_ids ?? [];
+    return {
+      id: c.id,
+      code: c.code,
+      type: c.type,
+      percentOff: c.type === 'percent' ? c.percent_off : null,
+      amountOff:
+        c.type === 'amount' && c.amount_off !== null
+          ? { amount: c.amount_off, currency: c.currency ?? 'usd' }
+          : null,
+      duration: c.duration,
+      scope: scope.length ? 'products' : 'all',
+      products: scope
+        .map((id) => ({ id, title: titles.get(`product:${id}`)?.title ?? '' }))
+        .sort((a, b) => a.title.localeCompare(b.title, 'en')),
+      startsAt: iso(c.starts_at),
+      expiresAt: iso(c.expires_at),
+      maxRedemptions: c.max_redemptions,
+      maxPerBuyer: c.max_per_buyer,
+      redemptions: c.redemptions,
+      isActive: c.is_active,
+      state: stateOf(c),
+      createdAt: iso(c.created_at)!,
+    };
+  });
+}
+
+const notFound = () => new AppError('not_found', m.couponNotFound);
+
+async function ownCoupon(db: Tx, vendorId: string, id: string, lock = false) {
+  const found = await one<VendorCouponRow>(
+    db,
+    sql`${SELECT} where c.id = ${id} and c.vendor_id = ${vendorId} ${lock ? sql`for update of c` : sql``}`,
+  );
+  if (!found) throw notFound();
+  return found;
+}
+
+export async function listVendorCoupons(
+  deps: AppDeps,
+  userId: string,
+  q: { limit: number; cursor?: string | undefined },
+): Promise<{ coupons: VendorCoupon[]; nextCursor: string | null; products: ProductOption[] }> {
+  const db = deps.database.db;
+  const vendorId = await sellingVendor(db, userId);
+  let after = sql`true`;
+  if (q.cursor) {
+    const [at, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
+    if (!at || !id || !TIMESTAMP.test(at))
+      throw new AppError('bad_request', 'That page link has expired. Reload the list.');
+    after = sql`(c.created_at, c.id) < (${at}::timestamptz, ${id})`;
+  }
+  const found = await rows<VendorCouponRow>(
+    db,
+    sql`${SELECT} where c.vendor_id = ${vendorId} and ${after}
+      order by c.created_at desc, c.id desc limit ${q.limit + 1}`,
+  );
+  const page = found.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    coupons: await present(db, page),
+    nextCursor:
+      found.length > q.limit && last
+        ? Buffer.from(`${last.created_key}|${last.id}`).toString('base64url')
+        : null,
+    products: await productOptionsOfVendor(db, vendorId),
+  };
+}
+
+/**
+ * How the fields go together (the contract's rules, as the web form checks them), then the chosen
+ * products must be this vendor's: 400 or 422 naming the field otherwise.
+ */
+async function checkScope(db: Tx, vendorId: string, input: CouponValues): Promise<string[]> {
+  const problems = couponProblems(input);
+  const first = Object.values(problems)[0];
+  if (first) throw new AppError('validation_failed', first, problems);
+  if (input.scope === 'all') return [];
+  const ids = [...new Set(input.productIds)];
+  const found = await itemSummaries(
+    db,
+    ids.map((id) => ({ type: 'product' as const, id })),
+  );
+  if (ids.some((id) => found.get(`product:${id}`)?.vendorId !== vendorId))
+    throw new AppError('business_rule', m.couponProductUnknown, {
+      productIds: m.couponProductUnknown,
+    });
+  return ids;
+}
+
+const taken = () => new AppError('conflict', m.couponCodeTaken, { code: m.couponCodeTaken });
+
+async function writeScope(tx: Tx, couponId: string, productIds: string[]): Promise<void> {
+  await tx.execute(sql`delete from coupon_products where coupon_id = ${couponId}`);
+  if (productIds.length)
+    await tx.execute(sql`insert into coupon_products (coupon_id, product_id)
+      values ${sql.join(
+        productIds.map((p) => sql`(${couponId}, ${p})`),
+        sql`, `,
+      )}`);
+}
+
+const fields = (c: CouponValues) => ({
+  percent: c.type === 'percent' ? c.percentOff : null,
+  amount: c.type === 'amount' ? c.amountOff : null,
+  currency: c.type === 'amount' ? c.currency : null,
+});
+
+export async function createVendorCoupon(
+  deps: AppDeps,
+  userId: string,
+  input: CouponValues,
+): Promise<VendorCoupon> {
+  const db = deps.database.db;
+  const vendorId = await sellingVendor(db, userId);
+  const scope = await checkScope(db, vendorId, input);
+  const id = newId('cpn');
+  const f = fields(input);
+  try {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into coupons (id, vendor_id, code, type, percent_off, amount_off, currency,
+          duration, starts_at, expires_at, max_redemptions, max_per_buyer, is_active)
+        values (${id}, ${vendorId}, ${input.code}, ${input.type}, ${f.percent}, ${f.amount}, ${f.currency},
+          ${input.duration}, ${input.startsAt}, ${input.expiresAt}, ${input.maxRedemptions},
+          ${input.maxPerBuyer}, ${input.isActive})`);
+      await writeScope(tx, id, scope);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+  const [coupon] = await present(db, [await ownCoupon(db, vendorId, id)]);
+  return coupon!;
+}
+
+/**
+ * Replaces a coupon's settings under its row lock, the lock checkout's redemption takes too, so a
+ * limit lowered at the same time as a redemption is checked against the count it leaves.
+ */
+export async function updateVendorCoupon(
+  deps: AppDeps,
+  userId: string,
+  id: string,
+  input: CouponValues,
+): Promise<VendorCoupon> {
+  const db = deps.database.db;
+  const vendorId = await sellingVendor(db, userId);
+  const scope = await checkScope(db, vendorId, input);
+  const f = fields(input);
+  try {
+    await db.transaction(async (tx) => {
+      const current = await ownCoupon(tx, vendorId, id, true);
+      if (input.maxRedemptions !== null && input.maxRedemptions < current.redemptions)
+        throw new AppError('business_rule', m.couponLimitBelowUsed, {
+          maxRedemptions: m.couponLimitBelowUsed,
+        });
+      await tx.execute(sql`update coupons set code = ${input.code}, type = ${input.type},
+          percent_off = ${f.percent}, amount_off = ${f.amount}, currency = ${f.currency},
+          duration = ${input.duration}, starts_at = ${input.startsAt}, expires_at = ${input.expiresAt},
+          max_redemptions = ${input.maxRedemptions}, max_per_buyer = ${input.maxPerBuyer},
+          is_active = ${input.isActive}, product_id = null, updated_at = now()
+        where id = ${id}`);
+      await writeScope(tx, id, scope);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+  const [coupon] = await present(db, [await ownCoupon(db, vendorId, id)]);
+  return coupon!;
+}
+
+/** Deletes a coupon no order ever used; one that was used is deactivated, so orders keep it. */
+export async function deleteVendorCoupon(
+  deps: AppDeps,
+  userId: string,
+  id: string,
+): Promise<{ deleted: boolean; coupon: VendorCoupon | null; message: string }> {
+  const db = deps.database.db;
+  const vendorId = await sellingVendor(db, userId);
+  const deleted = await db.transaction(async (tx) => {
+    await ownCoupon(tx, vendorId, id, true);
+    const used = await one<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from purchases where coupon_id = ${id}`,
+    );
+    if (used && used.n > 0) {
+      await tx.execute(
+        sql`update coupons set is_active = false, updated_at = now() where id = ${id}`,
+      );
+      return false;
+    }
+    await tx.execute(sql`delete from coupons where id = ${id}`);
+    return true;
+  });
+  if (deleted) return { deleted, coupon: null, message: m.couponDeleted };
+  const [coupon] = await present(db, [await ownCoupon(db, vendorId, id)]);
+  return { deleted, coupon: coupon!, message: m.couponDeactivated };
+}

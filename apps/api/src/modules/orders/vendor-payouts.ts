@@ -1,0 +1,114 @@
+// Use case: the vendor's payouts screen: their account at the provider, in words, and their share of
+// sales from the ledger (issue 19).
+import {
+  payoutMessages as m,
+  VENDOR_PENDING_DAYS,
+  type PayoutAccountStatus,
+  type VendorPayouts,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { ConnectAccountStatus } from '../../integrations/payments/port.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { vendorIdOfUser } from '../catalog/index.ts';
+import { one, rows } from './repository.ts';
+
+const messages: Record<PayoutAccountStatus, string> = {
+  not_started: m.notStarted,
+  incomplete: m.incomplete,
+  pending_verification: m.pendingVerification,
+  active: m.active,
+  restricted: m.restricted,
+};
+
+/** Where the account stands, from what the provider says about it. */
+export function payoutStatusOf(s: ConnectAccountStatus | null): PayoutAccountStatus {
+  if (!s) return 'not_started';
+  if (s.chargesEnabled && s.payoutsEnabled) return 'active';
+  const code = s.disabledCode ?? '';
+  if (code.startsWith('rejected') || code === 'platform_paused') return 'restricted';
+  if (s.requirements.length === 0 && (s.detailsSubmitted || code.includes('pending_verification')))
+    return 'pending_verification';
+  return 'incomplete';
+}
+
+interface BalanceRow {
+  currency: string;
+  available: number;
+  pending: number;
+  refunded: number;
+}
+
+/**
+ * The vendor's share per currency, per purchase as the affiliate side does it (ADR 037): shares of
+ * payments older than the pending window are available, refunds and disputes come off that part
+ * first, and what is left is pending.
+ */
+async function vendorBalances(deps: AppDeps, vendorId: string): Promise<BalanceRow[]> {
+  const cutoff = sql`now() - make_interval(days => ${VENDOR_PENDING_DAYS}::int)`;
+  return rows<BalanceRow>(
+    deps.database.db,
+    sql`with per_purchase as (
+        select purchase_id, currency,
+          coalesce(sum(amount) filter (where entry_type = 'vendor_share'), 0) as earned,
+          coalesce(sum(amount) filter (where entry_type = 'vendor_share' and created_at <= ${cutoff}), 0) as matured,
+          sum(amount) as net
+        from ledger_entries
+        where account_type = 'vendor' and account_id = ${vendorId}
+        group by purchase_id, currency),
+      split as (
+        select currency, net, earned,
+          case when net < 0 then net else greatest(0, matured + (net - earned)) end as available
+        from per_purchase)
+      select currency, sum(available)::int as available, sum(net - available)::int as pending,
+        sum(earned - net)::int as refunded
+      from split group by currency order by currency`,
+  );
+}
+
+export async function vendorPayouts(
+  deps: AppDeps,
+  userId: string,
+): Promise<{ payouts: VendorPayouts }> {
+  const db = deps.database.db;
+  const vendorId = await vendorIdOfUser(db, userId);
+  if (!vendorId) throw new AppError('forbidden', m.storefrontFirst);
+  const account = await one<{ account_id: string; charges_enabled: boolean }>(
+    db,
+    sql`select account_id, charges_enabled from vendor_payment_accounts
+        where vendor_id = ${vendorId} and provider = ${deps.payments.name}`,
+  );
+  let status: ConnectAccountStatus | null = null;
+  if (account) {
+    try {
+      status = await deps.payments.connectAccountStatus(account.account_id);
+    } catch {
+      throw new AppError('service_unavailable', m.unavailable);
+    }
+    // Checkout routes sales to the account once it takes charges: keep that in step with the provider.
+    if (status.chargesEnabled !== account.charges_enabled)
+      await db.execute(sql`update vendor_payment_accounts set charges_enabled = ${status.chargesEnabled}
+        where vendor_id = ${vendorId} and provider = ${deps.payments.name}`);
+  }
+  const state = payoutStatusOf(status);
+  const balances = await vendorBalances(deps, vendorId);
+  // The headline currency: the one with the most money in it (usd when there is none).
+  const main = [...balances].sort(
+    (a, b) => b.available + b.pending - (a.available + a.pending),
+  )[0] ?? { currency: 'usd', available: 0, pending: 0, refunded: 0 };
+  return {
+    payouts: {
+      status: state,
+      message: messages[state],
+      requirements: status?.requirements ?? [],
+      disabledReason: state === 'pending_verification' ? null : (status?.disabledReason ?? null),
+      chargesEnabled: status?.chargesEnabled ?? false,
+      payoutsEnabled: status?.payoutsEnabled ?? false,
+      balances,
+      available: { amount: main.available, currency: main.currency },
+      pending: { amount: main.pending, currency: main.currency },
+      pendingDays: VENDOR_PENDING_DAYS,
+      payoutNote: m.paidOutByProvider,
+    },
+  };
+}

@@ -1,0 +1,598 @@
+import {
+  ordersRoutes,
+  vendorSalesMessages,
+  vendorSalesRoutes,
+  type VendorCustomer,
+  type VendorSale,
+  type VendorSaleDetail,
+} from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
+import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import { retryVendorRefunds } from './vendor-refund-retry.ts';
+
+// A vendor refunds their sales through the payments port, over HTTP on a real database: the sandbox
+// provider sends its `refund` event back through the webhook, and the ledger, the sale and the
+// buyer's access follow from it. Then the same through the Stripe adapter against a loopback fake.
+
+let t: TestApp;
+let vendor: Awaited<ReturnType<typeof createVendor>>;
+let other: Awaited<ReturnType<typeof createVendor>>;
+let tool: Awaited<ReturnType<typeof createProduct>>;
+let feed: Awaited<ReturnType<typeof createProduct>>;
+let vendorToken: string;
+let otherToken: string;
+
+const tokenOf = (app: TestApp, userId: string) =>
+  app.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
+
+beforeAll(async () => {
+  t = await startTestApp({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
+  vendor = await createVendor(t, { displayName: 'Refund Labs' });
+  other = await createVendor(t);
+  tool = await createProduct(t, vendor.id, { kind: 'app', title: 'Breakout Tool', amount: 4_000 });
+  feed = await createProduct(t, vendor.id, {
+    kind: 'indicator',
+    title: 'Signal Feed',
+    amount: 9_000,
+    extraPrices: [2_000],
+  });
+  vendorToken = await tokenOf(t, vendor.userId);
+  otherToken = await tokenOf(t, other.userId);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const refund = (
+  id: string,
+  body: { amount?: number | null; reason?: unknown },
+  options: { token?: string; key?: string } = {},
+) =>
+  t.call(vendorSalesRoutes.vendorRefund, {
+    token: options.token ?? vendorToken,
+    params: { id },
+    body: { reason: 'Customer asked', ...body },
+    ...(options.key ? { headers: { 'idempotency-key': options.key } } : {}),
+  });
+
+const detail = async (id: string, token = vendorToken) => {
+  const res = await t.call(vendorSalesRoutes.vendorSale, { token, params: { id } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().sale as VendorSaleDetail;
+};
+
+async function accessOf(purchaseId: string) {
+  await t.jobs.settle();
+  const row = await t.database.db.execute<{ active: number; owned: number }>(sql`select
+      (select count(*)::int from entitlements e where e.purchase_id = ${purchaseId} and e.status = 'active') as active,
+      (select count(*)::int from ownerships o where o.source = 'purchase:' || ${purchaseId}
+        and o.revoked_at is null) as owned`);
+  return row.rows[0]!;
+}
+
+const sandboxRefunds = async (purchaseId: string) =>
+  (
+    await t.database.db.execute<{ refunds: Array<{ amount: number }> }>(
+      sql`select refunds from sandbox_sessions where purchase_id = ${purchaseId}`,
+    )
+  ).rows[0]!.refunds;
+
+describe('who may refund', () => {
+  it('refuses a buyer (403), another vendor’s or an unpaid sale (404)', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    const buyer = await createBuyer(t);
+    const forbidden = await refund(sale.purchaseId, {}, { token: buyer.token });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json().code).toBe('forbidden');
+
+    const foreign = await refund(sale.purchaseId, {}, { token: otherToken });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe(vendorSalesMessages.saleNotFound);
+    const foreignRead = await t.call(vendorSalesRoutes.vendorSale, {
+      token: otherToken,
+      params: { id: sale.purchaseId },
+    });
+    expect(foreignRead.statusCode).toBe(404);
+    const buyerRead = await t.call(vendorSalesRoutes.vendorSale, {
+      token: buyer.token,
+      params: { id: sale.purchaseId },
+    });
+    expect(buyerRead.statusCode).toBe(403);
+
+    const unpaidBuyer = await createBuyer(t);
+    const sessionId = await startProductCheckout(t, unpaidBuyer, vendor.vendorUrl, {
+      priceId: tool.priceId,
+    });
+    const unpaid = (
+      await t.database.db.execute<{ id: string }>(
+        sql`select id from purchases where session_id = ${sessionId}`,
+      )
+    ).rows[0]!.id;
+    expect((await refund(unpaid, {})).statusCode).toBe(404);
+    expect((await refund('pur_nothing_here', {})).statusCode).toBe(404);
+    // Nothing moved.
+    expect((await detail(sale.purchaseId)).refunded.amount).toBe(0);
+  });
+
+  it('checks the body with the contract’s messages', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    const noReason = await refund(sale.purchaseId, { reason: '   ' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().fields.reason).toBe(vendorSalesMessages.refundReasonRequired);
+    for (const amount of [0, -5, 12.5]) {
+      const bad = await refund(sale.purchaseId, { amount });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fields.amount).toBe(vendorSalesMessages.refundAmountWhole);
+    }
+    const badKey = await refund(sale.purchaseId, {}, { key: 'short' });
+    expect(badKey.statusCode).toBe(400);
+  });
+});
+
+describe('refunding', () => {
+  it('refunds part, then the rest: ledger share reversed, access kept, then ended', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    expect(await accessOf(sale.purchaseId)).toMatchObject({ owned: 1 });
+    const before = await detail(sale.purchaseId);
+    expect(before.refundable).toEqual({ amount: 4_000, currency: 'usd' });
+    expect(before.ledger).toMatchObject({
+      gross: { amount: 4_000 },
+      fees: { amount: 400 },
+      affiliate: { amount: 0 },
+      net: { amount: 3_600 },
+    });
+
+    const part = await refund(sale.purchaseId, { amount: 1_000, reason: 'Late delivery' });
+    expect(part.statusCode, part.body).toBe(200);
+    const body = part.json() as { sale: VendorSaleDetail; refund: { status: string } };
+    expect(body.refund).toMatchObject({
+      status: 'succeeded',
+      amount: { amount: 1_000 },
+      reason: 'Late delivery',
+    });
+    expect(body.sale).toMatchObject({
+      status: 'paid',
+      refunded: { amount: 1_000 },
+      pendingRefund: { amount: 0 },
+      refundable: { amount: 3_000 },
+    });
+    // A quarter of the payment back: a quarter of each share reversed.
+    expect(body.sale.ledger).toMatchObject({
+      refunded: { amount: 1_000 },
+      fees: { amount: 300 },
+      net: { amount: 2_700 },
+    });
+    expect(body.sale.payments).toEqual([
+      expect.objectContaining({
+        amount: { amount: 4_000, currency: 'usd' },
+        refunded: { amount: 1_000, currency: 'usd' },
+      }),
+    ]);
+    expect(await accessOf(sale.purchaseId)).toMatchObject({ owned: 1 });
+
+    const tooMuch = await refund(sale.purchaseId, { amount: 3_001 });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().error).toBe(
+      'You can refund at most $30.00: that is what is left of this payment.',
+    );
+    expect(tooMuch.json().fields.amount).toBe(tooMuch.json().error);
+
+    const rest = await refund(sale.purchaseId, { reason: 'Closing the account' });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json().refund.amount.amount).toBe(3_000);
+    expect(rest.json().sale).toMatchObject({
+      status: 'refunded',
+      refunded: { amount: 4_000 },
+      refundable: { amount: 0 },
+    });
+    expect(rest.json().sale.ledger).toMatchObject({ fees: { amount: 0 }, net: { amount: 0 } });
+    expect(await accessOf(sale.purchaseId)).toEqual({ active: 0, owned: 0 });
+    expect((await sandboxRefunds(sale.purchaseId)).map((r) => r.amount)).toEqual([1_000, 3_000]);
+
+    const again = await refund(sale.purchaseId, { amount: 1 });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error).toBe(vendorSalesMessages.refundAlreadyFull);
+    // The buyer sees it on their order too.
+    const own = await t.call(ordersRoutes.purchaseDetails, {
+      token: sale.token,
+      params: { id: sale.purchaseId },
+    });
+    expect(own.json().purchase).toMatchObject({ status: 'refunded', refunded: { amount: 4_000 } });
+  });
+
+  it('is idempotent: the same key answers the first refund; another body under it is refused', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    const key = `refund-key-${sale.purchaseId}`;
+    const first = await refund(sale.purchaseId, { amount: 500 }, { key });
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await refund(sale.purchaseId, { amount: 500 }, { key });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().refund.id).toBe(first.json().refund.id);
+    const mismatch = await refund(sale.purchaseId, { amount: 700 }, { key });
+    expect(mismatch.statusCode).toBe(409);
+    expect(mismatch.json().error).toBe(vendorSalesMessages.refundIdempotencyMismatch);
+    // A double click without a key is one refund too.
+    const clicks = await Promise.all([
+      refund(sale.purchaseId, { amount: 200, reason: 'Goodwill' }),
+      refund(sale.purchaseId, { amount: 200, reason: 'Goodwill' }),
+    ]);
+    expect(clicks.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(clicks[0]!.json().refund.id).toBe(clicks[1]!.json().refund.id);
+    expect((await detail(sale.purchaseId)).refunded.amount).toBe(700);
+    expect((await sandboxRefunds(sale.purchaseId)).map((r) => r.amount)).toEqual([500, 200]);
+  });
+
+  it('refunds once when two refunds of the rest race', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        refund(
+          sale.purchaseId,
+          { reason: `Refund the rest ${i}` },
+          { key: `race-${i}-${sale.purchaseId}` },
+        ),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 422, 422, 422]);
+    for (const r of results.filter((x) => x.statusCode === 422))
+      expect(r.json().error).toMatch(/refunded in full|at most/);
+    const after = await detail(sale.purchaseId);
+    expect(after).toMatchObject({ status: 'refunded', refunded: { amount: 4_000 } });
+    expect(after.refunds).toHaveLength(1);
+    expect(await sandboxRefunds(sale.purchaseId)).toHaveLength(1);
+    const ledger = await t.database.db.execute<{ n: number }>(
+      sql`select coalesce(sum(amount), 0)::int as n from ledger_entries
+        where purchase_id = ${sale.purchaseId} and account_type = 'clearing'`,
+    );
+    expect(ledger.rows[0]!.n).toBe(0);
+  });
+
+  it('holds a refund the provider has not confirmed, and asks again under the same key', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    // The provider takes the refund but its event cannot reach us yet.
+    t.deps.sandbox!.setTransport(async () => 503);
+    const key = `held-${sale.purchaseId}`;
+    const res = await refund(sale.purchaseId, { amount: 1_500 }, { key });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().refund.status).toBe('pending');
+    expect(res.json().sale).toMatchObject({
+      refunded: { amount: 0 },
+      pendingRefund: { amount: 1_500 },
+      refundable: { amount: 2_500 },
+    });
+    // What is held cannot be refunded twice.
+    const over = await refund(sale.purchaseId, { amount: 2_600 });
+    expect(over.statusCode).toBe(422);
+    expect((await refund(sale.purchaseId, { amount: 1_500 }, { key })).statusCode).toBe(200);
+    expect(await sandboxRefunds(sale.purchaseId)).toHaveLength(1);
+
+    // The provider's event arrives: the refund is settled.
+    const app = t.app;
+    t.deps.sandbox!.setTransport(async (payload, signature) => {
+      const r = await app.inject({
+        method: 'POST',
+        url: PAYMENTS_WEBHOOK_PATH,
+        payload,
+        headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
+      });
+      return r.statusCode;
+    });
+    await t.database.db.execute(sql`update sandbox_events set next_attempt_at = now()`);
+    await t.deps.sandbox!.sendDue();
+    const settled = await detail(sale.purchaseId);
+    expect(settled).toMatchObject({
+      refunded: { amount: 1_500 },
+      pendingRefund: { amount: 0 },
+      refundable: { amount: 2_500 },
+    });
+    expect(settled.refunds[0]).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('refunds a subscription’s payment in full and cancels the subscription', async () => {
+    const buyer = await createBuyer(t);
+    const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, {
+      priceId: feed.extraPriceIds[0]!,
+      scheme: 'month',
+    });
+    expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+    const id = (
+      await t.database.db.execute<{ id: string }>(
+        sql`select id from purchases where session_id = ${sessionId}`,
+      )
+    ).rows[0]!.id;
+    const res = await refund(id, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().sale).toMatchObject({ status: 'refunded', refunded: { amount: 2_000 } });
+    expect(res.json().sale.subscription.status).toBe('ended');
+    const sandbox = await t.database.db.execute<{ subscription_status: string }>(
+      sql`select subscription_status from sandbox_sessions where id = ${sessionId}`,
+    );
+    expect(sandbox.rows[0]!.subscription_status).toBe('ended');
+  });
+});
+
+describe('sales, one sale and customers', () => {
+  it('filters the sales list and pages the customers, searchable', async () => {
+    const a = await buyPaidProduct(t, vendor.vendorUrl, feed.priceId);
+    const b = await buyPaidProduct(t, vendor.vendorUrl, feed.priceId);
+    expect((await refund(b.purchaseId, { amount: 100 })).statusCode).toBe(200);
+    const list = async (query: Record<string, string>) => {
+      const res = await t.call(ordersRoutes.vendorSales, { token: vendorToken, query });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().sales as VendorSale[]).map((s) => s.id);
+    };
+    const ofFeed = await list({ productId: feed.id, limit: '50' });
+    expect(ofFeed).toEqual(expect.arrayContaining([a.purchaseId, b.purchaseId]));
+    expect(ofFeed.length).toBeGreaterThanOrEqual(2);
+    const partial = await list({ status: 'partially_refunded', limit: '50' });
+    expect(partial).toContain(b.purchaseId);
+    expect(partial).not.toContain(a.purchaseId);
+    const refunded = await list({ status: 'refunded', limit: '50' });
+    expect(refunded).not.toContain(b.purchaseId);
+    const future = await list({ from: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(future).toEqual([]);
+    const bad = await t.call(ordersRoutes.vendorSales, {
+      token: vendorToken,
+      query: { status: 'lost' },
+    });
+    expect(bad.statusCode).toBe(400);
+
+    // Customers: every buyer once, paged, newest first.
+    const seen: VendorCustomer[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await t.call(vendorSalesRoutes.vendorCustomers, {
+        token: vendorToken,
+        query: { limit: '2', ...(cursor ? { cursor } : {}) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      seen.push(...res.json().customers);
+      cursor = res.json().nextCursor ?? undefined;
+    } while (cursor);
+    const emails = seen.map((c) => c.buyer.email);
+    expect(new Set(emails).size).toBe(emails.length);
+    expect(emails).toEqual(expect.arrayContaining([a.email, b.email]));
+    const bRow = seen.find((c) => c.buyer.email === b.email)!;
+    expect(bRow).toMatchObject({ purchases: 1, spent: [{ amount: 8_900, currency: 'usd' }] });
+    expect(emails.indexOf(b.email)).toBeLessThan(emails.indexOf(a.email));
+
+    const found = await t.call(vendorSalesRoutes.vendorCustomers, {
+      token: vendorToken,
+      query: { q: a.email.toUpperCase() },
+    });
+    expect(found.json().customers.map((c: VendorCustomer) => c.buyer.email)).toEqual([a.email]);
+    const none = await t.call(vendorSalesRoutes.vendorCustomers, {
+      token: otherToken,
+      query: { q: a.email },
+    });
+    expect(none.json().customers).toEqual([]);
+    const buyer = await createBuyer(t);
+    expect(
+      (await t.call(vendorSalesRoutes.vendorCustomers, { token: buyer.token, query: {} }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.call(vendorSalesRoutes.vendorCustomers, {
+          token: vendorToken,
+          query: { cursor: 'nonsense' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('refunds through the Stripe adapter (loopback fake)', () => {
+  const WEBHOOK_SECRET = 'whsec_test_vendor_refunds';
+  let stripe: FakeStripe;
+  let s: TestApp;
+  let seller: Awaited<ReturnType<typeof createVendor>>;
+  let product: Awaited<ReturnType<typeof createProduct>>;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    s = await startTestApp({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_vendor_refunds',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      PLATFORM_FEE_BPS: '1000',
+      PLATFORM_FEE_FIXED: '0',
+    });
+    seller = await createVendor(s, { vendorUrl: 'stripe-refunds' });
+    product = await createProduct(s, seller.id, { title: 'Stripe Tool', amount: 5_000 });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await stripe?.close();
+  });
+
+  const event = (type: string, object: Record<string, unknown>, id: string) => {
+    const payload = JSON.stringify({
+      id,
+      object: 'event',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      type,
+      data: { object },
+    });
+    return s.app.inject({
+      method: 'POST',
+      url: PAYMENTS_WEBHOOK_PATH,
+      payload,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: WEBHOOK_SECRET,
+        }),
+      },
+    });
+  };
+
+  it('asks Stripe for the amount under an idempotency key; the charge.refunded event settles it', async () => {
+    const buyer = await createBuyer(s);
+    const res = await s.call(ordersRoutes.checkoutProduct, {
+      token: buyer.token,
+      query: { vendorUrl: seller.vendorUrl },
+      body: { priceId: product.priceId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+      'metadata[purchase_id]'
+    ]!;
+    const paid = await event(
+      'checkout.session.completed',
+      {
+        id: res.json().sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: 5_000,
+        currency: 'usd',
+        client_reference_id: purchaseId,
+        metadata: { purchase_id: purchaseId },
+        payment_intent: 'pi_vendor_refund',
+        customer: 'cus_1',
+        subscription: null,
+      },
+      'evt_vr_paid',
+    );
+    expect(paid.statusCode, paid.body).toBe(200);
+    stripe.recordCharge('pi_vendor_refund', 5_000);
+    const token = await tokenOf(s, seller.userId);
+    const ask = (amount: number | undefined, key: string) =>
+      s.call(vendorSalesRoutes.vendorRefund, {
+        token,
+        params: { id: purchaseId },
+        body: { ...(amount ? { amount } : {}), reason: 'Wrong plan bought' },
+        headers: { 'idempotency-key': key },
+      });
+
+    const first = await ask(2_000, 'stripe-refund-1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().refund.status).toBe('pending');
+    expect(first.json().sale).toMatchObject({
+      pendingRefund: { amount: 2_000 },
+      refundable: { amount: 3_000 },
+    });
+    const sent = stripe.requestsTo('/v1/refunds');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({
+      payment_intent: 'pi_vendor_refund',
+      amount: '2000',
+      reason: 'requested_by_customer',
+      'metadata[purchase_id]': purchaseId,
+      'metadata[vendor_reason]': 'Wrong plan bought',
+    });
+    expect(sent[0]!.idempotencyKey).toBe(`vendor-refund:${first.json().refund.id}`);
+    // A retry asks Stripe again under the same key: Stripe replays, nothing more is refunded.
+    expect((await ask(2_000, 'stripe-refund-1')).statusCode).toBe(200);
+    expect(stripe.refundedOf('pi_vendor_refund')).toBe(2_000);
+
+    const refunded = await event(
+      'charge.refunded',
+      {
+        id: 'ch_vendor_refund',
+        object: 'charge',
+        payment_intent: 'pi_vendor_refund',
+        amount: 5_000,
+        amount_refunded: 2_000,
+        currency: 'usd',
+        metadata: { purchase_id: purchaseId },
+      },
+      'evt_vr_refund_1',
+    );
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const sale = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
+    expect(sale.json().sale).toMatchObject({
+      status: 'paid',
+      refunded: { amount: 2_000 },
+      pendingRefund: { amount: 0 },
+      refundable: { amount: 3_000 },
+    });
+    expect(sale.json().sale.refunds[0].status).toBe('succeeded');
+  });
+
+  it('turns Stripe’s refusal into a 422 and frees the held amount', async () => {
+    const buyer = await createBuyer(s);
+    const res = await s.call(ordersRoutes.checkoutProduct, {
+      token: buyer.token,
+      query: { vendorUrl: seller.vendorUrl },
+      body: { priceId: product.priceId },
+    });
+    const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
+      'metadata[purchase_id]'
+    ]!;
+    await event(
+      'checkout.session.completed',
+      {
+        id: res.json().sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: 5_000,
+        currency: 'usd',
+        client_reference_id: purchaseId,
+        metadata: { purchase_id: purchaseId },
+        payment_intent: 'pi_vendor_refused',
+        customer: 'cus_2',
+        subscription: null,
+      },
+      'evt_vr_paid_2',
+    );
+    // Stripe knows the charge as smaller than we do (refunded elsewhere): it refuses.
+    stripe.recordCharge('pi_vendor_refused', 1_000);
+    const token = await tokenOf(s, seller.userId);
+    const refused = await s.call(vendorSalesRoutes.vendorRefund, {
+      token,
+      params: { id: purchaseId },
+      body: { amount: 4_000, reason: 'Duplicate order' },
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toContain(vendorSalesMessages.refundProviderRefused);
+    const sale = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
+    expect(sale.json().sale).toMatchObject({
+      pendingRefund: { amount: 0 },
+      refundable: { amount: 5_000 },
+    });
+    expect(sale.json().sale.refunds[0]).toMatchObject({ status: 'failed' });
+
+    stripe.failNext(3);
+    const down = await s.call(vendorSalesRoutes.vendorRefund, {
+      token,
+      params: { id: purchaseId },
+      body: { amount: 500, reason: 'Goodwill' },
+    });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().error).toBe(vendorSalesMessages.refundProviderFailed);
+    // Its amount stays held; the retry job asks Stripe again under the same key, once it is due.
+    const held = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
+    expect(held.json().sale.pendingRefund.amount).toBe(500);
+    const id = held.json().sale.refunds[0].id as string;
+    expect(await retryVendorRefunds(s.deps)).toBe(0);
+    await s.database.db.execute(
+      sql`update vendor_refunds set next_attempt_at = now() where id = ${id}`,
+    );
+    expect(await retryVendorRefunds(s.deps)).toBe(1);
+    const asked = stripe
+      .requestsTo('/v1/refunds')
+      .filter((r) => r.idempotencyKey === `vendor-refund:${id}`);
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.at(-1)!.body.amount).toBe('500');
+  });
+});

@@ -1,0 +1,117 @@
+// Use cases (vendor): its reviews across its products, newest first; rewriting its reply.
+import { reviewMessages as m, type Review } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../platform/errors.ts';
+import { itemSummaries, vendorIdOfUser } from '../catalog/index.ts';
+import { contactsOf } from '../users/index.ts';
+import { presentReview } from './presenter.ts';
+import { reviewColumns, reviewWhere, type ReviewRow } from './repository.ts';
+import { reviewRules } from './rules.ts';
+
+async function vendorOf(db: Tx, userId: string): Promise<string> {
+  const vendorId = await vendorIdOfUser(db, userId);
+  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
+  return vendorId;
+}
+
+/** A cursor names the last review shown; its place is read from the row (ADR 036). */
+const encodeCursor = (id: string) =>
+  Buffer.from(JSON.stringify(['vendor', id])).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    // answered below
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    parsed[0] !== 'vendor' ||
+    typeof parsed[1] !== 'string' ||
+    !parsed[1] ||
+    parsed[1].length > 64
+  )
+    throw new AppError('bad_request', m.badCursor, { cursor: m.badCursor });
+  return parsed[1];
+}
+
+async function present(db: Tx, rows: ReviewRow[]): Promise<Review[]> {
+  const [people, products] = await Promise.all([
+    contactsOf(db, [...new Set(rows.map((r) => r.user_id))]),
+    itemSummaries(
+      db,
+      rows.map((r) => ({ type: 'product' as const, id: r.product_id })),
+    ),
+  ]);
+  return rows.map((r) => {
+    const item = products.get(`product:${r.product_id}`);
+    return presentReview(
+      r,
+      { id: r.product_id, slug: item?.slug ?? '', title: item?.title ?? '' },
+      people.get(r.user_id)?.username ?? null,
+    );
+  });
+}
+
+/**
+ * Published reviews of the vendor's products, newest first (the vendor's partial index), with an
+ * optional star filter and "not answered yet". Hidden reviews are their authors' alone (ADR 036).
+ */
+export async function vendorReviews(
+  deps: AppDeps,
+  userId: string,
+  query: {
+    rating?: number | undefined;
+    unreplied?: boolean | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  },
+): Promise<{ reviews: Review[]; nextCursor: string | null }> {
+  const db = deps.database.db;
+  const vendorId = await vendorOf(db, userId);
+  const cursorId = query.cursor ? decodeCursor(query.cursor) : null;
+  const found = await db.execute<ReviewRow>(sql`select ${reviewColumns} from reviews r
+    ${cursorId ? sql`join reviews c on c.id = ${cursorId} and c.vendor_id = ${vendorId}` : sql``}
+    where r.vendor_id = ${vendorId} and r.hidden_reason is null
+      ${query.rating ? sql`and r.rating = ${query.rating}` : sql``}
+      ${query.unreplied ? sql`and r.reply_text is null` : sql``}
+      ${cursorId ? sql`and (r.created_at, r.id) < (c.created_at, c.id)` : sql``}
+    order by r.created_at desc, r.id desc
+    limit ${query.limit + 1}`);
+  const page = found.rows.slice(0, query.limit);
+  return {
+    reviews: await present(db, page),
+    nextCursor: found.rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null,
+  };
+}
+
+/**
+ * Rewrites the vendor's reply. A review with no reply yet is a conflict (reply first); another
+ * vendor's, or a hidden one, is not found. The reply's date becomes the edit's: what buyers read
+ * is dated when it was written.
+ */
+export async function editReply(
+  deps: AppDeps,
+  userId: string,
+  reviewId: string,
+  text: string,
+): Promise<Review> {
+  await deps.limiter.consume([{ rule: reviewRules.write, key: userId }]);
+  const db = deps.database.db;
+  const vendorId = await vendorOf(db, userId);
+  const mine = sql`r.id = ${reviewId} and r.vendor_id = ${vendorId} and r.hidden_reason is null`;
+  const updated = await db.execute<ReviewRow>(sql`update reviews r
+    set reply_text = ${text}, replied_at = now()
+    where ${mine} and r.reply_text is not null
+    returning ${reviewColumns}`);
+  const row = updated.rows[0];
+  if (!row) {
+    if (await reviewWhere(db, mine)) throw new AppError('conflict', m.noReplyYet);
+    throw new AppError('not_found', m.reviewNotFound);
+  }
+  return (await present(db, [row]))[0]!;
+}

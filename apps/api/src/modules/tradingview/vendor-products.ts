@@ -1,0 +1,35 @@
+// Use case (vendor): the vendor's products with the scripts each delivers, to choose which deliver which.
+import type { VendorTradingViewProduct } from '@tradeshelf/contract';
+import type { AppDeps } from '../../deps.ts';
+import { vendorProductRefs } from '../catalog/index.ts';
+import { bindingsOf } from './sync.ts';
+import { vendorOf } from './vendors.ts';
+
+export async function vendorProducts(
+  deps: AppDeps,
+  userId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ products: VendorTradingViewProduct[]; nextCursor: string | null }> {
+  const vendorId = await vendorOf(deps, userId);
+  const db = deps.database.db;
+  const { products, more } = await vendorProductRefs(db, vendorId, {
+    limit: page.limit,
+    after: page.cursor ?? null,
+  });
+  const bound = await bindingsOf(
+    db,
+    products.map((p) => p.id),
+  );
+  return {
+    products: products.map((p) => ({
+      id: p.id,
+      title: p.title,
+      kind: p.kind,
+      isActive: p.isActive,
+      scripts: bound
+        .filter((b) => b.product_id === p.id)
+        .map((b) => ({ id: b.script_id, name: b.name, url: b.url })),
+    })),
+    nextCursor: more ? (products.at(-1)?.id ?? null) : null,
+  };
+}

@@ -1,0 +1,23 @@
+import { type AnalyticsInterval, vendorEndpoints } from '@tradeshelf/contract/client';
+import type { VendorAnalytics } from '@tradeshelf/contract';
+import { requestThunk } from '../../../lib/thunk.ts';
+
+/** What the screen asks for: a whole range (the API's defaults are for scripts). */
+export interface AnalyticsFilters {
+  from: string;
+  to: string;
+  interval: AnalyticsInterval;
+  productId?: string;
+}
+
+/** The caller's analytics for a range (GET /api/v1/vendor/analytics). */
+export const fetchVendorAnalytics = requestThunk<AnalyticsFilters, VendorAnalytics>(
+  'vendor/analytics',
+  (query, { api }) => api.call(vendorEndpoints.vendorAnalytics, { query }),
+);
+
+/** The same range as a CSV file, fetched with the bearer token (the client sends no cookies). */
+export const downloadVendorAnalyticsCsv = requestThunk<AnalyticsFilters, Blob>(
+  'vendor/analytics/export',
+  (query, { api }) => api.call(vendorEndpoints.vendorAnalyticsExport, { query }),
+);

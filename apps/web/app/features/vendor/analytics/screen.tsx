@@ -1,0 +1,253 @@
+import {
+  ANALYTICS_INTERVALS,
+  analyticsRangeDays,
+  validateAnalyticsRange,
+  type AnalyticsInterval,
+} from '@tradeshelf/contract/client';
+import type { VendorAnalytics } from '@tradeshelf/contract';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { useAction, useRead } from '../request.ts';
+import { downloadVendorAnalyticsCsv, fetchVendorAnalytics, type AnalyticsFilters } from './api.ts';
+import {
+  AnalyticsSkeleton,
+  ConversionTable,
+  SeriesSection,
+  TopProductsTable,
+  TotalsCards,
+} from './components.tsx';
+import {
+  csvFilename,
+  defaultInterval,
+  isEmpty,
+  presetRange,
+  RANGE_PRESETS,
+  saveBlob,
+  utcToday,
+  type RangePreset,
+} from './format.ts';
+
+const select =
+  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400';
+const intervalLabels: Record<AnalyticsInterval, string> = {
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+};
+
+export function AnalyticsScreen() {
+  const today = utcToday();
+  const [preset, setPreset] = useState<RangePreset>('30');
+  const [custom, setCustom] = useState(() => presetRange('30', today));
+  const [interval, setInterval] = useState<AnalyticsInterval>('day');
+  const [productId, setProductId] = useState('');
+  const [currency, setCurrency] = useState<string | null>(null);
+
+  const range = preset === 'custom' ? custom : presetRange(preset, today);
+  const fieldErrors = preset === 'custom' ? validateAnalyticsRange(range.from, range.to) : {};
+  const valid = !fieldErrors.from && !fieldErrors.to;
+  // An invalid custom range keeps showing the last good answer until it is fixed.
+  const [query, setQuery] = useState<AnalyticsFilters>({
+    ...presetRange('30', today),
+    interval: 'day',
+  });
+  const next: AnalyticsFilters = {
+    from: range.from,
+    to: range.to,
+    interval,
+    ...(productId ? { productId } : {}),
+  };
+  if (valid && JSON.stringify(next) !== JSON.stringify(query)) setQuery(next);
+
+  const read = useRead<AnalyticsFilters, VendorAnalytics>(fetchVendorAnalytics, query);
+  const download = useAction<AnalyticsFilters, Blob>(downloadVendorAnalyticsCsv);
+  const data = read.data;
+  const shown = useMemo(() => {
+    if (!data) return null;
+    const pick = data.totals.find((t) => t.currency === currency) ?? data.totals[0] ?? null;
+    return {
+      totals: pick,
+      series: pick ? (data.series.find((s) => s.currency === pick.currency) ?? null) : null,
+    };
+  }, [data, currency]);
+
+  const choosePreset = (value: RangePreset) => {
+    setPreset(value);
+    const r = value === 'custom' ? custom : presetRange(value, today);
+    if (value !== 'custom') setCustom(r);
+    setInterval(defaultInterval(analyticsRangeDays(r.from, r.to)));
+  };
+
+  const onDownload = async () => {
+    const blob = await download.run(query);
+    if (blob) saveBlob(blob, csvFilename(query.from, query.to, query.productId));
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-2xl font-bold text-white">Analytics</h1>
+        <Button
+          variant="ghost"
+          onClick={() => void onDownload()}
+          loading={download.busy}
+          disabled={!valid}
+        >
+          Download CSV
+        </Button>
+      </div>
+      {download.error && <Alert>{download.error.error}</Alert>}
+
+      <form
+        className="grid gap-4 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:grid-cols-2 lg:grid-cols-4"
+        onSubmit={(e) => e.preventDefault()}
+        aria-label="Filters"
+      >
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="analytics-range" className="text-sm font-medium text-slate-200">
+            Range
+          </label>
+          <select
+            id="analytics-range"
+            className={select}
+            value={preset}
+            onChange={(e) => choosePreset(e.target.value as RangePreset)}
+          >
+            {RANGE_PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+            <option value="custom">Custom range</option>
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="analytics-interval" className="text-sm font-medium text-slate-200">
+            Interval
+          </label>
+          <select
+            id="analytics-interval"
+            className={select}
+            value={interval}
+            onChange={(e) => setInterval(e.target.value as AnalyticsInterval)}
+          >
+            {ANALYTICS_INTERVALS.map((i) => (
+              <option key={i} value={i}>
+                {intervalLabels[i]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="analytics-product" className="text-sm font-medium text-slate-200">
+            Product
+          </label>
+          <select
+            id="analytics-product"
+            className={select}
+            value={productId}
+            onChange={(e) => setProductId(e.target.value)}
+          >
+            <option value="">All products</option>
+            {data?.products.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        {data && data.totals.length > 1 && (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="analytics-currency" className="text-sm font-medium text-slate-200">
+              Currency
+            </label>
+            <select
+              id="analytics-currency"
+              className={select}
+              value={shown?.totals?.currency ?? ''}
+              onChange={(e) => setCurrency(e.target.value)}
+            >
+              {data.totals.map((t) => (
+                <option key={t.currency} value={t.currency}>
+                  {t.currency.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {preset === 'custom' && (
+          <>
+            <Field
+              label="From"
+              type="date"
+              value={custom.from}
+              max={today}
+              onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
+              error={fieldErrors.from}
+            />
+            <Field
+              label="To"
+              type="date"
+              value={custom.to}
+              max={today}
+              onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
+              error={fieldErrors.to}
+            />
+          </>
+        )}
+      </form>
+
+      {read.status === 'failure' && (
+        <Alert>
+          <span>{read.error?.error ?? 'Analytics could not be loaded.'}</span>{' '}
+          <button
+            type="button"
+            className="font-semibold underline"
+            onClick={() => void read.reload()}
+          >
+            Retry
+          </button>
+        </Alert>
+      )}
+      {!data && read.status !== 'failure' && <AnalyticsSkeleton />}
+      {data && isEmpty(data) && (
+        <div className="rounded-xl border border-ink-700 bg-ink-900 p-8 text-center">
+          <h2 className="text-lg font-semibold text-white">No sales in this range yet</h2>
+          <p className="mt-2 text-sm text-slate-400">
+            Sales, refunds and product page views show here as they happen. Try a longer range, or
+            publish a product to start selling.
+          </p>
+          <Link
+            to="/vendor/products"
+            className="mt-4 inline-block font-semibold text-brand-400 hover:text-brand-300"
+          >
+            Go to your products
+          </Link>
+        </div>
+      )}
+      {data && !isEmpty(data) && (
+        <div
+          className={`flex flex-col gap-6 ${read.status === 'loading' ? 'opacity-60' : ''}`}
+          aria-busy={read.status === 'loading' || undefined}
+        >
+          {shown?.totals && <TotalsCards totals={shown.totals} />}
+          {shown?.series && <SeriesSection series={shown.series} interval={data.range.interval} />}
+          <div className="grid gap-4 lg:grid-cols-2">
+            <TopProductsTable
+              title="Top products by net revenue"
+              rows={data.topProducts.byNet}
+              by="net"
+            />
+            <TopProductsTable
+              title="Top products by sales"
+              rows={data.topProducts.bySales}
+              by="sales"
+            />
+          </div>
+          <ConversionTable rows={data.conversion} />
+        </div>
+      )}
+    </div>
+  );
+}

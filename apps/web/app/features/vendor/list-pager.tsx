@@ -1,0 +1,44 @@
+import { useCallback, useState } from 'react';
+import { Button } from '../../components/ui.tsx';
+
+/** Cursor pages: the cursors of the pages seen, so "Previous" goes back without a new cursor kind. */
+export function useCursorPages() {
+  const [stack, setStack] = useState<string[]>([]);
+  const cursor = stack[stack.length - 1];
+  const next = useCallback((c: string) => setStack((s) => [...s, c]), []);
+  const previous = useCallback(() => setStack((s) => s.slice(0, -1)), []);
+  const reset = useCallback(() => setStack([]), []);
+  return { cursor, page: stack.length + 1, next, previous, reset };
+}
+
+export function Pager({
+  page,
+  nextCursor,
+  onNext,
+  onPrevious,
+  busy,
+}: {
+  page: number;
+  nextCursor: string | null | undefined;
+  onNext: (cursor: string) => void;
+  onPrevious: () => void;
+  busy: boolean;
+}) {
+  if (page === 1 && !nextCursor) return null;
+  return (
+    <nav aria-label="Pages" className="flex items-center gap-3">
+      <Button type="button" variant="ghost" disabled={page === 1 || busy} onClick={onPrevious}>
+        Previous
+      </Button>
+      <span className="text-sm text-slate-400">Page {page}</span>
+      <Button
+        type="button"
+        variant="ghost"
+        disabled={!nextCursor || busy}
+        onClick={() => nextCursor && onNext(nextCursor)}
+      >
+        Next
+      </Button>
+    </nav>
+  );
+}

@@ -1,0 +1,718 @@
+import {
+  assetClasses,
+  AVATAR_MAX_BYTES,
+  newPlanBillings,
+  planBillingLabels,
+  planCurrencies,
+  platformLabels,
+  PLAN_TRIAL_DAYS_MAX,
+  PRODUCT_IMAGES_MAX,
+  PRODUCT_PLANS_MAX,
+  productKinds,
+  tradingPlatforms,
+  usersMessages,
+  type PlanBilling,
+  type PlanCurrency,
+  type ProductKind,
+} from '@tradeshelf/contract/client';
+import type {
+  ApiError,
+  VendorProduct,
+  VendorProductInput,
+  VendorProductsQuery,
+} from '@tradeshelf/contract';
+import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useToast } from '../../../components/toasts.tsx';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Markdown } from '../../../lib/markdown.tsx';
+import { useAction, useRead } from '../request.ts';
+import {
+  createVendorProduct,
+  fetchVendorProduct,
+  fetchVendorProducts,
+  publishVendorProduct,
+  unpublishVendorProduct,
+  updateVendorProduct,
+  setVendorProductImages,
+  uploadVendorProductImage,
+  type ImageUpload,
+  type ProductsPage,
+} from './api.ts';
+import {
+  addPlan,
+  checkForm,
+  deliveryLink,
+  emptyForm,
+  formFromProduct,
+  movePlanUp,
+  publishProblems,
+  removePlan,
+  toInput,
+  updatePlan,
+  type ProductForm,
+} from './form.ts';
+import { assetClassLabels, kindLabels, statusLabels, statusStyles } from './labels.ts';
+
+const box =
+  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400';
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <p id={id} className="text-sm text-rose-400">
+      {message}
+    </p>
+  ) : null;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5">
+      <h2 className="text-lg font-semibold text-white">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A group of checkboxes (platforms, markets, prerequisites). */
+function Choices({
+  legend,
+  options,
+  chosen,
+  onChange,
+  error,
+}: {
+  legend: string;
+  options: ReadonlyArray<readonly [string, string]>;
+  chosen: readonly string[];
+  onChange: (next: string[]) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={error ? `${id}-e` : undefined}>
+      <legend className="mb-1 text-sm font-medium text-slate-200">{legend}</legend>
+      <div className="flex flex-wrap gap-2">
+        {options.map(([value, label]) => (
+          <label
+            key={value}
+            className="flex items-center gap-2 rounded-lg border border-ink-700 px-3 py-1.5 text-sm text-slate-200"
+          >
+            <input
+              type="checkbox"
+              checked={chosen.includes(value)}
+              onChange={(e) =>
+                onChange(e.target.checked ? [...chosen, value] : chosen.filter((c) => c !== value))
+              }
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+      <FieldError id={`${id}-e`} message={error} />
+    </fieldset>
+  );
+}
+
+/** The description: Markdown as typed, or as the product page renders it. */
+function DescriptionField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  const [tab, setTab] = useState<'write' | 'preview'>('write');
+  const tabClass = (on: boolean) =>
+    `rounded-md px-3 py-1 text-sm ${on ? 'bg-ink-700 text-white' : 'text-slate-400 hover:text-white'}`;
+  return (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-center justify-between">
+        <label htmlFor={id} className="text-sm font-medium text-slate-200">
+          Description
+        </label>
+        <div role="tablist" aria-label="Description" className="flex gap-1">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'write'}
+            className={tabClass(tab === 'write')}
+            onClick={() => setTab('write')}
+          >
+            Write
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'preview'}
+            className={tabClass(tab === 'preview')}
+            onClick={() => setTab('preview')}
+          >
+            Preview
+          </button>
+        </div>
+      </div>
+      {tab === 'write' ? (
+        <textarea
+          id={id}
+          rows={10}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-e` : ''}`}
+          className={`${box} font-mono text-sm`}
+        />
+      ) : (
+        <div
+          role="tabpanel"
+          aria-label="Preview"
+          className="min-h-40 rounded-lg border border-ink-700 bg-ink-950 p-4"
+        >
+          {value.trim() ? (
+            <Markdown source={value} />
+          ) : (
+            <p className="text-slate-400">Nothing to preview yet.</p>
+          )}
+        </div>
+      )}
+      <p id={`${id}-hint`} className="text-sm text-slate-400">
+        Markdown: ## headings, **bold**, *italic*, - lists and [links](https://…).
+      </p>
+      <FieldError id={`${id}-e`} message={error} />
+    </div>
+  );
+}
+
+/** Plans: add, remove, reorder; billing, price, currency and free-trial days each. */
+export function PlansEditor({
+  form,
+  setForm,
+  errors,
+}: {
+  form: ProductForm;
+  setForm: (f: ProductForm) => void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <div className="flex flex-col gap-3">
+      {form.plans.length === 0 && (
+        <p className="text-sm text-slate-400">No plans yet. A product needs one to be published.</p>
+      )}
+      {form.plans.map((plan, i) => {
+        const err = (f: string) => errors[`plans.${i}.${f}`];
+        const billings: readonly PlanBilling[] = (
+          newPlanBillings as readonly PlanBilling[]
+        ).includes(plan.billing)
+          ? newPlanBillings
+          : [...newPlanBillings, plan.billing];
+        return (
+          <fieldset
+            key={plan.key}
+            className="grid gap-3 rounded-xl border border-ink-700 p-4 sm:grid-cols-[1fr_1fr_auto_1fr_auto]"
+          >
+            <legend className="px-1 text-sm text-slate-400">
+              Plan {i + 1}
+              {i === 0 ? ' (shown first)' : ''}
+            </legend>
+            <label className="flex flex-col gap-1 text-sm text-slate-200">
+              Billing
+              <select
+                className={box}
+                value={plan.billing}
+                onChange={(e) =>
+                  setForm(updatePlan(form, plan.key, { billing: e.target.value as PlanBilling }))
+                }
+              >
+                {billings.map((b) => (
+                  <option key={b} value={b}>
+                    {planBillingLabels[b]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Field
+              label="Price"
+              inputMode="decimal"
+              placeholder="49.00"
+              value={plan.price}
+              error={err('amount')}
+              onChange={(e) => setForm(updatePlan(form, plan.key, { price: e.target.value }))}
+            />
+            <label className="flex flex-col gap-1 text-sm text-slate-200">
+              Currency
+              <select
+                className={box}
+                value={plan.currency}
+                onChange={(e) =>
+                  setForm(updatePlan(form, plan.key, { currency: e.target.value as PlanCurrency }))
+                }
+              >
+                {planCurrencies.map((c) => (
+                  <option key={c} value={c}>
+                    {c.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Field
+              label="Free trial (days)"
+              inputMode="numeric"
+              value={plan.billing === 'one_time' ? '0' : plan.trialDays}
+              disabled={plan.billing === 'one_time'}
+              hint={
+                plan.billing === 'one_time'
+                  ? 'Monthly or yearly plans only.'
+                  : `0 to ${PLAN_TRIAL_DAYS_MAX}`
+              }
+              error={err('trialDays')}
+              onChange={(e) => setForm(updatePlan(form, plan.key, { trialDays: e.target.value }))}
+            />
+            <div className="flex items-end gap-2">
+              {i > 0 && (
+                <Button
+                  type="button"
+                  variant="ghost"
+                  aria-label={`Move plan ${i + 1} up`}
+                  onClick={() => setForm(movePlanUp(form, plan.key))}
+                >
+                  ↑
+                </Button>
+              )}
+              <Button
+                type="button"
+                variant="ghost"
+                aria-label={`Remove plan ${i + 1}`}
+                onClick={() => setForm(removePlan(form, plan.key))}
+              >
+                Remove
+              </Button>
+            </div>
+            {err('billing') && (
+              <p className="text-sm text-rose-400 sm:col-span-5">{err('billing')}</p>
+            )}
+            {err('currency') && (
+              <p className="text-sm text-rose-400 sm:col-span-5">{err('currency')}</p>
+            )}
+          </fieldset>
+        );
+      })}
+      {errors.plans && <p className="text-sm text-rose-400">{errors.plans}</p>}
+      <Button
+        type="button"
+        variant="ghost"
+        className="self-start"
+        disabled={form.plans.length >= PRODUCT_PLANS_MAX}
+        onClick={() => setForm(addPlan(form))}
+      >
+        Add a plan
+      </Button>
+      <p className="text-sm text-slate-400">
+        Changing a plan&apos;s price or billing puts a new plan on sale; buyers who already paid
+        keep what they bought.
+      </p>
+    </div>
+  );
+}
+
+/** Pictures: upload with progress, previews; drafts too, once saved. */
+function Pictures({
+  product,
+  onUploaded,
+}: {
+  product: VendorProduct | null;
+  onUploaded: (p: VendorProduct) => void;
+}) {
+  const upload = useAction<ImageUpload, VendorProduct>(uploadVendorProductImage);
+  const arrange = useAction<{ id: string; images: string[] }, VendorProduct>(
+    setVendorProductImages,
+  );
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  if (!product)
+    return <p className="text-sm text-slate-400">Save the draft first, then add pictures.</p>;
+  const choose = async (file: File | undefined) => {
+    setProblem(null);
+    if (!file) return;
+    if (!['image/png', 'image/jpeg', 'image/webp'].includes(file.type))
+      return setProblem(usersMessages.imageType);
+    if (file.size > AVATAR_MAX_BYTES) return setProblem(usersMessages.imageTooLarge);
+    setProgress(0);
+    const saved = await upload.run({ id: product.id, file, onProgress: setProgress });
+    setProgress(null);
+    if (input.current) input.current.value = '';
+    if (saved) onUploaded(saved);
+  };
+  const keep = async (images: string[]) => {
+    const saved = await arrange.run({ id: product.id, images });
+    setRemoving(null);
+    if (saved) onUploaded(saved);
+  };
+  const message =
+    problem ?? upload.error?.fields?.file ?? upload.error?.error ?? arrange.error?.error;
+  return (
+    <div className="flex flex-col gap-3">
+      {product.images.length > 0 ? (
+        <ul className="flex flex-wrap gap-3">
+          {product.images.map((src, i) => (
+            <li key={src} className="relative">
+              <img
+                src={src}
+                alt={i === 0 ? 'Cover picture' : `Picture ${i + 1}`}
+                className="h-24 w-36 rounded-lg border border-ink-700 object-cover"
+              />
+              {i === 0 && (
+                <span className="absolute left-1 top-1 rounded bg-ink-950/80 px-1.5 text-xs text-white">
+                  Cover
+                </span>
+              )}
+              <div className="mt-1 flex gap-2 text-xs">
+                {i > 0 && (
+                  <button
+                    type="button"
+                    className="text-brand-400 underline disabled:opacity-50"
+                    disabled={arrange.busy}
+                    onClick={() => void keep([src, ...product.images.filter((x) => x !== src)])}
+                  >
+                    Make cover
+                  </button>
+                )}
+                {removing === src ? (
+                  <>
+                    <button
+                      type="button"
+                      className="text-rose-400 underline"
+                      disabled={arrange.busy}
+                      onClick={() => void keep(product.images.filter((x) => x !== src))}
+                    >
+                      Delete picture {i + 1}
+                    </button>
+                    <button
+                      type="button"
+                      className="text-slate-400 underline"
+                      onClick={() => setRemoving(null)}
+                    >
+                      Keep
+                    </button>
+                  </>
+                ) : (
+                  <button
+                    type="button"
+                    className="text-slate-300 underline"
+                    aria-label={`Remove picture ${i + 1}`}
+                    onClick={() => setRemoving(src)}
+                  >
+                    Remove
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-400">No pictures yet. The first one is the cover.</p>
+      )}
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        Add a picture (PNG, JPEG or WebP, up to 2 MB)
+      </label>
+      <input
+        id={id}
+        ref={input}
+        type="file"
+        accept="image/png,image/jpeg,image/webp"
+        disabled={upload.busy || product.images.length >= PRODUCT_IMAGES_MAX}
+        onChange={(e) => void choose(e.target.files?.[0])}
+        className="text-sm text-slate-300"
+      />
+      {progress !== null && (
+        <progress
+          max={1}
+          value={progress}
+          aria-label="Upload progress"
+          className="h-2 w-full max-w-sm"
+        />
+      )}
+      {message && <p className="text-sm text-rose-400">{message}</p>}
+    </div>
+  );
+}
+
+/** Server field messages win for the fields they name; the form's own checks fill the rest. */
+const fieldsOf = (error: ApiError | null) => error?.fields ?? {};
+
+/** The editor for a new product (`product` null) or an existing one. */
+export function VendorProductEditor({ product: initial }: { product: VendorProduct | null }) {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [product, setProduct] = useState<VendorProduct | null>(initial);
+  const [form, setFormState] = useState<ProductForm>(() =>
+    initial ? formFromProduct(initial) : emptyForm(),
+  );
+  const [dirty, setDirty] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState(false);
+  const create = useAction<VendorProductInput, VendorProduct>(createVendorProduct);
+  const update = useAction<{ id: string; body: VendorProductInput }, VendorProduct>(
+    updateVendorProduct,
+  );
+  const publish = useAction<string, VendorProduct>(publishVendorProduct);
+  const unpublish = useAction<string, VendorProduct>(unpublishVendorProduct);
+  const others = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, { limit: 100 });
+  const busy = create.busy || update.busy || publish.busy || unpublish.busy;
+  const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
+
+  const setForm = (next: ProductForm) => {
+    setFormState(next);
+    setDirty(true);
+  };
+  const set = <K extends keyof ProductForm>(key: K, value: ProductForm[K]) =>
+    setForm({ ...form, [key]: value });
+  const error = (key: string) => errors[key];
+
+  const prerequisiteOptions = useMemo(
+    () =>
+      (others.data?.products ?? [])
+        .filter((p) => p.id !== product?.id)
+        .map((p) => [p.id, p.title || 'Untitled product'] as const),
+    [others.data, product?.id],
+  );
+
+  /** Saves the form; answers the saved product, or null with the messages shown. */
+  const save = async (): Promise<VendorProduct | null> => {
+    const problems = checkForm(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return null;
+    const body = toInput(form);
+    const saved = product ? await update.run({ id: product.id, body }) : await create.run(body);
+    if (!saved) return null;
+    setProduct(saved);
+    setFormState(formFromProduct(saved));
+    setDirty(false);
+    setErrors({});
+    if (!product) navigate(`/vendor/products/${encodeURIComponent(saved.id)}`, { replace: true });
+    return saved;
+  };
+
+  const onSave = async () => {
+    if (await save()) toast('Saved.');
+  };
+  const onPublish = async () => {
+    const missing = publishProblems(form);
+    if (Object.keys(missing).length) {
+      setErrors({ ...checkForm(form), ...missing });
+      return;
+    }
+    const saved = dirty || !product ? await save() : product;
+    if (!saved) return;
+    const published = await publish.run(saved.id);
+    if (published) {
+      setProduct(published);
+      toast('Published. It is on your storefront and in search now.');
+    }
+  };
+  const onUnpublish = async () => {
+    if (!product) return;
+    const done = await unpublish.run(product.id);
+    setConfirming(false);
+    if (done) {
+      setProduct(done);
+      toast('Unpublished. Buyers who bought it keep their access.');
+    }
+  };
+
+  // Server messages (422 publish rules, 400 fields) shown by their fields too.
+  const shown = { ...errors, ...fieldsOf(failure) };
+  const delivery = product ? deliveryLink(product) : null;
+
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSave();
+      }}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <h1 className="text-2xl font-bold text-white">
+            {product ? product.title || 'Untitled product' : 'New product'}
+          </h1>
+          {product && (
+            <span
+              className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[product.status]}`}
+            >
+              {statusLabels[product.status]}
+            </span>
+          )}
+        </div>
+        <Link to="/vendor/products" className="text-sm text-slate-400 hover:text-white">
+          ← All products
+        </Link>
+      </div>
+
+      {failure && <Alert>{failure.error}</Alert>}
+      {Object.keys(errors).length > 0 && !failure && (
+        <Alert>Some fields need attention: see the messages below.</Alert>
+      )}
+
+      <Section title="About the product">
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
+          Kind
+          <select
+            className={box}
+            value={form.kind}
+            onChange={(e) => set('kind', e.target.value as ProductKind)}
+          >
+            {productKinds.map((k) => (
+              <option key={k} value={k}>
+                {kindLabels[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <FieldError id="kind-e" message={shown.kind} />
+        <Field
+          label="Title"
+          value={form.title}
+          error={shown.title}
+          onChange={(e) => set('title', e.target.value)}
+        />
+        <Field
+          label="Summary"
+          hint="One line buyers see in search results and on cards."
+          value={form.summary}
+          error={shown.summary}
+          onChange={(e) => set('summary', e.target.value)}
+        />
+        <DescriptionField
+          value={form.description}
+          error={shown.description}
+          onChange={(v) => set('description', v)}
+        />
+        <Field
+          label="Tags"
+          hint="Separated by commas, e.g. momentum, breakout."
+          value={form.tags}
+          error={shown.tags ?? error('tags')}
+          onChange={(e) => set('tags', e.target.value)}
+        />
+      </Section>
+
+      <Section title="Where it works">
+        <Choices
+          legend="Platforms"
+          options={tradingPlatforms.map((p) => [p, platformLabels[p]] as const)}
+          chosen={form.platforms}
+          onChange={(v) => set('platforms', v)}
+          error={shown.platforms}
+        />
+        <Choices
+          legend="Markets"
+          options={assetClasses.map((a) => [a, assetClassLabels[a]] as const)}
+          chosen={form.assetClasses}
+          onChange={(v) => set('assetClasses', v)}
+          error={shown.assetClasses}
+        />
+        {prerequisiteOptions.length > 0 && (
+          <Choices
+            legend="Buyers must own first (prerequisites)"
+            options={prerequisiteOptions}
+            chosen={form.prerequisiteIds}
+            onChange={(v) => set('prerequisiteIds', v)}
+            error={shown.prerequisiteIds}
+          />
+        )}
+      </Section>
+
+      <Section title="Plans and prices">
+        <PlansEditor form={form} setForm={setForm} errors={shown} />
+      </Section>
+
+      <Section title="Pictures">
+        <Pictures product={product} onUploaded={setProduct} />
+      </Section>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
+          {product ? 'Save' : 'Save draft'}
+        </Button>
+        {product?.status !== 'published' ? (
+          <Button
+            type="button"
+            variant="ghost"
+            loading={publish.busy}
+            disabled={busy}
+            onClick={() => void onPublish()}
+          >
+            {dirty ? 'Save and publish' : 'Publish'}
+          </Button>
+        ) : confirming ? (
+          <span role="group" aria-label="Confirm unpublishing" className="flex items-center gap-2">
+            <span className="text-sm text-slate-300">
+              Hide it from search and your storefront? Buyers keep their access.
+            </span>
+            <Button
+              type="button"
+              variant="danger"
+              loading={unpublish.busy}
+              onClick={() => void onUnpublish()}
+            >
+              Unpublish
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </span>
+        ) : (
+          <Button type="button" variant="ghost" disabled={busy} onClick={() => setConfirming(true)}>
+            Unpublish…
+          </Button>
+        )}
+        {product && (
+          <a
+            href={product.publicPath}
+            target="_blank"
+            rel="noreferrer"
+            className="text-sm text-brand-400 underline"
+          >
+            View public page
+            {product.status !== 'published' && ' (shows once published)'}
+          </a>
+        )}
+        {delivery && (
+          <Link to={delivery.to} className="text-sm text-brand-400 underline">
+            {delivery.label}
+          </Link>
+        )}
+        {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
+      </div>
+    </form>
+  );
+}
+
+/** `/vendor/products/:id`: reads the product, then edits it. */
+export function LoadedProductEditor({ id }: { id: string }) {
+  const read = useRead<string, VendorProduct>(fetchVendorProduct, id);
+  if (read.status === 'failure' && read.error)
+    return (
+      <Alert>
+        {read.error.error}{' '}
+        <Link to="/vendor/products" className="underline">
+          Back to products
+        </Link>
+      </Alert>
+    );
+  if (!read.data || read.data.id !== id)
+    return (
+      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
+        <span className="sr-only">Loading the product…</span>
+      </div>
+    );
+  return <VendorProductEditor key={id} product={read.data} />;
+}

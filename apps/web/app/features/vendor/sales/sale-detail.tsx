@@ -1,0 +1,246 @@
+import { REVOKE_REASON_MAX, ordersMessages } from '@tradeshelf/contract/client';
+import type {
+  Money,
+  VendorRefund,
+  VendorRefundBody,
+  VendorSale,
+  VendorSaleDetail,
+} from '@tradeshelf/contract';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useToast } from '../../../components/toasts.tsx';
+import { Alert, Button } from '../../../components/ui.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useAction, useRead } from '../request.ts';
+import { fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
+import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
+import { RefundForm } from './refund-form.tsx';
+
+const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
+
+function Figure({ label, value, hint }: { label: string; value: Money; hint?: string }) {
+  return (
+    <div className="rounded-xl border border-ink-700 bg-ink-950/40 p-4">
+      <dt className="text-xs font-medium tracking-wide text-slate-400 uppercase">{label}</dt>
+      <dd className="mt-1 text-lg font-bold text-white tabular-nums">{exactMoney(value)}</dd>
+      {hint && <dd className="mt-1 text-xs text-slate-400">{hint}</dd>}
+    </div>
+  );
+}
+
+const refundStatus = {
+  pending: 'Waiting for the provider',
+  succeeded: 'Refunded',
+  failed: 'Refused',
+};
+
+function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }) {
+  const revoke = useAction<{ id: string; reason: string }, VendorSale>(revokeVendorSale);
+  const toast = useToast();
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const id = useId();
+  if (sale.revoked)
+    return (
+      <Alert tone="info">
+        Access ended on {formatDateTime(sale.revoked.at)}. Reason: {sale.revoked.reason}
+      </Alert>
+    );
+  if (sale.status !== 'paid')
+    return <p className="text-sm text-slate-400">{ordersMessages.revokeNotPaid}</p>;
+  const check = (e: FormEvent) => {
+    e.preventDefault();
+    const r = reason.trim();
+    const found = !r
+      ? ordersMessages.revokeReasonRequired
+      : r.length > REVOKE_REASON_MAX
+        ? ordersMessages.revokeReasonTooLong
+        : null;
+    setProblem(found);
+    if (!found) setConfirming(true);
+  };
+  const confirm = async () => {
+    const done = await revoke.run({ id: sale.id, reason: reason.trim() });
+    setConfirming(false);
+    if (done) {
+      toast('Access revoked.');
+      onDone();
+    }
+  };
+  const error = problem ?? revoke.error?.fields?.reason ?? null;
+  return (
+    <form onSubmit={check} noValidate className="flex flex-col gap-3" aria-label="Revoke access">
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        Reason (the buyer is told)
+      </label>
+      <textarea
+        id={id}
+        rows={2}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.target.value);
+          setConfirming(false);
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
+      />
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-rose-400">
+          {error}
+        </p>
+      )}
+      {revoke.error && !revoke.error.fields && <Alert>{revoke.error.error}</Alert>}
+      {confirming ? (
+        <div
+          role="alertdialog"
+          aria-label="Confirm revoking access"
+          className="flex flex-col gap-3 rounded-lg border border-rose-500/40 bg-rose-500/10 p-4"
+        >
+          <p className="text-sm text-rose-100">
+            End this buyer’s access now? No money is refunded
+            {sale.subscription ? '; their subscription is cancelled' : ''}.
+          </p>
+          <div className="flex gap-2">
+            <Button
+              type="button"
+              variant="danger"
+              loading={revoke.busy}
+              onClick={() => void confirm()}
+            >
+              Revoke access
+            </Button>
+            <Button
+              type="button"
+              variant="ghost"
+              disabled={revoke.busy}
+              onClick={() => setConfirming(false)}
+            >
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button type="submit" variant="ghost" className="self-start">
+          Revoke access…
+        </Button>
+      )}
+    </form>
+  );
+}
+
+export function SaleDetail({ id }: { id: string }) {
+  const read = useRead<string, VendorSaleDetail>(fetchVendorSale, id);
+  const refund = useAction<
+    { id: string; body: VendorRefundBody; key: string },
+    { sale: VendorSaleDetail; refund: VendorRefund }
+  >(refundVendorSale);
+  const sale = read.data;
+  if (read.status === 'failure' && !sale)
+    return (
+      <Alert>
+        {read.error?.error ?? 'We could not load this sale.'}{' '}
+        <Link to="/vendor/sales" className="underline">
+          Back to sales
+        </Link>
+      </Alert>
+    );
+  if (!sale)
+    return (
+      <div aria-busy="true" className="h-60 animate-pulse rounded-2xl bg-ink-800">
+        <span className="sr-only">Loading the sale…</span>
+      </div>
+    );
+  const st = saleStatus(sale);
+  const onRefund = async (body: VendorRefundBody, key: string): Promise<boolean> => {
+    const done = await refund.run({ id: sale.id, body, key });
+    if (done) read.set(done.sale);
+    return done !== null;
+  };
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <Link to="/vendor/sales" className="text-sm text-brand-300 hover:underline">
+          ← All sales
+        </Link>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-bold text-white">{sale.item.title}</h1>
+          <span className={badgeClass(st.tone)}>{st.label}</span>
+        </div>
+        <p className="text-sm text-slate-400">
+          {sale.buyer.username ? `${sale.buyer.username} · ` : ''}
+          {sale.buyer.email} · paid {sale.paidAt ? formatDateTime(sale.paidAt) : '—'}
+          {sale.receiptNumber ? ` · receipt ${sale.receiptNumber}` : ''}
+          {sale.coupon ? ` · coupon ${sale.coupon.code}` : ''}
+        </p>
+      </div>
+
+      <section className={panel} aria-labelledby="money-heading">
+        <h2 id="money-heading" className="text-lg font-semibold text-white">
+          Money
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+          <Figure label="Gross" value={sale.ledger.gross} />
+          <Figure label="Refunded" value={sale.ledger.refunded} />
+          <Figure label="Pending refund" value={sale.pendingRefund} />
+          <Figure label="Platform fee" value={sale.ledger.fees} />
+          <Figure label="Affiliate" value={sale.ledger.affiliate} />
+          <Figure label="Your net" value={sale.ledger.net} />
+        </dl>
+        {sale.payments.length > 0 && (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Payments</caption>
+            <thead className="text-xs tracking-wide text-slate-400 uppercase">
+              <tr>
+                <th scope="col" className="py-2">
+                  Payment
+                </th>
+                <th scope="col" className="py-2 text-right">
+                  Charged
+                </th>
+                <th scope="col" className="py-2 text-right">
+                  Refunded
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-800 text-slate-200">
+              {sale.payments.map((p) => (
+                <tr key={p.ref}>
+                  <td className="py-2">{formatDateTime(p.at)}</td>
+                  <td className="py-2 text-right tabular-nums">{exactMoney(p.amount)}</td>
+                  <td className="py-2 text-right tabular-nums">{exactMoney(p.refunded)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className={panel} aria-labelledby="refund-heading">
+        <h2 id="refund-heading" className="text-lg font-semibold text-white">
+          Refund
+        </h2>
+        {sale.refunds.length > 0 && (
+          <ul className="flex flex-col gap-2 text-sm">
+            {sale.refunds.map((r) => (
+              <li key={r.id} className="rounded-lg border border-ink-700 px-3 py-2 text-slate-200">
+                <span className="font-semibold tabular-nums">{exactMoney(r.amount)}</span> ·{' '}
+                {refundStatus[r.status]} · {formatDateTime(r.requestedAt)} · “{r.reason}”
+                {r.failure && <span className="block text-rose-300">{r.failure}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+        <RefundForm sale={sale} onRefund={onRefund} error={refund.error} />
+      </section>
+
+      <section className={panel} aria-labelledby="access-heading">
+        <h2 id="access-heading" className="text-lg font-semibold text-white">
+          Access
+        </h2>
+        <Revoke sale={sale} onDone={() => void read.reload()} />
+      </section>
+    </div>
+  );
+}

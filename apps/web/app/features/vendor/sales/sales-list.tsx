@@ -1,0 +1,182 @@
+import { saleFilters, type SaleFilter } from '@tradeshelf/contract/client';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Alert, Button } from '../../../components/ui.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { useRead } from '../request.ts';
+import { fetchVendorSales, type SalesPage, type SalesQuery } from './api.ts';
+import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
+import { Pager, useCursorPages } from '../list-pager.tsx';
+
+const filterLabels: Record<SaleFilter, string> = {
+  paid: 'Paid',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+  revoked: 'Access revoked',
+  disputed: 'Disputed',
+};
+
+/** A day typed in a date field, as the start of that day in the reader's time zone. */
+const dayStart = (day: string, plusDays = 0) => {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  d.setDate(d.getDate() + plusDays);
+  return d.toISOString();
+};
+
+export function SalesList() {
+  const [filters, setFilters] = useState({ status: '', from: '', to: '' });
+  const [applied, setApplied] = useState(filters);
+  const pages = useCursorPages();
+  const read = useRead<SalesQuery, SalesPage>(fetchVendorSales, {
+    cursor: pages.cursor,
+    status: (applied.status || undefined) as SaleFilter | undefined,
+    from: dayStart(applied.from),
+    to: dayStart(applied.to, 1),
+  });
+  const [rangeError, setRangeError] = useState<string | null>(null);
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    if (filters.from && filters.to && filters.to < filters.from) {
+      setRangeError('The end date must be on or after the start date.');
+      return;
+    }
+    setRangeError(null);
+    pages.reset();
+    setApplied(filters);
+  };
+
+  const sales = read.data?.sales ?? [];
+  return (
+    <section className="flex flex-col gap-4" aria-labelledby="sales-heading">
+      <h2 id="sales-heading" className="sr-only">
+        Sales
+      </h2>
+      <form onSubmit={apply} className="flex flex-wrap items-end gap-3" aria-label="Filter sales">
+        <label className="flex flex-col gap-1 text-sm text-slate-200">
+          Status
+          <select
+            value={filters.status}
+            onChange={(e) => setFilters({ ...filters, status: e.target.value })}
+            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
+          >
+            <option value="">All</option>
+            {saleFilters.map((f) => (
+              <option key={f} value={f}>
+                {filterLabels[f]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm text-slate-200">
+          From
+          <input
+            type="date"
+            value={filters.from}
+            onChange={(e) => setFilters({ ...filters, from: e.target.value })}
+            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-slate-100"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm text-slate-200">
+          To
+          <input
+            type="date"
+            value={filters.to}
+            onChange={(e) => setFilters({ ...filters, to: e.target.value })}
+            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-slate-100"
+          />
+        </label>
+        <Button type="submit" variant="ghost">
+          Apply
+        </Button>
+      </form>
+      {rangeError && <Alert>{rangeError}</Alert>}
+      {read.status === 'failure' && read.error && (
+        <Alert>
+          {read.error.error}{' '}
+          <button type="button" className="underline" onClick={() => void read.reload()}>
+            Try again
+          </button>
+        </Alert>
+      )}
+      {read.status === 'loading' && !read.data ? (
+        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
+          <span className="sr-only">Loading sales…</span>
+        </div>
+      ) : read.data && !sales.length ? (
+        <Alert tone="info">
+          {applied.status || applied.from || applied.to
+            ? 'No sales match these filters.'
+            : 'No sales yet. When a buyer pays, the sale shows here.'}
+        </Alert>
+      ) : (
+        <div
+          className="overflow-x-auto rounded-2xl border border-ink-700"
+          aria-busy={read.status === 'loading'}
+        >
+          <table className="w-full min-w-[40rem] text-left text-sm">
+            <thead className="bg-ink-900 text-xs tracking-wide text-slate-400 uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Date
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Item
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Buyer
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Total
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  <span className="sr-only">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-800">
+              {sales.map((s) => {
+                const st = saleStatus(s);
+                return (
+                  <tr key={s.id} className="text-slate-200">
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      {formatDate(s.paidAt ?? s.createdAt)}
+                    </td>
+                    <td className="px-4 py-3">{s.item.title}</td>
+                    <td className="px-4 py-3">{s.buyer.username ?? s.buyer.email}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">
+                      {exactMoney(s.paid.amount ? s.paid : s.total)}
+                    </td>
+                    <td className="px-4 py-3">
+                      <span className={badgeClass(st.tone)}>{st.label}</span>
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      <Link
+                        to={`/vendor/sales/${encodeURIComponent(s.id)}`}
+                        className="font-semibold text-brand-300 hover:underline"
+                        aria-label={`View the sale of ${s.item.title} to ${s.buyer.username ?? s.buyer.email}`}
+                      >
+                        View
+                      </Link>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        page={pages.page}
+        nextCursor={read.data?.nextCursor}
+        onNext={pages.next}
+        onPrevious={pages.previous}
+        busy={read.status === 'loading'}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,250 @@
+import type { AsyncThunk } from '@reduxjs/toolkit';
+import type { ApiError } from '@tradeshelf/contract';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button } from '../../components/ui.tsx';
+import type { ThunkConfig } from '../../lib/thunk.ts';
+import { useAction, useRead } from './request.ts';
+
+// Small pieces the delivery, reviews and affiliates screens share (delivery helper).
+
+export const focusRing =
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="flex flex-col gap-1">
+      <h1 className="text-2xl font-bold text-white">{title}</h1>
+      {children && <p className="text-sm text-slate-400">{children}</p>}
+    </header>
+  );
+}
+
+export function Panel({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-lg font-semibold text-white">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Loading({ label }: { label: string }) {
+  return (
+    <div aria-busy="true" className="h-24 animate-pulse rounded-xl bg-ink-800">
+      <span className="sr-only">{label}</span>
+    </div>
+  );
+}
+
+/** A failed read: its words and a way to try again. */
+export function ReadError({ error, onRetry }: { error: ApiError | null; onRetry: () => void }) {
+  return (
+    <Alert>
+      <span>{error?.error ?? 'We could not load this.'}</span>{' '}
+      <button type="button" className={`underline ${focusRing}`} onClick={onRetry}>
+        Try again
+      </button>
+    </Alert>
+  );
+}
+
+/**
+ * A confirm step in place of the button that opened it: it takes the focus when it opens, Escape
+ * or Cancel closes it.
+ */
+export function ConfirmStep({
+  title,
+  children,
+  confirmLabel,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const id = useId();
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-title`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !busy) onCancel();
+      }}
+      className={`flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4 ${focusRing}`}
+    >
+      <p id={`${id}-title`} className="font-semibold text-white">
+        {title}
+      </p>
+      {children && <div className="flex flex-col gap-2 text-sm text-slate-200">{children}</div>}
+      {error && <Alert>{error}</Alert>}
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="danger" loading={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+        <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Copies a value; says "Copied", or selects it for copying by hand when the clipboard is shut. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 2500);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button
+        type="button"
+        aria-label={label}
+        className={`rounded-md border border-ink-600 px-2 py-1 text-xs font-semibold text-slate-200 hover:bg-ink-800 ${focusRing}`}
+        onClick={async () => {
+          try {
+            if (!navigator.clipboard?.writeText) throw new Error('No clipboard');
+            await navigator.clipboard.writeText(value);
+            setState('copied');
+          } catch {
+            setState('manual');
+          }
+        }}
+      >
+        Copy
+      </button>
+      <span role="status" className="text-xs text-slate-400">
+        {state === 'copied' ? 'Copied' : state === 'manual' ? 'Select the name and copy it' : ''}
+      </span>
+    </span>
+  );
+}
+
+type Thunk<Arg, Res> = AsyncThunk<Res, Arg, ThunkConfig>;
+type PageOf<T> = { items: T[]; nextCursor: string | null };
+
+/**
+ * A list read a page at a time: the first page when `filter` changes, "Load more" for the next.
+ * `replace` puts a changed item (a task marked done, a review replied to) in its place. Callers
+ * name the type arguments: inference through `AsyncThunk` widens the answer with `undefined`.
+ */
+export function usePaged<A extends { cursor?: string | undefined }, T extends { id: string }>(
+  thunk: Thunk<A, PageOf<T>>,
+  filter: A,
+) {
+  const first = useRead<A, PageOf<T>>(thunk, filter);
+  const more = useAction<A, PageOf<T>>(thunk);
+  const key = JSON.stringify(filter);
+  // Later pages and patches belong to the first page they were read after: a new first page (a
+  // filter change, a reload) drops them without an effect.
+  const base = first.data;
+  const [extraOf, setExtra] = useState<{ base: unknown; page: PageOf<T> } | null>(null);
+  const extra = extraOf && extraOf.base === base ? extraOf.page : null;
+  const [patchesOf, setPatches] = useState<{ base: unknown; items: Record<string, T> }>({
+    base: null,
+    items: {},
+  });
+  const patches = patchesOf.base === base ? patchesOf.items : {};
+  const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
+  const nextCursor = extra ? extra.nextCursor : (first.data?.nextCursor ?? null);
+  const runMore = more.run;
+  const loadMore = useCallback(async () => {
+    if (!nextCursor) return;
+    const page = await runMore({ ...(JSON.parse(key) as A), cursor: nextCursor });
+    if (page)
+      setExtra((e) => ({
+        base,
+        page: {
+          items: [...(e && e.base === base ? e.page.items : []), ...page.items],
+          nextCursor: page.nextCursor,
+        },
+      }));
+  }, [nextCursor, key, runMore, base]);
+  const replace = useCallback(
+    (item: T) =>
+      setPatches((p) => ({
+        base,
+        items: { ...(p.base === base ? p.items : {}), [item.id]: item },
+      })),
+    [base],
+  );
+  return {
+    status: first.status,
+    error: first.error,
+    reload: first.reload,
+    items: items.map((i) => patches[i.id] ?? i),
+    nextCursor,
+    loadMore,
+    loadingMore: more.busy,
+    moreError: more.error,
+    replace,
+  };
+}
+
+export function LoadMore({
+  list,
+  noun,
+}: {
+  list: {
+    nextCursor: string | null;
+    loadMore: () => Promise<void>;
+    loadingMore: boolean;
+    moreError: ApiError | null;
+  };
+  noun: string;
+}) {
+  if (!list.nextCursor) return null;
+  return (
+    <div className="flex flex-col items-start gap-2">
+      {list.moreError && <Alert>{list.moreError.error}</Alert>}
+      <Button
+        type="button"
+        variant="ghost"
+        loading={list.loadingMore}
+        onClick={() => void list.loadMore()}
+      >
+        Load more {noun}
+      </Button>
+    </div>
+  );
+}
+
+/** Ticks every minute, so "due in" and "overdue by" stay true on a page left open. */
+export function useNow(everyMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

@@ -1,0 +1,65 @@
+import { endpoints, type StorefrontImageKind, vendorEndpoints } from '@tradeshelf/contract/client';
+import type {
+  Storefront,
+  StorefrontBody,
+  VendorPayouts,
+  VendorUrlAvailability,
+} from '@tradeshelf/contract';
+import { requestThunk } from '../../../lib/thunk.ts';
+import { uploadTo } from '../upload.ts';
+
+/** The vendor's storefront, or null before the first save. */
+export const fetchStorefront = requestThunk<void, Storefront | null>(
+  'vendor/storefront',
+  async (_arg, { api }) => (await api.call(vendorEndpoints.vendorStorefront, {})).storefront,
+);
+
+export const saveStorefront = requestThunk<StorefrontBody, Storefront>(
+  'vendor/saveStorefront',
+  async (body, { api }) =>
+    (await api.call(vendorEndpoints.saveVendorStorefront, { body })).storefront,
+);
+
+export const checkVendorUrl = requestThunk<string, VendorUrlAvailability>(
+  'vendor/vendorUrlAvailability',
+  (vendorUrl, { api }) => api.call(vendorEndpoints.vendorUrlAvailability, { query: { vendorUrl } }),
+);
+
+export interface ImageUpload {
+  kind: StorefrontImageKind;
+  file: File;
+  /** Share of the file sent so far, 0 to 1. */
+  onProgress?: (fraction: number) => void;
+}
+
+export const uploadStorefrontImage = requestThunk<ImageUpload, Storefront>(
+  'vendor/uploadStorefrontImage',
+  async ({ kind, file, onProgress }, extra) =>
+    (
+      await uploadTo<{ storefront: Storefront }>(
+        extra,
+        vendorEndpoints.uploadStorefrontImage,
+        { kind },
+        { file, ...(onProgress ? { onProgress } : {}) },
+      )
+    ).storefront,
+);
+
+export const removeStorefrontImage = requestThunk<StorefrontImageKind, Storefront>(
+  'vendor/removeStorefrontImage',
+  async (kind, { api }) =>
+    (await api.call(vendorEndpoints.removeStorefrontImage, { params: { kind } })).storefront,
+);
+
+/** The payout account's state and the vendor's balances. */
+export const fetchPayouts = requestThunk<void, VendorPayouts>(
+  'vendor/payouts',
+  async (_arg, { api }) => (await api.call(vendorEndpoints.vendorPayouts, {})).payouts,
+);
+
+/** Starts (or continues) onboarding at the payment provider: the page to send the vendor to. */
+export const startPayoutOnboarding = requestThunk<void, string>(
+  'vendor/connect',
+  async (_arg, { api }) =>
+    (await api.call(endpoints.connectAccount, { query: { as: 'vendor' } })).url,
+);

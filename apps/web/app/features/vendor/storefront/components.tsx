@@ -1,0 +1,423 @@
+import {
+  normaliseVendorUrl,
+  socialLinkExamples,
+  socialLinkKinds,
+  socialLinkLabels,
+  STOREFRONT_BIO_MAX,
+  storefrontMessages as m,
+  validateVendorUrl,
+  VENDOR_URL_MIN,
+  vendorUrlMessages,
+  type SocialLinkKind,
+  type StorefrontImageKind,
+} from '@tradeshelf/contract/client';
+import type { Storefront, StorefrontBody, VendorUrlAvailability } from '@tradeshelf/contract';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useToast } from '../../../components/toasts.tsx';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Picture } from '../../../lib/images.tsx';
+import { useAction } from '../request.ts';
+import {
+  checkVendorUrl,
+  removeStorefrontImage,
+  saveStorefront,
+  uploadStorefrontImage,
+  type ImageUpload as ImageUploadArg,
+} from './api.ts';
+import {
+  imageFileProblem,
+  initialValues,
+  toBody,
+  validateStorefront,
+  type FieldErrors,
+  type StorefrontValues,
+} from './form.ts';
+
+/** The storefront's header as buyers will see it on `/v/<address>`, drawn from the form as typed. */
+export function HeaderPreview({
+  values,
+  storefront,
+}: {
+  values: StorefrontValues;
+  storefront: Storefront | null;
+}) {
+  const links = socialLinkKinds.filter((k) => values.socialLinks[k].trim());
+  const name = values.displayName.trim() || 'Your storefront';
+  return (
+    <section
+      aria-label="Preview of your storefront’s header"
+      className="overflow-hidden rounded-2xl border border-ink-700 bg-ink-900"
+    >
+      {storefront?.banner ? (
+        <Picture
+          image={storefront.banner}
+          alt=""
+          sizes="(min-width: 1024px) 720px, 100vw"
+          className="h-28 w-full object-cover sm:h-36"
+        />
+      ) : (
+        <div
+          aria-hidden
+          className="h-24 bg-gradient-to-r from-brand-600/40 via-indigo-600/30 to-fuchsia-600/30 sm:h-32"
+        />
+      )}
+      <div className="flex gap-4 p-5">
+        {storefront?.avatar ? (
+          <Picture
+            image={storefront.avatar}
+            alt=""
+            sizes="64px"
+            className="h-16 w-16 shrink-0 rounded-full border border-ink-600 object-cover"
+          />
+        ) : (
+          <div
+            aria-hidden
+            className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-ink-700 text-2xl font-bold text-slate-300"
+          >
+            {name.charAt(0).toUpperCase()}
+          </div>
+        )}
+        <div className="flex min-w-0 flex-col gap-1.5">
+          <p className="truncate text-xl font-extrabold text-white">{name}</p>
+          <p className="text-xs text-slate-400">
+            tradeshelf · /v/{normaliseVendorUrl(values.vendorUrl) || 'your-address'}
+          </p>
+          {values.bio.trim() && (
+            <p className="line-clamp-3 whitespace-pre-line text-sm text-slate-300">
+              {values.bio.trim()}
+            </p>
+          )}
+          {links.length > 0 && (
+            <p className="flex flex-wrap gap-3 text-sm text-brand-400">
+              {links.map((k) => (
+                <span key={k}>{socialLinkLabels[k]}</span>
+              ))}
+            </p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Says whether the address is free while the vendor types (after a pause), as the server sees it. */
+function useAddressCheck(value: string, current: string | null) {
+  const check = useAction<string, VendorUrlAvailability>(checkVendorUrl);
+  const { run, reset } = check;
+  const address = normaliseVendorUrl(value);
+  const wellFormed = !validateVendorUrl(address) || address === current;
+  useEffect(() => {
+    if (!address || !wellFormed || address === current) {
+      reset();
+      return;
+    }
+    const timer = setTimeout(() => void run(address), 400);
+    return () => clearTimeout(timer);
+  }, [address, wellFormed, current, run, reset]);
+  if (address && address === current) return { tone: 'ok' as const, text: vendorUrlMessages.yours };
+  const data = check.data;
+  if (!wellFormed || !data || data.vendorUrl !== address) return null;
+  return { tone: data.available ? ('ok' as const) : ('bad' as const), text: data.message };
+}
+
+function TextArea({
+  label,
+  value,
+  onChange,
+  error,
+  max,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | undefined;
+  max: number;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={4}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-help`}
+        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
+      />
+      <p
+        id={`${id}-help`}
+        className={`text-sm ${error ? 'text-rose-400' : 'text-slate-400'}`}
+        aria-live="polite"
+      >
+        {error ?? `${value.trim().length} / ${max} characters`}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Address, name, bio and links, checked with the contract's rules as typed and again by the server
+ * (its field messages replace these). Changing the address of a saved storefront asks first.
+ */
+export function StorefrontForm({
+  storefront,
+  onSaved,
+  values,
+  setValues,
+}: {
+  storefront: Storefront | null;
+  onSaved: (s: Storefront) => void;
+  values: StorefrontValues;
+  setValues: (v: StorefrontValues) => void;
+}) {
+  const toast = useToast();
+  const save = useAction<StorefrontBody, Storefront>(saveStorefront);
+  const [shown, setShown] = useState<FieldErrors>({});
+  const [touched, setTouched] = useState(false);
+  const address = useAddressCheck(values.vendorUrl, storefront?.vendorUrl ?? null);
+  const local = validateStorefront(values, storefront?.vendorUrl ?? null);
+  // The server's field messages (a taken address) stand until the next edit.
+  const fromServer = save.error?.fields ?? {};
+  // The address is checked as it is typed (once it is long enough to be one), like its availability.
+  const live: FieldErrors =
+    local.vendorUrl && normaliseVendorUrl(values.vendorUrl).length >= VENDOR_URL_MIN
+      ? { vendorUrl: local.vendorUrl }
+      : {};
+  const errors: FieldErrors = { ...(touched ? local : shown), ...live, ...fromServer };
+  const { reset } = save;
+  const set = (patch: Partial<StorefrontValues>) => {
+    setValues({ ...values, ...patch });
+    setShown({});
+    if (save.error) reset();
+  };
+  const setLink = (kind: SocialLinkKind, v: string) =>
+    set({ socialLinks: { ...values.socialLinks, [kind]: v } });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (Object.keys(local).length) {
+      setShown(local);
+      return;
+    }
+    const body = toBody(values);
+    if (
+      storefront &&
+      body.vendorUrl !== storefront.vendorUrl &&
+      !window.confirm(
+        `Change your address to /v/${body.vendorUrl}? Links to /v/${storefront.vendorUrl} will redirect to the new address, and no one else can take the old one.`,
+      )
+    )
+      return;
+    const saved = await save.run(body);
+    if (saved) {
+      setShown({});
+      toast(storefront ? m.saved : m.created);
+      onSaved(saved);
+      setValues(initialValues(saved));
+    }
+  };
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+      <Field
+        label="Storefront address"
+        value={values.vendorUrl}
+        onChange={(e) => set({ vendorUrl: e.target.value })}
+        onBlur={() => setTouched(true)}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="my-trading-tools"
+        error={errors.vendorUrl}
+        hint={
+          <span
+            aria-live="polite"
+            className={
+              address?.tone === 'bad'
+                ? 'text-rose-400'
+                : address?.tone === 'ok'
+                  ? 'text-brand-300'
+                  : undefined
+            }
+          >
+            {address?.text ??
+              `Your storefront lives at /v/${normaliseVendorUrl(values.vendorUrl) || 'your-address'}.`}
+            {storefront && ` ${storefront.renamesLeft} address changes left.`}
+          </span>
+        }
+      />
+      <Field
+        label="Name"
+        value={values.displayName}
+        onChange={(e) => set({ displayName: e.target.value })}
+        autoComplete="organization"
+        error={errors.displayName}
+      />
+      <TextArea
+        label="Bio"
+        value={values.bio}
+        onChange={(bio) => set({ bio })}
+        error={errors.bio}
+        max={STOREFRONT_BIO_MAX}
+      />
+      <fieldset className="flex flex-col gap-3">
+        <legend className="text-sm font-medium text-slate-200">Links (https only)</legend>
+        {errors.socialLinks && <p className="text-sm text-rose-400">{errors.socialLinks}</p>}
+        <div className="grid gap-3 sm:grid-cols-2">
+          {socialLinkKinds.map((kind) => (
+            <Field
+              key={kind}
+              label={socialLinkLabels[kind]}
+              type="url"
+              inputMode="url"
+              value={values.socialLinks[kind]}
+              placeholder={socialLinkExamples[kind]}
+              onChange={(e) => setLink(kind, e.target.value)}
+              error={errors[`socialLinks.${kind}`]}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" loading={save.busy}>
+          {storefront ? 'Save storefront' : 'Create storefront'}
+        </Button>
+        {storefront && (
+          <a
+            href={storefront.path}
+            target="_blank"
+            rel="noopener"
+            className="text-sm font-semibold text-brand-400 underline underline-offset-2"
+          >
+            View your storefront
+          </a>
+        )}
+      </div>
+      {storefront && storefront.previousUrls.length > 0 && (
+        <p className="text-sm text-slate-400">
+          Old addresses that redirect here:{' '}
+          {storefront.previousUrls.map((u) => `/v/${u}`).join(', ')}
+        </p>
+      )}
+    </form>
+  );
+}
+
+const imageCopy: Record<StorefrontImageKind, { label: string; hint: string }> = {
+  avatar: { label: 'Logo', hint: 'Square, at least 256 × 256 px. PNG, JPEG or WebP up to 2 MB.' },
+  banner: {
+    label: 'Banner',
+    hint: 'Wide (3:1), at least 1200 × 400 px. PNG, JPEG or WebP up to 2 MB.',
+  },
+};
+
+/** Picks, checks and uploads one picture with a progress bar; removes it after asking. */
+export function ImageUpload({
+  kind,
+  storefront,
+  onSaved,
+}: {
+  kind: StorefrontImageKind;
+  storefront: Storefront | null;
+  onSaved: (s: Storefront) => void;
+}) {
+  const toast = useToast();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const upload = useAction<ImageUploadArg, Storefront>(uploadStorefrontImage);
+  const remove = useAction<StorefrontImageKind, Storefront>(removeStorefrontImage);
+  const current = kind === 'avatar' ? storefront?.avatar : storefront?.banner;
+  const copy = imageCopy[kind];
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    const bad = imageFileProblem(file);
+    setProblem(bad);
+    if (bad) return;
+    setProgress(0);
+    const saved = await upload.run({ kind, file, onProgress: setProgress });
+    setProgress(null);
+    if (input.current) input.current.value = '';
+    if (saved) {
+      toast(m.imageSaved);
+      onSaved(saved);
+    } else setProblem(null);
+  };
+  const drop = async () => {
+    if (!window.confirm(`Remove your ${copy.label.toLowerCase()}?`)) return;
+    const saved = await remove.run(kind);
+    if (saved) {
+      toast(m.imageRemoved);
+      onSaved(saved);
+    }
+  };
+  const error = problem ?? upload.error?.fields?.file ?? upload.error?.error ?? remove.error?.error;
+
+  return (
+    <div className="flex flex-col gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4">
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        {copy.label}
+      </label>
+      {current && (
+        <Picture
+          image={current}
+          alt={`Your ${copy.label.toLowerCase()}`}
+          sizes={kind === 'avatar' ? '96px' : '320px'}
+          className={
+            kind === 'avatar' ? 'h-24 w-24 rounded-full object-cover' : 'h-20 w-full object-cover'
+          }
+        />
+      )}
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept="image/png,image/jpeg,image/webp"
+        disabled={!storefront || progress !== null}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => void choose(e.target.files?.[0])}
+        className="text-sm text-slate-300 file:mr-3 file:rounded-lg file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100 disabled:opacity-50"
+      />
+      <p id={`${id}-hint`} className="text-sm text-slate-400">
+        {storefront ? copy.hint : m.setUpFirst}
+      </p>
+      {progress !== null && (
+        <div
+          role="progressbar"
+          aria-label={`Uploading your ${copy.label.toLowerCase()}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(progress * 100)}
+          className="h-2 overflow-hidden rounded-full bg-ink-700"
+        >
+          <div
+            className="h-full bg-brand-500 transition-[width]"
+            style={{ width: `${Math.round(progress * 100)}%` }}
+          />
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-rose-400">
+          {error}
+        </p>
+      )}
+      {current && (
+        <Button
+          type="button"
+          variant="ghost"
+          className="self-start"
+          loading={remove.busy}
+          onClick={() => void drop()}
+        >
+          Remove {copy.label.toLowerCase()}
+        </Button>
+      )}
+    </div>
+  );
+}

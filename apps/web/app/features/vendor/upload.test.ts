@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { NETWORK_ERROR } from '../../lib/http.ts';
+import { UPLOAD_CANCELLED, uploadWithProgress, type UploadXhr } from './upload.ts';
+
+/** A scripted XMLHttpRequest: records what the helper does, lets the test play the network. */
+class FakeXhr implements UploadXhr {
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | null = null;
+  aborted = false;
+  status = 0;
+  responseText = '';
+  upload: UploadXhr['upload'] = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: FormData) {
+    this.body = body;
+  }
+  abort() {
+    this.aborted = true;
+    this.onabort?.();
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ loaded, total, lengthComputable: true });
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+function start(extra: { signal?: AbortSignal } = {}) {
+  const xhr = new FakeXhr();
+  const seen: number[] = [];
+  const file = new File(['video bytes'], 'intro.mp4', { type: 'video/mp4' });
+  const done = uploadWithProgress<{ course: string }>(
+    {
+      method: 'POST',
+      url: 'http://api.test/api/v1/vendor/courses/prd_1/lessons/les_1/video',
+      token: 'access-token',
+      file,
+      fileName: file.name,
+      onProgress: (f) => seen.push(f),
+      ...extra,
+    },
+    () => xhr,
+  );
+  return { xhr, seen, done };
+}
+
+describe('uploadWithProgress', () => {
+  it('sends the file as field `file` with the bearer token and reports progress to the end', async () => {
+    const { xhr, seen, done } = start();
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toMatch(/\/lessons\/les_1\/video$/);
+    expect(xhr.headers.authorization).toBe('Bearer access-token');
+    const sent = xhr.body!.get('file') as File;
+    expect(sent.name).toBe('intro.mp4');
+    expect(await sent.text()).toBe('video bytes');
+    xhr.progress(25, 100);
+    xhr.progress(80, 100);
+    xhr.upload.onprogress?.({ loaded: 1, total: 0, lengthComputable: false });
+    xhr.answer(200, { course: 'updated' });
+    await expect(done).resolves.toEqual({ course: 'updated' });
+    expect(seen).toEqual([0.25, 0.8, 1]);
+  });
+
+  it('rejects with the server’s error shape, field messages included', async () => {
+    const { xhr, done } = start();
+    const refusal = {
+      error: 'Upload the video as MP4 or WebM.',
+      code: 'unsupported_media_type',
+      fields: { file: 'Upload the video as MP4 or WebM.' },
+    };
+    xhr.answer(415, refusal);
+    await expect(done).rejects.toEqual(refusal);
+  });
+
+  it('gives a readable error when a proxy answers without the error shape', async () => {
+    const { xhr, done } = start();
+    xhr.status = 413;
+    xhr.responseText = '<html>Request Entity Too Large</html>';
+    xhr.onload?.();
+    await expect(done).rejects.toEqual({ error: 'The file is too large.', code: 'bad_request' });
+  });
+
+  it('reports a network failure and a cancel as errors of the same shape', async () => {
+    const failed = start();
+    failed.xhr.onerror?.();
+    await expect(failed.done).rejects.toEqual(NETWORK_ERROR);
+
+    const controller = new AbortController();
+    const cancelled = start({ signal: controller.signal });
+    controller.abort();
+    expect(cancelled.xhr.aborted).toBe(true);
+    await expect(cancelled.done).rejects.toEqual(UPLOAD_CANCELLED);
+  });
+});

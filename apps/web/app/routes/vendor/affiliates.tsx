@@ -1,0 +1,3 @@
+import { VendorAffiliates } from '../../features/vendor/affiliates/affiliates.tsx';
+
+export default VendorAffiliates;

@@ -1,0 +1,3 @@
+import { AnalyticsScreen } from '../../features/vendor/analytics/screen.tsx';
+
+export default AnalyticsScreen;

@@ -1,0 +1,3 @@
+import { CouponsPage } from '../../features/vendor/coupons/coupons-page.tsx';
+
+export default CouponsPage;

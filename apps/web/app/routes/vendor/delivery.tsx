@@ -1,0 +1,3 @@
+import { DeliveryHub } from '../../features/vendor/delivery/hub.tsx';
+
+export default DeliveryHub;

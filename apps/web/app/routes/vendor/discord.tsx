@@ -1,0 +1,3 @@
+import { DiscordSetup } from '../../features/vendor/delivery/discord.tsx';
+
+export default DiscordSetup;

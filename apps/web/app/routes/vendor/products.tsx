@@ -1,0 +1,3 @@
+import { VendorProductList } from '../../features/vendor/products/list.tsx';
+
+export default VendorProductList;

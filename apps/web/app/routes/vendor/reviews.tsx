@@ -1,0 +1,3 @@
+import { VendorReviews } from '../../features/vendor/reviews/reviews.tsx';
+
+export default VendorReviews;

@@ -1,0 +1,8 @@
+import type { VendorPageProps } from '../../features/vendor/nav.ts';
+import { SaleDetail } from '../../features/vendor/sales/sale-detail.tsx';
+
+export default function VendorSale({ params }: VendorPageProps) {
+  const { id = '' } = params;
+  // A new id is a new screen: nothing of the previous sale's forms carries over.
+  return <SaleDetail key={id} id={id} />;
+}

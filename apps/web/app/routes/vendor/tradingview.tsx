@@ -1,0 +1,3 @@
+import { TradingViewSetup } from '../../features/vendor/delivery/tradingview.tsx';
+
+export default TradingViewSetup;
