@@ -18,17 +18,29 @@ const sale = {
 };
 
 /** The form with a fake provider: `answers` are what each refund call gets (null: refunded). */
-function setup(answers: Array<ApiError | null> = [null], over: Partial<typeof sale> = {}) {
+function setup(
+  answers: Array<ApiError | null> = [null],
+  over: Partial<typeof sale> = {},
+  reload = false,
+) {
   const calls: Array<{ body: VendorRefundBody; key: string }> = [];
   function Harness() {
     const [error, setError] = useState<ApiError | null>(null);
+    const [current, setCurrent] = useState({ ...sale, ...over });
     const onRefund = vi.fn(async (body: VendorRefundBody, key: string) => {
       calls.push({ body, key });
       const answer = answers.shift() ?? null;
       setError(answer);
+      // As the sale page does: the sale reloads with what the refund left.
+      if (answer === null && reload)
+        setCurrent((s) => ({
+          ...s,
+          refundable: usd(s.refundable.amount - (body.amount ?? s.refundable.amount)),
+          status: body.amount === null ? ('refunded' as const) : s.status,
+        }));
       return answer === null;
     });
-    return <RefundForm sale={{ ...sale, ...over }} onRefund={onRefund} error={error} />;
+    return <RefundForm sale={current} onRefund={onRefund} error={error} />;
   }
   render(<Harness />);
   return { calls, user: userEvent.setup() };
@@ -55,6 +67,16 @@ describe('refund form', () => {
     expect(screen.getByRole('status').textContent).toContain(
       'Refund of $40 sent to the payment provider.',
     );
+  });
+
+  it('still says the refund was sent once the reloaded sale has nothing left', async () => {
+    const { user } = setup([null], {}, true);
+    await user.type(reason(), 'Asked within a week');
+    await user.click(screen.getByRole('button', { name: 'Refund…' }));
+    await user.click(screen.getByRole('button', { name: 'Refund $40' }));
+    expect(screen.getByText('Refund of $40 sent to the payment provider.')).toBeTruthy();
+    expect(screen.getByText(vendorSalesMessages.refundAlreadyFull)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Refund…' })).toBeNull();
   });
 
   it('refunds a part, which keeps access', async () => {

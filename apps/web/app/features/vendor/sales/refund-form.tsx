@@ -45,7 +45,13 @@ export function RefundForm({
         : sale.status === 'refunded'
           ? vendorSalesMessages.refundAlreadyFull
           : 'Nothing is left to refund on this sale.';
-    return <Alert tone="info">{why}</Alert>;
+    // The sale reloads after a whole refund: what was sent still says so above why nothing is left.
+    return (
+      <div className="flex flex-col gap-3">
+        {done && <Alert tone="success">{done}</Alert>}
+        <Alert tone="info">{why}</Alert>
+      </div>
+    );
   }
 
   // A changed request is a new refund: a new key.
