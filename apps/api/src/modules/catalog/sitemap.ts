@@ -83,7 +83,11 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
       } else if (name === 'vendors.xml') {
         const found = await rows<{ vendor_url: string }>(
           db,
-          sql`select vendor_url from vendors order by vendor_url limit 50000`,
+          // A storefront with nothing on sale is a thin page: it joins the sitemap with its first product.
+          sql`select v.vendor_url from vendors v
+              where exists (select 1 from products p where p.vendor_id = v.id and p.is_active)
+                 or exists (select 1 from bundles b where b.vendor_id = v.id and b.is_active)
+              order by v.vendor_url limit 50000`,
         );
         urls = found.map((v) => ({ loc: `${origin}/v/${encodeURIComponent(v.vendor_url)}` }));
       } else if (name === 'bundles.xml') {

@@ -49,6 +49,10 @@ describe('storefront pages follow edits', () => {
     const created = await save(first, 'Lighthouse Charts');
     expect(created.statusCode, created.body).toBe(200);
     const vendorId = created.json().storefront.id as string;
+    const empty = await t.app.inject({ method: 'GET', url: '/sitemaps/vendors.xml' });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('<urlset');
+    expect(empty.body).not.toContain(`/v/${first}</loc>`);
     const product = await createProduct(t, vendorId, { title: 'Lighthouse Oscillator' });
 
     const before = await page(`/v/${first}`);
