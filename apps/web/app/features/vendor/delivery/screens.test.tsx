@@ -83,7 +83,10 @@ describe('Discord set-up', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.query.get('state')).toBe('st-1');
     expect(calls[0]!.query.get('guild_id')).toBe('111');
-    expect(screen.getByTestId('where').textContent).toBe('/vendor/delivery/discord');
+    // React Router commits a navigation in a transition: under load it lands after the toast.
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe('/vendor/delivery/discord'),
+    );
   });
 
   it('says so when the vendor cancelled on Discord’s page', async () => {
