@@ -16,8 +16,12 @@ export const fetchVendorAnalytics = requestThunk<AnalyticsFilters, VendorAnalyti
   (query, { api }) => api.call(vendorEndpoints.vendorAnalytics, { query }),
 );
 
-/** The same range as a CSV file, fetched with the bearer token (the client sends no cookies). */
-export const downloadVendorAnalyticsCsv = requestThunk<AnalyticsFilters, Blob>(
+/**
+ * The same range as CSV text, fetched with the bearer token (the client sends no cookies). Text,
+ * not the Blob: actions stay serialisable; the screen makes the file.
+ */
+export const downloadVendorAnalyticsCsv = requestThunk<AnalyticsFilters, string>(
   'vendor/analytics/export',
-  (query, { api }) => api.call(vendorEndpoints.vendorAnalyticsExport, { query }),
+  async (query, { api }) =>
+    (await api.call(vendorEndpoints.vendorAnalyticsExport, { query })).text(),
 );

@@ -141,6 +141,7 @@ describe('analytics screen', () => {
     // The client's Blob (the fetch implementation's, not necessarily jsdom's) with the CSV in it.
     const blob = (created.mock.calls[0] as unknown as [Blob])[0];
     expect(await blob.text()).toContain('date,type');
+    expect(blob.type).toBe('text/csv;charset=utf-8');
     const link = click.mock.instances[0] as unknown as HTMLAnchorElement;
     expect(link.download).toMatch(/^sales-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   });

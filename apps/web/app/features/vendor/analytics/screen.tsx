@@ -61,7 +61,7 @@ export function AnalyticsScreen() {
   if (valid && JSON.stringify(next) !== JSON.stringify(query)) setQuery(next);
 
   const read = useRead<AnalyticsFilters, VendorAnalytics>(fetchVendorAnalytics, query);
-  const download = useAction<AnalyticsFilters, Blob>(downloadVendorAnalyticsCsv);
+  const download = useAction<AnalyticsFilters, string>(downloadVendorAnalyticsCsv);
   const data = read.data;
   const shown = useMemo(() => {
     if (!data) return null;
@@ -80,8 +80,12 @@ export function AnalyticsScreen() {
   };
 
   const onDownload = async () => {
-    const blob = await download.run(query);
-    if (blob) saveBlob(blob, csvFilename(query.from, query.to, query.productId));
+    const csv = await download.run(query);
+    if (csv !== null)
+      saveBlob(
+        new Blob([csv], { type: 'text/csv;charset=utf-8' }),
+        csvFilename(query.from, query.to, query.productId),
+      );
   };
 
   return (

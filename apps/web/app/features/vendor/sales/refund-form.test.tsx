@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vendorSalesMessages } from '@tradeshelf/contract/client';
-import type { ApiError, VendorRefundBody } from '@tradeshelf/contract';
+import type { ApiError, VendorRefundBody, VendorSale } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { RefundForm } from './refund-form.tsx';
 
@@ -13,7 +13,7 @@ const usd = (amount: number) => ({ amount, currency: 'usd' });
 const sale = {
   refundable: usd(4_000),
   pendingRefund: usd(0),
-  status: 'paid' as const,
+  status: 'paid' as VendorSale['status'],
   subscription: null,
 };
 
@@ -36,7 +36,7 @@ function setup(
         setCurrent((s) => ({
           ...s,
           refundable: usd(s.refundable.amount - (body.amount ?? s.refundable.amount)),
-          status: body.amount === null ? ('refunded' as const) : s.status,
+          status: body.amount === null ? 'refunded' : s.status,
         }));
       return answer === null;
     });
