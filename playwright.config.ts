@@ -47,6 +47,8 @@ export default defineConfig({
       DATABASE_URL: '',
       REDIS_URL: '',
       NODE_ENV: 'production',
+      // The suite signs up more accounts from loopback than one address may in an hour.
+      SIGNUP_LIMIT_PER_IP_HOUR: '100',
     },
   },
 });

@@ -29,6 +29,11 @@ const envSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_ENDPOINT: z.url().optional(),
   S3_PUBLIC_URL: z.url().optional(),
+  /**
+   * Sign-ups one address may make in an hour. Raise it where many people share one address (a
+   * school, carrier NAT); the browser suite signs up a dozen accounts from loopback.
+   */
+  SIGNUP_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a signed course video, caption or attachment URL works (ADR 033). */

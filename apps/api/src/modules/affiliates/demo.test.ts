@@ -1,4 +1,9 @@
-import { affiliatesRoutes } from '@tradeshelf/contract';
+import {
+  affiliatesRoutes,
+  ordersRoutes,
+  vendorProductsRoutes,
+  vendorSalesRoutes,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { overview } from '../../../test/factories/affiliates.ts';
@@ -59,4 +64,28 @@ it('gives the demo affiliate a dashboard with pending and available commission, 
   const unbalanced = await t.database.db.execute(sql`select payment_ref from ledger_entries
     group by purchase_id, payment_ref having sum(amount) <> 0`);
   expect(unbalanced.rows).toEqual([]);
+});
+
+it('gives the demo vendor a workspace with sales to open and published products on first start', async () => {
+  const vendor = (await findAccountByEmail(t.database.db, 'vendor@demo.tradeshelf.test'))!;
+  const token = await t.deps.tokens.sign(
+    { sub: vendor.id, email: vendor.email, roles: ['buyer', 'vendor'] },
+    'tradeshelf:vendor',
+  );
+  const sales = await t.call(ordersRoutes.vendorSales, { token, query: { limit: '50' } });
+  expect(sales.statusCode, sales.body).toBe(200);
+  const list = sales.json().sales as Array<{ id: string; status: string }>;
+  expect(list.length).toBeGreaterThanOrEqual(20);
+  expect(new Set(list.map((s) => s.status))).toEqual(new Set(['paid', 'refunded']));
+  const opened = await t.call(vendorSalesRoutes.vendorSale, { token, params: { id: list[0]!.id } });
+  expect(opened.statusCode, opened.body).toBe(200);
+
+  const products = await t.call(vendorProductsRoutes.vendorProducts, { token, query: {} });
+  expect(products.statusCode, products.body).toBe(200);
+  const statuses = (products.json().products as Array<{ title: string; status: string }>).map(
+    (p) => p.status,
+  );
+  // Seeded products were published (the retired one is unpublished), none a never-published draft.
+  expect(statuses).toContain('published');
+  expect(statuses).not.toContain('draft');
 });

@@ -19,6 +19,32 @@ const login = async (email: string, password = DEFAULT_PASSWORD) => {
 };
 
 describe('signup', () => {
+  it('limits sign-ups per address to SIGNUP_LIMIT_PER_IP_HOUR, then answers 429 and creates nobody', async () => {
+    const limited = await startTestApp({ SIGNUP_LIMIT_PER_IP_HOUR: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await limited.call(authRoutes.signupBuyer, {
+          ip: '198.51.100.40',
+          body: { email: `limit-${i}@example.com`, password: 'market-maker-77' },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      const other = await limited.call(authRoutes.signupBuyer, {
+        ip: '198.51.100.41',
+        body: { email: 'limit-other@example.com', password: 'market-maker-77' },
+      });
+      expect(other.statusCode).toBe(201);
+      const refused = await limited.call(authRoutes.login, {
+        body: { email: 'limit-3@example.com', password: 'market-maker-77' },
+      });
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('creates an unverified buyer, signs them in and mails an activation code', async () => {
     const email = 'New.Buyer@Example.com';
     const res = await t.call(authRoutes.signupBuyer, {

@@ -162,7 +162,7 @@ export async function signup(
   password: string,
 ): Promise<LoginResponse> {
   await deps.limiter.consume([
-    { rule: rules.signupIp, key: ip },
+    { rule: { ...rules.signupIp, limit: deps.config.SIGNUP_LIMIT_PER_IP_HOUR }, key: ip },
     { rule: rules.signupAccount, key: email },
   ]);
   const existing = await users.findAccountByEmail(deps.database.db, email);

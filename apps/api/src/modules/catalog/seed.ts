@@ -85,10 +85,11 @@ export async function seedDemoCatalog(
               `## What you get\n\n- Lifetime updates while your plan is active\n- Setup guide and video walkthrough\n- Support from ${v.displayName}`,
             ].join('\n\n');
         await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
-            platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at)
+            platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at,
+            published_at)
           values (${id}, ${vendorId}, ${p.kind}, ${categoryOfKind[p.kind]}, ${slugify(p.title)}, ${p.title}, ${p.summary}, ${description},
             ${sql.param(p.tags)}::text[], ${sql.param(p.platforms)}::text[], ${sql.param(p.assets)}::text[], true, ${priceIds[0]}, ${p.prices[0]!.amount},
-            ${Math.floor(random() * 900)}, 0, 0, ${createdAt}, ${createdAt})`);
+            ${Math.floor(random() * 900)}, 0, 0, ${createdAt}, ${createdAt}, ${createdAt})`);
         for (const [pi, price] of p.prices.entries()) {
           await tx.execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval, trial_days, position)
             values (${priceIds[pi]}, ${id}, ${price.amount}, 'usd', ${price.scheme}, ${price.interval ?? null}, ${price.trialDays ?? null}, ${pi})`);
@@ -221,7 +222,7 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
         'large-' || regexp_replace(lower(${owner}), '[^a-z0-9]', '', 'g') || '-' || g, 'Bench Vendor ' || g, 'Synthetic vendor'
       from generate_series(1, ${vendors}) g`);
     await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags, platforms,
-        asset_classes, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at)
+        asset_classes, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, published_at)
       select 'prd_l' || ${owner} || '_' || g,
         'ven_l' || ${owner} || '_' || (1 + g % ${vendors}),
         (${sql.param(kinds)}::text[])[1 + g % 6],
@@ -238,6 +239,7 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
         (g * 13) % 1000,
         round((3 + ((g * 17) % 200) / 100.0)::numeric, 2),
         (g * 11) % 300,
+        now() - ((g % 1000) || ' days')::interval,
         now() - ((g % 1000) || ' days')::interval
       from generate_series(1, ${products}) g,
       lateral (select (${sql.param(WORDS.adj)}::text[])[1 + (g * 31) % 20] || ' ' || (${sql.param(WORDS.noun)}::text[])[1 + (g * 7) % 20] || ' ' ||

@@ -30,11 +30,13 @@ export async function seedDemoPurchase(
   options: { buyerId: string; productId: string; daysAgo: number },
 ): Promise<string | null> {
   const key = `demo:${options.productId}`;
-  await db.execute(sql`insert into purchases (id, buyer_id, vendor_id, provider, idempotency_key,
+  // A session id like a checkout's: order and sales lists show purchases that went through one.
+  await db.execute(sql`insert into purchases (id, session_id, buyer_id, vendor_id, provider, idempotency_key,
       request_hash, status, item_type, product_id, price_id, scheme, currency, subtotal, total,
       expires_at, paid_at, created_at, updated_at)
-    select ${'pur_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
-      'demo', 'paid', 'product', p.id, pr.id, pr.scheme, pr.currency, pr.amount, pr.amount,
+    select ${'pur_demo_' + options.productId}, ${'cs_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
+      'demo', 'paid', 'product', p.id, pr.id,
+      case when pr.scheme = 'one_time' then 'one_time' else pr.interval end, pr.currency, pr.amount, pr.amount,
       now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo}),
       now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo})
     from products p join prices pr on pr.id = p.default_price_id
@@ -84,11 +86,11 @@ export async function seedDemoReferredSales(
     const at = sql`now() - make_interval(days => ${sale.daysAgo})`;
     await db.transaction(async (tx) => {
       const inserted =
-        await tx.execute(sql`insert into purchases (id, buyer_id, vendor_id, provider,
+        await tx.execute(sql`insert into purchases (id, session_id, buyer_id, vendor_id, provider,
           idempotency_key, request_hash, status, item_type, product_id, price_id, scheme, currency,
           subtotal, total, ref_id, affiliate_user_id, affiliate_bps, expires_at, paid_at, created_at,
           updated_at)
-        select ${id}, ${buyerId}, p.vendor_id, 'sandbox', ${`demo-ref:${options.refId}:${i}`}, 'demo', 'paid', 'product',
+        select ${id}, ${`cs_demo_ref_${options.refId}_${i}`}, ${buyerId}, p.vendor_id, 'sandbox', ${`demo-ref:${options.refId}:${i}`}, 'demo', 'paid', 'product',
           p.id, ${product.price_id}, 'one_time', ${product.currency}, ${product.amount}, ${product.amount},
           ${options.refId}, ${options.affiliateUserId}, ${options.commissionBps}, ${at}, ${at}, ${at}, ${at}
         from products p where p.id = ${product.id}
