@@ -24,6 +24,9 @@ const NETWORK_CODES = new Set([
  */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 
+/** PostgreSQL error severities that end the session (node-postgres' `DatabaseError.severity`). */
+const FATAL_SEVERITIES = new Set(['FATAL', 'PANIC']);
+
 /** node-postgres and pg-pool errors that carry no code. */
 const DRIVER_MESSAGES = [
   'Connection terminated', // … unexpectedly / … due to connection timeout / closed past the hold limit
@@ -40,12 +43,22 @@ const DRIVER_MESSAGES = [
  */
 export function databaseUnavailableCause(err: unknown, depth = 0): Error | null {
   if (typeof err !== 'object' || err === null || depth > 5) return null;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+    severity?: unknown;
+  };
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : '';
   if (
     NETWORK_CODES.has(code) ||
     SERVER_CODES.has(code) ||
+    // The server ended (or would not start) the session, whatever the reason: a database refusing
+    // connections (55000, `ALLOW_CONNECTIONS false`), dropped or renamed (3D000), idle timeouts …
+    // A query's own mistakes are `ERROR`, never `FATAL`.
+    FATAL_SEVERITIES.has(e.severity as string) ||
     /^08[0-9A-Z]{3}$/.test(code) ||
     DRIVER_MESSAGES.some((m) => message.startsWith(m))
   )

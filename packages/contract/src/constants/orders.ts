@@ -14,8 +14,11 @@ export const subscriptionStatuses = [
 ] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
-/** Refunds the platform makes on its own: a payment for something the buyer already owned. */
-export const refundReasons = ['duplicate'] as const;
+/**
+ * Refunds the platform makes on its own: a payment for something the buyer already owned, or for a
+ * superseded checkout whose coupon had no redemptions left when it was paid.
+ */
+export const refundReasons = ['duplicate', 'coupon_limit'] as const;
 export type RefundReason = (typeof refundReasons)[number];
 
 export const entitlementKinds = ['access', 'course_enrolment', 'licence', 'discord_role'] as const;

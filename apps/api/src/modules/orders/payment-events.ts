@@ -1,4 +1,5 @@
 // Use case: apply a provider's payment event (deduplicated, in one transaction with its effects).
+import type { RefundReason } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -12,7 +13,7 @@ import { endAccess, grantedRef, itemOf, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
 import { reverseLedger, writeSale } from './ledger.ts';
-import { duplicateMail, receiptMail } from './receipts.ts';
+import { couponLimitMail, duplicateMail, receiptMail } from './receipts.ts';
 import { refund } from './refunds.ts';
 import { updateSubscription } from './subscriptions.ts';
 
@@ -176,12 +177,11 @@ export async function completeCheckout(
       where id = ${purchase.id}`);
     return;
   }
-  if (purchase.coupon_released && purchase.coupon_id) {
-    // Paid after we had released its coupon (an expiry raced the payment): take the redemption back.
-    await tx.execute(
-      sql`update coupons set redemptions = redemptions + 1 where id = ${purchase.coupon_id}`,
-    );
-  }
+  // Paid after we had released its coupon: an expiry raced the payment, or the buyer started a newer
+  // checkout with the coupon (another tab) and then paid this older one too. The redemption is taken
+  // back only within the coupon's limits; past them the payment is refunded and nothing is granted.
+  const overLimit =
+    purchase.coupon_released && purchase.coupon_id ? !(await retakeCoupon(tx, purchase)) : false;
   // One buyer's payments are fulfilled one at a time, so two checkouts paid at once (two tabs) see
   // each other: the second finds the item owned instead of granting it twice.
   await tx.execute(
@@ -203,8 +203,10 @@ export async function completeCheckout(
   const paymentRef = event.paymentRef ?? event.id;
   if (charged > 0) await writeSale(deps, tx, purchase, paymentRef, charged);
 
-  if (duplicate) {
-    await refundDuplicate(deps, tx, purchase, charged > 0 ? paymentRef : null, event, mailIds);
+  if (duplicate || overLimit) {
+    await refundDuplicate(deps, tx, purchase, charged > 0 ? paymentRef : null, event, mailIds, {
+      reason: duplicate ? 'duplicate' : 'coupon_limit',
+    });
     refunds.push(purchase.id);
     return;
   }
@@ -234,9 +236,37 @@ export async function completeCheckout(
 }
 
 /**
- * A payment for something the buyer already owned: reversed in the ledger at once, recorded for the
- * provider refund (and the subscription's end) that `processAutoRefunds` carries out, and explained to
- * the buyer. Nothing is granted.
+ * Takes back the coupon redemption of a checkout paid after its hold was released, under the coupon's
+ * row lock (the lock checkout's `redeemCoupon` takes) and within its overall and per-buyer limits.
+ * False when a limit is reached: other checkouts took the redemptions in the meantime.
+ */
+async function retakeCoupon(tx: Tx, purchase: PurchaseRow): Promise<boolean> {
+  const coupon = await one<{ max_per_buyer: number | null }>(
+    tx,
+    sql`select max_per_buyer from coupons where id = ${purchase.coupon_id} for update`,
+  );
+  if (!coupon) return true;
+  if (coupon.max_per_buyer !== null) {
+    // The same count `redeemCoupon` makes; this purchase is released, so it is not among them.
+    const used = await one<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from purchases
+        where coupon_id = ${purchase.coupon_id} and buyer_id = ${purchase.buyer_id}
+          and not coupon_released and status in ('pending', 'paid', 'refunded')`,
+    );
+    if ((used?.n ?? 0) >= coupon.max_per_buyer) return false;
+  }
+  const taken = await tx.execute(sql`update coupons set redemptions = redemptions + 1
+    where id = ${purchase.coupon_id} and (max_redemptions is null or redemptions < max_redemptions)
+    returning id`);
+  return taken.rows.length > 0;
+}
+
+/**
+ * A payment the platform refunds on its own (`duplicate`: for something the buyer already owned;
+ * `coupon_limit`: a superseded checkout whose coupon had no redemptions left): reversed in the ledger
+ * at once, recorded for the provider refund (and the subscription's end) that `processAutoRefunds`
+ * carries out, and explained to the buyer. Nothing is granted.
  */
 export async function refundDuplicate(
   deps: AppDeps,
@@ -245,10 +275,11 @@ export async function refundDuplicate(
   paymentRef: string | null,
   event: PaymentEvent,
   mailIds: string[],
+  { reason }: { reason: RefundReason } = { reason: 'duplicate' },
 ): Promise<void> {
-  if (paymentRef) await reverseLedger(tx, purchase, `refund:${paymentRef}:duplicate`);
+  if (paymentRef) await reverseLedger(tx, purchase, `refund:${paymentRef}:${reason}`);
   await tx.execute(sql`update purchases set status = 'refunded', refunded_at = now(),
-      refund_reason = 'duplicate',
+      refund_reason = ${reason},
       subscription_status = case when subscription_status is null then null else 'ended' end,
       updated_at = now()
     where id = ${purchase.id}`);
@@ -258,5 +289,12 @@ export async function refundDuplicate(
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
   const buyerEmail = await users.emailIn(tx, purchase.buyer_id);
   if (full && buyerEmail)
-    mailIds.push(await deps.mailer.enqueue(tx, duplicateMail(buyerEmail, full)));
+    mailIds.push(
+      await deps.mailer.enqueue(
+        tx,
+        reason === 'duplicate'
+          ? duplicateMail(buyerEmail, full)
+          : couponLimitMail(buyerEmail, full),
+      ),
+    );
 }

@@ -61,6 +61,23 @@ export function duplicateMail(to: string, p: Purchase) {
   return { to, subject: `Duplicate payment refunded: ${p.item.title}`, text: lines.join('\n') };
 }
 
+/** A superseded checkout paid after its coupon ran out: refunded in full, nothing granted. */
+export function couponLimitMail(to: string, p: Purchase) {
+  const lines = [
+    `A payment for ${p.item.title} from ${p.item.vendor.displayName} arrived for an older checkout with`,
+    `the coupon ${p.coupon?.code ?? ''}, after you had started a newer one with it (for example in another`,
+    'browser tab), and the coupon had no uses left for it.',
+    '',
+    p.refunded.amount > 0
+      ? `We refunded that payment in full: ${mailMoney(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
+      : 'Nothing was charged for it, and we cancelled that subscription.',
+    'Nothing was added to your library for it.',
+    '',
+    `Reference: ${p.receiptNumber ?? p.id}`,
+  ];
+  return { to, subject: `Payment refunded: ${p.item.title}`, text: lines.join('\n') };
+}
+
 /** The buyer's notice that a vendor ended their access, with the vendor's reason. */
 export function revokedMail(to: string, p: Purchase) {
   const vendor = p.item.vendor.displayName;

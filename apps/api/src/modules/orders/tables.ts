@@ -126,7 +126,7 @@ export const purchases = pgTable(
     refundedAt: ts('refunded_at'),
     disputedAt: ts('disputed_at'),
     /** Set when we refunded it ourselves (`duplicate`: the buyer already owned the item). */
-    refundReason: text('refund_reason', { enum: ['duplicate'] }),
+    refundReason: text('refund_reason', { enum: ['duplicate', 'coupon_limit'] }),
     /** A vendor ended the buyer's access (no money moves): when, why and who. */
     revokedAt: ts('revoked_at'),
     revokedReason: text('revoked_reason'),

@@ -287,4 +287,55 @@ describe('checkout honours the limits', () => {
     );
     expect(held.rows[0]!.redemptions).toBe(1);
   });
+
+  // Probe of issue 19: a buyer opened checkout with a once-per-buyer coupon in one tab, then in a
+  // second (which released the first tab's hold), and paid both: both were fulfilled at the discount
+  // and the coupon counted 2 of 1. Past its limits a superseded checkout's payment is now refunded.
+  it.each([
+    ['per buyer', { maxPerBuyer: 1 }],
+    ['overall', { maxRedemptions: 1 }],
+  ] as const)(
+    'holds the %s limit when a buyer pays the checkouts of two tabs',
+    async (_, limits) => {
+      const coupon = await created(limits);
+      const buyer = await createBuyer(t);
+      const tab1 = await checkout(buyer, alpha.priceId, coupon.code);
+      const tab2 = await checkout(buyer, beta.priceId, coupon.code);
+      expect([tab1.statusCode, tab2.statusCode]).toEqual([201, 201]);
+      await pay(tab2.json().sessionId);
+      await pay(tab1.json().sessionId);
+
+      const rows = await t.database.db.execute<{
+        product_id: string;
+        status: string;
+        refund_reason: string | null;
+      }>(
+        sql`select product_id, status, refund_reason from purchases
+          where coupon_id = ${coupon.id} order by product_id`,
+      );
+      const byProduct = Object.fromEntries(rows.rows.map((r) => [r.product_id, r]));
+      expect(byProduct[beta.id]).toMatchObject({ status: 'paid', refund_reason: null });
+      expect(byProduct[alpha.id]).toMatchObject({
+        status: 'refunded',
+        refund_reason: 'coupon_limit',
+      });
+      const held = await t.database.db.execute<{ redemptions: number }>(
+        sql`select redemptions from coupons where id = ${coupon.id}`,
+      );
+      expect(held.rows[0]!.redemptions).toBe(1);
+      // The refunded payment was reversed in the ledger and is on its way back to the buyer.
+      const ledger = await t.database.db.execute<{ net: number }>(
+        sql`select coalesce(sum(l.amount), 0)::int as net from ledger_entries l
+          join purchases p on p.id = l.purchase_id
+          where p.coupon_id = ${coupon.id} and p.product_id = ${alpha.id}
+            and l.account_type = 'clearing'`,
+      );
+      expect(ledger.rows[0]!.net).toBe(0);
+      const auto = await t.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from auto_refunds a join purchases p on p.id = a.purchase_id
+          where p.coupon_id = ${coupon.id}`,
+      );
+      expect(auto.rows[0]!.n).toBe(1);
+    },
+  );
 });
