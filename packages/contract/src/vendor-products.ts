@@ -110,6 +110,16 @@ export const vendorProductInput = z.object({
 });
 export type VendorProductInput = z.input<typeof vendorProductInput>;
 
+/** A save of an existing product: the input, and which version of it the editor started from. */
+export const vendorProductUpdate = vendorProductInput.extend({
+  /**
+   * The `updatedAt` the editor loaded. When the product changed since (another tab), the save is
+   * refused with 409 and nothing changes; left out, the save replaces whatever is there.
+   */
+  baseUpdatedAt: z.iso.datetime({ offset: true, error: m.baseUpdatedAt }).optional(),
+});
+export type VendorProductUpdate = z.input<typeof vendorProductUpdate>;
+
 export const vendorPlan = z
   .object({
     priceId: z.string(),
@@ -220,11 +230,11 @@ export const vendorProductsRoutes = {
     path: '/api/v1/vendor/products/{id}',
     auth: 'bearer',
     summary:
-      'Saves the whole product. A published product changes on its page, in search and in the sitemap at once. A plan whose price, billing or trial changed becomes a new plan; the old one is archived, so what buyers already paid stays as it was.',
+      'Saves the whole product; with `baseUpdatedAt`, a product changed since the editor loaded it answers 409 and nothing is saved. A published product changes on its page, in search and in the sitemap at once. A plan whose price, billing or trial changed becomes a new plan; the old one is archived, so what buyers already paid stays as it was.',
     tags: ['vendor'],
     status: 200,
     params: productParams,
-    body: vendorProductInput,
+    body: vendorProductUpdate,
     response: productResponse,
   }),
   publishVendorProduct: defineRoute({

@@ -41,6 +41,9 @@ export const VENDOR_PRODUCTS_PAGE_MAX = 100;
 export const vendorProductMessages = {
   setUpStorefront: 'Set up your storefront first: products are sold from it.',
   notFound: 'We could not find that product among yours.',
+  baseUpdatedAt: 'baseUpdatedAt must be the product’s updatedAt, as an ISO date and time.',
+  editConflict:
+    'This product was changed in another tab or window since you opened it, so nothing was saved. Load the latest version, or save yours to replace it.',
   badCursor: 'That page link has expired. Reload the list.',
   kind: 'Choose what kind of product this is.',
   titleRequired: 'Give the product a title.',

@@ -87,6 +87,7 @@ async function create(token: string, body: VendorProductInput = draft()) {
     publicPath: string;
     plans: Array<{ priceId: string; amount: number; billing: string; trialDays: number }>;
     missingToPublish: Record<string, string>;
+    updatedAt: string;
   };
 }
 
@@ -487,6 +488,40 @@ describe('plans and prices', () => {
           from products p join prices pr on pr.id = p.default_price_id where p.id = ${product.id}`,
     );
     expect(row.rows[0]).toEqual({ default_ok: true, sort_ok: true });
+  });
+
+  it('two tabs: a save from an older copy is refused (409) and changes nothing; without a base it replaces', async () => {
+    const v = await newVendor();
+    const product = await create(v.token);
+    const base = product.updatedAt;
+    const save = (title: string, baseUpdatedAt?: string) =>
+      call(r.updateVendorProduct, {
+        token: v.token,
+        params: { id: product.id },
+        body: { ...draft({ title }), ...(baseUpdatedAt ? { baseUpdatedAt } : {}) },
+      });
+    // Both tabs loaded `base`; two at once: exactly one lands.
+    const [a, b] = await Promise.all([save('Tab A title', base), save('Tab B title', base)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const lost = a.statusCode === 409 ? a : b;
+    const won = a.statusCode === 200 ? a : b;
+    expect(lost.json()).toEqual({ error: m.editConflict, code: 'conflict' });
+    const stored = await call(r.vendorProduct, { token: v.token, params: { id: product.id } });
+    expect(stored.json().product.title).toBe(won.json().product.title);
+    // The winner's copy saves again from what it got back.
+    const next = await save('Tab A again', won.json().product.updatedAt);
+    expect(next.statusCode, next.body).toBe(200);
+    // The loser chose to replace it.
+    const replaced = await save('Tab B replaces');
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.json().product.title).toBe('Tab B replaces');
+    const bad = await call(r.updateVendorProduct, {
+      token: v.token,
+      params: { id: product.id },
+      body: { ...draft(), baseUpdatedAt: 'yesterday' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.baseUpdatedAt).toBe(m.baseUpdatedAt);
   });
 });
 

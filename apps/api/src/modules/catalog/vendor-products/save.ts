@@ -1,4 +1,4 @@
-import type { vendorProductInput } from '@tradeshelf/contract';
+import type { vendorProductInput, vendorProductUpdate } from '@tradeshelf/contract';
 import {
   categoryOfKind,
   missingToPublish,
@@ -18,6 +18,7 @@ import { publishBlocked } from './publish.ts';
 import { billingOf, readVendorProduct, type PlanRow } from './read.ts';
 
 type Input = z.output<typeof vendorProductInput>;
+type Update = z.output<typeof vendorProductUpdate>;
 type PlanInput = Input['plans'][number];
 
 /** A slug free among the vendor's products: the title's, else with the product id's tail. */
@@ -138,13 +139,21 @@ export async function updateVendorProduct(
   deps: AppDeps,
   userId: string,
   productId: string,
-  input: Input,
+  input: Update,
 ): Promise<VendorProduct> {
   const db = deps.database.db;
   const vendorId = await vendorOf(db, userId);
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     const product = await ownedProduct(tx, vendorId, productId);
+    // Two tabs: a save from an older copy would silently undo the other's edit (ADR 040).
+    if (input.baseUpdatedAt) {
+      const { rows } = await tx.execute<{ same: boolean }>(
+        sql`select date_trunc('milliseconds', updated_at) = ${input.baseUpdatedAt}::timestamptz as same
+            from products where id = ${productId}`,
+      );
+      if (!rows[0]?.same) throw new AppError('conflict', m.editConflict);
+    }
     if (product.is_active) {
       const missing = missingToPublish(input);
       if (Object.keys(missing).length) throw publishBlocked(missing);

@@ -2,6 +2,7 @@ import { vendorEndpoints } from '@tradeshelf/contract/client';
 import type {
   VendorProduct,
   VendorProductInput,
+  VendorProductUpdate,
   VendorProductRow,
   VendorProductsQuery,
 } from '@tradeshelf/contract';
@@ -31,7 +32,7 @@ export const createVendorProduct = requestThunk<VendorProductInput, VendorProduc
 );
 
 export const updateVendorProduct = requestThunk<
-  { id: string; body: VendorProductInput },
+  { id: string; body: VendorProductUpdate },
   VendorProduct
 >(
   'vendorProducts/update',

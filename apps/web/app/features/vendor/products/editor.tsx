@@ -20,6 +20,7 @@ import type {
   VendorProduct,
   VendorProductInput,
   VendorProductsQuery,
+  VendorProductUpdate,
 } from '@tradeshelf/contract';
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -457,9 +458,10 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState(false);
   const create = useAction<VendorProductInput, VendorProduct>(createVendorProduct);
-  const update = useAction<{ id: string; body: VendorProductInput }, VendorProduct>(
+  const update = useAction<{ id: string; body: VendorProductUpdate }, VendorProduct>(
     updateVendorProduct,
   );
+  const latest = useAction<string, VendorProduct>(fetchVendorProduct);
   const publish = useAction<string, VendorProduct>(publishVendorProduct);
   const unpublish = useAction<string, VendorProduct>(unpublishVendorProduct);
   const others = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, { limit: 100 });
@@ -482,13 +484,22 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
     [others.data, product?.id],
   );
 
-  /** Saves the form; answers the saved product, or null with the messages shown. */
-  const save = async (): Promise<VendorProduct | null> => {
+  /**
+   * Saves the form; answers the saved product, or null with the messages shown. A save says which
+   * version it started from, so another tab's edit is never overwritten unseen (409); `replace`
+   * is the vendor's choice to overwrite it.
+   */
+  const save = async (replace = false): Promise<VendorProduct | null> => {
     const problems = checkForm(form);
     setErrors(problems);
     if (Object.keys(problems).length) return null;
     const body = toInput(form);
-    const saved = product ? await update.run({ id: product.id, body }) : await create.run(body);
+    const saved = product
+      ? await update.run({
+          id: product.id,
+          body: replace ? body : { ...body, baseUpdatedAt: product.updatedAt },
+        })
+      : await create.run(body);
     if (!saved) return null;
     setProduct(saved);
     setFormState(formFromProduct(saved));
@@ -498,9 +509,22 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
     return saved;
   };
 
-  const onSave = async () => {
-    if (await save()) toast('Saved.');
+  const onSave = async (replace = false) => {
+    if (await save(replace)) toast('Saved.');
   };
+  // The other tab's version replaces what is typed here, by the vendor's choice.
+  const loadLatest = async () => {
+    if (!product) return;
+    const fresh = await latest.run(product.id);
+    if (!fresh) return;
+    update.reset();
+    setProduct(fresh);
+    setFormState(formFromProduct(fresh));
+    setDirty(false);
+    setErrors({});
+    toast('Loaded the latest version.');
+  };
+  const conflict = update.error?.code === 'conflict';
   const onPublish = async () => {
     const missing = publishProblems(form);
     if (Object.keys(missing).length) {
@@ -556,7 +580,24 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         </Link>
       </div>
 
-      {failure && <Alert>{failure.error}</Alert>}
+      {failure && !conflict && <Alert>{failure.error}</Alert>}
+      {conflict && (
+        <div
+          role="alert"
+          className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-sm text-amber-100"
+        >
+          <p>{update.error?.error}</p>
+          {latest.error && <p className="text-rose-300">{latest.error.error}</p>}
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" loading={latest.busy} onClick={() => void loadLatest()}>
+              Load the latest version
+            </Button>
+            <Button type="button" variant="ghost" disabled={busy} onClick={() => void onSave(true)}>
+              Save mine to replace it
+            </Button>
+          </div>
+        </div>
+      )}
       {Object.keys(errors).length > 0 && !failure && (
         <Alert>Some fields need attention: see the messages below.</Alert>
       )}

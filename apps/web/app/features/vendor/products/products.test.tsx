@@ -255,6 +255,62 @@ describe('the editor', () => {
   });
 });
 
+describe('two tabs', () => {
+  it('says so when another tab saved first, keeps what was typed, and lets the vendor choose', async () => {
+    const ui = userEvent.setup();
+    const theirs = product({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
+    const puts: SeenRequest[] = [];
+    const answer = (req: SeenRequest): Answer => {
+      if (req.method === 'PUT') {
+        puts.push(req);
+        const body = req.body as { title: string; baseUpdatedAt?: string };
+        return body.baseUpdatedAt
+          ? { status: 409, body: { error: m.editConflict, code: 'conflict' } }
+          : { status: 200, body: { product: product({ title: body.title }) } };
+      }
+      if (req.method === 'GET' && req.path === '/api/v1/vendor/products/prd_1')
+        return { status: 200, body: { product: theirs } };
+      return api(product())(req);
+    };
+    renderWithApp(<VendorProductEditor product={product()} />, { signedIn: true, answer });
+    const title = screen.getByLabelText('Title');
+    await ui.clear(title);
+    await ui.type(title, 'My title');
+    await ui.click(screen.getByRole('button', { name: 'Save', exact: true }));
+    expect(await screen.findByText(m.editConflict)).toBeTruthy();
+    expect((puts[0]!.body as { baseUpdatedAt: string }).baseUpdatedAt).toBe(
+      '2026-11-02T10:00:00.000Z',
+    );
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('My title');
+
+    await ui.click(screen.getByRole('button', { name: 'Save mine to replace it' }));
+    await waitFor(() => expect(screen.queryByText(m.editConflict)).toBeNull());
+    expect(puts).toHaveLength(2);
+    expect(puts[1]!.body).not.toHaveProperty('baseUpdatedAt');
+    expect(puts[1]!.body).toMatchObject({ title: 'My title' });
+  });
+
+  it('loads the other tab’s version when the vendor asks', async () => {
+    const ui = userEvent.setup();
+    const theirs = product({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
+    const answer = (req: SeenRequest): Answer => {
+      if (req.method === 'PUT')
+        return { status: 409, body: { error: m.editConflict, code: 'conflict' } };
+      if (req.method === 'GET' && req.path === '/api/v1/vendor/products/prd_1')
+        return { status: 200, body: { product: theirs } };
+      return api(product())(req);
+    };
+    renderWithApp(<VendorProductEditor product={product()} />, { signedIn: true, answer });
+    await ui.type(screen.getByLabelText('Title'), ' v2');
+    await ui.click(screen.getByRole('button', { name: 'Save', exact: true }));
+    await ui.click(await screen.findByRole('button', { name: 'Load the latest version' }));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Their title'),
+    );
+    expect(screen.queryByText(m.editConflict)).toBeNull();
+  });
+});
+
 describe('pictures', () => {
   it('asks before deleting a picture, and can make another the cover', async () => {
     const ui = userEvent.setup();
