@@ -276,7 +276,7 @@ describe('two tabs', () => {
     const title = screen.getByLabelText('Title');
     await ui.clear(title);
     await ui.type(title, 'My title');
-    await ui.click(screen.getByRole('button', { name: 'Save', exact: true }));
+    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
     expect(await screen.findByText(m.editConflict)).toBeTruthy();
     expect((puts[0]!.body as { baseUpdatedAt: string }).baseUpdatedAt).toBe(
       '2026-11-02T10:00:00.000Z',
@@ -302,7 +302,7 @@ describe('two tabs', () => {
     };
     renderWithApp(<VendorProductEditor product={product()} />, { signedIn: true, answer });
     await ui.type(screen.getByLabelText('Title'), ' v2');
-    await ui.click(screen.getByRole('button', { name: 'Save', exact: true }));
+    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
     await ui.click(await screen.findByRole('button', { name: 'Load the latest version' }));
     await waitFor(() =>
       expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Their title'),
