@@ -13,7 +13,8 @@ import { getStorefront, saveStorefront, vendorUrlAvailability } from './storefro
 import { catalogReads } from './reads.ts';
 import * as catalog from './service.ts';
 import { sitemapRoutes } from './sitemap.ts';
-import { watchCatalogChanges } from './vendor-products/changes.ts';
+import { watchCatalogChanges } from './catalog-changes.ts';
+import { vendorBundleRoutes } from './vendor-bundles/routes.ts';
 import { vendorProductRoutes } from './vendor-products/routes.ts';
 
 export async function catalogModule(app: FastifyInstance): Promise<void> {
@@ -70,6 +71,7 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     catalog.missingPrerequisites(deps, auth.sub, body.productId),
   );
   vendorProductRoutes(app);
+  vendorBundleRoutes(app);
   // Another node's edits reach this node's page and search caches within a poll.
   const stopWatching = watchCatalogChanges(deps);
   app.addHook('onClose', async () => stopWatching());

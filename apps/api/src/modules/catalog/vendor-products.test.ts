@@ -19,7 +19,7 @@ import { ensureWebBuild } from '../../../test/web-build.ts';
 import { pageReads } from '../../page-reads.ts';
 import { onContentChange } from '../../platform/content-changes.ts';
 import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
-import { checkCatalogChanges } from './vendor-products/changes.ts';
+import { checkCatalogChanges } from './catalog-changes.ts';
 
 /**
  * Issue 19: vendors create, edit, publish and unpublish their products. Search's id cache and the page
