@@ -1,25 +1,19 @@
 import { z } from 'zod';
 import { productKind } from './catalog.ts';
-import { idSchema, isoDateTime } from './common.ts';
+import { idSchema } from './common.ts';
 import {
-  BUNDLE_DESCRIPTION_MAX,
   BUNDLE_PICKER_PAGE_MAX,
   BUNDLE_PICKER_QUERY_MAX,
   BUNDLE_PRODUCTS_MAX,
   BUNDLE_PRODUCTS_MIN,
-  BUNDLE_SUMMARY_MAX,
-  BUNDLE_TITLE_MAX,
   VENDOR_BUNDLES_PAGE_MAX,
   vendorBundleMessages as m,
 } from './constants/vendor-bundles.ts';
 import { PLAN_AMOUNT_MAX, PLAN_AMOUNT_MIN, planCurrencies } from './constants/vendor-products.ts';
 import { defineRoute } from './route.ts';
-import { hasUnreadableCharacters } from './rules/text.ts';
-import { vendorProductStatus } from './vendor-products.ts';
+import { listingStateFields, listingTextFields, vendorProductStatus } from './vendor-products.ts';
 
 export * from './constants/vendor-bundles.ts';
-
-const readable = (multiline: boolean) => (v: string) => !hasUnreadableCharacters(v, multiline);
 
 /** The bundle's one price: paid once, in minor units. */
 export const vendorBundlePriceInput = z.object({
@@ -36,23 +30,7 @@ export const vendorBundlePriceInput = z.object({
  * a summary or a price; publishing needs them.
  */
 export const vendorBundleInput = z.object({
-  title: z
-    .string({ error: m.titleRequired })
-    .trim()
-    .max(BUNDLE_TITLE_MAX, m.titleMax)
-    .refine(readable(false), m.unreadable)
-    .default(''),
-  summary: z
-    .string({ error: m.summaryRequired })
-    .trim()
-    .max(BUNDLE_SUMMARY_MAX, m.summaryMax)
-    .refine(readable(false), m.unreadable)
-    .default(''),
-  description: z
-    .string()
-    .max(BUNDLE_DESCRIPTION_MAX, m.descriptionMax)
-    .refine(readable(true), m.unreadable)
-    .default(''),
+  ...listingTextFields(m),
   productIds: z
     .array(idSchema, { error: m.productsMin })
     .min(BUNDLE_PRODUCTS_MIN, m.productsMin)
@@ -82,7 +60,6 @@ export const vendorBundle = z
   .object({
     id: z.string(),
     slug: z.string(),
-    status: vendorProductStatus,
     title: z.string(),
     summary: z.string(),
     description: z.string(),
@@ -95,13 +72,7 @@ export const vendorBundle = z
     saving: z
       .object({ value: z.number().int(), amount: z.number().int(), percent: z.number().int() })
       .nullable(),
-    /** The public page (answers 404 unless published). */
-    publicPath: z.string(),
-    /** What publishing still needs, by field, in words; empty when it can be published. */
-    missingToPublish: z.record(z.string(), z.string()),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-    publishedAt: isoDateTime.nullable(),
+    ...listingStateFields,
   })
   .meta({ id: 'VendorBundle' });
 export type VendorBundle = z.infer<typeof vendorBundle>;

@@ -1,6 +1,6 @@
 /** The vendor's bundle editor: limits, messages, the publish rule and the saving (plain values, no zod). */
-import { hasUnreadableCharacters } from '../rules/text.ts';
 import {
+  listingTextProblems,
   PLAN_AMOUNT_MAX,
   PLAN_AMOUNT_MIN,
   planCurrencies,
@@ -11,12 +11,12 @@ import {
   type VendorProductStatus,
 } from './vendor-products.ts';
 
-/** A bundle holds 2 to 20 of its vendor's products. */
+/**
+ * A bundle holds 2 to 20 of its vendor's products. Its title, summary and description take a product's
+ * limits (`listingTextProblems`).
+ */
 export const BUNDLE_PRODUCTS_MIN = 2;
 export const BUNDLE_PRODUCTS_MAX = 20;
-export const BUNDLE_TITLE_MAX = PRODUCT_TITLE_MAX;
-export const BUNDLE_SUMMARY_MAX = PRODUCT_SUMMARY_MAX;
-export const BUNDLE_DESCRIPTION_MAX = PRODUCT_DESCRIPTION_MAX;
 export const VENDOR_BUNDLES_PAGE_MAX = 100;
 /** The product picker: a page of the vendor's products, found by title. */
 export const BUNDLE_PICKER_PAGE_MAX = 50;
@@ -27,10 +27,10 @@ export const vendorBundleMessages = {
   notFound: 'We could not find that bundle among yours.',
   badCursor: vendorProductMessages.badCursor,
   titleRequired: 'Give the bundle a title.',
-  titleMax: `Keep the title to ${BUNDLE_TITLE_MAX} characters or fewer.`,
+  titleMax: `Keep the title to ${PRODUCT_TITLE_MAX} characters or fewer.`,
   summaryRequired: 'Write a one-line summary buyers see in search results.',
-  summaryMax: `Keep the summary to ${BUNDLE_SUMMARY_MAX} characters or fewer.`,
-  descriptionMax: `Keep the description to ${BUNDLE_DESCRIPTION_MAX.toLocaleString('en-US')} characters or fewer.`,
+  summaryMax: `Keep the summary to ${PRODUCT_SUMMARY_MAX} characters or fewer.`,
+  descriptionMax: `Keep the description to ${PRODUCT_DESCRIPTION_MAX.toLocaleString('en-US')} characters or fewer.`,
   unreadable: vendorProductMessages.unreadable,
   productsMin: `Choose at least ${BUNDLE_PRODUCTS_MIN} of your products.`,
   productsMax: `A bundle holds at most ${BUNDLE_PRODUCTS_MAX} products.`,
@@ -68,15 +68,7 @@ export interface VendorBundleDraft {
  */
 export function vendorBundleProblems(draft: VendorBundleDraft): Record<string, string> {
   const m = vendorBundleMessages;
-  const out: Record<string, string> = {};
-  const title = draft.title.trim();
-  if (title.length > BUNDLE_TITLE_MAX) out.title = m.titleMax;
-  else if (hasUnreadableCharacters(title, false)) out.title = m.unreadable;
-  const summary = draft.summary.trim();
-  if (summary.length > BUNDLE_SUMMARY_MAX) out.summary = m.summaryMax;
-  else if (hasUnreadableCharacters(summary, false)) out.summary = m.unreadable;
-  if (draft.description.length > BUNDLE_DESCRIPTION_MAX) out.description = m.descriptionMax;
-  else if (hasUnreadableCharacters(draft.description, true)) out.description = m.unreadable;
+  const out = listingTextProblems(draft, m);
   if (draft.productIds.length < BUNDLE_PRODUCTS_MIN) out.productIds = m.productsMin;
   else if (draft.productIds.length > BUNDLE_PRODUCTS_MAX) out.productIds = m.productsMax;
   else if (new Set(draft.productIds).size !== draft.productIds.length)

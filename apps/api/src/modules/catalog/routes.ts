@@ -1,11 +1,6 @@
-import {
-  AVATAR_MAX_BYTES,
-  catalogRoutes,
-  usersMessages,
-  vendorStorefrontRoutes,
-} from '@tradeshelf/contract';
+import { catalogRoutes, vendorStorefrontRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { fileUpload } from '../../platform/multipart.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { registerRead, registerRoute } from '../../platform/routes.ts';
 import { addProductImage } from './product-images.ts';
 import { removeStorefrontImage, setStorefrontImage } from './storefront-images.ts';
@@ -25,18 +20,9 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     app,
     catalogRoutes.addProductImage,
     async ({ auth, params, req }) => ({
-      product: await addProductImage(
-        deps,
-        auth.sub,
-        params.id,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
+      product: await addProductImage(deps, auth.sub, params.id, imageUpload(req)),
     }),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
   // The vendor's storefront (issue 19, ADR 041).
   registerRoute(app, vendorStorefrontRoutes.vendorStorefront, ({ auth }) =>
@@ -51,18 +37,8 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
   registerRoute(
     app,
     vendorStorefrontRoutes.uploadStorefrontImage,
-    ({ auth, params, req }) =>
-      setStorefrontImage(
-        deps,
-        auth.sub,
-        params.kind,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    ({ auth, params, req }) => setStorefrontImage(deps, auth.sub, params.kind, imageUpload(req)),
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
   registerRoute(app, vendorStorefrontRoutes.removeStorefrontImage, ({ auth, params }) =>
     removeStorefrontImage(deps, auth.sub, params.kind),

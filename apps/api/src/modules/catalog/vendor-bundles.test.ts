@@ -15,11 +15,8 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
-import { startTestApp, type CallOptions, type TestApp } from '../../../test/harness.ts';
-import { ensureWebBuild } from '../../../test/web-build.ts';
-import { pageReads } from '../../page-reads.ts';
-import { onContentChange } from '../../platform/content-changes.ts';
-import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
+import type { CallOptions, TestApp } from '../../../test/harness.ts';
+import { startTestAppWithPages } from '../../../test/pages.ts';
 
 /**
  * Issue 19: vendors make, edit, price, publish and unpublish their bundles. Search's id cache and the
@@ -28,17 +25,7 @@ import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  const buildDir = ensureWebBuild();
-  t = await startTestApp(
-    {},
-    {
-      web: (app, deps) =>
-        loadWebApp(buildDir, inProcessCaller(app, pageReads), {
-          pageCacheSeconds: 10,
-          onContentChange: (drop) => onContentChange(deps, drop),
-        }),
-    },
-  );
+  t = await startTestAppWithPages();
 }, 300_000);
 afterAll(async () => {
   await t?.close();

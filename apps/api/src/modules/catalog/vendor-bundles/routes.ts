@@ -1,6 +1,6 @@
-import { AVATAR_MAX_BYTES, usersMessages, vendorBundlesRoutes as r } from '@tradeshelf/contract';
+import { vendorBundlesRoutes as r } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { fileUpload } from '../../../platform/multipart.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../../platform/image-upload.ts';
 import { registerRoute } from '../../../platform/routes.ts';
 import { removeBundleCover, uploadBundleCover } from './cover.ts';
 import { listVendorBundles } from './list.ts';
@@ -40,17 +40,8 @@ export function vendorBundleRoutes(app: FastifyInstance): void {
     app,
     r.uploadVendorBundleCover,
     async ({ auth, params, req }) => ({
-      bundle: await uploadBundleCover(
-        deps,
-        auth.sub,
-        params.id,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
+      bundle: await uploadBundleCover(deps, auth.sub, params.id, imageUpload(req)),
     }),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
 }
