@@ -21,6 +21,7 @@ export * from './constants/users.ts';
 export * from './constants/vendor-sales.ts';
 export * from './constants/vendor-analytics.ts';
 export * from './constants/vendor-products.ts';
+export * from './constants/vendor-bundles.ts';
 export * from './constants/vendor-courses.ts';
 export * from './constants/vendor-licences.ts';
 export * from './constants/vendor-storefront.ts';

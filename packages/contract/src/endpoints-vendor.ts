@@ -221,6 +221,52 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     status: 200,
     multipart: true,
   },
+  // vendor bundles
+  vendorBundles: { method: 'GET', path: '/api/v1/vendor/bundles', auth: 'bearer', status: 200 },
+  vendorBundleProducts: {
+    method: 'GET',
+    path: '/api/v1/vendor/bundles/products',
+    auth: 'bearer',
+    status: 200,
+  },
+  vendorBundle: { method: 'GET', path: '/api/v1/vendor/bundles/{id}', auth: 'bearer', status: 200 },
+  createVendorBundle: {
+    method: 'POST',
+    path: '/api/v1/vendor/bundles',
+    auth: 'bearer',
+    status: 201,
+  },
+  updateVendorBundle: {
+    method: 'PUT',
+    path: '/api/v1/vendor/bundles/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  publishVendorBundle: {
+    method: 'POST',
+    path: '/api/v1/vendor/bundles/{id}/publish',
+    auth: 'bearer',
+    status: 200,
+  },
+  unpublishVendorBundle: {
+    method: 'POST',
+    path: '/api/v1/vendor/bundles/{id}/unpublish',
+    auth: 'bearer',
+    status: 200,
+  },
+  uploadVendorBundleCover: {
+    method: 'POST',
+    path: '/api/v1/vendor/bundles/{id}/cover',
+    auth: 'bearer',
+    status: 200,
+    multipart: true,
+  },
+  removeVendorBundleCover: {
+    method: 'DELETE',
+    path: '/api/v1/vendor/bundles/{id}/cover',
+    auth: 'bearer',
+    status: 200,
+  },
   // courses and licences (courses/licences helper)
   vendorCourses: {
     method: 'GET',

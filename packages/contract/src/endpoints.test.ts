@@ -22,6 +22,7 @@ import { vendorSalesRoutes } from './vendor-sales.ts';
 import { vendorCouponsRoutes } from './vendor-coupons.ts';
 import { vendorAnalyticsRoutes } from './vendor-analytics.ts';
 import { vendorProductsRoutes } from './vendor-products.ts';
+import { vendorBundlesRoutes } from './vendor-bundles.ts';
 import { vendorCoursesRoutes } from './vendor-courses.ts';
 import { vendorLicencesRoutes } from './vendor-licences.ts';
 import { vendorStorefrontRoutes } from './vendor-storefront.ts';
@@ -82,6 +83,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       vendorCouponsRoutes,
       vendorAnalyticsRoutes,
       vendorProductsRoutes,
+      vendorBundlesRoutes,
       vendorCoursesRoutes,
       vendorLicencesRoutes,
       vendorStorefrontRoutes,

@@ -18,6 +18,7 @@ export * from './vendor-sales.ts';
 export * from './vendor-coupons.ts';
 export * from './vendor-analytics.ts';
 export * from './vendor-products.ts';
+export * from './vendor-bundles.ts';
 export * from './vendor-courses.ts';
 export * from './vendor-licences.ts';
 export * from './vendor-storefront.ts';
@@ -43,6 +44,7 @@ import { tradingviewRoutes } from './tradingview.ts';
 import { affiliatesRoutes } from './affiliates.ts';
 import { reviewsRoutes } from './reviews.ts';
 import { vendorProductsRoutes } from './vendor-products.ts';
+import { vendorBundlesRoutes } from './vendor-bundles.ts';
 import { usersRoutes } from './users.ts';
 import { vendorSalesRoutes } from './vendor-sales.ts';
 import { vendorCouponsRoutes } from './vendor-coupons.ts';
@@ -70,6 +72,7 @@ export const routes = {
   ...vendorCouponsRoutes,
   ...vendorAnalyticsRoutes,
   ...vendorProductsRoutes,
+  ...vendorBundlesRoutes,
   ...vendorCoursesRoutes,
   ...vendorLicencesRoutes,
   ...vendorStorefrontRoutes,

@@ -103,8 +103,10 @@ export const vendorAnalyticsSchema = z
       bySales: z.array(topProductSchema),
     }),
     conversion: z.array(conversionSchema),
-    /** The vendor's products, for the product filter. */
-    products: z.array(z.object({ id: z.string(), title: z.string() })),
+    /** The vendor's products and bundles, for the filter (`productId` takes either). */
+    products: z.array(
+      z.object({ id: z.string(), title: z.string(), type: z.enum(['product', 'bundle']) }),
+    ),
   })
   .meta({ id: 'VendorAnalytics' });
 export type VendorAnalytics = z.infer<typeof vendorAnalyticsSchema>;

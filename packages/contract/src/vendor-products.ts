@@ -20,6 +20,7 @@ import {
   VENDOR_PRODUCTS_PAGE_MAX,
   vendorProductMessages as m,
   vendorProductStatuses,
+  type ListingTextMessages,
 } from './constants/vendor-products.ts';
 
 export * from './constants/vendor-products.ts';
@@ -62,26 +63,34 @@ const tag = z
   .max(PRODUCT_TAG_MAX, m.tag)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} -]*$/u, m.tag);
 
-/** What the editor saves. A draft may lack a title, summary or plans; publishing needs them. */
-export const vendorProductInput = z.object({
-  kind: z.enum(productKinds, { error: m.kind }),
+/**
+ * A listing's title, summary and description (products, bundles), in the words of `msg`: the rules
+ * `listingTextProblems` applies in the browser. Empty is allowed: a draft may lack them.
+ */
+export const listingTextFields = (msg: ListingTextMessages) => ({
   title: z
-    .string({ error: m.titleRequired })
+    .string({ error: msg.titleRequired })
     .trim()
-    .max(PRODUCT_TITLE_MAX, m.titleMax)
-    .refine(readable(false), m.unreadable)
+    .max(PRODUCT_TITLE_MAX, msg.titleMax)
+    .refine(readable(false), msg.unreadable)
     .default(''),
   summary: z
-    .string({ error: m.summaryRequired })
+    .string({ error: msg.summaryRequired })
     .trim()
-    .max(PRODUCT_SUMMARY_MAX, m.summaryMax)
-    .refine(readable(false), m.unreadable)
+    .max(PRODUCT_SUMMARY_MAX, msg.summaryMax)
+    .refine(readable(false), msg.unreadable)
     .default(''),
   description: z
     .string()
-    .max(PRODUCT_DESCRIPTION_MAX, m.descriptionMax)
-    .refine(readable(true), m.unreadable)
+    .max(PRODUCT_DESCRIPTION_MAX, msg.descriptionMax)
+    .refine(readable(true), msg.unreadable)
     .default(''),
+});
+
+/** What the editor saves. A draft may lack a title, summary or plans; publishing needs them. */
+export const vendorProductInput = z.object({
+  kind: z.enum(productKinds, { error: m.kind }),
+  ...listingTextFields(m),
   tags: z.array(tag).max(PRODUCT_TAGS_MAX, m.tagsMax).refine(unique, m.tagsUnique).default([]),
   platforms: z
     .array(z.enum(tradingPlatform.options, { error: m.platform }))
@@ -131,6 +140,18 @@ export const vendorPlan = z
   .meta({ id: 'VendorPlan' });
 export type VendorPlan = z.infer<typeof vendorPlan>;
 
+/** Where a listing (product or bundle) stands, as its editor shows it. */
+export const listingStateFields = {
+  status: vendorProductStatus,
+  /** The public page (answers 404 unless published). */
+  publicPath: z.string(),
+  /** What publishing still needs, by field, in words; empty when it can be published. */
+  missingToPublish: z.record(z.string(), z.string()),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  publishedAt: isoDateTime.nullable(),
+};
+
 /** A product as its vendor edits it, drafts included. */
 export const vendorProduct = z
   .object({
@@ -138,7 +159,6 @@ export const vendorProduct = z
     slug: z.string(),
     kind: productKind,
     category: catalogCategory,
-    status: vendorProductStatus,
     title: z.string(),
     summary: z.string(),
     description: z.string(),
@@ -149,14 +169,8 @@ export const vendorProduct = z
     plans: z.array(vendorPlan),
     /** Picture URLs, cover first (upload through `addVendorProductImage`). */
     images: z.array(z.string()),
-    /** The public page (answers 404 unless published). */
-    publicPath: z.string(),
-    /** What publishing still needs, by field, in words; empty when it can be published. */
-    missingToPublish: z.record(z.string(), z.string()),
     salesCount: z.number().int(),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-    publishedAt: isoDateTime.nullable(),
+    ...listingStateFields,
   })
   .meta({ id: 'VendorProduct' });
 export type VendorProduct = z.infer<typeof vendorProduct>;

@@ -1,7 +1,21 @@
 import { AVATAR_MAX_BYTES, usersMessages } from '@tradeshelf/contract';
+import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from './errors.ts';
 import { ImageRejected, storeImage, type ImageShape } from './images.ts';
+import { fileUpload, type FilePart } from './multipart.ts';
+
+/** A picture upload's body limit: the picture and the multipart envelope around it. */
+export const IMAGE_BODY_LIMIT = AVATAR_MAX_BYTES + 64 * 1024;
+
+/** The picture in multipart field `file` of a picture upload (avatars, product pictures, covers). */
+export function imageUpload(req: FastifyRequest): () => Promise<FilePart | null> {
+  return fileUpload(req, {
+    field: 'file',
+    maxBytes: AVATAR_MAX_BYTES,
+    tooLarge: usersMessages.imageTooLarge,
+  });
+}
 
 /** Decides the type from the bytes themselves; the file name and declared type are not trusted. */
 export function sniffImage(bytes: Buffer): 'png' | 'jpeg' | 'webp' | null {

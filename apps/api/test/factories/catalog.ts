@@ -79,7 +79,7 @@ export async function createBundle(
   const id = newId('bnd');
   const priceId = newId('price');
   await t.database.db.execute(
-    sql`insert into bundles (id, vendor_id, slug, title, price_id) values (${id}, ${vendorId}, ${slugify(title)}, ${title}, ${priceId})`,
+    sql`insert into bundles (id, vendor_id, slug, title, price_id, published_at) values (${id}, ${vendorId}, ${slugify(title)}, ${title}, ${priceId}, now())`,
   );
   await t.database.db.execute(
     sql`insert into prices (id, bundle_id, amount, currency, scheme) values (${priceId}, ${id}, ${amount}, 'usd', 'one_time')`,
@@ -96,9 +96,11 @@ export async function grantOwnership(
   userId: string,
   target: { productId?: string; bundleId?: string },
 ) {
+  // A bundle gives the products it holds now, as a payment would (ADR 046).
   await t.database.db
-    .execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, source)
-    values (${newId('own')}, ${userId}, ${target.productId ?? null}, ${target.bundleId ?? null}, 'test')`);
+    .execute(sql`insert into ownerships (id, user_id, product_id, bundle_id, bundle_product_ids, source)
+    select ${newId('own')}, ${userId}, ${target.productId ?? null}, ${target.bundleId ?? null},
+      coalesce((select array_agg(product_id) from bundle_items where bundle_id = ${target.bundleId ?? null}), '{}'), 'test'`);
 }
 
 export async function requirePrerequisite(

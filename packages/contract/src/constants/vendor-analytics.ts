@@ -22,7 +22,7 @@ export const vendorAnalyticsMessages = {
   interval: 'Pick day, week or month.',
   product: 'Pick one of your products.',
   vendorsOnly: 'Set up your storefront first: analytics are for vendors.',
-  productNotFound: 'That product is not one of yours.',
+  productNotFound: 'That product or bundle is not one of yours.',
   exportTooLarge: `That range holds more than ${ANALYTICS_EXPORT_MAX_ROWS.toLocaleString('en')} rows. Pick a shorter range or one product.`,
 } as const;
 

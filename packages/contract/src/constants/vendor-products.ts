@@ -125,6 +125,33 @@ export interface VendorProductDraft {
   plans: readonly PlanDraft[];
 }
 
+/** The words a listing's title, summary and description are checked with (products, bundles). */
+export interface ListingTextMessages {
+  titleRequired: string;
+  titleMax: string;
+  summaryRequired: string;
+  summaryMax: string;
+  descriptionMax: string;
+  unreadable: string;
+}
+
+/** Title, summary and description of a product or bundle: lengths and readable characters. */
+export function listingTextProblems(
+  draft: { title: string; summary: string; description: string },
+  m: ListingTextMessages,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const title = draft.title.trim();
+  if (title.length > PRODUCT_TITLE_MAX) out.title = m.titleMax;
+  else if (hasUnreadableCharacters(title, false)) out.title = m.unreadable;
+  const summary = draft.summary.trim();
+  if (summary.length > PRODUCT_SUMMARY_MAX) out.summary = m.summaryMax;
+  else if (hasUnreadableCharacters(summary, false)) out.summary = m.unreadable;
+  if (draft.description.length > PRODUCT_DESCRIPTION_MAX) out.description = m.descriptionMax;
+  else if (hasUnreadableCharacters(draft.description, true)) out.description = m.unreadable;
+  return out;
+}
+
 const TAG_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} -]*$/u;
 /**
  * The editor's checks without zod (the browser never loads it), keyed like the server's field
@@ -143,14 +170,7 @@ export function vendorProductProblems(
   const out: Record<string, string> = {};
   const unique = (list: readonly string[]) => new Set(list).size === list.length;
   if (!known.kinds.includes(draft.kind)) out.kind = m.kind;
-  const title = draft.title.trim();
-  if (title.length > PRODUCT_TITLE_MAX) out.title = m.titleMax;
-  else if (hasUnreadableCharacters(title, false)) out.title = m.unreadable;
-  const summary = draft.summary.trim();
-  if (summary.length > PRODUCT_SUMMARY_MAX) out.summary = m.summaryMax;
-  else if (hasUnreadableCharacters(summary, false)) out.summary = m.unreadable;
-  if (draft.description.length > PRODUCT_DESCRIPTION_MAX) out.description = m.descriptionMax;
-  else if (hasUnreadableCharacters(draft.description, true)) out.description = m.unreadable;
+  Object.assign(out, listingTextProblems(draft, m));
   draft.tags.forEach((raw, i) => {
     const t = raw.trim();
     if (!t || t.length > PRODUCT_TAG_MAX || !TAG_PATTERN.test(t)) out[`tags.${i}`] = m.tag;

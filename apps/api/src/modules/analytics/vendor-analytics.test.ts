@@ -1,5 +1,6 @@
 import {
   analyticsRoutes,
+  ordersRoutes,
   vendorAnalyticsMessages,
   vendorAnalyticsRoutes as r,
 } from '@tradeshelf/contract';
@@ -11,7 +12,7 @@ import {
   openProgramme,
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost, startProductCheckout } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -257,5 +258,59 @@ describe('CSV export', () => {
       query: { productId: tricky.id },
     });
     expect(one.body.trimEnd().split('\r\n')).toHaveLength(2);
+  });
+});
+
+describe('bundles', () => {
+  it('count in the top lists and the filter, and stay out of conversion', async () => {
+    const seller = await createVendor(t, { displayName: 'Kit Maker' });
+    const auth = await vendorToken(t, seller);
+    const a = await createProduct(t, seller.id, { title: 'Kit Ribbon', amount: 3_000 });
+    const b = await createProduct(t, seller.id, { title: 'Kit Alerts', amount: 2_000 });
+    const kit = await createBundle(t, seller.id, [a.id, b.id], 4_000, 'Kit Bundle');
+    await buy(seller.vendorUrl, a.priceId);
+    const buyer = await createBuyer(t);
+    const checkout = await t.call(ordersRoutes.checkoutBundle, {
+      token: buyer.token,
+      body: { bundleId: kit.id },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(201);
+    expect(
+      (await sandboxPost(t, `/sandbox/checkout/${checkout.json().sessionId}/pay`)).statusCode,
+    ).toBe(303);
+
+    const all = (await analytics(auth)).json();
+    expect(all.products).toEqual([
+      { id: b.id, title: 'Kit Alerts', type: 'product' },
+      { id: kit.id, title: 'Kit Bundle', type: 'bundle' },
+      { id: a.id, title: 'Kit Ribbon', type: 'product' },
+    ]);
+    expect(
+      all.topProducts.bySales.map((p: { itemType: string; title: string; gross: number }) => [
+        p.itemType,
+        p.title,
+        p.gross,
+      ]),
+    ).toEqual([
+      ['bundle', 'Kit Bundle', 4_000],
+      ['product', 'Kit Ribbon', 3_000],
+    ]);
+    expect(all.conversion.map((c: { productId: string }) => c.productId)).toEqual([a.id]);
+
+    const one = await analytics(auth, { productId: kit.id });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toMatchObject({
+      range: { productId: kit.id },
+      totals: [{ gross: 4_000, sales: 1 }],
+      conversion: [],
+    });
+    const csv = await t.call(r.vendorAnalyticsExport, {
+      token: auth,
+      query: { productId: kit.id },
+    });
+    expect(csv.body.trimEnd().split('\r\n')).toHaveLength(2);
+    expect(csv.body).toContain('Kit Bundle');
+    // Another vendor's bundle is as unknown as their products.
+    expect((await analytics(vendorAuth, { productId: kit.id })).statusCode).toBe(404);
   });
 });

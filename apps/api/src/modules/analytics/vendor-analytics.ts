@@ -79,7 +79,10 @@ export async function vendorAnalytics(
   const db = deps.database.db;
   const f = await resolveFilters(db, userId, query);
   const range = { vendorId: f.vendorId, from: f.from, to: f.to, itemId: f.productId };
-  const productIds = f.productId ? [f.productId] : f.products.map((p) => p.id);
+  // Conversion is per product page; bundles are in the money figures and top lists, not here.
+  const productIds = f.products
+    .filter((p) => p.type === 'product' && (!f.productId || p.id === f.productId))
+    .map((p) => p.id);
   const [buckets, items, views] = await Promise.all([
     vendorLedgerSeries(db, range, f.interval),
     vendorLedgerItems(db, range),
@@ -157,6 +160,6 @@ export async function vendorAnalytics(
         .slice(0, ANALYTICS_TOP_PRODUCTS),
     },
     conversion,
-    products: f.products.map((p) => ({ id: p.id, title: p.title })),
+    products: f.products.map((p) => ({ id: p.id, title: p.title, type: p.type })),
   };
 }

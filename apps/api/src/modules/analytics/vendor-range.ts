@@ -8,21 +8,23 @@ import {
 } from '@tradeshelf/contract';
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import { vendorIdOfUser, vendorProducts, type VendorProduct } from '../catalog/index.ts';
+import { vendorIdOfUser, vendorItems, type VendorItem } from '../catalog/index.ts';
 
 export interface VendorAnalyticsFilters {
   vendorId: string;
   from: string;
   to: string;
   interval: AnalyticsInterval;
+  /** A product's or a bundle's id. */
   productId: string | null;
-  products: VendorProduct[];
+  /** The vendor's products and bundles. */
+  products: VendorItem[];
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /**
- * 403 for a caller without a storefront, 404 for a product that is not theirs, 400 with field
+ * 403 for a caller without a storefront, 404 for a product or bundle that is not theirs, 400 with field
  * messages for a range the defaults made wrong (only `from`, after today).
  */
 export async function resolveFilters(
@@ -38,7 +40,7 @@ export async function resolveFilters(
   const fields = validateAnalyticsRange(from, to);
   if (fields.from || fields.to)
     throw new AppError('validation_failed', (fields.from ?? fields.to)!, fields);
-  const products = await vendorProducts(db, vendorId);
+  const products = await vendorItems(db, vendorId);
   const productId = query.productId ?? null;
   if (productId && !products.some((p) => p.id === productId))
     throw new AppError('not_found', m.productNotFound);

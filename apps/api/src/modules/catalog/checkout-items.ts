@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { bundleItemsOnSale } from './bundle-items.ts';
 
 /** What checkout needs of a sellable item and one of its prices (orders reads it through here). */
 export interface CheckoutItemRow extends Record<string, unknown> {
@@ -54,7 +55,10 @@ export async function vendorUrlOfPrice(db: Tx, priceId: string): Promise<string 
   return rows[0]?.vendor_url ?? null;
 }
 
-/** The products a purchase of `item` gives access to: the product, or a bundle's, by title. */
+/**
+ * The products a purchase of `item` gives access to: the product, or the bundle's published ones (what
+ * its page lists), by title. Read when the payment lands; the grant keeps that list (ADR 046).
+ */
 export async function productsOfItem(
   db: Tx,
   item: { type: 'product' | 'bundle'; id: string },
@@ -62,8 +66,7 @@ export async function productsOfItem(
   const { rows } = await db.execute<{ id: string; kind: string }>(
     item.type === 'product'
       ? sql`select id, kind from products where id = ${item.id}`
-      : sql`select p.id, p.kind from bundle_items bi join products p on p.id = bi.product_id
-            where bi.bundle_id = ${item.id} order by p.title`,
+      : sql`select ip.id, ip.kind from ${bundleItemsOnSale(sql`${item.id}`)} order by ip.title`,
   );
   return rows;
 }

@@ -22,7 +22,7 @@ export {
 } from './summaries.ts';
 export { productOptionsOfVendor, type ProductOption } from './product-options.ts';
 export { vendorProductRefs, type VendorProductRef } from './vendor-product-refs.ts';
-export { vendorProducts, type VendorProduct } from './vendor-products.ts';
+export { vendorItems, type VendorItem } from './vendor-products.ts';
 export {
   vendorProductOfKind,
   vendorProductsOfKind,

@@ -6,7 +6,7 @@ import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
 import { deleteImage } from '../../platform/images.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { productDetails } from './service.ts';
-import { bumpCatalogVersion, catalogChanged } from './vendor-products/changes.ts';
+import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 
 const unknownProduct = () => new AppError('not_found', catalogMessages.productNotFound);
 const full = () =>

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { bundleItemsOnSale, bundleValueSql } from './bundle-items.ts';
+import { ownsProductSql } from './ownership.ts';
 
 /** Columns every product card needs: the product, its default price, its vendor and the buyer's ownership. */
 export function productCardColumns(userId: string | null): SQL {
@@ -13,10 +15,7 @@ export function productCardColumns(userId: string | null): SQL {
 
 /** Owning the product directly or through a bundle counts. One EXISTS per row, in the same query. */
 function ownsProduct(userId: string | null): SQL {
-  if (!userId) return sql`false`;
-  return sql`(exists (select 1 from ownerships o where o.user_id = ${userId} and o.product_id = p.id and o.revoked_at is null)
-    or exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
-               where o.user_id = ${userId} and bi.product_id = p.id and o.revoked_at is null))`;
+  return userId ? ownsProductSql(userId, sql`p.id`) : sql`false`;
 }
 
 export const productCardFrom = sql`
@@ -80,9 +79,8 @@ export function bundleCardSelect(userId: string | null, extra: SQL = sql``): SQL
   return sql`
     select b.id, b.slug${extra}, b.title, b.summary, b.image_key, b.is_active,
       pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days,
-      coalesce((select sum(dp.amount) from bundle_items bi join products ip on ip.id = bi.product_id
-                join prices dp on dp.id = ip.default_price_id where bi.bundle_id = b.id), 0) as value_amount,
-      coalesce((select array_agg(bi.product_id order by bi.product_id) from bundle_items bi where bi.bundle_id = b.id), '{}') as product_ids,
+      ${bundleValueSql} as value_amount,
+      coalesce((select array_agg(bi.product_id order by bi.product_id) from ${bundleItemsOnSale(sql`b.id`)}), '{}') as product_ids,
       v.id as vendor_id, v.vendor_url, v.display_name, v.avatar_key as vendor_avatar_key, v.verified,
       ${
         userId

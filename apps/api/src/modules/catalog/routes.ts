@@ -1,11 +1,6 @@
-import {
-  AVATAR_MAX_BYTES,
-  catalogRoutes,
-  usersMessages,
-  vendorStorefrontRoutes,
-} from '@tradeshelf/contract';
+import { catalogRoutes, vendorStorefrontRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { fileUpload } from '../../platform/multipart.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { registerRead, registerRoute } from '../../platform/routes.ts';
 import { addProductImage } from './product-images.ts';
 import { removeStorefrontImage, setStorefrontImage } from './storefront-images.ts';
@@ -13,7 +8,8 @@ import { getStorefront, saveStorefront, vendorUrlAvailability } from './storefro
 import { catalogReads } from './reads.ts';
 import * as catalog from './service.ts';
 import { sitemapRoutes } from './sitemap.ts';
-import { watchCatalogChanges } from './vendor-products/changes.ts';
+import { watchCatalogChanges } from './catalog-changes.ts';
+import { vendorBundleRoutes } from './vendor-bundles/routes.ts';
 import { vendorProductRoutes } from './vendor-products/routes.ts';
 
 export async function catalogModule(app: FastifyInstance): Promise<void> {
@@ -24,18 +20,9 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     app,
     catalogRoutes.addProductImage,
     async ({ auth, params, req }) => ({
-      product: await addProductImage(
-        deps,
-        auth.sub,
-        params.id,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
+      product: await addProductImage(deps, auth.sub, params.id, imageUpload(req)),
     }),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
   // The vendor's storefront (issue 19, ADR 041).
   registerRoute(app, vendorStorefrontRoutes.vendorStorefront, ({ auth }) =>
@@ -50,18 +37,8 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
   registerRoute(
     app,
     vendorStorefrontRoutes.uploadStorefrontImage,
-    ({ auth, params, req }) =>
-      setStorefrontImage(
-        deps,
-        auth.sub,
-        params.kind,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    ({ auth, params, req }) => setStorefrontImage(deps, auth.sub, params.kind, imageUpload(req)),
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
   registerRoute(app, vendorStorefrontRoutes.removeStorefrontImage, ({ auth, params }) =>
     removeStorefrontImage(deps, auth.sub, params.kind),
@@ -70,6 +47,7 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     catalog.missingPrerequisites(deps, auth.sub, body.productId),
   );
   vendorProductRoutes(app);
+  vendorBundleRoutes(app);
   // Another node's edits reach this node's page and search caches within a poll.
   const stopWatching = watchCatalogChanges(deps);
   app.addHook('onClose', async () => stopWatching());

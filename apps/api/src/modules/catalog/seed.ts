@@ -111,8 +111,8 @@ export async function seedDemoCatalog(
       const first = productIds.get(b.products[0]!)!;
       const bundleId = newId('bnd');
       const priceId = newId('price');
-      await tx.execute(sql`insert into bundles (id, vendor_id, slug, title, summary, description, price_id)
-        values (${bundleId}, ${first.vendorId}, ${slugify(b.title)}, ${b.title}, ${b.summary}, ${b.summary}, ${priceId})`);
+      await tx.execute(sql`insert into bundles (id, vendor_id, slug, title, summary, description, price_id, published_at)
+        values (${bundleId}, ${first.vendorId}, ${slugify(b.title)}, ${b.title}, ${b.summary}, ${b.summary}, ${priceId}, now())`);
       await tx.execute(
         sql`insert into prices (id, bundle_id, amount, currency, scheme) values (${priceId}, ${bundleId}, ${b.amount}, 'usd', 'one_time')`,
       );

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { AppError } from '../../platform/errors.ts';
+import { ownsProductSql } from './ownership.ts';
 import { presentBundleCard, presentPrice, presentProductCard, presentVendor } from './presenter.ts';
 import {
   bundleCardSelect,
@@ -125,6 +126,7 @@ export async function bundleDetails(
     deps.database,
     sql`select ${productCardColumns(userId)} ${productCardFrom}
         join bundle_items bi on bi.product_id = p.id and bi.bundle_id = ${id}
+        where p.is_active
         order by p.title`,
   );
   return {
@@ -157,9 +159,7 @@ export async function missingPrerequisites(deps: AppDeps, userId: string, produc
     sql`select rq.id, rq.slug, rq.title
         from product_prerequisites pp join products rq on rq.id = pp.requires_product_id
         where pp.product_id = ${productId}
-          and not exists (select 1 from ownerships o where o.user_id = ${userId} and o.product_id = rq.id and o.revoked_at is null)
-          and not exists (select 1 from ownerships o join bundle_items bi on bi.bundle_id = o.bundle_id
-                          where o.user_id = ${userId} and bi.product_id = rq.id and o.revoked_at is null)
+          and not ${ownsProductSql(userId, sql`rq.id`)}
         order by rq.title`,
   );
   return { productId, satisfied: missing.length === 0, missing };

@@ -1,6 +1,6 @@
 // Use case: a vendor sets up and edits their storefront (issue 19, ADR 041). The `vendors` row is
 // created here, the first time the storefront is saved; becoming a vendor only adds the role.
-import { bumpCatalogVersion, catalogChanged } from './vendor-products/changes.ts';
+import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 import {
   storefrontMessages as m,
   normaliseVendorUrl,

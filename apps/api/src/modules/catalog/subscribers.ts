@@ -51,11 +51,14 @@ async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
 async function grant(tx: Tx, ref: PurchaseRef, source: string): Promise<void> {
   const product = ref.item.type === 'product' ? ref.item.id : null;
   const bundle = ref.item.type === 'bundle' ? ref.item.id : null;
+  // A bundle's products as they were paid for (ADR 046): the vendor's later edits change nothing here.
+  const bundleProducts = bundle ? ref.productIds : [];
   // A purchase is granted once: after a revoke, a late repeat of its payment grants nothing.
   await tx.execute(sql`
     with granted as (
-      insert into ownerships (id, user_id, product_id, bundle_id, source)
-      select ${newId('own')}, ${ref.buyerId}, ${product}, ${bundle}, ${source}
+      insert into ownerships (id, user_id, product_id, bundle_id, bundle_product_ids, source)
+      select ${newId('own')}, ${ref.buyerId}, ${product}, ${bundle},
+        ${sql.param(bundleProducts)}::text[], ${source}
       where not exists (select 1 from ownerships where source = ${source})
       on conflict do nothing returning id
     )

@@ -174,10 +174,14 @@ export const bundles = pgTable(
     priceId: text('price_id'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** First published (null: a draft never published); `is_active` says whether it is public now. */
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('bundles_vendor_slug_key').on(t.vendorId, t.slug),
     index('bundles_vendor_idx').on(t.vendorId),
+    index('bundles_vendor_updated_idx').on(t.vendorId, t.updatedAt.desc(), t.id.desc()),
   ],
 );
 
@@ -255,6 +259,14 @@ export const ownerships = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     productId: text('product_id'),
     bundleId: text('bundle_id'),
+    /**
+     * A bundle's products when it was granted (ADR 046): owning a product through a bundle reads
+     * this, so taking a product out of a bundle later takes nothing from its buyers.
+     */
+    bundleProductIds: text('bundle_product_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     source: text('source').notNull(),
     grantedAt: timestamp('granted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),

@@ -15,11 +15,8 @@ import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type CallOptions, type TestApp } from '../../../test/harness.ts';
-import { ensureWebBuild } from '../../../test/web-build.ts';
-import { pageReads } from '../../page-reads.ts';
-import { onContentChange } from '../../platform/content-changes.ts';
-import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
-import { checkCatalogChanges } from './vendor-products/changes.ts';
+import { startTestAppWithPages } from '../../../test/pages.ts';
+import { checkCatalogChanges } from './catalog-changes.ts';
 
 /**
  * Issue 19: vendors create, edit, publish and unpublish their products. Search's id cache and the page
@@ -28,17 +25,7 @@ import { checkCatalogChanges } from './vendor-products/changes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  const buildDir = ensureWebBuild();
-  t = await startTestApp(
-    {},
-    {
-      web: (app, deps) =>
-        loadWebApp(buildDir, inProcessCaller(app, pageReads), {
-          pageCacheSeconds: 10,
-          onContentChange: (drop) => onContentChange(deps, drop),
-        }),
-    },
-  );
+  t = await startTestAppWithPages();
 }, 300_000);
 afterAll(async () => {
   await t?.close();

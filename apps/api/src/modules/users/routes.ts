@@ -1,6 +1,6 @@
-import { AVATAR_MAX_BYTES, usersMessages, usersRoutes } from '@tradeshelf/contract';
+import { usersRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { fileUpload } from '../../platform/multipart.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as users from './service.ts';
 
@@ -19,16 +19,7 @@ export async function usersModule(app: FastifyInstance): Promise<void> {
   registerRoute(
     app,
     usersRoutes.imageUpload,
-    ({ auth, req }) =>
-      users.uploadAvatar(
-        deps,
-        auth.sub,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    ({ auth, req }) => users.uploadAvatar(deps, auth.sub, imageUpload(req)),
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
 }

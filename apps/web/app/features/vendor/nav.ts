@@ -8,6 +8,7 @@ export const vendorNav = [
   { to: '/vendor/storefront', label: 'Storefront' },
   { to: '/vendor/payouts', label: 'Payouts' },
   { to: '/vendor/products', label: 'Products' },
+  { to: '/vendor/bundles', label: 'Bundles' },
   { to: '/vendor/delivery', label: 'Delivery' },
   { to: '/vendor/coupons', label: 'Coupons' },
   { to: '/vendor/affiliates', label: 'Affiliates' },

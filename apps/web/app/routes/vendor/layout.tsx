@@ -19,6 +19,9 @@ const pages: Array<{ path: string; title: string; page: ComponentType<VendorPage
   { path: 'products', title: 'Your products', page: lazy(() => import('./products.tsx')) },
   { path: 'products/new', title: 'New product', page: lazy(() => import('./product.tsx')) },
   { path: 'products/:id', title: 'Edit product', page: lazy(() => import('./product.tsx')) },
+  { path: 'bundles', title: 'Your bundles', page: lazy(() => import('./bundles.tsx')) },
+  { path: 'bundles/new', title: 'New bundle', page: lazy(() => import('./bundle.tsx')) },
+  { path: 'bundles/:id', title: 'Edit bundle', page: lazy(() => import('./bundle.tsx')) },
   { path: 'delivery', title: 'Delivery', page: lazy(() => import('./delivery.tsx')) },
   {
     path: 'delivery/discord',

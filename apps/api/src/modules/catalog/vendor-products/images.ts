@@ -4,8 +4,9 @@ import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { deleteImage, imageFileUrl } from '../../../platform/images.ts';
 import { storeProductImage } from '../product-images.ts';
-import { lockVendor, unknownProduct, vendorOf } from './access.ts';
-import { bumpCatalogVersion, catalogChanged } from './changes.ts';
+import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
+import { lockVendor, vendorOf } from '../vendor-edits.ts';
+import { unknownProduct } from './access.ts';
 import { readVendorProduct } from './read.ts';
 
 /**

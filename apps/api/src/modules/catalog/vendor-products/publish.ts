@@ -3,8 +3,9 @@ import { publishBlockedMessage, type VendorProduct } from '@tradeshelf/contract'
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { lockVendor, ownedProduct, vendorOf } from './access.ts';
-import { bumpCatalogVersion, catalogChanged } from './changes.ts';
+import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
+import { lockVendor, vendorOf } from '../vendor-edits.ts';
+import { ownedProduct } from './access.ts';
 import { readVendorProduct } from './read.ts';
 
 /** 422 with what a product still needs to be public, in words and by field. */

@@ -3,13 +3,13 @@ import {
   type PlanBilling,
   type VendorPlan,
   type VendorProduct,
-  type VendorProductStatus,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import { unknownProduct, vendorOf } from './access.ts';
+import { statusOf, vendorOf } from '../vendor-edits.ts';
+import { unknownProduct } from './access.ts';
 
 export type PlanRow = {
   price_id: string;
@@ -40,9 +40,6 @@ type VendorProductDbRow = {
   plans: PlanRow[];
   prerequisites: Array<{ id: string; title: string }>;
 };
-
-export const statusOf = (isActive: boolean, publishedAt: unknown): VendorProductStatus =>
-  isActive ? 'published' : publishedAt ? 'unpublished' : 'draft';
 
 export const billingOf = (p: Pick<PlanRow, 'scheme' | 'interval'>): PlanBilling =>
   p.scheme === 'one_time' ? 'one_time' : (p.interval ?? 'month');

@@ -1,6 +1,6 @@
-import { AVATAR_MAX_BYTES, usersMessages, vendorProductsRoutes as r } from '@tradeshelf/contract';
+import { vendorProductsRoutes as r } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
-import { fileUpload } from '../../../platform/multipart.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../../platform/image-upload.ts';
 import { registerRoute } from '../../../platform/routes.ts';
 import { addVendorProductImage, setVendorProductImages } from './images.ts';
 import { listVendorProducts } from './list.ts';
@@ -36,17 +36,8 @@ export function vendorProductRoutes(app: FastifyInstance): void {
     app,
     r.addVendorProductImage,
     async ({ auth, params, req }) => ({
-      product: await addVendorProductImage(
-        deps,
-        auth.sub,
-        params.id,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: AVATAR_MAX_BYTES,
-          tooLarge: usersMessages.imageTooLarge,
-        }),
-      ),
+      product: await addVendorProductImage(deps, auth.sub, params.id, imageUpload(req)),
     }),
-    { bodyLimit: AVATAR_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: IMAGE_BODY_LIMIT },
   );
 }

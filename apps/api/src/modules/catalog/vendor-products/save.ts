@@ -11,23 +11,15 @@ import type { Tx } from '../../../db/client.ts';
 import type { AppDeps } from '../../../deps.ts';
 import { newId } from '../../../lib.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { slugify } from '../seed.ts';
-import { lockVendor, ownedProduct, vendorOf } from './access.ts';
-import { bumpCatalogVersion, catalogChanged } from './changes.ts';
+import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
+import { freeSlug, lockVendor, vendorOf } from '../vendor-edits.ts';
+import { ownedProduct } from './access.ts';
 import { publishBlocked } from './publish.ts';
 import { billingOf, readVendorProduct, type PlanRow } from './read.ts';
 
 type Input = z.output<typeof vendorProductInput>;
 type Update = z.output<typeof vendorProductUpdate>;
 type PlanInput = Input['plans'][number];
-
-/** A slug free among the vendor's products: the title's, else with the product id's tail. */
-async function freeSlug(tx: Tx, vendorId: string, productId: string, title: string) {
-  const base = slugify(title) || 'product';
-  const { rows } = await tx.execute(sql`select 1 from products
-    where vendor_id = ${vendorId} and slug = ${base} and id <> ${productId}`);
-  return rows.length ? `${base}-${productId.slice(-6).toLowerCase()}` : base;
-}
 
 async function checkPrerequisites(tx: Tx, vendorId: string, productId: string, ids: string[]) {
   if (ids.includes(productId))
@@ -113,7 +105,7 @@ export async function createVendorProduct(
   return db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     await checkPrerequisites(tx, vendorId, id, input.prerequisiteIds);
-    const slug = await freeSlug(tx, vendorId, id, input.title);
+    const slug = await freeSlug(tx, 'products', { vendorId, id, title: input.title });
     // Inserted inactive, so the search index ignores it until it is published.
     await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary,
         description, tags, platforms, asset_classes, is_active)
@@ -159,7 +151,7 @@ export async function updateVendorProduct(
       if (Object.keys(missing).length) throw publishBlocked(missing);
     }
     await checkPrerequisites(tx, vendorId, productId, input.prerequisiteIds);
-    const slug = await freeSlug(tx, vendorId, productId, input.title);
+    const slug = await freeSlug(tx, 'products', { vendorId, id: productId, title: input.title });
     const { defaultPriceId, sortAmount } = await writePlans(tx, productId, input.plans);
     await tx.execute(sql`update products set kind = ${input.kind}, category = ${categoryOfKind[input.kind]},
         slug = ${slug}, title = ${input.title}, summary = ${input.summary}, description = ${input.description},

@@ -57,7 +57,10 @@ const answer = (over: Partial<VendorAnalytics> = {}): VendorAnalytics => ({
     bySales: [],
   },
   conversion: [{ productId: 'prd_1', title: 'Trend Indicator', views: 4, sales: 3, rate: 0.75 }],
-  products: [{ id: 'prd_1', title: 'Trend Indicator' }],
+  products: [
+    { id: 'prd_1', title: 'Trend Indicator', type: 'product' },
+    { id: 'bnd_1', title: 'Trend Kit', type: 'bundle' },
+  ],
   ...over,
 });
 
@@ -80,6 +83,15 @@ describe('analytics screen', () => {
     expect(req.path).toBe('/api/v1/vendor/analytics');
     expect(req.headers.get('authorization')).toBe('Bearer access-token');
     expect(req.query.get('interval')).toBe('day');
+  });
+
+  it('offers bundles in the filter, and reads one bundle’s figures', async () => {
+    const view = show(() => ({ status: 200, body: answer() }));
+    await screen.findByText('5.9% of gross');
+    expect(screen.getByRole('option', { name: 'Trend Kit (bundle)' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Product'), { target: { value: 'bnd_1' } });
+    await waitFor(() => expect(view.requests).toHaveLength(2));
+    expect(view.requests[1]!.query.get('productId')).toBe('bnd_1');
   });
 
   it('says so when there are no sales, and reads again for another range', async () => {

@@ -156,7 +156,7 @@ export function AnalyticsScreen() {
             <option value="">All products</option>
             {data?.products.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.title}
+                {p.type === 'bundle' ? `${p.title} (bundle)` : p.title}
               </option>
             ))}
           </select>

@@ -26,7 +26,7 @@ import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
-import { Markdown } from '../../../lib/markdown.tsx';
+import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
   createVendorProduct,
@@ -55,16 +55,7 @@ import {
 } from './form.ts';
 import { assetClassLabels, kindLabels, statusLabels, statusStyles } from './labels.ts';
 
-const box =
-  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400';
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-sm text-rose-400">
-      {message}
-    </p>
-  ) : null;
-}
+const box = fieldBox;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -112,78 +103,6 @@ function Choices({
       </div>
       <FieldError id={`${id}-e`} message={error} />
     </fieldset>
-  );
-}
-
-/** The description: Markdown as typed, or as the product page renders it. */
-function DescriptionField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (v: string) => void;
-  error?: string | undefined;
-}) {
-  const id = useId();
-  const [tab, setTab] = useState<'write' | 'preview'>('write');
-  const tabClass = (on: boolean) =>
-    `rounded-md px-3 py-1 text-sm ${on ? 'bg-ink-700 text-white' : 'text-slate-400 hover:text-white'}`;
-  return (
-    <div className="flex flex-col gap-1.5">
-      <div className="flex items-center justify-between">
-        <label htmlFor={id} className="text-sm font-medium text-slate-200">
-          Description
-        </label>
-        <div role="tablist" aria-label="Description" className="flex gap-1">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'write'}
-            className={tabClass(tab === 'write')}
-            onClick={() => setTab('write')}
-          >
-            Write
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'preview'}
-            className={tabClass(tab === 'preview')}
-            onClick={() => setTab('preview')}
-          >
-            Preview
-          </button>
-        </div>
-      </div>
-      {tab === 'write' ? (
-        <textarea
-          id={id}
-          rows={10}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-hint${error ? ` ${id}-e` : ''}`}
-          className={`${box} font-mono text-sm`}
-        />
-      ) : (
-        <div
-          role="tabpanel"
-          aria-label="Preview"
-          className="min-h-40 rounded-lg border border-ink-700 bg-ink-950 p-4"
-        >
-          {value.trim() ? (
-            <Markdown source={value} />
-          ) : (
-            <p className="text-slate-400">Nothing to preview yet.</p>
-          )}
-        </div>
-      )}
-      <p id={`${id}-hint`} className="text-sm text-slate-400">
-        Markdown: ## headings, **bold**, *italic*, - lists and [links](https://…).
-      </p>
-      <FieldError id={`${id}-e`} message={error} />
-    </div>
   );
 }
 
@@ -631,7 +550,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
           error={shown.summary}
           onChange={(e) => set('summary', e.target.value)}
         />
-        <DescriptionField
+        <MarkdownField
           value={form.description}
           error={shown.description}
           onChange={(v) => set('description', v)}

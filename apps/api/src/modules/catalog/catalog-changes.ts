@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client.ts';
-import type { AppDeps } from '../../../deps.ts';
-import { contentChanged } from '../../../platform/content-changes.ts';
+import type { Tx } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import { contentChanged } from '../../platform/content-changes.ts';
 
 /** How often a node asks whether another node changed the catalogue. */
 export const CATALOG_SYNC_MS = 500;

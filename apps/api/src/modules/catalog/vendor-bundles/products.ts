@@ -1,0 +1,33 @@
+import type { VendorBundleProduct } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../../deps.ts';
+import { bundleVendorOf } from './access.ts';
+import { bundleProductSelect, presentBundleProduct, type BundleProductRow } from './items.ts';
+
+/**
+ * `GET /api/v1/vendor/bundles/products`: the products the picker offers, drafts included, by title;
+ * `q` keeps those whose title has it. `cursor` is the last id of the previous page; the next page
+ * starts after that product's place, read from its row, so another vendor's id gives an empty page.
+ */
+export async function bundleProductChoices(
+  deps: AppDeps,
+  userId: string,
+  input: { q?: string | undefined; limit: number; cursor?: string | undefined },
+): Promise<{ products: VendorBundleProduct[]; nextCursor: string | null }> {
+  const db = deps.database.db;
+  const vendorId = await bundleVendorOf(db, userId);
+  const q = input.q?.toLowerCase();
+  const like = q ? '%' + q.replace(/[%_\\]/g, '\\$&') + '%' : null;
+  const { rows } = await db.execute<BundleProductRow>(sql`${bundleProductSelect}
+    ${input.cursor ? sql`join products c on c.id = ${input.cursor} and c.vendor_id = ${vendorId}` : sql``}
+    where p.vendor_id = ${vendorId}
+      ${like ? sql`and lower(p.title) like ${like}` : sql``}
+      ${input.cursor ? sql`and (lower(p.title), p.id) > (lower(c.title), c.id)` : sql``}
+    order by lower(p.title), p.id
+    limit ${input.limit + 1}`);
+  const page = rows.slice(0, input.limit);
+  return {
+    products: page.map(presentBundleProduct),
+    nextCursor: rows.length > input.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}

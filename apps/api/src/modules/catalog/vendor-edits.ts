@@ -1,0 +1,91 @@
+// What the workspace's editors (vendor-products/, vendor-bundles/) share: who the vendor is, one
+// writer per vendor, free slugs, the draft/published/unpublished status and the list's cursor.
+import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshelf/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { AppError } from '../../platform/errors.ts';
+import { slugify } from './seed.ts';
+import { vendorIdOfUser } from './summaries.ts';
+
+/** The vendor the signed-in user runs; a user without a storefront is refused (403). */
+export async function vendorOf(
+  db: Tx,
+  userId: string,
+  noStorefront: string = m.setUpStorefront,
+): Promise<string> {
+  const vendorId = await vendorIdOfUser(db, userId);
+  if (!vendorId) throw new AppError('forbidden', noStorefront);
+  return vendorId;
+}
+
+/**
+ * One writer per vendor at a time (a transaction-scoped advisory lock): slugs stay unique, two saves
+ * of one product or bundle apply one after the other, and a bundle's publish rule reads its products'
+ * statuses as no other save of the vendor's is changing them.
+ */
+export async function lockVendor(tx: Tx, vendorId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'vendor-products:' + vendorId}))`);
+}
+
+/**
+ * A slug free among the vendor's products or bundles (each has its own): the title's, else with the
+ * row id's tail. Called under `lockVendor`, so two saves cannot take the same one.
+ */
+export async function freeSlug(
+  tx: Tx,
+  table: 'products' | 'bundles',
+  row: { vendorId: string; id: string; title: string },
+): Promise<string> {
+  const base = slugify(row.title) || (table === 'products' ? 'product' : 'bundle');
+  const { rows } = await tx.execute(sql`select 1 from ${sql.identifier(table)}
+    where vendor_id = ${row.vendorId} and slug = ${base} and id <> ${row.id}`);
+  return rows.length ? `${base}-${row.id.slice(-6).toLowerCase()}` : base;
+}
+
+/** Never published = draft; public = published; hidden again = unpublished (ADR 040). */
+export const statusOf = (isActive: boolean, publishedAt: unknown): VendorProductStatus =>
+  isActive ? 'published' : publishedAt ? 'unpublished' : 'draft';
+
+/** The rows of table alias `alias` in `status`, as an `and …` condition (nothing without one). */
+export function statusFilter(alias: string, status: VendorProductStatus | undefined): SQL {
+  const t = sql.identifier(alias);
+  if (status === 'published') return sql`and ${t}.is_active`;
+  if (status === 'unpublished')
+    return sql`and not ${t}.is_active and ${t}.published_at is not null`;
+  if (status === 'draft') return sql`and not ${t}.is_active and ${t}.published_at is null`;
+  return sql``;
+}
+
+/** The cursor: the last row's `updated_at` at full precision (as text) and its id. */
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(parsed[0]) &&
+      parsed[1].length <= 64
+    )
+      return [parsed[0], parsed[1]];
+  } catch {
+    // fall through to the error below
+  }
+  throw new AppError('validation_failed', m.badCursor, { cursor: m.badCursor });
+}
+
+export const encodeCursor = (last: { updated_key: string; id: string }) =>
+  Buffer.from(JSON.stringify([last.updated_key, last.id])).toString('base64url');
+
+/** Pages rows of alias `alias` after `cursor`, most recently edited first (nothing on page one). */
+export function afterCursor(alias: string, cursor: string | undefined): SQL {
+  if (!cursor) return sql``;
+  const [at, id] = decodeCursor(cursor);
+  const t = sql.identifier(alias);
+  return sql`and (${t}.updated_at, ${t}.id) < (${at}::timestamptz, ${id})`;
+}
+
+/** `updated_at` at full precision, as the cursor carries it. */
+export const updatedKey = (alias: string): SQL =>
+  sql`to_char(${sql.identifier(alias)}.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

@@ -1,0 +1,378 @@
+import {
+  AVATAR_MAX_BYTES,
+  planCurrencies,
+  usersMessages,
+  vendorBundleMessages as m,
+  type PlanCurrency,
+} from '@tradeshelf/contract/client';
+import type { ApiError, VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useToast } from '../../../components/toasts.tsx';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { formatMoney } from '../../../lib/format.ts';
+import { ConfirmButton, UploadControl, type UploadRun } from '../courses/index.ts';
+import { fieldBox, MarkdownField } from '../markdown-field.tsx';
+import { statusLabels, statusStyles } from '../products/index.ts';
+import { useAction, useRead } from '../request.ts';
+import { Panel } from '../screen-kit.tsx';
+import {
+  createVendorBundle,
+  fetchVendorBundle,
+  publishVendorBundle,
+  removeVendorBundleCover,
+  unpublishVendorBundle,
+  updateVendorBundle,
+  uploadVendorBundleCover,
+  type CoverUpload,
+} from './api.ts';
+import {
+  checkForm,
+  emptyForm,
+  formFromBundle,
+  priceOf,
+  publishProblems,
+  removeProduct,
+  savingOf,
+  toggleProduct,
+  toInput,
+  type BundleForm,
+} from './form.ts';
+import { ProductPicker } from './picker.tsx';
+
+/** What buyers save, or why it cannot be told yet; and which chosen products buyers will not get. */
+function SavingNote({ form }: { form: BundleForm }) {
+  const saving = savingOf(form);
+  const price = priceOf(form);
+  const hidden = form.products.filter((p) => p.status !== 'published').length;
+  const money = (amount: number) => formatMoney(amount, form.currency);
+  let text: string;
+  let warn = false;
+  if (!price || !Number.isInteger(price.amount))
+    text = 'Set a price to see what buyers save against buying the products one by one.';
+  else if (!saving)
+    text = form.products.some((p) => p.status === 'published')
+      ? 'A product has no price in this currency, so no saving can be shown.'
+      : 'Choose published products to see what buyers save.';
+  else if (saving.amount > 0)
+    text = `Bought separately: ${money(saving.value)}. Buyers save ${money(saving.amount)} (${saving.percent}%).`;
+  else {
+    warn = true;
+    text =
+      saving.amount === 0
+        ? `That is what the products cost separately (${money(saving.value)}): buyers see no saving.`
+        : `That is ${money(-saving.amount)} more than the products cost separately (${money(saving.value)}): buyers see no saving.`;
+  }
+  return (
+    <div role="status" aria-label="What buyers save" className="flex flex-col gap-1 text-sm">
+      <p className={warn ? 'text-amber-300' : 'text-slate-200'}>{text}</p>
+      {hidden > 0 && (
+        <p className="text-amber-300">
+          {hidden === 1 ? '1 chosen product is' : `${hidden} chosen products are`} not published:
+          buyers get only published products, and the value counts only those.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The cover: upload with progress (drafts too, once saved), or remove it. */
+function Cover({
+  bundle,
+  onChanged,
+}: {
+  bundle: VendorBundle | null;
+  onChanged: (b: VendorBundle) => void;
+}) {
+  const upload = useAction<CoverUpload, VendorBundle>(uploadVendorBundleCover);
+  const remove = useAction<string, VendorBundle>(removeVendorBundleCover);
+  if (!bundle)
+    return <p className="text-sm text-slate-400">Save the draft first, then add a cover.</p>;
+  const check = (file: File) =>
+    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
+      ? usersMessages.imageType
+      : file.size > AVATAR_MAX_BYTES
+        ? usersMessages.imageTooLarge
+        : null;
+  const send = async (run: UploadRun) => {
+    const saved = await upload.run({ id: bundle.id, ...run });
+    if (saved) onChanged(saved);
+    return Boolean(saved);
+  };
+  return (
+    <div className="flex flex-col gap-3">
+      {bundle.imageUrl ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <img
+            src={bundle.imageUrl}
+            alt="Bundle cover"
+            className="h-32 w-56 rounded-lg border border-ink-700 object-cover"
+          />
+          <ConfirmButton
+            label="Remove cover"
+            question="Remove the cover? Its files are deleted."
+            confirmLabel="Remove"
+            busy={remove.busy}
+            onConfirm={async () => {
+              const saved = await remove.run(bundle.id);
+              if (saved) onChanged(saved);
+            }}
+          />
+        </div>
+      ) : (
+        <p className="text-sm text-slate-400">
+          No cover yet. Search results and the bundle page show one when there is.
+        </p>
+      )}
+      <UploadControl
+        label={bundle.imageUrl ? 'Replace the cover' : 'Upload a cover'}
+        accept="image/png,image/jpeg,image/webp"
+        hint="PNG, JPEG or WebP, up to 2 MB."
+        check={check}
+        upload={send}
+        error={upload.error}
+      />
+      {remove.error && <Alert>{remove.error.error}</Alert>}
+    </div>
+  );
+}
+
+/** Server field messages win for the fields they name; the form's own checks fill the rest. */
+const fieldsOf = (error: ApiError | null) => error?.fields ?? {};
+
+/** The editor for a new bundle (`bundle` null) or an existing one. */
+export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle | null }) {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [bundle, setBundle] = useState<VendorBundle | null>(initial);
+  const [form, setFormState] = useState<BundleForm>(() =>
+    initial ? formFromBundle(initial) : emptyForm(),
+  );
+  const [dirty, setDirty] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useAction<VendorBundleInput, VendorBundle>(createVendorBundle);
+  const update = useAction<{ id: string; body: VendorBundleInput }, VendorBundle>(
+    updateVendorBundle,
+  );
+  const publish = useAction<string, VendorBundle>(publishVendorBundle);
+  const unpublish = useAction<string, VendorBundle>(unpublishVendorBundle);
+  const busy = create.busy || update.busy || publish.busy || unpublish.busy;
+  const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
+
+  const setForm = (next: BundleForm) => {
+    setFormState(next);
+    setDirty(true);
+  };
+  const set = <K extends keyof BundleForm>(key: K, value: BundleForm[K]) =>
+    setForm({ ...form, [key]: value });
+
+  /** Saves the form; answers the saved bundle, or null with the messages shown. */
+  const save = async (): Promise<VendorBundle | null> => {
+    const problems = checkForm(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return null;
+    publish.reset();
+    unpublish.reset();
+    const body = toInput(form);
+    const saved = bundle ? await update.run({ id: bundle.id, body }) : await create.run(body);
+    if (!saved) return null;
+    setBundle(saved);
+    setFormState(formFromBundle(saved));
+    setDirty(false);
+    setErrors({});
+    if (!bundle) navigate(`/vendor/bundles/${encodeURIComponent(saved.id)}`, { replace: true });
+    return saved;
+  };
+
+  const onSave = async () => {
+    if (await save()) toast(m.saved);
+  };
+  const onPublish = async () => {
+    const missing = publishProblems(form);
+    if (Object.keys(missing).length) {
+      setErrors({ ...checkForm(form), ...missing });
+      return;
+    }
+    const saved = dirty || !bundle ? await save() : bundle;
+    if (!saved) return;
+    const published = await publish.run(saved.id);
+    if (published) {
+      setBundle(published);
+      toast(m.published);
+    }
+  };
+  const onUnpublish = async () => {
+    if (!bundle) return;
+    const done = await unpublish.run(bundle.id);
+    if (done) {
+      setBundle(done);
+      toast(m.unpublished);
+    }
+  };
+
+  // Server messages (422 publish rules and foreign products, 400 fields) shown by their fields too.
+  const shown: Record<string, string | undefined> = { ...errors, ...fieldsOf(failure) };
+
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSave();
+      }}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <h1 className="text-2xl font-bold text-white">
+            {bundle ? bundle.title || 'Untitled bundle' : 'New bundle'}
+          </h1>
+          {bundle && (
+            <span
+              className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[bundle.status]}`}
+            >
+              {statusLabels[bundle.status]}
+            </span>
+          )}
+        </div>
+        <Link to="/vendor/bundles" className="text-sm text-slate-400 hover:text-white">
+          ← All bundles
+        </Link>
+      </div>
+
+      {failure && <Alert>{failure.error}</Alert>}
+      {Object.keys(errors).length > 0 && !failure && (
+        <Alert>Some fields need attention: see the messages below.</Alert>
+      )}
+
+      <Panel title="About the bundle">
+        <Field
+          label="Title"
+          value={form.title}
+          error={shown.title}
+          onChange={(e) => set('title', e.target.value)}
+        />
+        <Field
+          label="Summary"
+          hint="One line buyers see in search results and on cards."
+          value={form.summary}
+          error={shown.summary}
+          onChange={(e) => set('summary', e.target.value)}
+        />
+        <MarkdownField
+          value={form.description}
+          error={shown.description}
+          onChange={(v) => set('description', v)}
+        />
+      </Panel>
+
+      <Panel title="Products">
+        <ProductPicker
+          chosen={form.products}
+          onToggle={(p) => setForm(toggleProduct(form, p))}
+          onRemove={(id) => setForm(removeProduct(form, id))}
+          error={shown.productIds}
+        />
+      </Panel>
+
+      <Panel title="Pricing">
+        <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
+          <Field
+            label="Price"
+            inputMode="decimal"
+            placeholder="99.00"
+            hint="Paid once. Buyers get every published product in the bundle."
+            value={form.price}
+            error={shown['price.amount'] ?? shown.price}
+            onChange={(e) => set('price', e.target.value)}
+          />
+          <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
+            Currency
+            <select
+              className={fieldBox}
+              value={form.currency}
+              onChange={(e) => set('currency', e.target.value as PlanCurrency)}
+            >
+              {planCurrencies.map((c) => (
+                <option key={c} value={c}>
+                  {c.toUpperCase()}
+                </option>
+              ))}
+            </select>
+            {shown['price.currency'] && (
+              <span className="text-sm text-rose-400">{shown['price.currency']}</span>
+            )}
+          </label>
+        </div>
+        <SavingNote form={form} />
+        <p className="text-sm text-slate-400">
+          Changing the price puts a new price on sale; buyers who already paid keep what they
+          bought.
+        </p>
+      </Panel>
+
+      <Panel title="Cover">
+        <Cover bundle={bundle} onChanged={setBundle} />
+      </Panel>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
+          {bundle ? 'Save' : 'Save draft'}
+        </Button>
+        {bundle?.status !== 'published' ? (
+          <ConfirmButton
+            label={dirty || !bundle ? 'Save and publish…' : 'Publish…'}
+            question="Put this bundle on sale? It shows on your storefront, in search and in the sitemap at once."
+            confirmLabel="Publish"
+            busy={publish.busy || create.busy || update.busy}
+            onConfirm={onPublish}
+          />
+        ) : (
+          <ConfirmButton
+            label="Unpublish…"
+            question="Hide this bundle from search and your storefront? Buyers keep their access."
+            confirmLabel="Unpublish"
+            busy={unpublish.busy}
+            onConfirm={onUnpublish}
+          />
+        )}
+        {bundle && (
+          <a
+            href={bundle.publicPath}
+            target="_blank"
+            rel="noreferrer"
+            className="text-sm text-brand-400 underline"
+          >
+            Preview the public page
+            {bundle.status !== 'published' && ' (shows once published)'}
+          </a>
+        )}
+        {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
+      </div>
+    </form>
+  );
+}
+
+/** `/vendor/bundles/:id`: reads the bundle, then edits it. */
+export function LoadedBundleEditor({ id }: { id: string }) {
+  const read = useRead<string, VendorBundle>(fetchVendorBundle, id);
+  if (read.status === 'failure' && read.error)
+    return (
+      <Alert>
+        {read.error.error}{' '}
+        <button type="button" className="underline" onClick={() => void read.reload()}>
+          Try again
+        </button>{' '}
+        <Link to="/vendor/bundles" className="underline">
+          Back to bundles
+        </Link>
+      </Alert>
+    );
+  if (!read.data || read.data.id !== id)
+    return (
+      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
+        <span className="sr-only">Loading the bundle…</span>
+      </div>
+    );
+  return <VendorBundleEditor key={id} bundle={read.data} />;
+}

@@ -1,0 +1,3 @@
+import { VendorBundleList } from '../../features/vendor/bundles/list.tsx';
+
+export default VendorBundleList;
