@@ -2,8 +2,11 @@ import { vendorStorefrontRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVendor } from '../../test/factories/catalog.ts';
+import { createProduct, createVendor } from '../../test/factories/catalog.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { ensureWebBuild } from '../../test/web-build.ts';
+import { pageReads } from '../page-reads.ts';
+import { inProcessCaller, loadWebApp } from '../platform/web.ts';
 import { databaseUnavailableCause } from './unavailable.ts';
 
 /*
@@ -45,9 +48,31 @@ describe('a database that ends or refuses the session', () => {
 
 const admin = process.env.DATABASE_URL;
 let t: TestApp | undefined;
+let withPages: TestApp | undefined;
 afterAll(async () => {
   await t?.close();
+  await withPages?.close();
 });
+
+/** Runs `during` while the test app's database refuses new sessions (and its own are ended). */
+async function whileRefusing(app: TestApp, during: () => Promise<void>) {
+  const name = (
+    await app.database.db.execute<{ name: string }>(sql`select current_database() as name`)
+  ).rows[0]!.name;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`alter database "${name}" allow_connections false`);
+    await client.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
+    await during();
+  } finally {
+    await client.query(`alter database "${name}" allow_connections true`);
+    await client.end();
+  }
+}
 
 describe.skipIf(!admin)('on PostgreSQL', () => {
   it('answers 503 with Retry-After while the database refuses connections, and recovers', async () => {
@@ -60,28 +85,39 @@ describe.skipIf(!admin)('on PostgreSQL', () => {
     });
     const read = () => t!.call(vendorStorefrontRoutes.vendorStorefront, { token });
     expect((await read()).statusCode).toBe(200);
-
-    const name = (
-      await t.database.db.execute<{ name: string }>(sql`select current_database() as name`)
-    ).rows[0]!.name;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(`alter database "${name}" allow_connections false`);
-      await client.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [name],
-      );
+    await whileRefusing(t, async () => {
       for (let i = 0; i < 3; i++) {
         const res = await read();
         expect(res.statusCode, res.body).toBe(503);
         expect(res.json()).toEqual({ error: expect.any(String), code: 'service_unavailable' });
         expect(res.headers['retry-after']).toBeDefined();
       }
-    } finally {
-      await client.query(`alter database "${name}" allow_connections true`);
-      await client.end();
-    }
+    });
     expect((await read()).statusCode).toBe(200);
   });
+
+  it('a public page answers 503 with Retry-After, not a 500, and renders again after', async () => {
+    const buildDir = ensureWebBuild();
+    withPages = await startTestApp(
+      {},
+      {
+        web: (app) =>
+          loadWebApp(buildDir, inProcessCaller(app, pageReads), { pageCacheSeconds: 0 }),
+      },
+    );
+    const vendor = await createVendor(withPages);
+    const product = await createProduct(withPages, vendor.id, { title: 'Outage Oscillator' });
+    const url = `/p/${product.id}/outage-oscillator`;
+    const page = () => withPages!.app.inject({ method: 'GET', url });
+    await whileRefusing(withPages, async () => {
+      const res = await page();
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('Something went wrong');
+      expect(res.body).not.toMatch(/at \w+ \(|node_modules|DatabaseError/);
+    });
+    const back = await page();
+    expect([200, 301]).toContain(back.statusCode);
+  }, 300_000);
 });

@@ -17,6 +17,7 @@ import {
   type Encoding,
 } from './compression.ts';
 import { newNonce, NONCE_LENGTH, pagePolicy } from './csp.ts';
+import { databaseUnavailableCause } from '../db/unavailable.ts';
 import { AppError } from './errors.ts';
 import { nulAt, nulRefused } from './http.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './serializer.ts';
@@ -112,6 +113,9 @@ export function inProcessCaller(
           result = await fast.read(getApp().deps, input, null);
         } catch (err) {
           if (err instanceof AppError) throw apiError(err.status, err.toBody());
+          // The database gone mid-read: the page answers 503 (retry), not a 500 bug.
+          if (databaseUnavailableCause(err))
+            throw apiError(503, { error: 'unavailable', code: 'service_unavailable' });
           throw err;
         }
         // Writing JSON and parsing it is ~4× cheaper than zod's encode of a product page's data.
@@ -183,6 +187,8 @@ async function toPage(res: Response, sink: DocumentSink): Promise<Page> {
   const headers: string[] = [];
   for (const [name, value] of res.headers) headers.push(name, value);
   // A body of its own (React Router's last-resort error page) wins over anything left in the sink.
+  // A page the database could not serve: browsers and crawlers may come back shortly.
+  if (res.status === 503) headers.push('retry-after', '5');
   if (res.body === null && sink.html !== null)
     return { status: res.status, headers, body: Buffer.from(sink.html) };
   const body = res.body ? new Uint8Array(await res.arrayBuffer()) : null;

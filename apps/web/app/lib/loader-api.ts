@@ -40,7 +40,7 @@ declare module 'react-router' {
 
 /**
  * Calls the API from a loader: in-process under `npm start`, over HTTP to the same origin under the
- * Vite dev server. A 404 from the API becomes this page's 404.
+ * Vite dev server. A 404 from the API becomes this page's 404, a 503 its 503.
  */
 export async function loadFrom<R extends RouteDef>(
   context: { api?: PageApi } | undefined,
@@ -65,6 +65,8 @@ export async function loadFrom<R extends RouteDef>(
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status === 404 || status === 400) throw data(null, { status: 404 });
+    // The API could not reach its database: this page is briefly unavailable too, not broken.
+    if (status === 503) throw data(null, { status: 503 });
     throw err;
   }
 }
