@@ -302,11 +302,11 @@ export const affiliatesRoutes = {
     path: '/api/v1/vendor/affiliate/invites',
     auth: 'bearer',
     summary:
-      'Invites an affiliate by e-mail with commission terms (the programme’s unless given); the invitation is e-mailed.',
+      'Invites an affiliate by e-mail with commission terms (the programme’s unless given); the invitation is e-mailed. Inviting a pending address again renews its terms; it is e-mailed again only after 10 minutes (`emailed` says whether this answer sent one).',
     tags: ['vendor'],
     status: 201,
     body: inviteBody,
-    response: z.object({ invitation: invitationSchema }),
+    response: z.object({ invitation: invitationSchema, emailed: z.boolean() }),
   }),
   vendorInvites: defineRoute({
     method: 'GET',

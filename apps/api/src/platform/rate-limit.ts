@@ -168,6 +168,8 @@ export const rules = {
   /** Course media and app builds: a course is built from many files in one sitting. */
   mediaUpload: { name: 'media-upload:user', limit: 200, windowSeconds: 60 * 60 },
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
+  /** An affiliate invitation's e-mail, per vendor and address: renewals inside it send none. */
+  inviteEmail: { name: 'invite-email', limit: 1, windowSeconds: 10 * 60 },
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */
   couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },

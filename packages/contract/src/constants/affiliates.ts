@@ -39,6 +39,8 @@ export const affiliateMessages = {
   inviteRevoked: 'Invitation withdrawn.',
   badCursor: 'That page has expired. Reload the list.',
   invited: 'Invitation sent.',
+  inviteRenewed:
+    'Terms updated. This address was e-mailed less than 10 minutes ago, so no new e-mail was sent.',
   vendorsOnly: 'Only vendors can run an affiliate programme.',
   payoutNotFound: 'We could not find that payout.',
   connectFirst: 'Connect your payout account first.',

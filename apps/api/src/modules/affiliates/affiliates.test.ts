@@ -386,6 +386,33 @@ describe('payouts', () => {
 });
 
 describe('invitations', () => {
+  it('inviting one address again at once renews its terms but e-mails it once', async () => {
+    const email = `again-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const answers = await Promise.all(
+      [3000, 3100, 3200, 3300, 3400, 3500].map((commissionBps) =>
+        t.call(affiliatesRoutes.vendorInvite, {
+          token: vendorAuth,
+          body: { email, commissionBps },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(answers.filter((a) => a.json().emailed === true)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.json().invitation.id)).size).toBe(1);
+    const mails = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from mail_outbox where "to" = ${email}`,
+    );
+    expect(mails.rows[0]!.n).toBe(1);
+    const listed = await t.call(affiliatesRoutes.vendorInvites, { token: vendorAuth });
+    const row = listed
+      .json()
+      .invitations.filter((i: { email: string }) => i.email === email) as Array<{
+      commissionBps: number;
+    }>;
+    expect(row).toHaveLength(1);
+    expect([3000, 3100, 3200, 3300, 3400, 3500]).toContain(row[0]!.commissionBps);
+  });
+
   it('the invited account accepts; another account is refused; the e-mail carries the link', async () => {
     const invitee = await createUser(t);
     const inviteeToken = await t.deps.tokens.sign({

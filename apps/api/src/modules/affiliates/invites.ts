@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
+import { rules } from '../../platform/rate-limit.ts';
 import { vendorSummaries } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { formatBps, invitationView, type InviteRow } from './presenter.ts';
@@ -27,20 +28,23 @@ async function present(db: Tx, rows: InviteRow[]): Promise<Invitation[]> {
 
 /**
  * Invites an e-mail address. Inviting it again while the first is pending renews that invitation
- * with the new terms. The invitation and its e-mail commit together (the outbox).
+ * with the new terms. The invitation and its e-mail commit together (the outbox); an address is
+ * e-mailed at most once in 10 minutes per vendor (repeated clicks would flood its inbox), and the
+ * answer's `emailed` says whether this one was.
  */
 export async function inviteAffiliate(
   deps: AppDeps,
   userId: string,
   body: { email: string; commissionBps?: number | undefined; cookieDays?: number | undefined },
   origin: string,
-): Promise<{ invitation: Invitation }> {
+): Promise<{ invitation: Invitation; emailed: boolean }> {
   const db = deps.database.db;
   const vendorId = await ownVendorId(deps, userId);
   const email = body.email.toLowerCase();
   if (email === (await users.emailIn(db, userId))?.toLowerCase()) {
     throw new AppError('business_rule', affiliateMessages.inviteSelf);
   }
+  const emailed = (await deps.limiter.hit(rules.inviteEmail, `${vendorId}:${email}`)).count <= 1;
   const programme = await programmeOf(db, vendorId);
   const commissionBps =
     body.commissionBps ?? programme?.commissionBps ?? DEFAULT_TERMS.commissionBps;
@@ -66,6 +70,7 @@ export async function inviteAffiliate(
         invited_by = excluded.invited_by, expires_at = excluded.expires_at
       returning ${inviteColumns}`);
     const invite = found.rows[0]!;
+    if (!emailed) return invite;
     mailIds.push(
       await deps.mailer.enqueue(tx, {
         to: email,
@@ -85,7 +90,7 @@ export async function inviteAffiliate(
     return invite;
   });
   await deps.mailer.dispatch(mailIds);
-  return { invitation: (await present(db, [row]))[0]! };
+  return { invitation: (await present(db, [row]))[0]!, emailed };
 }
 
 export async function vendorInvitations(

@@ -27,6 +27,7 @@ import {
   fetchInvitations,
   fetchProgramme,
   type InviteArg,
+  type InviteSent,
   type ProgrammeArg,
   revokeInvitation,
   saveProgramme,
@@ -155,7 +156,7 @@ function InviteForm({
 }) {
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const send = useAction<InviteArg, Invitation>(sendInvitation);
+  const send = useAction<InviteArg, InviteSent>(sendInvitation);
   const toast = useToast();
   const terms = programme ?? DEFAULTS;
   return (
@@ -169,11 +170,15 @@ function InviteForm({
         const p = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? null : 'Enter a valid e-mail address.';
         setProblem(p);
         if (p) return;
-        const invitation = await send.run({ email: value });
-        if (invitation) {
-          toast(`${affiliateMessages.invited} ${invitation.email} has 30 days to accept.`);
+        const sent = await send.run({ email: value });
+        if (sent) {
+          toast(
+            sent.emailed
+              ? `${affiliateMessages.invited} ${sent.invitation.email} has 30 days to accept.`
+              : affiliateMessages.inviteRenewed,
+          );
           setEmail('');
-          onSent(invitation);
+          onSent(sent.invitation);
         }
       }}
     >

@@ -20,15 +20,21 @@ export const fetchInvitations = requestThunk<void, Invitation[]>(
   async (_arg, { api }) => (await api.call(vendorEndpoints.vendorInvites, {})).invitations,
 );
 
+/** An invitation made or renewed, and whether its e-mail went out (at most one in 10 minutes). */
+export interface InviteSent {
+  invitation: Invitation;
+  emailed: boolean;
+}
+
 export type InviteArg = {
   email: string;
   commissionBps?: number | undefined;
   cookieDays?: number | undefined;
 };
 
-export const sendInvitation = requestThunk<InviteArg, Invitation>(
+export const sendInvitation = requestThunk<InviteArg, InviteSent>(
   'vendor/affiliates/invite',
-  async (body, { api }) => (await api.call(vendorEndpoints.vendorInvite, { body })).invitation,
+  (body, { api }) => api.call(vendorEndpoints.vendorInvite, { body }),
 );
 
 export const revokeInvitation = requestThunk<string, string>(
