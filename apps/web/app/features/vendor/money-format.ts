@@ -3,13 +3,23 @@ import { formatMoney } from '../../lib/format.ts';
 
 export const money = (m: Money) => formatMoney(m.amount, m.currency);
 
+// A formatter per currency: building one costs more than formatting a table's rows with it.
+const exactFormats = new Map<string, Intl.NumberFormat>();
+
 /** Always two decimals in tables, so amounts line up. */
-export const exactMoney = (m: Money) =>
-  new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: m.currency.toUpperCase(),
-    minimumFractionDigits: 2,
-  }).format(m.amount / 100);
+export function exactMoney(m: Money): string {
+  const currency = m.currency.toUpperCase();
+  let format = exactFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+    });
+    exactFormats.set(currency, format);
+  }
+  return format.format(m.amount / 100);
+}
 
 /**
  * An amount typed in major units ("12", "12.5", "12.50", "$1,200.00") as minor units; NaN when it is

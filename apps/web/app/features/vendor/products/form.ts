@@ -2,9 +2,9 @@
 // kept apart from the screen so they are tested without rendering.
 import {
   assetClasses,
+  missingToPublish,
   productKinds,
   tradingPlatforms,
-  vendorProductMessages,
   vendorProductProblems,
   type PlanBilling,
   type PlanCurrency,
@@ -146,11 +146,7 @@ export function checkForm(form: ProductForm): Record<string, string> {
 
 /** Checked before publishing: the server says the same (422) if the form is stale. */
 export function publishProblems(form: ProductForm): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!form.title.trim()) out.title = vendorProductMessages.titleRequired;
-  if (!form.summary.trim()) out.summary = vendorProductMessages.summaryRequired;
-  if (!form.plans.length) out.plans = vendorProductMessages.planRequired;
-  return out;
+  return missingToPublish(form);
 }
 
 /** A new plan: the first billing not on offer yet (one-time, then monthly, then yearly). */

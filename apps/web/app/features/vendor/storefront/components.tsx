@@ -176,7 +176,6 @@ export function StorefrontForm({
 }) {
   const toast = useToast();
   const save = useAction<StorefrontBody, Storefront>(saveStorefront);
-  const [shown, setShown] = useState<FieldErrors>({});
   const [touched, setTouched] = useState(false);
   const address = useAddressCheck(values.vendorUrl, storefront?.vendorUrl ?? null);
   const local = validateStorefront(values, storefront?.vendorUrl ?? null);
@@ -187,11 +186,10 @@ export function StorefrontForm({
     local.vendorUrl && normaliseVendorUrl(values.vendorUrl).length >= VENDOR_URL_MIN
       ? { vendorUrl: local.vendorUrl }
       : {};
-  const errors: FieldErrors = { ...(touched ? local : shown), ...live, ...fromServer };
+  const errors: FieldErrors = { ...(touched ? local : {}), ...live, ...fromServer };
   const { reset } = save;
   const set = (patch: Partial<StorefrontValues>) => {
     setValues({ ...values, ...patch });
-    setShown({});
     if (save.error) reset();
   };
   const setLink = (kind: SocialLinkKind, v: string) =>
@@ -200,10 +198,7 @@ export function StorefrontForm({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (Object.keys(local).length) {
-      setShown(local);
-      return;
-    }
+    if (Object.keys(local).length) return;
     const body = toBody(values);
     if (
       storefront &&
@@ -215,7 +210,6 @@ export function StorefrontForm({
       return;
     const saved = await save.run(body);
     if (saved) {
-      setShown({});
       toast(storefront ? m.saved : m.created);
       onSaved(saved);
       setValues(initialValues(saved));
