@@ -105,18 +105,33 @@ export async function redeemCoupon(
   // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
   await releaseHolds(tx, coupon.id, sql`buyer_id = ${buyerId}`);
   const field = (message: string) => rule(message, { coupon: message });
-  if (coupon.max_per_buyer !== null) {
+  const taken = await takeRedemption(tx, coupon.id, buyerId, coupon.max_per_buyer);
+  if (taken === 'buyer_limit') throw field(vendorSalesMessages.couponBuyerLimit);
+  if (taken === 'exhausted') throw field(ordersMessages.couponExhausted);
+  return coupon;
+}
+
+/**
+ * One redemption of a coupon whose row lock the caller holds, within its per-buyer and overall
+ * limits: checkout's reservation and a late payment's retake count the same way.
+ */
+export async function takeRedemption(
+  tx: Tx,
+  couponId: string,
+  buyerId: string,
+  maxPerBuyer: number | null,
+): Promise<'taken' | 'buyer_limit' | 'exhausted'> {
+  if (maxPerBuyer !== null) {
     const used = await one<{ n: number }>(
       tx,
       sql`select count(*)::int as n from purchases
-        where coupon_id = ${coupon.id} and buyer_id = ${buyerId} and not coupon_released
+        where coupon_id = ${couponId} and buyer_id = ${buyerId} and not coupon_released
           and status in ('pending', 'paid', 'refunded')`,
     );
-    if ((used?.n ?? 0) >= coupon.max_per_buyer) throw field(vendorSalesMessages.couponBuyerLimit);
+    if ((used?.n ?? 0) >= maxPerBuyer) return 'buyer_limit';
   }
   const reserved = await tx.execute(sql`update coupons set redemptions = redemptions + 1
-    where id = ${coupon.id} and (max_redemptions is null or redemptions < max_redemptions)
+    where id = ${couponId} and (max_redemptions is null or redemptions < max_redemptions)
     returning id`);
-  if (!reserved.rows.length) throw field(ordersMessages.couponExhausted);
-  return coupon;
+  return reserved.rows.length ? 'taken' : 'exhausted';
 }

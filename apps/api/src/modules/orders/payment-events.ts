@@ -12,6 +12,7 @@ import { loadPurchases, one, type PurchaseRow } from './repository.ts';
 import { endAccess, grantedRef, itemOf, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
+import { takeRedemption } from './coupons.ts';
 import { reverseLedger, writeSale } from './ledger.ts';
 import { couponLimitMail, duplicateMail, receiptMail } from './receipts.ts';
 import { refund } from './refunds.ts';
@@ -246,20 +247,11 @@ async function retakeCoupon(tx: Tx, purchase: PurchaseRow): Promise<boolean> {
     sql`select max_per_buyer from coupons where id = ${purchase.coupon_id} for update`,
   );
   if (!coupon) return true;
-  if (coupon.max_per_buyer !== null) {
-    // The same count `redeemCoupon` makes; this purchase is released, so it is not among them.
-    const used = await one<{ n: number }>(
-      tx,
-      sql`select count(*)::int as n from purchases
-        where coupon_id = ${purchase.coupon_id} and buyer_id = ${purchase.buyer_id}
-          and not coupon_released and status in ('pending', 'paid', 'refunded')`,
-    );
-    if ((used?.n ?? 0) >= coupon.max_per_buyer) return false;
-  }
-  const taken = await tx.execute(sql`update coupons set redemptions = redemptions + 1
-    where id = ${purchase.coupon_id} and (max_redemptions is null or redemptions < max_redemptions)
-    returning id`);
-  return taken.rows.length > 0;
+  // This purchase is released, so the per-buyer count does not include it.
+  return (
+    (await takeRedemption(tx, purchase.coupon_id!, purchase.buyer_id, coupon.max_per_buyer)) ===
+    'taken'
+  );
 }
 
 /**
