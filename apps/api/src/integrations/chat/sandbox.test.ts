@@ -507,9 +507,16 @@ describe('pages', () => {
 
     const token = await exchange(back.searchParams.get('code')!, redirect);
     expect(token.statusCode).toBe(200);
+    // Discord's answer for the bot flow names the server (an APIGuild), which is what the app keeps.
     expect(token.json()).toMatchObject({
       scope: 'bot',
-      guild: { id: guildId, name: 'Uma Signals' },
+      guild: {
+        id: guildId,
+        name: 'Uma Signals',
+        icon: null,
+        owner_id: (await sandbox.guild(guildId))!.ownerId,
+        roles: expect.arrayContaining([expect.objectContaining({ name: 'Gold', managed: false })]),
+      },
     });
 
     // Someone else's server is not on offer, nor accepted.
