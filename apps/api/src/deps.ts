@@ -49,7 +49,7 @@ export interface AppDeps {
   payments: PaymentsProvider;
   /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
   sandbox: SandboxPayments | null;
-  /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `watchMembers`. */
+  /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `startMemberWatch`. */
   chat: ChatProvider;
   /** The Discord sandbox, when it is the provider: its pages and API are served by this app. */
   discordSandbox: SandboxDiscord | null;

@@ -11,9 +11,7 @@ import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
 import { storeDemoBuild } from './modules/licences/seed.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers, workerDeps } from './jobs/workers.ts';
-import { watchMembers } from './modules/access/index.ts';
-import { closeServices } from './lifecycle.ts';
+import { closeServices, startBackground } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
 import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
@@ -55,9 +53,8 @@ async function main(): Promise<void> {
     if (media) log.info({ media }, 'demo course media stored');
     await storeDemoBuild(deps.storage);
   }
-  if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
-  // The Discord sandbox reports member changes in this process; the real gateway runs with the workers.
-  if (config.RUN_WORKER || deps.chat.name === 'sandbox') await watchMembers(deps, log);
+  // Jobs (RUN_WORKER) and member events; Discord being down does not hold the start (ADR 047).
+  const { watch } = await startBackground(deps, boss, log, { serving: true });
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(
@@ -105,7 +102,7 @@ async function main(): Promise<void> {
       () => process.exit(1),
       config.SHUTDOWN_GRACE_SECONDS * 1000 + 15_000,
     ).unref();
-    await closeServices({ app, boss, deps, embedded: opened.embedded }, log);
+    await closeServices({ app, boss, deps, embedded: opened.embedded, watch }, log);
     clearTimeout(force);
     process.exit(0);
   };

@@ -4,9 +4,7 @@ import { connectDatabase, HOLD_LIMIT_MS } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers, workerDeps } from './jobs/workers.ts';
-import { watchMembers } from './modules/access/index.ts';
-import { closeServices } from './lifecycle.ts';
+import { closeServices, startBackground } from './lifecycle.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
@@ -24,11 +22,11 @@ async function main(): Promise<void> {
   database.holdLimitMs = HOLD_LIMIT_MS;
   const boss = await startQueue(config.DATABASE_URL, log);
   const deps = createDeps(config, database, log, { boss });
-  await startWorkers(boss, workerDeps(deps, log));
-  if (deps.chat.name === 'discord') await watchMembers(deps, log);
+  // The gateway connects in the background and retries: jobs run while Discord is down (ADR 047).
+  const { watch } = await startBackground(deps, boss, log, { serving: false });
   log.info({}, 'worker started');
   const stop = async () => {
-    await closeServices({ boss, deps }, log);
+    await closeServices({ boss, deps, watch }, log);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
