@@ -226,8 +226,8 @@ export class DiscordChat implements ChatProvider {
 
   async exchangeInstall(code: string, redirectUri: string): Promise<ChatGuild> {
     const token = await this.redeem(code, redirectUri);
-    // A code from the bot flow carries the server; any other code (a buyer's sign-in) does not.
-    if (!token.guild || !token.scope.split(' ').includes('bot'))
+    // Only a code from the bot flow carries the server; any other (a buyer's sign-in) does not.
+    if (!token.guild)
       throw new ChatError('invalid_grant', 'That Discord authorisation added no bot to a server.');
     return toGuild(token.guild);
   }
