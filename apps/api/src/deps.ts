@@ -21,9 +21,9 @@ import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
 import {
+  FallbackRateLimitStore,
   MemoryRateLimitStore,
   RateLimiter,
-  RedisRateLimitStore,
   type RateLimitStore,
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
@@ -80,12 +80,19 @@ export function createDeps(
     subscribers?: Subscriber[];
   } = {},
 ): AppDeps {
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
-    : null;
-  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const store =
-    options.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
+  // Logged once per outage, not per request or per reconnect attempt (ADR 050).
+  const shared =
+    redis &&
+    new FallbackRateLimitStore(redis, {
+      down: (err) =>
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'redis unreachable; rate limits count in this node\'s memory until it answers',
+        ),
+      up: () => log.info({}, 'redis answers again; rate limits are shared again'),
+    });
+  const store = options.rateLimitStore ?? shared ?? new MemoryRateLimitStore();
 
   const mailTransport =
     options.mailTransport ??
@@ -206,6 +213,24 @@ export function createDeps(
   };
   return deps;
 }
+
+/**
+ * A Redis client that fails fast (ADR 050): with no offline queue a command while disconnected fails
+ * at once, and one sent to a Redis that stopped answering fails after the command timeout, so a
+ * request never waits for reconnects. The client reconnects in the background for ever.
+ */
+export function connectRedis(url: string): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+}
+/** Loopback or same-network Redis answers in about a millisecond; these bound an outage's cost. */
+export const REDIS_COMMAND_TIMEOUT_MS = 100;
+const REDIS_CONNECT_TIMEOUT_MS = 1000;
 
 /** The storage adapter the configuration names (also used by the seed CLI, which has no app). */
 export function createStorage(config: Config): Storage {
