@@ -80,7 +80,9 @@ export function createDeps(
     subscribers?: Subscriber[];
   } = {},
 ): AppDeps {
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS)
+    : null;
   // Logged once per outage, not per request or per reconnect attempt (ADR 050).
   const shared =
     redis &&
@@ -219,18 +221,16 @@ export function createDeps(
  * at once, and one sent to a Redis that stopped answering fails after the command timeout, so a
  * request never waits for reconnects. The client reconnects in the background for ever.
  */
-export function connectRedis(url: string): Redis {
+export function connectRedis(url: string, commandTimeoutMs: number): Redis {
   return new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    // Only reconnects wait on these, never a request.
+    connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
 }
-/** Loopback or same-network Redis answers in about a millisecond; these bound an outage's cost. */
-export const REDIS_COMMAND_TIMEOUT_MS = 100;
-const REDIS_CONNECT_TIMEOUT_MS = 1000;
 
 /** The storage adapter the configuration names (also used by the seed CLI, which has no app). */
 export function createStorage(config: Config): Storage {

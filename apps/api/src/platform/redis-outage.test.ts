@@ -25,7 +25,8 @@ const record = (level: string) => (_obj: object, msg: string) => void logs.push(
 
 beforeAll(async () => {
   redis = await startOwnRedis();
-  a = await startTestApp({ REDIS_URL: redis.url });
+  // Above the 100 ms default, so a stall of this loaded machine is not mistaken for an outage.
+  a = await startTestApp({ REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '500' });
   const deps = createDeps(a.config, a.database, {
     info: record('info'),
     warn: record('warn'),
