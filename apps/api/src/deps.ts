@@ -90,7 +90,7 @@ export function createDeps(
       down: (err) =>
         log.warn(
           { err: err instanceof Error ? err.message : String(err) },
-          'redis unreachable; rate limits count in this node\'s memory until it answers',
+          "redis unreachable; rate limits count in this node's memory until it answers",
         ),
       up: () => log.info({}, 'redis answers again; rate limits are shared again'),
     });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 
 /**
@@ -48,6 +49,8 @@ async function accepting(port: number, timeoutMs = 10_000): Promise<void> {
 }
 
 export async function startOwnRedis(port?: number): Promise<OwnRedis> {
+  if (!existsSync(REDIS_SERVER))
+    throw new Error(`no ${REDIS_SERVER} (Debian's redis-server; set REDIS_SERVER elsewhere)`);
   const p = port ?? (await freePort());
   let child: ChildProcess | null = null;
   let frozen = false;

@@ -164,26 +164,29 @@ describe('starting with Redis unreachable', () => {
   it.each([
     ['refusing connections', async (r: OwnRedis) => r.kill(), () => undefined],
     ['frozen', async (r: OwnRedis) => r.freeze(), (r: OwnRedis) => r.thaw()],
-  ] as const)('%s: starts, answers its first requests promptly, and says so', async (_, down, up) => {
-    const own = await startOwnRedis();
-    await down(own);
-    const deps = createDeps({ ...a.config, REDIS_URL: own.url }, a.database, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: () => undefined,
-    });
-    try {
-      const app = await timed(() => buildApp(deps));
+  ] as const)(
+    '%s: starts, answers its first requests promptly, and says so',
+    async (_, down, up) => {
+      const own = await startOwnRedis();
+      await down(own);
+      const deps = createDeps({ ...a.config, REDIS_URL: own.url }, a.database, {
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      });
       try {
-        await stillServes(app);
-        expect(await store(app)).toMatch(/^memory \(redis (unreachable|connecting)\)$/);
+        const app = await timed(() => buildApp(deps));
+        try {
+          await stillServes(app);
+          expect(await store(app)).toMatch(/^memory \(redis (unreachable|connecting)\)$/);
+        } finally {
+          await app.close();
+        }
       } finally {
-        await app.close();
+        await deps.close();
+        up(own);
+        await own.stop();
       }
-    } finally {
-      await deps.close();
-      up(own);
-      await own.stop();
-    }
-  });
+    },
+  );
 });
