@@ -48,6 +48,17 @@ async function accepting(port: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills every server this process started: for `afterAll`, so a test that timed out leaves none. */
+export function killOwnRedisServers(): void {
+  for (const c of running) {
+    c.kill('SIGCONT');
+    c.kill('SIGKILL');
+  }
+}
+process.once('exit', killOwnRedisServers);
+
 export async function startOwnRedis(port?: number): Promise<OwnRedis> {
   if (!existsSync(REDIS_SERVER))
     throw new Error(`no ${REDIS_SERVER} (Debian's redis-server; set REDIS_SERVER elsewhere)`);
@@ -63,7 +74,9 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
       { stdio: 'ignore' },
     );
     child = c;
+    running.add(c);
     c.once('exit', () => {
+      running.delete(c);
       if (child === c) child = null;
     });
     await accepting(p);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories/users.ts';
 import { nextIp, startTestApp, type TestApp } from '../../test/harness.ts';
-import { startOwnRedis, type OwnRedis } from '../../test/redis-server.ts';
+import { killOwnRedisServers, startOwnRedis, type OwnRedis } from '../../test/redis-server.ts';
 import { buildApp } from '../app.ts';
 import { createDeps, type AppDeps } from '../deps.ts';
 import { rules } from './rate-limit.ts';
@@ -33,14 +33,15 @@ beforeAll(async () => {
     error: record('error'),
   });
   b = { app: await buildApp(deps), deps };
-  await until('both nodes on Redis', async () => (await store(a.app)) === 'redis');
+  await until('node A on Redis', async () => (await store(a.app)) === 'redis');
   await until('node B on Redis', async () => (await store(b.app)) === 'redis');
 });
 afterAll(async () => {
+  // First: a server a timed-out test left frozen or running must not outlive the run.
+  killOwnRedisServers();
   await b?.app.close();
   await b?.deps.close();
   await a?.close();
-  await redis?.stop();
 });
 
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000) {
