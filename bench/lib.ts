@@ -59,7 +59,8 @@ export async function startBenchApp(
   const opened = await openDatabase(config);
   const boss = options.queue ? await startQueue(opened.url, quiet) : null;
   const deps = createDeps(config, opened.database, quiet, {
-    rateLimitStore: new MemoryRateLimitStore(),
+    // Counts in memory unless the bench names a Redis of its own (redis-outage.bench.ts).
+    ...(options.env?.REDIS_URL ? {} : { rateLimitStore: new MemoryRateLimitStore() }),
     boss,
   });
   if (boss) await startWorkers(boss, workerDeps(deps, quiet));

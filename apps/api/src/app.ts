@@ -136,7 +136,8 @@ export async function buildApp(
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await deps.database.db.execute(sql`select 1`);
-      return { status: 'ready' };
+      // Still ready without Redis: limits then count per node (ADR 050), and this says so.
+      return { status: 'ready', rateLimitStore: await deps.limiter.storeState() };
     } catch {
       return reply
         .status(503)

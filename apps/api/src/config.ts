@@ -15,6 +15,8 @@ const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().default('./.data'),
   REDIS_URL: z.url().optional(),
+  /** How long a rate-limit count waits on Redis before this node counts in memory (ADR 050). */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Tradeshelf <no-reply@tradeshelf.local>'),
   /** Where contact-form messages go; replies to confirmations reach it too. */

@@ -21,9 +21,9 @@ import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
 import {
+  FallbackRateLimitStore,
   MemoryRateLimitStore,
   RateLimiter,
-  RedisRateLimitStore,
   type RateLimitStore,
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
@@ -81,11 +81,20 @@ export function createDeps(
   } = {},
 ): AppDeps {
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? connectRedis(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS)
     : null;
-  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const store =
-    options.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  // Logged once per outage, not per request or per reconnect attempt (ADR 050).
+  const shared =
+    redis &&
+    new FallbackRateLimitStore(redis, {
+      down: (err) =>
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          "redis unreachable; rate limits count in this node's memory until it answers",
+        ),
+      up: () => log.info({}, 'redis answers again; rate limits are shared again'),
+    });
+  const store = options.rateLimitStore ?? shared ?? new MemoryRateLimitStore();
 
   const mailTransport =
     options.mailTransport ??
@@ -205,6 +214,22 @@ export function createDeps(
     },
   };
   return deps;
+}
+
+/**
+ * A Redis client that fails fast (ADR 050): with no offline queue a command while disconnected fails
+ * at once, and one sent to a Redis that stopped answering fails after the command timeout, so a
+ * request never waits for reconnects. The client reconnects in the background for ever.
+ */
+export function connectRedis(url: string, commandTimeoutMs: number): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    // Only reconnects wait on these, never a request.
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
 }
 
 /** The storage adapter the configuration names (also used by the seed CLI, which has no app). */

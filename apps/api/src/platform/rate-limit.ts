@@ -15,6 +15,8 @@ export interface RateLimitStore {
   /** The count in the current window without adding to it (0 when none). */
   peek(key: string): Promise<{ count: number; resetIn: number }>;
   reset(key: string): Promise<void>;
+  /** Where counts go now, as `/readyz` reports it. */
+  describe(): Promise<string>;
 }
 
 /** Fixed-window counters in process memory (one node). */
@@ -42,6 +44,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async reset(key: string) {
     this.buckets.delete(key);
+  }
+
+  async describe() {
+    return 'memory';
   }
 
   private sweep(now: number) {
@@ -76,6 +82,78 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async reset(key: string) {
     await this.redis.del(`rl:${key}`);
+  }
+
+  async describe() {
+    return 'redis';
+  }
+}
+
+/**
+ * Redis while it answers, this node's memory while it does not (ADR 050): a per-node limit is still
+ * a limit, and no request waits on a Redis that is gone. The client must fail fast (no offline queue,
+ * a command timeout; see `connectRedis`), so a failed command costs at most that timeout, once per
+ * outage. ioredis' `ready` (it reconnects by itself) brings the shared counters back.
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  /** `connecting` until the first `ready` or failure: counts stay in memory, nothing is logged. */
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private readonly shared: RedisRateLimitStore;
+  private readonly memory = new MemoryRateLimitStore();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly events: { down(err: unknown): void; up(): void },
+  ) {
+    this.shared = new RedisRateLimitStore(redis);
+    redis.on('error', (err: unknown) => this.fail(err));
+    redis.on('ready', () => {
+      const was = this.state;
+      this.state = 'up';
+      if (was === 'down') this.events.up();
+    });
+  }
+
+  hit(key: string, windowSeconds: number) {
+    return this.either((s) => s.hit(key, windowSeconds));
+  }
+
+  peek(key: string) {
+    return this.either((s) => s.peek(key));
+  }
+
+  async reset(key: string) {
+    // Both: memory may hold counts from an earlier outage that would outlive this reset.
+    await this.memory.reset(key);
+    if (this.state === 'up') await this.shared.reset(key).catch((err: unknown) => this.fail(err));
+  }
+
+  /** Asks Redis (bounded by the command timeout), so an idle node notices a silent outage too. */
+  async describe() {
+    if (this.state === 'up') await this.redis.ping().catch((err: unknown) => this.fail(err));
+    if (this.state === 'up') return 'redis';
+    return this.state === 'down' ? 'memory (redis unreachable)' : 'memory (redis connecting)';
+  }
+
+  private async either<T>(op: (store: RateLimitStore) => Promise<T>): Promise<T> {
+    if (this.state === 'up') {
+      try {
+        return await op(this.shared);
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    return op(this.memory);
+  }
+
+  private fail(err: unknown) {
+    if (this.state !== 'down') {
+      this.state = 'down';
+      this.events.down(err);
+    }
+    // A timed-out command leaves a connection that may never answer again (a dropped network
+    // path): start a new one, whose `ready` says Redis answers again.
+    if (this.redis.status === 'ready') this.redis.disconnect(true);
   }
 }
 
@@ -138,6 +216,11 @@ export class RateLimiter {
 
   reset(rule: RateRule, key: string): Promise<void> {
     return this.store.reset(`${rule.name}:${key}`);
+  }
+
+  /** `redis`, `memory`, or `memory (redis unreachable)` while Redis is gone (ADR 050). */
+  storeState(): Promise<string> {
+    return this.store.describe();
   }
 }
 
