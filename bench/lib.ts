@@ -54,6 +54,8 @@ export async function startBenchApp(
     APP_ENV: 'local',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-bench-')),
     LOG_LEVEL: 'silent',
+    // Every bench request comes from 127.0.0.1: the per-address search limit would measure 429s.
+    SEARCH_LIMIT_PER_IP_MINUTE: '1000000',
     ...options.env,
   });
   const opened = await openDatabase(config);
