@@ -1,14 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { authRoutes, catalogRoutes, supportRoutes } from '@tradeshelf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { listen, within } from '../../test/http.ts';
+import { freePort, listen, within } from '../../test/http.ts';
 
 /**
  * The app behind a real balancer (issue 26, ADR 049): Debian's HAProxy with `option forwardfor`
@@ -23,14 +23,6 @@ const SEARCH_LIMIT = 15;
 let t: TestApp;
 let haproxy: ChildProcess | null = null;
 let port = 0;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
 
 /** Resolves once HAProxy accepts connections on `at`. */
 async function accepting(at: number): Promise<void> {
