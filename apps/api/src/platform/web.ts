@@ -395,9 +395,17 @@ export async function loadWebApp(
       const document: DocumentSink = { html: null };
       const client = { ip: from.clientIp };
       const loadContext: RequestContext = context
-        ? { api: { call: (route, input) => context.call(route, input, client) }, document, nonce, stylesheet }
+        ? {
+            api: { call: (route, input) => context.call(route, input, client) },
+            document,
+            nonce,
+            stylesheet,
+          }
         : { document, nonce, stylesheet };
-      return await toPage(await handle(toRequest(req, from.origin), loadContext as never), document);
+      return await toPage(
+        await handle(toRequest(req, from.origin), loadContext as never),
+        document,
+      );
     } catch (err) {
       console.error(err);
       return internalError;

@@ -9,8 +9,7 @@ import type { NewTask } from './adapter.ts';
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 export const formatDay = (iso: string | Date) => dateFormat.format(new Date(iso));
 
-const queueUrl = (deps: AppDeps) =>
-  `${publicOrigin(deps.config)}/api/v1/vendor/tradingview/tasks`;
+const queueUrl = (deps: AppDeps) => `${publicOrigin(deps.config)}/api/v1/vendor/tradingview/tasks`;
 
 const scriptLines = (scripts: NewTask['scripts']) => scripts.map((s) => `- ${s.name}: ${s.url}`);
 
