@@ -418,7 +418,8 @@ export async function loadWebApp(
       const accepted = acceptedEncodings(req.headers['accept-encoding']);
       const cacheable = pages.enabled && req.method === 'GET' && !req.headers.authorization;
       if (!cacheable) return send(req, res, await render(req, nonce, from), csp(nonce), accepted);
-      // Pages carry their origin (canonical URL, Open Graph, JSON-LD): the key is the whole URL.
+      // Pages carry the public origin (canonical URL, Open Graph, JSON-LD), never the Host a client
+      // names: one copy per path and query.
       const key = urlOf(req, from.origin);
       const hit = pages.get(key);
       if (hit) {
