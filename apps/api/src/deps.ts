@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type PgBoss from 'pg-boss';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DiscordChat } from './integrations/chat/discord.ts';
 import type { ChatProvider } from './integrations/chat/port.ts';
@@ -13,7 +13,7 @@ import { httpTransport, SandboxPayments } from './integrations/payments/sandbox.
 import { StripePayments } from './integrations/payments/stripe.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
-import { S3Storage } from './integrations/storage/s3.ts';
+import { S3Storage, s3CredentialsProblem } from './integrations/storage/s3.ts';
 import { EventBus, type Subscriber } from './events/bus.ts';
 import { subscribers } from './events/subscribers.ts';
 import { jobHandlers } from './jobs/handlers.ts';
@@ -230,6 +230,19 @@ export function connectRedis(url: string, commandTimeoutMs: number): Redis {
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
+}
+
+/**
+ * Refuses S3 storage the SDK finds no credentials for, before the app starts (ADR 049): it would
+ * start and then answer 500 to every upload.
+ */
+export async function checkStorage(config: Config, timeoutMs = 5000): Promise<void> {
+  if (config.STORAGE_DRIVER !== 's3') return;
+  const problem = await s3CredentialsProblem(config.S3_REGION, timeoutMs);
+  if (problem)
+    throw new ConfigError([
+      `STORAGE_DRIVER=s3: no AWS credentials (${problem}); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or give the host or task a role`,
+    ]);
 }
 
 /** The storage adapter the configuration names (also used by the seed CLI, which has no app). */

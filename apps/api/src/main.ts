@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { HOLD_LIMIT_MS } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
-import { createDeps } from './deps.ts';
+import { checkStorage, createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
 import { storeDemoBuild } from './modules/licences/seed.ts';
@@ -16,6 +16,7 @@ import { pageReads } from './page-reads.ts';
 import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
 import { onContentChange } from './platform/content-changes.ts';
+import { publicOrigin } from './platform/origin.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    await checkStorage(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
   built = app;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
 
-  const shown = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const shown = publicOrigin(config);
   const lines = [
     '',
     `  Tradeshelf is running at ${shown}  (${config.APP_ENV}, ${opened.embedded ? 'embedded PostgreSQL in ' + config.DATA_DIR : 'PostgreSQL'})`,

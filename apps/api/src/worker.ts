@@ -1,8 +1,8 @@
 import pino from 'pino';
-import { loadConfig, loadDotEnv } from './config.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { connectDatabase, HOLD_LIMIT_MS } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
-import { createDeps } from './deps.ts';
+import { checkStorage, createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { closeServices, startBackground } from './lifecycle.ts';
 
@@ -10,6 +10,7 @@ import { closeServices, startBackground } from './lifecycle.ts';
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
+  await checkStorage(config);
   if (!config.DATABASE_URL)
     throw new Error(
       'npm run worker needs DATABASE_URL (the embedded database runs inside npm start).',
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A configuration problem is a message for the operator, not a stack.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -262,6 +262,11 @@ export const rules = {
    */
   licenceKey: { name: 'licence:key', limit: 60, windowSeconds: 60 },
   licenceIp: { name: 'licence:ip', limit: 300, windowSeconds: 60 },
+  /**
+   * Searches per address (IPv6 per /64), search pages and the search box's suggestions alike; the
+   * limit is `SEARCH_LIMIT_PER_IP_MINUTE`, this its default. The search box asks once per pause in typing: a person stays far below it.
+   */
+  searchIp: { name: 'search:ip', limit: 120, windowSeconds: 60 },
   /** A buyer's licence changes and downloads (resets are also capped per licence). */
   licenceUser: { name: 'licence:user', limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;

@@ -69,3 +69,31 @@ export class S3Storage implements Storage {
     return { url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
   }
 }
+
+/**
+ * Why the SDK's default credential chain (environment, shared files, web identity, container or
+ * instance role), as the adapter's client uses it, finds no credentials within `timeoutMs`; null
+ * when it finds some. Checked at start: without them every upload would answer 500 (ADR 049).
+ */
+export async function s3CredentialsProblem(
+  region: string,
+  timeoutMs: number,
+): Promise<string | null> {
+  const client = new S3Client({ region });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`none found within ${timeoutMs} ms`), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      client.config.credentials().then(
+        () => null,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    client.destroy();
+  }
+}
