@@ -150,6 +150,13 @@ export function registerHttpGuards(
     done(field === null ? undefined : nulRefused(field === 'value' ? 'body' : field));
   });
 
+  // An answer before the body's end (an upload refused, too large …) closes the connection: the
+  // rest of the body is not read, and the next request could not be told from it (ADR 048).
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.raw.complete === false) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   // Node's close waits for every in-flight request; one stalled upload would hold it open.
   app.addHook('preClose', async () => {
     closing = true;

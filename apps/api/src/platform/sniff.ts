@@ -20,16 +20,42 @@ export function sniffVideo(b: Buffer): 'video/mp4' | 'video/webm' | null {
   return null;
 }
 
-/** Text a person could open: UTF-8 without NUL or other control characters than tab and breaks. */
-function isText(b: Buffer): boolean {
-  if (b.length === 0) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
-  } catch {
-    return false;
+/**
+ * Text a person could open: UTF-8 without NUL or other control characters than tab and breaks.
+ * Fed a file in pieces (`push`), it checks each as it comes; `end` says whether the whole was text.
+ */
+export class TextCheck {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private ok = true;
+  private seen = false;
+
+  push(chunk: Buffer): boolean {
+    if (!this.ok) return false;
+    try {
+      this.decoder.decode(chunk, { stream: true });
+    } catch {
+      return (this.ok = false);
+    }
+    for (const c of chunk) if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return (this.ok = false);
+    this.seen ||= chunk.length > 0;
+    return true;
   }
-  for (const c of b) if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
-  return true;
+
+  end(): boolean {
+    if (!this.ok || !this.seen) return false;
+    try {
+      this.decoder.decode();
+    } catch {
+      return (this.ok = false);
+    }
+    return true;
+  }
+}
+
+/** Whether `b` is text: all of a file (`whole`), or its start (a character may be cut at the end). */
+function isText(b: Buffer, whole: boolean): boolean {
+  const check = new TextCheck();
+  return check.push(b) && (!whole || check.end()) && b.length > 0;
 }
 
 export type AttachmentType =
@@ -42,8 +68,11 @@ export type AttachmentType =
   | 'image/gif'
   | 'image/webp';
 
-/** A course attachment's type; text is CSV when its name says so. Null: not one we take. */
-export function sniffAttachment(b: Buffer, name: string): AttachmentType | null {
+/**
+ * A course attachment's type from its first bytes (`whole`: they are all of it); text is CSV when its
+ * name says so. Null: not one we take. Text must stay text to its end: see `TextCheck`.
+ */
+export function sniffAttachment(b: Buffer, name: string, whole = true): AttachmentType | null {
   if (starts(b, '%PDF-')) return 'application/pdf';
   if (starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]))
     return 'application/zip';
@@ -51,7 +80,7 @@ export function sniffAttachment(b: Buffer, name: string): AttachmentType | null 
   if (starts(b, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (starts(b, 'GIF87a') || starts(b, 'GIF89a')) return 'image/gif';
   if (starts(b, 'RIFF') && starts(b, 'WEBP', 8)) return 'image/webp';
-  if (isText(b)) return /\.csv$/i.test(name) ? 'text/csv' : 'text/plain';
+  if (isText(b, whole)) return /\.csv$/i.test(name) ? 'text/csv' : 'text/plain';
   return null;
 }
 
