@@ -42,10 +42,10 @@ const envSchema = z.object({
   COURSE_VIDEO_MAX_MB: z.coerce.number().int().min(1).max(2048).default(200),
   /** What one vendor's videos, attachments and builds may take in storage altogether, in MiB. */
   VENDOR_STORAGE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2048),
-  /** File uploads one process takes at once; past it: 503 with Retry-After (ADR 048). */
+  /** Kept-file uploads (videos, attachments, builds) one process takes at once; past it: 503 (ADR 048). */
   UPLOADS_PER_PROCESS: z.coerce.number().int().min(1).max(1000).default(8),
   /** File uploads one account has under way at once (per process); past it: 429. */
-  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(2),
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(3),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */

@@ -67,7 +67,7 @@ export async function readImage(
   read: FileReader,
 ): Promise<Buffer> {
   await deps.limiter.consume([{ rule: purposeRule[purpose], key: userId }]);
-  return (await readWhole(deps, userId, read, imageRules)).bytes;
+  return (await readWhole(read, imageRules)).bytes;
 }
 
 /**

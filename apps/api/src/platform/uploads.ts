@@ -161,26 +161,22 @@ export async function uploadFile<T extends string, R>(
   }
 }
 
-/** A file read whole into memory, for the pipelines that need all of it (pictures: a few MB). */
+/**
+ * A file read whole into memory, for the pipeline that needs all of it (pictures, a few MB). No
+ * slot: pictures are small, and their hourly limits per purpose bound them.
+ */
 export async function readWhole<T extends string>(
-  deps: AppDeps,
-  userId: string,
   read: FileReader,
   rules: FileRules<T>,
 ): Promise<{ bytes: Buffer; type: T }> {
-  const release = deps.uploads.enter(userId);
-  try {
-    const parts: Buffer[] = [];
-    const received = await read((file) =>
-      receive(file, rules, { bytes: rules.maxBytes, message: rules.tooLarge }, async (_, body) => {
-        for await (const chunk of body) parts.push(chunk);
-      }),
-    );
-    if (!received) throw invalid(rules.missing);
-    return { bytes: Buffer.concat(parts), type: received.type };
-  } finally {
-    release();
-  }
+  const parts: Buffer[] = [];
+  const received = await read((file) =>
+    receive(file, rules, { bytes: rules.maxBytes, message: rules.tooLarge }, async (_, body) => {
+      for await (const chunk of body) parts.push(chunk);
+    }),
+  );
+  if (!received) throw invalid(rules.missing);
+  return { bytes: Buffer.concat(parts), type: received.type };
 }
 
 export interface UploadLimits {
