@@ -51,7 +51,9 @@ for (let i = 0; i < VENDORS; i++) {
   // One lesson per upload the bench may send as this vendor.
   const lessonIds: string[] = [];
   for (let l = 0; l < (i === 0 ? VENDORS : 1); l++)
-    lessonIds.push((await post(vr.addCourseLesson.path, { moduleId, title: `Lesson ${l}` })).lessonId!);
+    lessonIds.push(
+      (await post(vr.addCourseLesson.path, { moduleId, title: `Lesson ${l}` })).lessonId!,
+    );
   vendors.push({ token, productId, lessonIds });
 }
 

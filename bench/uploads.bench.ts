@@ -21,7 +21,9 @@ const TARGET_MB = 256;
 const MB = 1024 * 1024;
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(dir, '..');
-const mp4 = readFileSync(path.join(root, 'apps/api/src/modules/courses/demo-media/momentum-intro.mp4'));
+const mp4 = readFileSync(
+  path.join(root, 'apps/api/src/modules/courses/demo-media/momentum-intro.mp4'),
+);
 
 interface Server {
   child: ChildProcess;
@@ -123,7 +125,7 @@ function upload(
     });
     const write = async () => {
       req.write(open);
-      for (let sent = 0; sent < size && !answered; ) {
+      for (let sent = 0; sent < size && !answered;) {
         const piece = (sent === 0 ? first : filler).subarray(0, Math.min(MB, size - sent));
         sent += piece.length;
         if (!req.write(piece)) await new Promise((r) => req.once('drain', r));

@@ -36,7 +36,8 @@ export class TextCheck {
     } catch {
       return (this.ok = false);
     }
-    for (const c of chunk) if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return (this.ok = false);
+    for (const c of chunk)
+      if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return (this.ok = false);
     this.seen ||= chunk.length > 0;
     return true;
   }

@@ -170,7 +170,11 @@ async function openUpload(
 }
 
 /** A whole video upload over real HTTP. */
-async function uploadVideo(who: { token: string; productId: string }, lessonId: string, file: Buffer) {
+async function uploadVideo(
+  who: { token: string; productId: string },
+  lessonId: string,
+  file: Buffer,
+) {
   return (await openUpload(who, lessonId, { fileSize: file.length })).finish(file);
 }
 

@@ -327,9 +327,7 @@ describe('builds', () => {
         small.database.db.execute<{ sha256: string; storage_key: string }>(
           sql`select sha256, storage_key from licence_builds where product_id = ${app.id}`,
         );
-      expect((await rows()).rows[0]!.sha256).toBe(
-        createHash('sha256').update(first).digest('hex'),
-      );
+      expect((await rows()).rows[0]!.sha256).toBe(createHash('sha256').update(first).digest('hex'));
       const over = await send(build(700 * 1024), '1.0.1');
       expect(over.statusCode).toBe(413);
       expect(over.json().error).toMatch(/1 MB storage budget/);

@@ -262,7 +262,9 @@ export async function uploadLicenceBuild(
 
 /** What the vendor's app builds take in storage (their budget, ADR 048). */
 export async function storedBuildBytes(db: Tx, vendorId: string): Promise<number> {
-  const found = await db.execute<{ bytes: string }>(sql`select coalesce(sum(b.size_bytes), 0) as bytes
+  const found = await db.execute<{
+    bytes: string;
+  }>(sql`select coalesce(sum(b.size_bytes), 0) as bytes
     from licence_builds b join products p on p.id = b.product_id where p.vendor_id = ${vendorId}`);
   return Number(found.rows[0]!.bytes);
 }
