@@ -113,6 +113,8 @@ export interface UploadPlan<T extends string> {
   vendorId: string;
   /** The storage key, the server's own, once the type is known. */
   key(type: T): string;
+  /** Bytes of a file this one replaces (a lesson's old video): room it frees. */
+  replaces?: number;
 }
 
 export interface StoredFile<T extends string> extends ReceivedFile<T> {
@@ -137,7 +139,7 @@ export async function uploadFile<T extends string, R>(
   const release = deps.uploads.enter(userId);
   try {
     const plan = await prepare();
-    const limit = await deps.uploads.room(deps.database.db, plan.vendorId, rules);
+    const limit = await deps.uploads.room(deps.database.db, plan, rules);
     let key = '';
     const received = await read((file) =>
       receive(file, rules, limit, (type, body) => {
@@ -229,8 +231,13 @@ export class Uploads {
   }
 
   /** How large this file may be: the kind's limit, or what is left of the vendor's budget. */
-  async room(db: Tx, vendorId: string, rules: { maxBytes: number; tooLarge: string }) {
-    const left = this.limits.budgetBytes - (await this.limits.storedBytes(db, vendorId));
+  async room(
+    db: Tx,
+    plan: { vendorId: string; replaces?: number },
+    rules: { maxBytes: number; tooLarge: string },
+  ) {
+    const stored = await this.limits.storedBytes(db, plan.vendorId);
+    const left = this.limits.budgetBytes - stored + (plan.replaces ?? 0);
     if (left >= rules.maxBytes) return { bytes: rules.maxBytes, message: rules.tooLarge };
     const message = this.overBudget();
     if (left <= 0) throw tooLarge(message);

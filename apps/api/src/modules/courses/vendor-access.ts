@@ -52,6 +52,7 @@ export interface OwnLesson extends Record<string, unknown> {
   id: string;
   module_id: string;
   video_key: string | null;
+  video_bytes: string | number | null;
   deleted_at: Date | string | null;
 }
 
@@ -62,7 +63,9 @@ export async function lessonIn(
   lessonId: string,
   deleted: 'live' | 'deleted' = 'live',
 ): Promise<OwnLesson> {
-  const found = await tx.execute<OwnLesson>(sql`select l.id, l.module_id, l.video_key, l.deleted_at
+  const found =
+    await tx.execute<OwnLesson>(sql`select l.id, l.module_id, l.video_key, l.video_bytes,
+      l.deleted_at
     from course_lessons l join course_modules m on m.id = l.module_id
     where l.id = ${lessonId} and l.course_id = ${courseId}
       and ${deleted === 'live' ? sql`l.deleted_at is null and m.deleted_at is null` : sql`l.deleted_at is not null`}`);

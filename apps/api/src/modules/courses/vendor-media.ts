@@ -59,12 +59,12 @@ const extension: Record<CourseVideoType, string> = { 'video/mp4': 'mp4', 'video/
 async function lessonUpload(deps: AppDeps, userId: string, productId: string, lessonId: string) {
   await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
   const own = await ownCourse(deps, userId, productId);
-  const courseId = await deps.database.db.transaction(async (tx) => {
+  const { courseId, videoBytes } = await deps.database.db.transaction(async (tx) => {
     const id = await lockCourse(tx, own.product.id);
-    await lessonIn(tx, id, lessonId);
-    return id;
+    const lesson = await lessonIn(tx, id, lessonId);
+    return { courseId: id, videoBytes: Number(lesson.video_bytes ?? 0) };
   });
-  return { ...own, courseId };
+  return { ...own, courseId, videoBytes };
 }
 
 export async function uploadLessonVideo(
@@ -88,6 +88,7 @@ export async function uploadLessonVideo(
       return {
         vendorId: own.vendorId,
         key: (type) => `${prefix}/${newId('vid')}.${extension[type]}`,
+        replaces: own.videoBytes,
       };
     },
     (file) =>

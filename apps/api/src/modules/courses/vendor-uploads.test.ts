@@ -48,7 +48,10 @@ beforeAll(async () => {
           yield chunk;
         }
       }
-      return real.putStream(key, tap(), type);
+      return real.putStream(key, tap(), type).catch((err: unknown) => {
+        storageFed.emit('failed');
+        throw err;
+      });
     },
   });
   port = await listen(t.app);
@@ -74,6 +77,10 @@ function storageReached(from: number, bytes: number): Promise<void> {
     }),
   );
 }
+
+/** Resolves when storage next gives up on a body (it failed before its end). */
+const storageFailed = () =>
+  new Promise<void>((resolve) => storageFed.once('failed', () => resolve()));
 
 /** Every file under the storage root (finished objects and any left-behind temp files). */
 function storedFiles(dir = filesRoot): string[] {
@@ -250,6 +257,26 @@ describe('lesson video uploads stream to storage', () => {
     expect(storedFiles()).toHaveLength(files);
     // What fits in what is left is taken.
     expect((await uploadVideo(who, who.lessonIds[1]!, video(16 * MB))).status).toBe(200);
+    // The budget is full; a video replaced frees its room for the new one.
+    expect((await uploadVideo(who, who.lessonIds[1]!, video(16 * MB))).status).toBe(200);
+    expect((await uploadVideo(who, who.lessonIds[0]!, video(MB))).status).toBe(200);
+  });
+
+  it('keeps nothing of an upload the client abandons, and gives its slot back', async () => {
+    const who = await vendorCourse();
+    const files = storedFiles().length;
+    const from = allReceived();
+    const file = video(8 * MB);
+    const upload = await openUpload(who, who.lessonIds[0]!, { fileSize: file.length });
+    upload.send(file.subarray(0, 4 * MB));
+    await storageReached(from, 2 * MB);
+    const failed = within(10_000, 'storage giving up', storageFailed());
+    upload.conn.destroy();
+    await failed;
+    expect((await videoRow(who.lessonIds[0]!)).video_key).toBeNull();
+    expect(storedFiles()).toHaveLength(files);
+    // The one slot of this account is free again.
+    expect((await uploadVideo(who, who.lessonIds[0]!, video(MB))).status).toBe(200);
   });
 
   it('answers a chunked body over the limit with 413 before its end, and closes the connection', async () => {
