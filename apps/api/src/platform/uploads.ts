@@ -140,22 +140,24 @@ export async function uploadFile<T extends string, R>(
   try {
     const plan = await prepare();
     const limit = await deps.uploads.room(deps.database.db, plan, rules);
-    let key = '';
-    const received = await read((file) =>
-      receive(file, rules, limit, (type, body) => {
-        key = plan.key(type);
-        return deps.storage.putStream(key, body, type);
-      }),
-    );
-    if (!received) throw invalid(rules.missing);
+    let key: string | null = null;
     try {
+      const received = await read((file) =>
+        receive(file, rules, limit, async (type, body) => {
+          const at = plan.key(type);
+          await deps.storage.putStream(at, body, type);
+          key = at;
+        }),
+      );
+      if (!received || key === null) throw invalid(rules.missing);
       return await commit({
         ...received,
         key,
         withinBudget: (tx) => deps.uploads.withinBudget(tx, plan.vendorId),
       });
     } catch (err) {
-      await deps.storage.delete(key);
+      // Stored, then refused: the rest of the form was wrong, or the row could not be written.
+      if (key !== null) await deps.storage.delete(key);
       throw err;
     }
   } finally {

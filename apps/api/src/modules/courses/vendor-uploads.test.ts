@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { listen, RawConnection, requestHead, within } from '../../../test/http.ts';
+import { listen, multipartBody, RawConnection, requestHead, within } from '../../../test/http.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
 
 // Issue 26 (ADR 048): lesson videos stream to storage as they arrive, over real HTTP. Slots per
@@ -260,6 +260,24 @@ describe('lesson video uploads stream to storage', () => {
     // The budget is full; a video replaced frees its room for the new one.
     expect((await uploadVideo(who, who.lessonIds[1]!, video(16 * MB))).status).toBe(200);
     expect((await uploadVideo(who, who.lessonIds[0]!, video(MB))).status).toBe(200);
+  });
+
+  it('keeps nothing of a video stored before the form turns out wrong (a second file)', async () => {
+    const who = await vendorCourse();
+    const files = storedFiles().length;
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'a.mp4', type: 'video/mp4', data: video(MB) },
+      { name: 'file', filename: 'b.mp4', type: 'video/mp4', data: video(MB) },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/vendor/courses/${who.productId}/lessons/${who.lessonIds[0]}/video`,
+      payload: body,
+      headers: { authorization: `Bearer ${who.token}`, 'content-type': contentType },
+    });
+    expect(res.statusCode).toBe(413);
+    expect((await videoRow(who.lessonIds[0]!)).video_key).toBeNull();
+    expect(storedFiles()).toHaveLength(files);
   });
 
   it('keeps nothing of an upload the client abandons, and gives its slot back', async () => {
