@@ -5,6 +5,7 @@ import { AppError } from './errors.ts';
 import { ImageRejected, storeImage, type ImageShape } from './images.ts';
 import { fileUpload, type FileReader } from './multipart.ts';
 import { rules } from './rate-limit.ts';
+import { sniffImage } from './sniff.ts';
 import { readWhole, type FileRules } from './uploads.ts';
 
 /** A picture upload's body limit: the picture and the multipart envelope around it. */
@@ -19,25 +20,7 @@ export function imageUpload(req: FastifyRequest): FileReader {
   });
 }
 
-/** Decides the type from the bytes themselves; the file name and declared type are not trusted. */
-export function sniffImage(bytes: Buffer): 'png' | 'jpeg' | 'webp' | null {
-  if (
-    bytes.length >= 8 &&
-    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return 'png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
-    return 'jpeg';
-  if (
-    bytes.length >= 12 &&
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  )
-    return 'webp';
-  return null;
-}
-
-/** Only PNG, JPEG or WebP by their bytes (SVG, TIFF and the other formats the decoder knows are refused). */
+/** Pictures: PNG, JPEG or WebP by their first bytes, up to 2 MB. */
 const imageRules: FileRules<'png' | 'jpeg' | 'webp'> = {
   maxBytes: AVATAR_MAX_BYTES,
   tooLarge: usersMessages.imageTooLarge,

@@ -9,6 +9,14 @@ const starts = (b: Buffer, sig: number[] | string, at = 0) => {
 /** ISO-BMFF brands that are stills or audio, not video. */
 const NOT_VIDEO_BRANDS = new Set(['avif', 'avis', 'heic', 'heix', 'mif1', 'msf1', 'M4A ', 'M4B ']);
 
+/** A picture the image pipeline takes: PNG, JPEG or WebP (not SVG, TIFF, AVIF … it could decode). */
+export function sniffImage(b: Buffer): 'png' | 'jpeg' | 'webp' | null {
+  if (starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (starts(b, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (starts(b, 'RIFF') && starts(b, 'WEBP', 8)) return 'webp';
+  return null;
+}
+
 /** `video/mp4` (an ISO-BMFF `ftyp` box of a video brand) or `video/webm` (EBML, doctype webm). */
 export function sniffVideo(b: Buffer): 'video/mp4' | 'video/webm' | null {
   if (starts(b, 'ftyp', 4)) {
