@@ -118,13 +118,19 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a signed course video, caption or attachment URL works (ADR 033). */
   COURSE_MEDIA_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
-  /** Largest lesson video a vendor may upload (held in memory while stored), in MiB. */
+  /** Largest lesson video a vendor may upload (streamed to storage, ADR 048), in MiB. */
   COURSE_VIDEO_MAX_MB: z.coerce.number().int().min(1).max(2048).default(200),
   /**
    * Searches one address may make in a minute (search pages, suggestions as one types); over it,
    * 429. Raise it where many people share one address.
    */
   SEARCH_LIMIT_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** What one vendor's videos, attachments and builds may take in storage altogether, in MiB. */
+  VENDOR_STORAGE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2048),
+  /** Kept-file uploads (videos, attachments, builds) one process takes at once; past it: 503 (ADR 048). */
+  UPLOADS_PER_PROCESS: z.coerce.number().int().min(1).max(1000).default(8),
+  /** File uploads one account has under way at once (per process); past it: 429. */
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(3),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */

@@ -20,6 +20,8 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
+import { storedCourseBytes } from './modules/courses/index.ts';
+import { storedBuildBytes } from './modules/licences/index.ts';
 import {
   FallbackRateLimitStore,
   MemoryRateLimitStore,
@@ -28,6 +30,7 @@ import {
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
 import { PageInvalidations } from './platform/page-cache.ts';
+import { Uploads } from './platform/uploads.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -61,6 +64,8 @@ export interface AppDeps {
   redis: Redis | null;
   /** Public pages a write made stale: the SSR page cache drops its copies (platform/page-cache.ts). */
   pages: PageInvalidations;
+  /** File uploads under way in this process and the vendors' storage budget (ADR 048). */
+  uploads: Uploads;
   close(): Promise<void>;
 }
 
@@ -207,6 +212,13 @@ export function createDeps(
     ),
     redis,
     pages: new PageInvalidations(),
+    uploads: new Uploads({
+      perProcess: config.UPLOADS_PER_PROCESS,
+      perAccount: config.UPLOADS_PER_ACCOUNT,
+      budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
+      storedBytes: async (db, vendorId) =>
+        (await storedCourseBytes(db, vendorId)) + (await storedBuildBytes(db, vendorId)),
+    }),
     async close() {
       await chat.close();
       mailTransport.close?.();

@@ -247,7 +247,13 @@ export const rules = {
   activationEmail: { name: 'activation:email', limit: 3, windowSeconds: 15 * 60 },
   activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
-  upload: { name: 'upload:user', limit: 20, windowSeconds: 60 * 60 },
+  /**
+   * Picture uploads per user, by purpose (ADR 048): a vendor filling a catalogue spends neither the
+   * avatar's budget nor the storefront's.
+   */
+  avatarUpload: { name: 'upload:avatar', limit: 20, windowSeconds: 60 * 60 },
+  catalogueImageUpload: { name: 'upload:catalogue-image', limit: 200, windowSeconds: 60 * 60 },
+  storefrontImageUpload: { name: 'upload:storefront-image', limit: 30, windowSeconds: 60 * 60 },
   /** Course media and app builds: a course is built from many files in one sitting. */
   mediaUpload: { name: 'media-upload:user', limit: 200, windowSeconds: 60 * 60 },
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
