@@ -484,9 +484,9 @@ describe('coupon redemption limit under concurrency', () => {
 });
 
 describe('webhooks', () => {
-  async function pendingPurchase() {
+  async function pendingPurchase(body: Record<string, unknown> = { priceId: course.priceId }) {
     const buyer = await createBuyer(t);
-    const res = await checkout(buyer, { priceId: course.priceId });
+    const res = await checkout(buyer, body);
     const purchaseId = (
       (
         await t.database.db.execute(
@@ -580,8 +580,52 @@ describe('webhooks', () => {
     expect(f.ownerships).toBe(0);
   });
 
-  it('refuses a subscription event that overtakes its checkout, so the provider retries it', async () => {
+  // Probe of issue 26: a signed `subscription.renewed` for a one-time purchase was applied as a
+  // second sale (ledger, vendor balance). Subscription events for one-time purchases are ignored.
+  it('acknowledges subscription events for a one-time purchase and changes nothing', async () => {
     const { buyer, purchaseId } = await pendingPurchase();
+    await deliverEvent(t, {
+      id: `evt_once_${purchaseId}`,
+      type: 'checkout.completed',
+      purchaseId,
+      amount: 5_000,
+    });
+    const state = async () => ({
+      facts: await facts(purchaseId, buyer.id),
+      sales: await count(sql`select sales_count as n from products where id = ${course.id}`),
+      purchase: (
+        await t.database.db.execute(
+          sql`select status, subscription_status, current_period_end from purchases
+            where id = ${purchaseId}`,
+        )
+      ).rows[0],
+    });
+    const before = await state();
+    expect(before.facts.ledger).toBe(3);
+    for (const type of [
+      'subscription.renewed',
+      'subscription.updated',
+      'subscription.ended',
+    ] as const) {
+      const res = await deliverEvent(t, {
+        id: `evt_${type}_${purchaseId}`,
+        type,
+        purchaseId,
+        amount: 5_000,
+        subscriptionId: 'sub_forged',
+        periodEnd: new Date(Date.now() + 30 * 86_400_000),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().outcome).toBe('ignored');
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses a subscription event that overtakes its checkout, so the provider retries it', async () => {
+    const { buyer, purchaseId } = await pendingPurchase({
+      priceId: indicator.priceId,
+      scheme: 'month',
+    });
     const early = {
       id: `evt_u_${purchaseId}`,
       type: 'subscription.updated' as const,
