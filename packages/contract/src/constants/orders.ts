@@ -39,6 +39,8 @@ export const ordersMessages = {
   couponExpired: 'That coupon has expired.',
   couponExhausted: 'That coupon has been fully redeemed.',
   couponNotApplicable: 'That coupon does not apply to this item.',
+  couponHeld:
+    'You already have a checkout open with this coupon. Finish paying there, or try again once it has expired.',
   purchaseNotFound: 'We could not find that order.',
   noSubscriptions: 'You have no subscriptions with this vendor.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different checkout.',

@@ -162,17 +162,24 @@ describe('checkout through the sandbox', () => {
     );
   });
 
-  it('holds one redemption per buyer: a new checkout with the same coupon releases the older one', async () => {
+  it('holds one live checkout per buyer and limited coupon; the buyer may retry once it expires', async () => {
     const buyer = await createBuyer(t);
-    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 1 });
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 2 });
     const first = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
-    const second = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
-    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const second = await checkout(buyer, { priceId: indicator.priceId, coupon: coupon.code });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(422);
+    expect(second.json().fields.coupon).toBe(ordersMessages.couponHeld);
+    expect((await status(buyer, first.json().sessionId)).status).toBe('pending');
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
+    await t.database.db.execute(
+      sql`update purchases set expires_at = now() - interval '1 minute'
+        where session_id = ${first.json().sessionId}`,
+    );
+    const retry = await checkout(buyer, { priceId: indicator.priceId, coupon: coupon.code });
+    expect(retry.statusCode, retry.body).toBe(201);
     expect((await status(buyer, first.json().sessionId)).status).toBe('cancelled');
     expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
-    const other = await createBuyer(t);
-    const blocked = await checkout(other, { priceId: course.priceId, coupon: coupon.code });
-    expect(blocked.statusCode).toBe(422);
   });
 
   it('the expiry job cancels unpaid checkouts past their expiry and releases their coupons', async () => {
@@ -442,10 +449,13 @@ describe('idempotency', () => {
   it('returns one provider session for retries with the same Idempotency-Key, also concurrent ones', async () => {
     const buyer = await createBuyer(t);
     const key = `checkout-${Date.now()}`;
+    // With a limited coupon too: a request with the same key is not a second checkout holding it.
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 5 });
+    const body = { priceId: course.priceId, coupon: coupon.code };
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => checkout(buyer, { priceId: course.priceId }, { key })),
+      Array.from({ length: 5 }, () => checkout(buyer, body, { key })),
     );
-    const retry = await checkout(buyer, { priceId: course.priceId }, { key });
+    const retry = await checkout(buyer, body, { key });
     const ids = new Set(
       [...responses, retry].map((r) => (r.statusCode === 201 ? r.json().sessionId : r.statusCode)),
     );
