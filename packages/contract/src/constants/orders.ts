@@ -34,6 +34,7 @@ export const ordersMessages = {
   unknownPlan: 'That plan is not available for this product.',
   inactive: 'This product is not for sale right now.',
   alreadyOwned: 'You already own this.',
+  ownItem: 'This is yours: vendors cannot buy what they sell.',
   missingPrerequisite: 'Buy the required product first.',
   couponInvalid: 'That coupon code is not valid.',
   couponExpired: 'That coupon has expired.',

@@ -107,6 +107,8 @@ export async function startCheckout(
   await deps.limiter.consume([{ rule: rules.checkoutUser, key: ctx.buyerId }]);
 
   const item = await resolveItem(deps, input);
+  // A vendor's own purchase would only move money in a circle and inflate "best selling".
+  if (item.vendor_user_id === ctx.buyerId) throw rule(ordersMessages.ownItem);
   await assertNotOwned(deps, ctx.buyerId, item);
   if (item.type === 'product') {
     const prereq = await missingPrerequisites(deps, ctx.buyerId, item.id);

@@ -46,7 +46,7 @@ afterAll(async () => {
 type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 function checkout(
-  buyer: Buyer,
+  buyer: Pick<Buyer, 'token'>,
   body: Record<string, unknown>,
   options: { vendorUrl?: string; key?: string } = {},
 ) {
@@ -775,6 +775,80 @@ describe('webhooks', () => {
     expect(await count(sql`select count(*) as n from payment_events where id = ${event.id}`)).toBe(
       0,
     );
+  });
+});
+
+// Probe of issue 26: a vendor bought their own product, which raised its sales count ("best
+// selling"). Checkout refuses a vendor's own product or bundle; its pages say it is theirs.
+describe('a vendor’s own items', () => {
+  it('refuses checkout of the vendor’s own product or bundle; nothing is created or counted', async () => {
+    const own = await createVendor(t);
+    const seller = {
+      ...own,
+      token: await t.deps.tokens.sign({
+        sub: own.userId,
+        email: `${own.userId}@x.test`,
+        roles: ['buyer', 'vendor'],
+      }),
+    };
+    const product = await createProduct(t, own.id, { title: 'Own Scanner', amount: 3_000 });
+    const bundle = await createBundle(t, own.id, [product.id], 2_500);
+    const coupon = await createCoupon(t, own.id, { maxRedemptions: 5 });
+    const refused = [
+      await checkout(
+        seller,
+        { priceId: product.priceId },
+        {
+          vendorUrl: own.vendorUrl,
+        },
+      ),
+      await checkout(
+        seller,
+        { priceId: product.priceId, coupon: coupon.code },
+        {
+          vendorUrl: own.vendorUrl,
+        },
+      ),
+      await t.call(ordersRoutes.checkoutBundle, {
+        token: seller.token,
+        body: { bundleId: bundle.id },
+      }),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().error).toBe(ordersMessages.ownItem);
+    }
+    expect(
+      await count(sql`select count(*) as n from purchases where buyer_id = ${own.userId}`),
+    ).toBe(0);
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(0);
+    expect(await count(sql`select sales_count as n from products where id = ${product.id}`)).toBe(
+      0,
+    );
+
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: seller.token,
+      query: { id: product.id },
+    });
+    expect(details.json().product.soldByYou).toBe(true);
+    const bundleDetails = await t.call(catalogRoutes.bundleDetails, {
+      token: seller.token,
+      query: { id: bundle.id },
+    });
+    expect(bundleDetails.json().bundle.soldByYou).toBe(true);
+    const buyer = await createBuyer(t);
+    const seen = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: product.id },
+    });
+    expect(seen.json().product.soldByYou).toBe(false);
+    const anonymous = await t.call(catalogRoutes.productDetails, { query: { id: product.id } });
+    expect(anonymous.json().product.soldByYou).toBe(false);
+    // Anyone else may buy it.
+    expect(
+      (await checkout(buyer, { priceId: product.priceId }, { vendorUrl: own.vendorUrl }))
+        .statusCode,
+    ).toBe(201);
   });
 });
 
