@@ -224,9 +224,11 @@ export class RateLimiter {
   }
 }
 
-function formatWait(seconds: number): string {
+/** A wait in words: "45 seconds", "12 minutes", "5 hours". */
+export function formatWait(seconds: number): string {
   if (seconds < 90) return `${seconds} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+  if (seconds < 90 * 60) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${Math.ceil(seconds / 3600)} hours`;
 }
 
 /** Limits for the auth, activation and contact endpoints. */
@@ -259,6 +261,11 @@ export const rules = {
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
   /** An affiliate invitation's e-mail, per vendor and address: renewals inside it send none. */
   inviteEmail: { name: 'invite-email', limit: 1, windowSeconds: 10 * 60 },
+  /**
+   * Invitation e-mails per vendor a day; the limit is the contract's, by the vendor's standing
+   * (`AFFILIATE_INVITES_PER_DAY`, or `…_NEW_VENDOR`): this is the larger.
+   */
+  inviteVendorDay: { name: 'invite-vendor:day', limit: 50, windowSeconds: 24 * 60 * 60 },
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */
   couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },
