@@ -51,6 +51,8 @@ export default defineConfig({
       NODE_ENV: 'production',
       // The suite signs up more accounts from loopback than one address may in an hour.
       SIGNUP_LIMIT_PER_IP_HOUR: '100',
+      // Every page and search of the suite comes from one address; a person searches far less.
+      SEARCH_LIMIT_PER_IP_MINUTE: '10000',
     },
   },
 });

@@ -14,6 +14,7 @@ export * from './constants/errors.ts';
 export * from './constants/licences.ts';
 export * from './constants/membership.ts';
 export * from './constants/orders.ts';
+export * from './constants/orders-messages.ts';
 export * from './constants/reviews.ts';
 export * from './constants/support.ts';
 export * from './constants/tradingview.ts';

@@ -3,12 +3,11 @@ import { idSchema, isoDateTime, moneySchema, textField } from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
 import {
   entitlementKinds,
-  ordersMessages,
   purchaseStatuses,
-  REVOKE_REASON_MAX,
   refundReasons,
   subscriptionStatuses,
 } from './constants/orders.ts';
+import { ordersMessages, REVOKE_REASON_MAX } from './constants/orders-messages.ts';
 import { planIds } from './constants/membership.ts';
 import { connectPurposes } from './constants/affiliates.ts';
 import { defineRoute } from './route.ts';
@@ -17,6 +16,7 @@ import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/
 import { REF_ID_MAX, refIdPattern, validateRefId } from './rules/ref-id.ts';
 
 export * from './constants/orders.ts';
+export * from './constants/orders-messages.ts';
 
 export const purchaseStatus = z.enum(purchaseStatuses);
 export const subscriptionStatus = z.enum(subscriptionStatuses);
