@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import type { CallOptions, TestApp } from '../../../test/harness.ts';
@@ -632,5 +633,17 @@ describe('the cover', () => {
     expect((await t.app.inject({ method: 'GET', url: localPath(replaced) })).statusCode).toBe(404);
     // Published: the public side follows at once.
     expect((await details(bundle.id)).json().bundle.imageUrl).toBeNull();
+  });
+});
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming `cursor` for a forged list cursor', async () => {
+    const v = await newVendor();
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await call(r.vendorBundles, { token: v.token, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
   });
 });
