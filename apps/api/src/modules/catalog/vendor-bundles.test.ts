@@ -265,15 +265,20 @@ describe('what a bundle may hold', () => {
       query: { q: v.a.title.split(' ')[1]!.toUpperCase() },
     });
     expect(found.json().products.map((p: { id: string }) => p.id)).toEqual([v.a.id]);
-    // Another vendor's product is found by nobody else, and its id as a cursor gives nothing.
+    // Another vendor's product is found by nobody else; its id is no cursor (cursors are signed, ADR 051).
     const theirs = await call(r.vendorBundleProducts, {
       token: v.token,
       query: { q: other.a.title },
     });
     expect(theirs.json().products).toEqual([]);
+    expectRefused(
+      await call(r.vendorBundleProducts, { token: v.token, query: { cursor: other.a.id } }),
+      'cursor',
+      'a product id as the cursor',
+    );
     const foreignCursor = await call(r.vendorBundleProducts, {
-      token: v.token,
-      query: { cursor: other.a.id },
+      token: other.token,
+      query: { cursor: first.nextCursor },
     });
     expect(foreignCursor.json().products).toEqual([]);
   });
