@@ -1,4 +1,10 @@
-import { apiErrorSchema, authRoutes, routes, type RouteDef } from '@tradeshelf/contract';
+import {
+  apiErrorSchema,
+  authRoutes,
+  discordRoutes,
+  routes,
+  type RouteDef,
+} from '@tradeshelf/contract';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +13,8 @@ import { createUser } from '../test/factories/users.ts';
 import { FORGED_CURSORS, UNSTORABLE_TIMES } from '../test/cursors.ts';
 import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
 import { listen, RawConnection, requestHead, within } from '../test/http.ts';
+import { DiscordChat } from './integrations/chat/discord.ts';
+import type { ChatProvider } from './integrations/chat/port.ts';
 
 /**
  * Fuzzes every operation `/openapi.json` publishes (issue 13). Each operation gets clean requests
@@ -66,7 +74,24 @@ const PNG = Buffer.from(
 
 // The operations are read from the app itself before the tests are declared: one test each.
 const t: TestApp = await startTestApp();
-afterAll(() => t.close());
+// A real server too: the edge probe speaks raw HTTP to it, and the Discord sandbox answers the
+// app's Discord calls over it (as in the access module's tests), so those operations reach it.
+const port = await listen(t.app);
+const base = `http://127.0.0.1:${port}`;
+(t.deps as { chat: ChatProvider }).chat = new DiscordChat({
+  name: 'sandbox',
+  apiUrl: `${base}/sandbox/discord/api`,
+  webUrl: `${base}/sandbox/discord`,
+  inviteUrl: `${base}/sandbox/discord/invite`,
+  clientId: t.config.DISCORD_CLIENT_ID,
+  clientSecret: t.config.DISCORD_CLIENT_SECRET,
+  botToken: t.config.DISCORD_BOT_TOKEN,
+  memberEvents: t.deps.discordSandbox!,
+});
+afterAll(async () => {
+  await t.deps.chat.close();
+  await t.close();
+});
 const doc = (await t.app.inject('/openapi.json')).json() as {
   paths: Record<string, Record<string, unknown>>;
   components?: { schemas?: Record<string, JsonSchema> };
@@ -92,6 +117,8 @@ const operations: Operation[] = [];
 }
 
 const tokens = { access: '', refresh: '' };
+/** Mints the access token each operation starts with: one an earlier logout did not end. */
+let signIn: () => Promise<string> = async () => '';
 /** Real values by field name, so clean requests get past validation into the services. */
 const hints: Record<string, string[]> = {};
 
@@ -103,9 +130,17 @@ beforeAll(async () => {
   });
   tokens.access = login.json().token;
   tokens.refresh = login.json().refreshToken;
+  signIn = () =>
+    t.deps.tokens.sign({ sub: user.id, email: user.email, roles: ['buyer', 'vendor'] });
   const vendor = await createVendor(t, { userId: user.id });
   const product = await createProduct(t, vendor.id, { tags: ['rsi'], extraPrices: [900] });
   const bundle = await createBundle(t, vendor.id, [product.id]);
+  // Single-use Discord install states, so the install's return gets past its state check.
+  const states: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const install = await t.call(discordRoutes.vendorDiscordInstall, { token: tokens.access });
+    states.push(new URL(install.json().url, 'http://x').searchParams.get('state') ?? '');
+  }
   Object.assign(hints, {
     email: [user.email, 'nobody@example.com'],
     password: [user.password, 'correct-horse-43'],
@@ -130,6 +165,7 @@ beforeAll(async () => {
     name: ['Trading desktop'],
     // Reviews: the product a review is about, and text long enough to pass.
     product: [product.id],
+    state: states,
     text: ['Clean signals on the hourly chart, no repainting.'],
   });
 });
@@ -680,6 +716,7 @@ describe('OpenAPI fuzz', () => {
     it(`${op.method} ${op.path}: no 5xx, no off-contract body, nothing late`, async () => {
       const problems = new Map<string, string>();
       let reached = 0;
+      tokens.access = await signIn();
       const send = async (request: FuzzRequest, label: string) => {
         const res = await within(
           ANSWER_WITHIN_MS,
@@ -735,11 +772,6 @@ describe('OpenAPI fuzz', () => {
   }
 });
 describe('HTTP edge probe (real server)', () => {
-  let port: number;
-  beforeAll(async () => {
-    port = await listen(t.app);
-  });
-
   it('bad escapes, long segments and huge query strings get a shaped 4xx, promptly', async () => {
     // The contract's paths, and the ones outside it (files, sitemaps, health, docs, unknown).
     const paths = () => [

@@ -27,6 +27,8 @@ export async function vendorCustomers(
 ): Promise<{ customers: VendorCustomer[]; nextCursor: string | null }> {
   const db = deps.database.db;
   const vendorId = await sellingVendor(db, userId);
+  // Checked first: a forged cursor is a 400 even when the search finds nobody.
+  const after = afterCustomer(deps.cursors, q.cursor);
   let among = sql`true`;
   if (q.q) {
     const buyers = await rows<{ buyer_id: string }>(
@@ -57,7 +59,7 @@ export async function vendorCustomers(
       from purchases p
       where p.vendor_id = ${vendorId} and p.paid_at is not null and ${among}
       group by p.buyer_id
-      having ${afterCustomer(deps.cursors, q.cursor)}
+      having ${after}
       order by max(p.paid_at) desc, p.buyer_id desc
       limit ${q.limit + 1}`,
   );
