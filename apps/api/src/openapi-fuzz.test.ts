@@ -220,6 +220,11 @@ function stringFor(s: JsonSchema, name: string): fc.Arbitrary<string> {
     shaped = fc
       .date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true })
       .map((d) => d.toISOString());
+  // Recent days, so a clean range (from ≤ to, at most two years) often gets past validation.
+  else if (isDay(s))
+    shaped = fc
+      .date({ min: new Date('2025-01-01'), max: new Date('2026-11-01'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   else if (s.pattern)
     shaped = fc.stringMatching(new RegExp(s.pattern)).map((x) => x.slice(0, s.maxLength ?? 200));
   else shaped = fc.string({ minLength: Math.min(s.minLength ?? 0, max), maxLength: max });
@@ -277,6 +282,8 @@ const BAD_TIMES = [
   '2024-02-30T00:00:00Z',
   '1969-12-31T23:59:59Z',
 ];
+/** Days at and past the ends of the years a timestamp may have, for `YYYY-MM-DD` parameters. */
+const EDGE_DAYS = ['0000-01-01', '0001-01-01', '1969-12-31', '1970-01-01', '9999-12-31'];
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 /** Cursors made by hand: the fixed list, then drawn ones in the old unsigned shapes. */
 const forgedCursor = fc
@@ -431,7 +438,11 @@ interface Target {
   keys: string[];
   /** The schema's `format` (`date-time` fields also get every bad time). */
   format?: string | undefined;
+  /** A `YYYY-MM-DD` query parameter (every such parameter of the operation gets each edge day). */
+  day?: boolean;
 }
+
+const isDay = (schema: JsonSchema) => resolve(schema).pattern?.startsWith('^\\d{4}-') === true;
 
 /** A schema's format, looking through a nullable or optional wrapper. */
 function formatOf(schema: JsonSchema): string | undefined {
@@ -469,6 +480,7 @@ function targetsOf(op: Operation): Target[] {
         name: p.name,
         keys: [],
         format: formatOf(p.schema),
+        day: isDay(p.schema),
       })),
     ...(op.body ? bodyTargets(op.body) : []),
     { where: 'request', name: 'body', keys: [] },
@@ -506,20 +518,26 @@ const BODY_KINDS = ['nul', 'surrogate', 'control', 'huge', 'empty', 'wrong', 'mi
 function kindsFor(target: Target): string[] {
   // Exhaustive where it matters (issue 26): every bad time in a date-time field, every forged cursor.
   const times = target.format === 'date-time' ? BAD_TIMES.map((_, i) => `time ${i}`) : [];
+  const days = target.day ? EDGE_DAYS.map((_, i) => `day ${i}`) : [];
   const cursors =
     target.where === 'query' && target.name === 'cursor'
       ? [...FORGED_CURSORS.map((_, i) => `forged ${i}`), 'forged drawn', 'forged drawn']
       : [];
   if (target.where === 'body') return [...BODY_KINDS, ...times];
   if (target.where === 'request') return ['any'];
-  return [...(target.where === 'path' ? URL_KINDS.slice(0, 6) : URL_KINDS), ...times, ...cursors];
+  return [
+    ...(target.where === 'path' ? URL_KINDS.slice(0, 6) : URL_KINDS),
+    ...times,
+    ...days,
+    ...cursors,
+  ];
 }
 
 /** One way of breaking one target. */
 function mutation(op: Operation, target: Target, kind: string): fc.Arbitrary<Mutate> {
   const broken = mutationOf(op, target, kind);
   // Bad times and forged cursors probe what a service parses: signed in, they get past the door.
-  return /^(time|forged) /.test(kind)
+  return /^(time|forged|day) /.test(kind)
     ? broken.map((m) => (d: Draft) => {
         m(d);
         d.auth = 'access';
@@ -616,6 +634,17 @@ function mutationOf(op: Operation, target: Target, kind: string): fc.Arbitrary<M
   if (target.where === 'path')
     return value!.map((v) => (d: Draft) => void (d.params[target.name] = v ?? { text: '' }));
   const drop = (d: Draft) => (d.query = d.query.filter(([k]) => k !== target.name));
+  if (kind.startsWith('day ')) {
+    // Both ends of a range at once: a range at the last day there is must still answer, promptly.
+    const day = EDGE_DAYS[Number(kind.slice(4))]!;
+    const names = op.parameters
+      .filter((p) => p.in === 'query' && isDay(p.schema))
+      .map((p) => p.name);
+    return fc.constant((d: Draft) => {
+      d.query = d.query.filter(([k]) => !names.includes(k));
+      for (const n of names) d.query.push([n, { text: day }]);
+    });
+  }
   if (kind === 'missing') return fc.constant(drop);
   if (kind === 'twice')
     return fc.tuple(wrongText, fc.oneof(withNul, wrongText)).map(([a, b]) => (d: Draft) => {
