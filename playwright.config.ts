@@ -40,6 +40,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
+      // Links, redirects and canonicals use it, never the Host (ADR 049): the origin the browser uses.
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       DATA_DIR: '.data-e2e',
       APP_ENV: 'local',
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,

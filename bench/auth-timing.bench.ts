@@ -7,6 +7,9 @@ import { percentile, startBenchApp } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_TIMING_ROUNDS ?? 200);
 const LOGIN_ROUNDS = Number(process.env.BENCH_TIMING_LOGIN_ROUNDS ?? 30);
+const SIGNUP_ROUNDS = Number(process.env.BENCH_TIMING_SIGNUP_ROUNDS ?? 60);
+/** `BENCH_TIMING_ONLY=signup` measures that endpoint alone (a name's start). */
+const ONLY = process.env.BENCH_TIMING_ONLY;
 const WARMUP = 10;
 
 /**
@@ -14,12 +17,13 @@ const WARMUP = 10;
  * for e-mails that have an account against e-mails that do not, one request at a time, alternating,
  * over real HTTP with the pg-boss queue and an in-process worker as `npm start` runs them. The unknown
  * e-mail is the baseline; a ratio as near 1.00 as the control's (two sets of unknown e-mails)
- * means the clock tells nothing.
+ * means the clock tells nothing. Sign-up (ADR 003) compares a taken e-mail (another password: 409)
+ * with a new one (201, an account made): its unknown e-mails are the ones it creates.
  */
 export async function run(): Promise<void> {
   const b = await startBenchApp(null, { queue: true, env: { TRUST_PROXY: 'true' } });
   try {
-    const total = WARMUP + Math.max(ROUNDS, LOGIN_ROUNDS);
+    const total = WARMUP + Math.max(ROUNDS, LOGIN_ROUNDS, SIGNUP_ROUNDS);
     const passwordHash = await hashPassword('bench-password-1');
     const known: string[] = [];
     for (let i = 0; i < total; i++) {
@@ -47,6 +51,8 @@ export async function run(): Promise<void> {
       await res.arrayBuffer();
       const ms = performance.now() - t0;
       if (res.status === 429 || res.status >= 500) throw new Error(`${path}: ${res.status}`);
+      if (path === authRoutes.signupBuyer.path && res.status !== 201 && res.status !== 409)
+        throw new Error(`${path}: ${res.status}`);
       return ms;
     };
 
@@ -80,20 +86,30 @@ export async function run(): Promise<void> {
       control: number;
     }> = [];
 
-    await compare('send-forgot-password-email', ROUNDS, (email) =>
-      post(authRoutes.sendForgotPasswordEmail.path, { email }),
-    );
-    await compare('send-account-verification-email', ROUNDS, (email) =>
-      post(authRoutes.sendAccountVerificationEmail.path, { email }),
-    );
+    const wanted = (title: string) => !ONLY || title.startsWith(ONLY);
+    if (wanted('send-forgot-password-email'))
+      await compare('send-forgot-password-email', ROUNDS, (email) =>
+        post(authRoutes.sendForgotPasswordEmail.path, { email }),
+      );
+    if (wanted('send-account-verification-email'))
+      await compare('send-account-verification-email', ROUNDS, (email) =>
+        post(authRoutes.sendAccountVerificationEmail.path, { email }),
+      );
     // Known e-mails now hold a live reset code; a wrong guess counts an attempt against it.
     await drain(b.deps.boss!);
-    await compare('check-forgot-password-code (wrong code)', ROUNDS, (email) =>
-      post(authRoutes.checkForgotPasswordCode.path, { email, code: '000000' }),
-    );
-    await compare('login (wrong password)', LOGIN_ROUNDS, (email) =>
-      post(authRoutes.login.path, { email, password: 'not-the-password-1' }),
-    );
+    if (wanted('check-forgot-password-code'))
+      await compare('check-forgot-password-code (wrong code)', ROUNDS, (email) =>
+        post(authRoutes.checkForgotPasswordCode.path, { email, code: '000000' }),
+      );
+    if (wanted('login'))
+      await compare('login (wrong password)', LOGIN_ROUNDS, (email) =>
+        post(authRoutes.login.path, { email, password: 'not-the-password-1' }),
+      );
+    // Last: it creates the unknown e-mails' accounts.
+    if (wanted('signup'))
+      await compare('signup (taken: 409 / new: 201)', SIGNUP_ROUNDS, (email) =>
+        post(authRoutes.signupBuyer.path, { email, password: 'another-password-7' }),
+      );
 
     console.log(
       `\naccount enumeration by timing (${b.backend}, pg-boss worker in process, median of alternating requests)`,

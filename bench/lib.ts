@@ -27,10 +27,7 @@ export async function startBenchApp(
     sharedDbUrl?: string;
     /** Jobs through pg-boss with a worker in this process, as `npm start` runs them. */
     queue?: boolean;
-    /**
-     * Listen on this port (default: any free one). Pass it as `env.PORT` too when the app must reach
-     * itself over HTTP, as the Discord adapter does its sandbox.
-     */
+    /** Listen on this port (default: any free one); `PORT` and `PUBLIC_URL` say it to the app. */
     port?: number;
   } = {},
 ) {
@@ -48,26 +45,31 @@ export async function startBenchApp(
     u.pathname = `/${dbName}`;
     dbUrl = u.toString();
   }
+  // Pages and links use the public origin (ADR 049): the address the bench reaches the app at.
+  const port = options.port ?? (await freePort());
   const config = loadConfig({
     ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
     APP_ENV: 'local',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-bench-')),
     LOG_LEVEL: 'silent',
+    // Every bench request comes from 127.0.0.1: the per-address search limit would measure 429s.
+    SEARCH_LIMIT_PER_IP_MINUTE: '1000000',
     ...options.env,
   });
   const opened = await openDatabase(config);
   const boss = options.queue ? await startQueue(opened.url, quiet) : null;
   const deps = createDeps(config, opened.database, quiet, {
-    rateLimitStore: new MemoryRateLimitStore(),
+    // Counts in memory unless the bench names a Redis of its own (redis-outage.bench.ts).
+    ...(options.env?.REDIS_URL ? {} : { rateLimitStore: new MemoryRateLimitStore() }),
     boss,
   });
   if (boss) await startWorkers(boss, workerDeps(deps, quiet));
   const app = await buildApp(deps, { web });
   await options.beforeListen?.(app, deps);
-  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  await app.listen({ port, host: '127.0.0.1' });
   return {
     app,
     deps,

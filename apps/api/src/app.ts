@@ -17,6 +17,7 @@ import {
   jsonSchemaTransformObject,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { accessModule } from './modules/access/routes.ts';
 import { affiliatesModule } from './modules/affiliates/routes.ts';
@@ -50,6 +51,14 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Fastify's `trustProxy` for `TRUST_PROXY` (ADR 049). A count of n trusts the socket's peer and the
+ * n-1 hops before it, so `req.ip` is the right-most X-Forwarded-For address no trusted proxy wrote.
+ */
+function trustProxyOption(trust: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 export async function buildApp(
   deps: AppDeps,
   options: {
@@ -66,7 +75,7 @@ export async function buildApp(
     ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
       ? { loggerInstance: options.logger as FastifyBaseLogger }
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     bodyLimit: 256 * 1024,
     // Honour a caller's request id (load balancer, web SSR) so one request is traceable end to end.
     genReqId: (req) => {
@@ -136,7 +145,8 @@ export async function buildApp(
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await deps.database.db.execute(sql`select 1`);
-      return { status: 'ready' };
+      // Still ready without Redis: limits then count per node (ADR 050), and this says so.
+      return { status: 'ready', rateLimitStore: await deps.limiter.storeState() };
     } catch {
       return reply
         .status(503)

@@ -1,20 +1,100 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const secret = z.string().min(32, 'must be at least 32 characters');
+/** Estimated bits a secret must carry (ADR 049); 16 random bytes in hex score about 90 to 125. */
+export const SECRET_MIN_BITS = 80;
+
+/**
+ * Bits by the spread of its characters (Shannon, times its length): 32 identical characters carry
+ * none, `abab…` one per character. A pattern of many characters still passes; it catches the lazy.
+ */
+export function estimatedBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const length = [...value].length;
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / length) * Math.log2(n / length);
+  return Math.floor(perChar * length);
+}
+
+const secret = z
+  .string()
+  .min(32, 'must be at least 32 characters')
+  .superRefine((v, ctx) => {
+    const bits = estimatedBits(v);
+    if (bits < SECRET_MIN_BITS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `too predictable (about ${bits} bits, ${SECRET_MIN_BITS} needed): use random bytes, e.g. \`openssl rand -base64 32\``,
+      });
+  });
+
+/** proxy-addr's names for address ranges, which Fastify's `trustProxy` accepts in a list. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (RANGE_NAMES.has(entry) || isIP(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length || !address || !bits || !/^\d{1,3}$/.test(bits)) return false;
+  const family = isIP(address);
+  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which hops in front of the app to believe (ADR 049), in the shapes Fastify's `trustProxy` takes:
+ * `false`, a number of proxies (their X-Forwarded-For entries are read from the right), or their
+ * addresses and CIDRs. `true` would believe the left-most entry, which the client writes: refused.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const v = raw.trim();
+    if (v === 'false' || v === '0') return false;
+    if (v === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          '`true` would take the client address from the left of X-Forwarded-For, which the client writes: give the number of proxies in front of the app (e.g. 1 for one load balancer) or their addresses/CIDRs (e.g. 10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 10) return hops;
+      ctx.addIssue({ code: 'custom', message: 'at most 10 proxies' });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !isAddressOrRange(e));
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `not a hop count, address or CIDR: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const envSchema = z.object({
   APP_ENV: z.enum(['local', 'sandbox', 'production']).default('local'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Unset: loopback in `local` (its /dev pages hold codes), every interface elsewhere. */
   HOST: z.string().optional(),
-  /** Public origin of the app, used in e-mails and absolute URLs. */
+  /**
+   * Public origin of the app: e-mail links, redirect URIs, sitemaps and canonical URLs (never the
+   * request's Host, ADR 049). Required in production; elsewhere `http://localhost:PORT`.
+   */
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().default('./.data'),
   REDIS_URL: z.url().optional(),
+  /** How long a rate-limit count waits on Redis before this node counts in memory (ADR 050). */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Tradeshelf <no-reply@tradeshelf.local>'),
   /** Where contact-form messages go; replies to confirmations reach it too. */
@@ -38,8 +118,19 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a signed course video, caption or attachment URL works (ADR 033). */
   COURSE_MEDIA_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
-  /** Largest lesson video a vendor may upload (held in memory while stored), in MiB. */
+  /** Largest lesson video a vendor may upload (streamed to storage, ADR 048), in MiB. */
   COURSE_VIDEO_MAX_MB: z.coerce.number().int().min(1).max(2048).default(200),
+  /**
+   * Searches one address may make in a minute (search pages, suggestions as one types); over it,
+   * 429. Raise it where many people share one address.
+   */
+  SEARCH_LIMIT_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** What one vendor's videos, attachments and builds may take in storage altogether, in MiB. */
+  VENDOR_STORAGE_MB: z.coerce.number().int().min(1).max(10_000_000).default(2048),
+  /** Kept-file uploads (videos, attachments, builds) one process takes at once; past it: 503 (ADR 048). */
+  UPLOADS_PER_PROCESS: z.coerce.number().int().min(1).max(1000).default(8),
+  /** File uploads one account has under way at once (per process); past it: 429. */
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(3),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */
@@ -96,10 +187,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** On shutdown, how long in-flight requests may run before their connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo catalogue and accounts on first start. */
   SEED_DEMO: z
@@ -181,6 +269,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cfg.PAYMENTS_PROVIDER !== 'stripe')
       problems.push('PAYMENTS_PROVIDER: must be stripe in production');
     if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
+    if (!cfg.PUBLIC_URL)
+      problems.push(
+        'PUBLIC_URL: required in production (the origin e-mail links and sitemaps point at)',
+      );
     if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
     if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
     if (cfg.CHAT_PROVIDER !== 'discord')

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type PgBoss from 'pg-boss';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DiscordChat } from './integrations/chat/discord.ts';
 import type { ChatProvider } from './integrations/chat/port.ts';
@@ -13,22 +13,25 @@ import { httpTransport, SandboxPayments } from './integrations/payments/sandbox.
 import { StripePayments } from './integrations/payments/stripe.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
-import { S3Storage } from './integrations/storage/s3.ts';
+import { S3Storage, s3CredentialsProblem } from './integrations/storage/s3.ts';
 import { EventBus, type Subscriber } from './events/bus.ts';
 import { subscribers } from './events/subscribers.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
+import { storedCourseBytes } from './modules/courses/index.ts';
+import { storedBuildBytes } from './modules/licences/index.ts';
 import {
+  FallbackRateLimitStore,
   MemoryRateLimitStore,
   RateLimiter,
-  RedisRateLimitStore,
   type RateLimitStore,
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
 import { Cursors } from './platform/cursor.ts';
 import { PageInvalidations } from './platform/page-cache.ts';
+import { Uploads } from './platform/uploads.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -52,7 +55,7 @@ export interface AppDeps {
   payments: PaymentsProvider;
   /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
   sandbox: SandboxPayments | null;
-  /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `watchMembers`. */
+  /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `startMemberWatch`. */
   chat: ChatProvider;
   /** The Discord sandbox, when it is the provider: its pages and API are served by this app. */
   discordSandbox: SandboxDiscord | null;
@@ -64,6 +67,8 @@ export interface AppDeps {
   redis: Redis | null;
   /** Public pages a write made stale: the SSR page cache drops its copies (platform/page-cache.ts). */
   pages: PageInvalidations;
+  /** File uploads under way in this process and the vendors' storage budget (ADR 048). */
+  uploads: Uploads;
   close(): Promise<void>;
 }
 
@@ -84,11 +89,20 @@ export function createDeps(
   } = {},
 ): AppDeps {
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? connectRedis(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS)
     : null;
-  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const store =
-    options.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  // Logged once per outage, not per request or per reconnect attempt (ADR 050).
+  const shared =
+    redis &&
+    new FallbackRateLimitStore(redis, {
+      down: (err) =>
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          "redis unreachable; rate limits count in this node's memory until it answers",
+        ),
+      up: () => log.info({}, 'redis answers again; rate limits are shared again'),
+    });
+  const store = options.rateLimitStore ?? shared ?? new MemoryRateLimitStore();
 
   const mailTransport =
     options.mailTransport ??
@@ -202,6 +216,13 @@ export function createDeps(
     ),
     redis,
     pages: new PageInvalidations(),
+    uploads: new Uploads({
+      perProcess: config.UPLOADS_PER_PROCESS,
+      perAccount: config.UPLOADS_PER_ACCOUNT,
+      budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
+      storedBytes: async (db, vendorId) =>
+        (await storedCourseBytes(db, vendorId)) + (await storedBuildBytes(db, vendorId)),
+    }),
     async close() {
       await chat.close();
       mailTransport.close?.();
@@ -209,6 +230,35 @@ export function createDeps(
     },
   };
   return deps;
+}
+
+/**
+ * A Redis client that fails fast (ADR 050): with no offline queue a command while disconnected fails
+ * at once, and one sent to a Redis that stopped answering fails after the command timeout, so a
+ * request never waits for reconnects. The client reconnects in the background for ever.
+ */
+export function connectRedis(url: string, commandTimeoutMs: number): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    // Only reconnects wait on these, never a request.
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+}
+
+/**
+ * Refuses S3 storage the SDK finds no credentials for, before the app starts (ADR 049): it would
+ * start and then answer 500 to every upload.
+ */
+export async function checkStorage(config: Config, timeoutMs = 5000): Promise<void> {
+  if (config.STORAGE_DRIVER !== 's3') return;
+  const problem = await s3CredentialsProblem(config.S3_REGION, timeoutMs);
+  if (problem)
+    throw new ConfigError([
+      `STORAGE_DRIVER=s3: no AWS credentials (${problem}); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or give the host or task a role`,
+    ]);
 }
 
 /** The storage adapter the configuration names (also used by the seed CLI, which has no app). */

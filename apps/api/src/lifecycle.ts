@@ -1,13 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { EmbeddedPostgres } from './db/embedded.ts';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps, Logger } from './deps.ts';
+import { startWorkers, workerDeps } from './jobs/workers.ts';
+import { startMemberWatch, type MemberWatch } from './modules/access/index.ts';
 
 export interface Running {
   app?: FastifyInstance | null;
   boss?: PgBoss | null;
   deps: AppDeps;
   embedded?: EmbeddedPostgres | null;
+  /** Member events still trying to start (`startBackground`). */
+  watch?: MemberWatch | null;
+}
+
+/**
+ * What runs beside serving: the job workers, and member events (Discord's gateway lives with the
+ * workers; the sandbox reports its events in the process that serves it). Returns without waiting
+ * on Discord, whose outage must not keep the site from starting (ADR 047): member events start in
+ * the background and retry. `serving`: this process also serves HTTP (`npm start`, not the worker).
+ */
+export async function startBackground(
+  deps: AppDeps,
+  boss: PgBoss | null,
+  log: Logger,
+  options: { serving: boolean },
+): Promise<{ watch: MemberWatch | null }> {
+  const workers = !options.serving || deps.config.RUN_WORKER;
+  if (workers && boss) await startWorkers(boss, workerDeps(deps, log));
+  const events = deps.chat.name === 'sandbox' ? options.serving : workers;
+  return { watch: events ? startMemberWatch(deps, log) : null };
 }
 
 /**
@@ -20,6 +42,7 @@ export async function closeServices(
   log: { warn(obj: object, msg: string): void },
 ): Promise<string[]> {
   const failed: string[] = [];
+  running.watch?.stop();
   const step = async (name: string, close: () => Promise<unknown> | undefined) => {
     try {
       await close();

@@ -6,18 +6,17 @@ import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { HOLD_LIMIT_MS } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
-import { createDeps } from './deps.ts';
+import { checkStorage, createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
 import { storeDemoBuild } from './modules/licences/seed.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers, workerDeps } from './jobs/workers.ts';
-import { watchMembers } from './modules/access/index.ts';
-import { closeServices } from './lifecycle.ts';
+import { closeServices, startBackground } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
 import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
 import { onContentChange } from './platform/content-changes.ts';
+import { publicOrigin } from './platform/origin.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -28,6 +27,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    await checkStorage(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -55,9 +55,8 @@ async function main(): Promise<void> {
     if (media) log.info({ media }, 'demo course media stored');
     await storeDemoBuild(deps.storage);
   }
-  if (config.RUN_WORKER) await startWorkers(boss, workerDeps(deps, log));
-  // The Discord sandbox reports member changes in this process; the real gateway runs with the workers.
-  if (config.RUN_WORKER || deps.chat.name === 'sandbox') await watchMembers(deps, log);
+  // Jobs (RUN_WORKER) and member events; Discord being down does not hold the start (ADR 047).
+  const { watch } = await startBackground(deps, boss, log, { serving: true });
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
   built = app;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
 
-  const shown = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const shown = publicOrigin(config);
   const lines = [
     '',
     `  Tradeshelf is running at ${shown}  (${config.APP_ENV}, ${opened.embedded ? 'embedded PostgreSQL in ' + config.DATA_DIR : 'PostgreSQL'})`,
@@ -105,7 +104,7 @@ async function main(): Promise<void> {
       () => process.exit(1),
       config.SHUTDOWN_GRACE_SECONDS * 1000 + 15_000,
     ).unref();
-    await closeServices({ app, boss, deps, embedded: opened.embedded }, log);
+    await closeServices({ app, boss, deps, embedded: opened.embedded, watch }, log);
     clearTimeout(force);
     process.exit(0);
   };

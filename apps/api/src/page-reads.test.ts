@@ -8,7 +8,7 @@ import {
   requirePrerequisite,
 } from '../test/factories/catalog.ts';
 import { createUser } from '../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../test/harness.ts';
+import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
 import { pageReads } from './page-reads.ts';
 import { inProcessCaller, type PageLoadContext } from './platform/web.ts';
 
@@ -81,23 +81,24 @@ describe('SSR page reads (ADR 013)', () => {
     const covered = new Set(pageReads.map((r) => r.route.path));
     for (const [name, route, req] of cases()) {
       expect(covered.has(route.path), name).toBe(true);
-      const inProcess = await direct.call(route, req);
-      const overHttp = await viaInject.call(route, req);
+      const inProcess = await direct.call(route, req, { ip: nextIp() });
+      const overHttp = await viaInject.call(route, req, { ip: nextIp() });
       // Same data as the browser gets once it has been through JSON.
       expect(JSON.parse(JSON.stringify(inProcess)), name).toEqual(overHttp);
     }
   });
 
   it('keep the API statuses: unknown is 404, invalid input is 400', async () => {
+    const client = { ip: nextIp() };
     for (const caller of [direct, viaInject]) {
       await expect(
-        caller.call(catalogRoutes.productDetails, { query: { id: 'prd_missing' } }),
+        caller.call(catalogRoutes.productDetails, { query: { id: 'prd_missing' } }, client),
       ).rejects.toMatchObject({ status: 404, body: { code: 'not_found' } });
       await expect(
-        caller.call(catalogRoutes.vendorProfile, { query: { vendorUrl: 'nobody-here' } }),
+        caller.call(catalogRoutes.vendorProfile, { query: { vendorUrl: 'nobody-here' } }, client),
       ).rejects.toMatchObject({ status: 404 });
       await expect(
-        caller.call(catalogRoutes.search, { query: { limit: 1000 } }),
+        caller.call(catalogRoutes.search, { query: { limit: 1000 } }, client),
       ).rejects.toMatchObject({ status: 400, body: { code: 'validation_failed' } });
     }
   });

@@ -1,17 +1,16 @@
 import pino from 'pino';
-import { loadConfig, loadDotEnv } from './config.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { connectDatabase, HOLD_LIMIT_MS } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
-import { createDeps } from './deps.ts';
+import { checkStorage, createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
-import { startWorkers, workerDeps } from './jobs/workers.ts';
-import { watchMembers } from './modules/access/index.ts';
-import { closeServices } from './lifecycle.ts';
+import { closeServices, startBackground } from './lifecycle.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
+  await checkStorage(config);
   if (!config.DATABASE_URL)
     throw new Error(
       'npm run worker needs DATABASE_URL (the embedded database runs inside npm start).',
@@ -24,11 +23,11 @@ async function main(): Promise<void> {
   database.holdLimitMs = HOLD_LIMIT_MS;
   const boss = await startQueue(config.DATABASE_URL, log);
   const deps = createDeps(config, database, log, { boss });
-  await startWorkers(boss, workerDeps(deps, log));
-  if (deps.chat.name === 'discord') await watchMembers(deps, log);
+  // The gateway connects in the background and retries: jobs run while Discord is down (ADR 047).
+  const { watch } = await startBackground(deps, boss, log, { serving: false });
   log.info({}, 'worker started');
   const stop = async () => {
-    await closeServices({ boss, deps }, log);
+    await closeServices({ boss, deps, watch }, log);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
@@ -36,6 +35,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A configuration problem is a message for the operator, not a stack.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

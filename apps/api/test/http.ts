@@ -17,6 +17,15 @@ export async function listen(app: FastifyInstance): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
+/** A loopback port free now, for a server of the test's own (closed again before it is used). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** Every wait in these tests is bounded: rejects with `what` if `promise` takes longer than `ms`. */
 export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -107,6 +107,8 @@ export const productDetails = productCard
       z.object({ id: z.string(), slug: z.string(), title: z.string(), purchased: z.boolean() }),
     ),
     salesCount: z.number().int(),
+    /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
+    soldByYou: z.boolean(),
   })
   .meta({ id: 'ProductDetails' });
 export type ProductDetails = z.infer<typeof productDetails>;
@@ -165,6 +167,8 @@ export const bundleDetails = bundleCard
   .extend({
     description: z.string(),
     products: z.array(productCard),
+    /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
+    soldByYou: z.boolean(),
   })
   .meta({ id: 'BundleDetails' });
 export type BundleDetails = z.infer<typeof bundleDetails>;

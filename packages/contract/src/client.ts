@@ -32,6 +32,7 @@ export * from './rules/code.ts';
 export * from './rules/coupon.ts';
 export * from './rules/password.ts';
 export * from './rules/ref-id.ts';
+export * from './rules/reserved-names.ts';
 export * from './rules/text.ts';
 export * from './rules/username.ts';
 export * from './rules/vendor-sales.ts';

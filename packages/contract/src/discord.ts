@@ -189,13 +189,13 @@ export const discordRoutes = {
     path: '/api/v1/vendor/discord/installed',
     auth: 'bearer',
     summary:
-      "Discord's return from the bot install page: checks the state and records the server as the vendor's.",
+      "Discord's return from the bot install page: checks the state, exchanges the code and records the server Discord names in its answer (never one named in the query) as the vendor's; a server another vendor holds is refused (409).",
     tags: ['discord'],
     status: 200,
+    // Discord also sends `guild_id` and `permissions`: hints only, so they are not read.
     query: z.object({
-      state: z.string().min(1).max(DISCORD_STATE_MAX),
-      guild_id: z.string().regex(/^\d{1,20}$/, 'The server id is missing.'),
-      code: z.string().max(DISCORD_OAUTH_CODE_MAX).optional(),
+      state: z.string({ error: 'The install state is missing.' }).min(1).max(DISCORD_STATE_MAX),
+      code: z.string({ error: 'The Discord code is missing.' }).min(1).max(DISCORD_OAUTH_CODE_MAX),
     }),
     response: z.object({
       server: z.object({ id: z.string(), name: z.string(), iconUrl: z.string().nullable() }),

@@ -23,6 +23,7 @@ export * from './vendor-courses.ts';
 export * from './vendor-licences.ts';
 export * from './vendor-storefront.ts';
 export * from './rules/username.ts';
+export * from './rules/reserved-names.ts';
 export * from './rules/password.ts';
 export * from './rules/code.ts';
 export * from './rules/coupon.ts';

@@ -14,6 +14,8 @@ export const queues = {
   /** Account mail sent after the request answered, so its timing says nothing (ADR 021). */
   authResetMail: 'auth.reset-mail',
   authActivationMail: 'auth.activation-mail',
+  /** Delivers the e-mail telling an owner someone tried to sign up with their address (ADR 003). */
+  authSignupNotice: 'auth.signup-notice',
   /** Domain event delivery (ADR 028): woken after a publishing commit, and swept every minute. */
   eventsDeliver: 'events.deliver',
   /** Access delivery (ADR 031): one user's Discord roles brought to their entitlements. */

@@ -219,7 +219,7 @@ describe('files outside /assets', () => {
       {},
       {
         web: async () => ({
-          listener: (_req, res) => res.end(),
+          listener: (_req, res) => void res.end(),
           clientDir: path.join(dir, 'client'),
         }),
       },

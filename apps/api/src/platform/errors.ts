@@ -1,8 +1,9 @@
 import { statusFor, type ApiError, type ErrorCode } from '@tradeshelf/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { RequestListener } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseUnavailableCause } from '../db/unavailable.ts';
+import { originOf } from './origin.ts';
+import type { WebApp } from './web.ts';
 
 /** Seconds a client is asked to wait before retrying a 503. */
 const RETRY_AFTER_SECONDS = '5';
@@ -34,7 +35,7 @@ export const unauthorized = (message = 'Sign in to continue.') =>
 export function registerErrorHandling(
   app: FastifyInstance,
   /** Renders pages: unknown GET/HEAD paths outside the API go to the SSR app. */
-  pages?: { listener: RequestListener; isApiPath(url: string): boolean },
+  pages?: { listener: WebApp['listener']; isApiPath(url: string): boolean },
 ): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
@@ -90,7 +91,7 @@ export function registerErrorHandling(
       reply.hijack();
       // A hijacked reply skips onSend hooks: the request id goes on here, as on every API answer.
       reply.raw.setHeader('x-request-id', req.id);
-      await pages.listener(req.raw, reply.raw);
+      await pages.listener(req.raw, reply.raw, { clientIp: req.ip, origin: originOf(req) });
       return;
     }
     return reply

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ApiError, ErrorCode } from '@tradeshelf/contract';
 import type {
@@ -150,6 +150,16 @@ export function registerHttpGuards(
     done(field === null ? undefined : nulRefused(field === 'value' ? 'body' : field));
   });
 
+  // An answer before the body's end (an upload refused, too large …) closes the connection: the
+  // rest of the body is not parsed, and the next request could not be told from it (ADR 048).
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.raw.complete === false) {
+      void reply.header('connection', 'close');
+      lingerOnClose(req.raw);
+    }
+    done(null, payload);
+  });
+
   // Node's close waits for every in-flight request; one stalled upload would hold it open.
   app.addHook('preClose', async () => {
     closing = true;
@@ -160,4 +170,30 @@ export function registerHttpGuards(
       ).unref();
   });
   app.addHook('onClose', async () => clearTimeout(cut));
+}
+
+/** How long, and how much of a refused body, is read and dropped after the answer. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Closes like a lingering close: after the answer, our side ends (FIN) and what the client is still
+ * sending is dropped for a moment before the socket goes. Closed at once with unread bytes, the
+ * kernel would reset the connection, and a client still sending could lose the answer (the 413, 429 or
+ * 503 it should act on) to the reset.
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  // Node calls this once the answer is written, for a response with `Connection: close`.
+  socket.destroySoon = function lingering(this: Socket) {
+    this.end();
+    let dropped = 0;
+    const cut = setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.once('close', () => clearTimeout(cut));
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) this.destroy();
+    });
+    req.resume();
+  };
 }

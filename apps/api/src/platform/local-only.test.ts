@@ -46,8 +46,8 @@ describe('/dev/mail (every reset and activation code) in local', () => {
     expect((await mail('127.0.0.1', { 'x-forwarded-for': '127.0.0.1, ::1' })).statusCode).toBe(200);
   });
 
-  it('ignores X-Forwarded-For even when TRUST_PROXY=true', async () => {
-    const proxied = await startTestApp({ TRUST_PROXY: 'true' });
+  it('ignores X-Forwarded-For even when TRUST_PROXY trusts the peer', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: '1' });
     try {
       const res = await proxied.app.inject({
         url: '/dev/mail',
@@ -109,9 +109,10 @@ describe('HOST default', () => {
   const base = () => ({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-host-')) });
   const production = {
     APP_ENV: 'production',
-    JWT_SECRET: 'j'.repeat(32),
-    CODE_SECRET: 'c'.repeat(32),
-    STORAGE_SECRET: 's'.repeat(32),
+    JWT_SECRET: 'Q3v9mX2pL8rT5wK1nB7cZ4hJ6dF0gY2s',
+    CODE_SECRET: 'R8tW3kM6pN1vB9xC4zL7hQ2jF5gD0sA3',
+    STORAGE_SECRET: 'Z5nK8wP2rT6vM1bX9cL4hJ7qF3gD0sY8',
+    PUBLIC_URL: 'https://tradeshelf.example',
     DATABASE_URL: 'postgres://db.internal/tradeshelf',
     SMTP_URL: 'smtp://mail.internal:587',
     STORAGE_DRIVER: 's3',

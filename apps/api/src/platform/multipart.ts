@@ -1,16 +1,23 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 
 /** Room for part headers, boundaries and a few small fields around the one file. */
 const ENVELOPE_BYTES = 64 * 1024;
 
-export interface FilePart {
-  bytes: Buffer;
-  /** The file was longer than `maxBytes`; `bytes` holds only its start. */
-  truncated: boolean;
+/** The one file of an upload, as it arrives. */
+export interface IncomingFile {
+  /** Its bytes; the parser stops one byte past `maxBytes`, and the reader counts (`uploads.ts`). */
+  stream: Readable;
   /** The name the client gave the file (untrusted: check it before showing or using it). */
   filename: string;
 }
+
+/**
+ * Reads an upload's file field, handing it to `take` as it arrives; null when the form had no file.
+ * When `take` fails, the parser stops: the rest of the body is not read.
+ */
+export type FileReader = <R>(take: (file: IncomingFile) => Promise<R>) => Promise<R | null>;
 
 export interface FileFieldOptions {
   field: string;
@@ -23,10 +30,7 @@ export interface FileFieldOptions {
  * Checks a one-file multipart upload's headers now (not multipart: 415; declared larger than the
  * file may be: 413) and returns the reader for its body, so callers can apply limits in between.
  */
-export function fileUpload(
-  req: FastifyRequest,
-  options: FileFieldOptions,
-): () => Promise<FilePart | null> {
+export function fileUpload(req: FastifyRequest, options: FileFieldOptions): FileReader {
   if (!req.isMultipart()) {
     throw new AppError('unsupported_media_type', 'Send the file as multipart/form-data.');
   }
@@ -40,25 +44,32 @@ export function fileUpload(
       { connection: 'close' },
     );
   }
-  return () => readFileField(req, options);
+  return (take) => readFileField(req, options, take);
+}
+
+/** An error of the caller's `take`, carried past the parser's own error handling unchanged. */
+class TakeFailed {
+  constructor(readonly cause: unknown) {}
 }
 
 /**
  * Reads the part named `field`. Every other part is drained, not skipped: the parser waits for a
  * part's stream to be consumed before it reads on, so an unread part would stall the request.
  */
-async function readFileField(
+async function readFileField<R>(
   req: FastifyRequest,
   { field, maxBytes }: FileFieldOptions,
-): Promise<FilePart | null> {
-  let found: FilePart | null = null;
+  take: (file: IncomingFile) => Promise<R>,
+): Promise<R | null> {
+  let found = false;
+  let result: R | null = null;
   let misnamed: string | null = null;
   try {
     const files = req.files({
-      limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1024, parts: 10 },
+      // One past the limit, so the reader sees that the file is too large and stops there.
+      limits: { fileSize: maxBytes + 1, files: 1, fields: 5, fieldSize: 1024, parts: 10 },
       // The client's name as sent (the parser would keep only its last part): callers refuse paths.
       preservePath: true,
-      // Truncation is reported on the part, so the caller can say what was too large.
       throwFileSizeLimit: false,
     });
     for await (const part of files) {
@@ -67,15 +78,20 @@ async function readFileField(
         part.file.resume();
         continue;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of part.file) chunks.push(chunk as Buffer);
-      found = {
-        bytes: Buffer.concat(chunks),
-        truncated: part.file.truncated,
-        filename: part.filename ?? '',
-      };
+      found = true;
+      try {
+        result = await take({ stream: part.file, filename: part.filename ?? '' });
+      } catch (err) {
+        // Destroying the part unpipes the request: what the client still sends is not read, and
+        // the answer closes the connection (platform/http.ts).
+        const broken = part.file.errored;
+        part.file.destroy();
+        // The body's own faults (it ended inside the part …) are the parser's to name, below.
+        throw broken && !(err instanceof AppError) ? err : new TakeFailed(err);
+      }
     }
   } catch (err) {
+    if (err instanceof TakeFailed) throw err.cause;
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 413)
       throw new AppError('payload_too_large', 'The form has too many parts or fields.');
@@ -87,5 +103,5 @@ async function readFileField(
     const message = `Send the file in the form field "${field}".`;
     throw new AppError('validation_failed', message, { [field]: message });
   }
-  return found;
+  return result;
 }

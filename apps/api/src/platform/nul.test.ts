@@ -134,7 +134,7 @@ describe('a NUL character', () => {
       [catalogRoutes.productDetails, { id: '\u0000' }],
       [catalogRoutes.vendorProfile, { vendorUrl: 'a\u0000' }],
     ] as const) {
-      const failure = await caller.call(route, { query }).then(
+      const failure = await caller.call(route, { query }, { ip: nextIp() }).then(
         () => null,
         (err: unknown) => err as { status?: number; body?: unknown },
       );

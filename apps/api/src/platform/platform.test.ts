@@ -15,7 +15,7 @@ describe('platform', () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready' });
+    expect(ready.json()).toEqual({ status: 'ready', rateLimitStore: 'memory' });
   });
 
   it('echoes a valid request id and makes one up otherwise', async () => {

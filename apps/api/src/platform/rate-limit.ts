@@ -15,6 +15,8 @@ export interface RateLimitStore {
   /** The count in the current window without adding to it (0 when none). */
   peek(key: string): Promise<{ count: number; resetIn: number }>;
   reset(key: string): Promise<void>;
+  /** Where counts go now, as `/readyz` reports it. */
+  describe(): Promise<string>;
 }
 
 /** Fixed-window counters in process memory (one node). */
@@ -42,6 +44,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async reset(key: string) {
     this.buckets.delete(key);
+  }
+
+  async describe() {
+    return 'memory';
   }
 
   private sweep(now: number) {
@@ -76,6 +82,78 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async reset(key: string) {
     await this.redis.del(`rl:${key}`);
+  }
+
+  async describe() {
+    return 'redis';
+  }
+}
+
+/**
+ * Redis while it answers, this node's memory while it does not (ADR 050): a per-node limit is still
+ * a limit, and no request waits on a Redis that is gone. The client must fail fast (no offline queue,
+ * a command timeout; see `connectRedis`), so a failed command costs at most that timeout, once per
+ * outage. ioredis' `ready` (it reconnects by itself) brings the shared counters back.
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  /** `connecting` until the first `ready` or failure: counts stay in memory, nothing is logged. */
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private readonly shared: RedisRateLimitStore;
+  private readonly memory = new MemoryRateLimitStore();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly events: { down(err: unknown): void; up(): void },
+  ) {
+    this.shared = new RedisRateLimitStore(redis);
+    redis.on('error', (err: unknown) => this.fail(err));
+    redis.on('ready', () => {
+      const was = this.state;
+      this.state = 'up';
+      if (was === 'down') this.events.up();
+    });
+  }
+
+  hit(key: string, windowSeconds: number) {
+    return this.either((s) => s.hit(key, windowSeconds));
+  }
+
+  peek(key: string) {
+    return this.either((s) => s.peek(key));
+  }
+
+  async reset(key: string) {
+    // Both: memory may hold counts from an earlier outage that would outlive this reset.
+    await this.memory.reset(key);
+    if (this.state === 'up') await this.shared.reset(key).catch((err: unknown) => this.fail(err));
+  }
+
+  /** Asks Redis (bounded by the command timeout), so an idle node notices a silent outage too. */
+  async describe() {
+    if (this.state === 'up') await this.redis.ping().catch((err: unknown) => this.fail(err));
+    if (this.state === 'up') return 'redis';
+    return this.state === 'down' ? 'memory (redis unreachable)' : 'memory (redis connecting)';
+  }
+
+  private async either<T>(op: (store: RateLimitStore) => Promise<T>): Promise<T> {
+    if (this.state === 'up') {
+      try {
+        return await op(this.shared);
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    return op(this.memory);
+  }
+
+  private fail(err: unknown) {
+    if (this.state !== 'down') {
+      this.state = 'down';
+      this.events.down(err);
+    }
+    // A timed-out command leaves a connection that may never answer again (a dropped network
+    // path): start a new one, whose `ready` says Redis answers again.
+    if (this.redis.status === 'ready') this.redis.disconnect(true);
   }
 }
 
@@ -139,11 +217,18 @@ export class RateLimiter {
   reset(rule: RateRule, key: string): Promise<void> {
     return this.store.reset(`${rule.name}:${key}`);
   }
+
+  /** `redis`, `memory`, or `memory (redis unreachable)` while Redis is gone (ADR 050). */
+  storeState(): Promise<string> {
+    return this.store.describe();
+  }
 }
 
-function formatWait(seconds: number): string {
+/** A wait in words: "45 seconds", "12 minutes", "5 hours". */
+export function formatWait(seconds: number): string {
   if (seconds < 90) return `${seconds} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+  if (seconds < 90 * 60) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${Math.ceil(seconds / 3600)} hours`;
 }
 
 /** Limits for the auth, activation and contact endpoints. */
@@ -164,12 +249,23 @@ export const rules = {
   activationEmail: { name: 'activation:email', limit: 3, windowSeconds: 15 * 60 },
   activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
-  upload: { name: 'upload:user', limit: 20, windowSeconds: 60 * 60 },
+  /**
+   * Picture uploads per user, by purpose (ADR 048): a vendor filling a catalogue spends neither the
+   * avatar's budget nor the storefront's.
+   */
+  avatarUpload: { name: 'upload:avatar', limit: 20, windowSeconds: 60 * 60 },
+  catalogueImageUpload: { name: 'upload:catalogue-image', limit: 200, windowSeconds: 60 * 60 },
+  storefrontImageUpload: { name: 'upload:storefront-image', limit: 30, windowSeconds: 60 * 60 },
   /** Course media and app builds: a course is built from many files in one sitting. */
   mediaUpload: { name: 'media-upload:user', limit: 200, windowSeconds: 60 * 60 },
   analyticsIp: { name: 'analytics:ip', limit: 600, windowSeconds: 60 },
   /** An affiliate invitation's e-mail, per vendor and address: renewals inside it send none. */
   inviteEmail: { name: 'invite-email', limit: 1, windowSeconds: 10 * 60 },
+  /**
+   * Invitation e-mails per vendor a day; the limit is the contract's, by the vendor's standing
+   * (`AFFILIATE_INVITES_PER_DAY`, or `…_NEW_VENDOR`): this is the larger.
+   */
+  inviteVendorDay: { name: 'invite-vendor:day', limit: 50, windowSeconds: 24 * 60 * 60 },
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */
   couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },
@@ -179,6 +275,11 @@ export const rules = {
    */
   licenceKey: { name: 'licence:key', limit: 60, windowSeconds: 60 },
   licenceIp: { name: 'licence:ip', limit: 300, windowSeconds: 60 },
+  /**
+   * Searches per address (IPv6 per /64), search pages and the search box's suggestions alike; the
+   * limit is `SEARCH_LIMIT_PER_IP_MINUTE`, this its default. The search box asks once per pause in typing: a person stays far below it.
+   */
+  searchIp: { name: 'search:ip', limit: 120, windowSeconds: 60 },
   /** A buyer's licence changes and downloads (resets are also capped per licence). */
   licenceUser: { name: 'licence:user', limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;

@@ -109,7 +109,8 @@ type ReadInput<R extends RouteDef> = {
 
 /**
  * A public, read-only route written once (ADR 013): `registerRead` serves it over HTTP, and SSR loaders
- * call `read` in process with input parsed by the same schemas. `userId` is the signed-in user, if any.
+ * call `read` in process with input parsed by the same schemas. `userId` is the signed-in user, if any;
+ * `clientIp` the caller's address (`req.ip`; for a page, its browser's), for per-address limits.
  */
 export interface PageRead {
   route: RouteDef;
@@ -117,6 +118,7 @@ export interface PageRead {
     deps: AppDeps,
     input: { query: unknown; params: unknown; body: unknown },
     userId: string | null,
+    clientIp: string,
   ): Promise<unknown>;
 }
 
@@ -127,6 +129,7 @@ export function pageRead<R extends RouteDef>(
     deps: AppDeps,
     input: ReadInput<R>,
     userId: string | null,
+    clientIp: string,
   ) => Promise<z.input<R['response']>>,
 ): PageRead {
   return { route, read: read as PageRead['read'] };
@@ -137,7 +140,7 @@ export function registerRead(app: FastifyInstance, read: PageRead): void {
   registerRoute(
     app,
     read.route,
-    ({ query, params, body, auth }) =>
-      read.read(app.deps, { query, params, body }, auth?.sub ?? null) as never,
+    ({ query, params, body, auth, req }) =>
+      read.read(app.deps, { query, params, body }, auth?.sub ?? null, req.ip) as never,
   );
 }

@@ -6,11 +6,12 @@ import { pageReads } from '../page-reads.ts';
 import { inProcessCaller, loadWebApp } from './web.ts';
 
 let t: TestApp;
+const SEARCH_LIMIT = 8;
 
 beforeAll(async () => {
   const buildDir = ensureWebBuild();
   t = await startTestApp(
-    {},
+    { PUBLIC_URL: 'http://shop.test', SEARCH_LIMIT_PER_IP_MINUTE: String(SEARCH_LIMIT) },
     {
       web: (app) => loadWebApp(buildDir, inProcessCaller(app, pageReads), { pageCacheSeconds: 0 }),
     },
@@ -21,9 +22,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The canonical URL and robots rule a rendered search page tells search engines. */
+/**
+ * The canonical URL and robots rule a rendered search page tells search engines. The request's Host
+ * plays no part: the URLs are PUBLIC_URL's (issue 26).
+ */
 async function head(url: string) {
-  const res = await t.app.inject({ url, headers: { host: 'shop.test' } });
+  const res = await t.app.inject({ url, headers: { host: 'evil.example' } });
   expect(res.statusCode).toBe(200);
   const canonical = /<link rel="canonical" href="([^"]*)"\/>/.exec(res.body)?.[1];
   const ogUrl = /<meta property="og:url" content="([^"]*)"\/>/.exec(res.body)?.[1];
@@ -59,5 +63,24 @@ describe('search pages as search engines see them', () => {
       noindex: true,
     });
     expect((await head('/search?category=indicators&platform=tradingview')).noindex).toBe(true);
+  });
+});
+
+describe('search pages count the browser’s address (issue 26)', () => {
+  it('against the same per-address search limit as the API, not against loopback', async () => {
+    const page = (remoteAddress: string) =>
+      t.app.inject({ url: '/search?q=rsi', remoteAddress, headers: { accept: 'text/html' } });
+    const api = (remoteAddress: string) =>
+      t.app.inject({ url: '/api/v1/products/term/search?q=rsi', remoteAddress });
+    for (let i = 0; i < SEARCH_LIMIT; i++) expect((await page('192.0.2.60')).statusCode).toBe(200);
+    // The pages rendered for 192.0.2.60 used its searches up, wherever the renderer runs.
+    const refused = await api('192.0.2.60');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const over = await page('192.0.2.60');
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await page('192.0.2.61')).statusCode).toBe(200);
+    expect((await api('192.0.2.61')).statusCode).toBe(200);
   });
 });

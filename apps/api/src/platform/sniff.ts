@@ -9,6 +9,14 @@ const starts = (b: Buffer, sig: number[] | string, at = 0) => {
 /** ISO-BMFF brands that are stills or audio, not video. */
 const NOT_VIDEO_BRANDS = new Set(['avif', 'avis', 'heic', 'heix', 'mif1', 'msf1', 'M4A ', 'M4B ']);
 
+/** A picture the image pipeline takes: PNG, JPEG or WebP (not SVG, TIFF, AVIF … it could decode). */
+export function sniffImage(b: Buffer): 'png' | 'jpeg' | 'webp' | null {
+  if (starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (starts(b, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (starts(b, 'RIFF') && starts(b, 'WEBP', 8)) return 'webp';
+  return null;
+}
+
 /** `video/mp4` (an ISO-BMFF `ftyp` box of a video brand) or `video/webm` (EBML, doctype webm). */
 export function sniffVideo(b: Buffer): 'video/mp4' | 'video/webm' | null {
   if (starts(b, 'ftyp', 4)) {
@@ -20,16 +28,43 @@ export function sniffVideo(b: Buffer): 'video/mp4' | 'video/webm' | null {
   return null;
 }
 
-/** Text a person could open: UTF-8 without NUL or other control characters than tab and breaks. */
-function isText(b: Buffer): boolean {
-  if (b.length === 0) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
-  } catch {
-    return false;
+/**
+ * Text a person could open: UTF-8 without NUL or other control characters than tab and breaks.
+ * Fed a file in pieces (`push`), it checks each as it comes; `end` says whether the whole was text.
+ */
+export class TextCheck {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private ok = true;
+  private seen = false;
+
+  push(chunk: Buffer): boolean {
+    if (!this.ok) return false;
+    try {
+      this.decoder.decode(chunk, { stream: true });
+    } catch {
+      return (this.ok = false);
+    }
+    for (const c of chunk)
+      if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return (this.ok = false);
+    this.seen ||= chunk.length > 0;
+    return true;
   }
-  for (const c of b) if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
-  return true;
+
+  end(): boolean {
+    if (!this.ok || !this.seen) return false;
+    try {
+      this.decoder.decode();
+    } catch {
+      return (this.ok = false);
+    }
+    return true;
+  }
+}
+
+/** Whether `b` is text: all of a file (`whole`), or its start (a character may be cut at the end). */
+function isText(b: Buffer, whole: boolean): boolean {
+  const check = new TextCheck();
+  return check.push(b) && (!whole || check.end()) && b.length > 0;
 }
 
 export type AttachmentType =
@@ -42,8 +77,11 @@ export type AttachmentType =
   | 'image/gif'
   | 'image/webp';
 
-/** A course attachment's type; text is CSV when its name says so. Null: not one we take. */
-export function sniffAttachment(b: Buffer, name: string): AttachmentType | null {
+/**
+ * A course attachment's type from its first bytes (`whole`: they are all of it); text is CSV when its
+ * name says so. Null: not one we take. Text must stay text to its end: see `TextCheck`.
+ */
+export function sniffAttachment(b: Buffer, name: string, whole = true): AttachmentType | null {
   if (starts(b, '%PDF-')) return 'application/pdf';
   if (starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]))
     return 'application/zip';
@@ -51,7 +89,7 @@ export function sniffAttachment(b: Buffer, name: string): AttachmentType | null 
   if (starts(b, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (starts(b, 'GIF87a') || starts(b, 'GIF89a')) return 'image/gif';
   if (starts(b, 'RIFF') && starts(b, 'WEBP', 8)) return 'image/webp';
-  if (isText(b)) return /\.csv$/i.test(name) ? 'text/csv' : 'text/plain';
+  if (isText(b, whole)) return /\.csv$/i.test(name) ? 'text/csv' : 'text/plain';
   return null;
 }
 

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { createRequestHandler } from 'react-router';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerBuild } from 'react-router';
 import { buildPath, queryParams, type RouteDef } from '@tradeshelf/contract';
 import type { z } from 'zod';
@@ -45,19 +45,34 @@ export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => url === p || url.startsWith(p));
 }
 
+/** What the app knows of a page request beyond its bytes (ADR 049). */
+export interface PageRequest {
+  /** The client's address as `req.ip` has it: TRUST_PROXY decides which hop that is. */
+  clientIp: string;
+  /** The configured public origin (`publicOrigin`): pages never take theirs from the Host header. */
+  origin: string;
+}
+
 export interface WebApp {
-  listener: RequestListener;
+  listener(req: IncomingMessage, res: ServerResponse, from: PageRequest): void | Promise<void>;
   clientDir: string;
   /** Drops the page cache's copies of these paths (any query, any host): they changed. */
   forget?(paths: ReadonlySet<string>): void;
 }
 
-/** What SSR loaders get: the API called in-process, through the same routes and schemas. */
+type CallInput = { body?: unknown; query?: unknown; params?: unknown };
+
+/**
+ * The API called in-process, through the same routes and schemas, for the page request's client:
+ * its per-address limits count the browser's address, not loopback.
+ */
 export interface PageLoadContext {
-  call(
-    route: RouteDef,
-    req: { body?: unknown; query?: unknown; params?: unknown },
-  ): Promise<unknown>;
+  call(route: RouteDef, req: CallInput, client: { ip: string }): Promise<unknown>;
+}
+
+/** What SSR loaders get (`PageApi` in apps/web/app/lib/loader-api.ts): calls on one client's behalf. */
+interface PageApi {
+  call(route: RouteDef, req: CallInput): Promise<unknown>;
 }
 
 const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
@@ -88,7 +103,7 @@ export function inProcessCaller(
     }),
   );
   return {
-    async call(route, req) {
+    async call(route, req, client) {
       // Looked up by method and path: the web build may carry its own copy of the contract.
       const fast = direct.get(routeKey(route));
       if (fast) {
@@ -110,7 +125,7 @@ export function inProcessCaller(
         };
         let result: unknown;
         try {
-          result = await fast.read(getApp().deps, input, null);
+          result = await fast.read(getApp().deps, input, null, client.ip);
         } catch (err) {
           if (err instanceof AppError) throw apiError(err.status, err.toBody());
           // The database gone mid-read: the page answers 503 (retry), not a 500 bug.
@@ -122,6 +137,7 @@ export function inProcessCaller(
         return JSON.parse(fast.serialize(result) as string) as unknown;
       }
       const res = await getApp().inject({
+        remoteAddress: client.ip,
         method: route.method,
         url: buildPath(route.path, req.params as Record<string, string> | undefined),
         ...(req.query ? { query: queryParams(req.query) } : {}),
@@ -141,7 +157,7 @@ interface DocumentSink {
 
 /** What the server build gets per request (`AppLoadContext` in apps/web/app/lib/loader-api.ts). */
 interface RequestContext {
-  api?: PageLoadContext;
+  api?: PageApi;
   document: DocumentSink;
   /** This response's CSP nonce, for every inline script and style the page renders. */
   nonce: string;
@@ -165,9 +181,9 @@ interface CachedPage extends Page {
   gzip: SlottedGzip | null;
 }
 
-function urlOf(req: IncomingMessage): string {
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https:' : 'http:';
-  return `${protocol}//${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+/** The page's URL at the public origin: its canonical, Open Graph and JSON-LD URLs come from it. */
+function urlOf(req: IncomingMessage, origin: string): string {
+  return `${origin}${req.url ?? '/'}`;
 }
 
 /**
@@ -175,11 +191,11 @@ function urlOf(req: IncomingMessage): string {
  * abort signal wired to the socket: our loaders are short reads that do not watch it, and the extra
  * AbortController, listener and `setMaxListeners` per request cost more than a wasted render would.
  */
-function toRequest(req: IncomingMessage): Request {
+function toRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return new Request(urlOf(req), { method: req.method ?? 'GET', headers });
+  return new Request(urlOf(req, origin), { method: req.method ?? 'GET', headers });
 }
 
 /** A page from React Router's Response; the document itself may come from the sink instead. */
@@ -189,6 +205,8 @@ async function toPage(res: Response, sink: DocumentSink): Promise<Page> {
   // A body of its own (React Router's last-resort error page) wins over anything left in the sink.
   // A page the database could not serve: browsers and crawlers may come back shortly.
   if (res.status === 503) headers.push('retry-after', '5');
+  // A loader over a per-address limit (the search's is per minute).
+  if (res.status === 429) headers.push('retry-after', '60');
   if (res.body === null && sink.html !== null)
     return { status: res.status, headers, body: Buffer.from(sink.html) };
   const body = res.body ? new Uint8Array(await res.arrayBuffer()) : null;
@@ -371,14 +389,23 @@ export async function loadWebApp(
     return stylesheets.get(href);
   };
 
-  const render = async (req: IncomingMessage, nonce: string): Promise<Page> => {
+  const render = async (req: IncomingMessage, nonce: string, from: PageRequest): Promise<Page> => {
     try {
       // A fresh context per request: `entry.server` leaves the rendered document in its sink.
       const document: DocumentSink = { html: null };
+      const client = { ip: from.clientIp };
       const loadContext: RequestContext = context
-        ? { api: context, document, nonce, stylesheet }
+        ? {
+            api: { call: (route, input) => context.call(route, input, client) },
+            document,
+            nonce,
+            stylesheet,
+          }
         : { document, nonce, stylesheet };
-      return await toPage(await handle(toRequest(req), loadContext as never), document);
+      return await toPage(
+        await handle(toRequest(req, from.origin), loadContext as never),
+        document,
+      );
     } catch (err) {
       console.error(err);
       return internalError;
@@ -386,13 +413,14 @@ export async function loadWebApp(
   };
 
   return {
-    async listener(req, res) {
+    async listener(req, res, from) {
       const nonce = newNonce();
       const accepted = acceptedEncodings(req.headers['accept-encoding']);
       const cacheable = pages.enabled && req.method === 'GET' && !req.headers.authorization;
-      if (!cacheable) return send(req, res, await render(req, nonce), csp(nonce), accepted);
-      // Pages carry their origin (canonical URL, Open Graph, JSON-LD): the key is the whole URL.
-      const key = urlOf(req);
+      if (!cacheable) return send(req, res, await render(req, nonce, from), csp(nonce), accepted);
+      // Pages carry the public origin (canonical URL, Open Graph, JSON-LD), never the Host a client
+      // names: one copy per path and query.
+      const key = urlOf(req, from.origin);
       const hit = pages.get(key);
       if (hit) {
         // `Age`, as a shared cache sends it: how long ago this copy was rendered.
@@ -400,7 +428,7 @@ export async function loadWebApp(
         return sendCached(req, res, hit, nonce, [...csp(nonce), 'age', age], accepted);
       }
       const renderedIn = generation;
-      const page = await render(req, nonce);
+      const page = await render(req, nonce, from);
       const sMaxAge = /(?:^|,)\s*s-maxage=(\d+)/.exec(headerOf(page, 'cache-control') ?? '');
       if (
         page.status === 200 &&

@@ -67,6 +67,8 @@ export async function loadFrom<R extends RouteDef>(
     if (status === 404 || status === 400) throw data(null, { status: 404 });
     // The API could not reach its database: this page is briefly unavailable too, not broken.
     if (status === 503) throw data(null, { status: 503 });
+    // Over a per-address limit (searching): so is this page, for this client.
+    if (status === 429) throw data(null, { status: 429 });
     throw err;
   }
 }

@@ -1,5 +1,10 @@
 import { Link, redirect, useSearchParams } from 'react-router';
-import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
+import {
+  CheckoutCancelled,
+  CheckoutPanel,
+  Owned,
+  YourItem,
+} from '../features/catalog/checkout.tsx';
 import { bundlePath, Cover, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
 import { useOwnedBundle } from '../features/catalog/hooks.ts';
 import { formatMoney } from '../lib/format.ts';
@@ -112,8 +117,10 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
               separately · you save {formatMoney(saving, bundle.price.currency)}
             </p>
           )}
-          {cancelled && !bundle.purchased && <CheckoutCancelled />}
-          {bundle.purchased ? (
+          {cancelled && !bundle.purchased && !bundle.soldByYou && <CheckoutCancelled />}
+          {bundle.soldByYou ? (
+            <YourItem what="bundle" editPath={`/vendor/bundles/${bundle.id}`} />
+          ) : bundle.purchased ? (
             <Owned what="Every product is in your library." />
           ) : (
             <CheckoutPanel

@@ -5,19 +5,15 @@ import { Alert, Button, Card, Field } from '../components/ui.tsx';
 import { login } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
 import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export const meta = () => pageMeta('Log in', 'Log in to your Tradeshelf account.');
 
-/** Only same-site paths are followed after login (`?next=`, or `?redirect=`). */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/account';
-}
-
 /** Where a login goes next, in words. */
 function destinationName(next: string): string {
-  if (next === '/account') return 'your account';
+  if (next === DEFAULT_NEXT) return 'your account';
   if (next.startsWith('/orders')) return 'your orders';
   if (next.startsWith('/library')) return 'your library';
   if (next.startsWith('/discord-auth-callback')) return 'your Discord connection';
@@ -64,6 +60,7 @@ export default function Login() {
   const signingIn = useAppSelector((s) => s.auth.signingIn);
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
+  // Only paths of this site are followed after login (`?next=`, or `?redirect=`).
   const next = safeNext(params.get('next') ?? params.get('redirect'));
 
   useEffect(() => {

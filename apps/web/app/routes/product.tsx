@@ -13,7 +13,12 @@ import {
   Stars,
   vendorPath,
 } from '../features/catalog/components.tsx';
-import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
+import {
+  CheckoutCancelled,
+  CheckoutPanel,
+  Owned,
+  YourItem,
+} from '../features/catalog/checkout.tsx';
 import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/hooks.ts';
 import { useMemberPrice } from '../features/membership/hooks.ts';
 // The checkout step's own file: the product page would otherwise carry the library's views too.
@@ -186,6 +191,8 @@ function BuyBar({
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const product = useOwnedDetails(loaderData.product);
+  // Its vendor sees no buy box (checkout refuses them), like a buyer who owns it.
+  const buyable = !product.purchased && !product.soldByYou;
   const [params] = useSearchParams();
   // A plan can be preselected by link (`?priceId=`, e.g. from the plan pages).
   const [priceId, setPriceId] = useState(params.get('priceId') ?? product.priceId);
@@ -194,7 +201,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   // Products for TradingView may deliver invite-only scripts: the buy box then asks for the name.
   const tradingview = useTradingViewCheckout(
     product.id,
-    !product.purchased && product.platforms.includes('tradingview'),
+    buyable && product.platforms.includes('tradingview'),
   );
   const cancelled = params.get('checkout') === 'cancelled';
   const [buyEnd, buyOutOfView] = useOutOfView();
@@ -252,12 +259,16 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
             </p>
           )}
-          {cancelled && !product.purchased && (
+          {cancelled && buyable && (
             <div className="mt-5">
               <CheckoutCancelled />
             </div>
           )}
-          {product.purchased ? (
+          {product.soldByYou ? (
+            <div className="mt-5">
+              <YourItem what="product" editPath={`/vendor/products/${product.id}`} />
+            </div>
+          ) : product.purchased ? (
             <div className="mt-5">
               <Owned what="It is in your library." />
               <div className="mt-2 px-1 text-sm">
@@ -396,7 +407,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           )}
         </aside>
       </div>
-      {!product.purchased && (
+      {buyable && (
         <BuyBar
           title={product.title}
           price={formatPrice(chosen)}

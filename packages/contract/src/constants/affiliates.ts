@@ -26,6 +26,22 @@ export type PayoutAccountState = (typeof payoutAccountStates)[number];
 export const AFFILIATE_COMMISSION_MAX_BPS = 9000;
 export const AFFILIATE_COOKIE_DAYS_MAX = 365;
 
+/**
+ * Invitation e-mails a vendor may send a day (ADR 052): they go to any address, so they are capped,
+ * more tightly for a new vendor (a storefront younger than `NEW_VENDOR_DAYS`, or with no sale yet).
+ */
+export const AFFILIATE_INVITES_PER_DAY = 50;
+export const AFFILIATE_INVITES_PER_DAY_NEW_VENDOR = 10;
+export const NEW_VENDOR_DAYS = 14;
+
+/** The 429 when a vendor has sent its day's invitations; `wait` is e.g. "5 hours". */
+export function inviteLimitMessage(limit: number, newVendor: boolean, wait: string): string {
+  const who = newVendor
+    ? `A new storefront (under ${NEW_VENDOR_DAYS} days old, or with no sale yet)`
+    : 'You';
+  return `${who} can send ${limit} affiliate invitations a day, and today's are sent. Try again in ${wait}.`;
+}
+
 /** What the dashboard and the API say. */
 export const affiliateMessages = {
   vendorNotFound: 'We could not find that vendor’s affiliate programme.',

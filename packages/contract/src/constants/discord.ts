@@ -31,6 +31,10 @@ export const discordMessages = {
   vendorsOnly: 'Only vendors can connect servers.',
   productNotYours: 'Choose one of your community products.',
   serverUnknown: 'The bot is not in that server. Add it with the install link first.',
+  installCodeInvalid:
+    'Discord did not confirm adding the bot (the link expired or was used). Add the bot again.',
+  serverTaken:
+    'Another vendor already delivers through this Discord server. Ask its owner, or contact support if it is yours.',
   bindingNotFound: 'This product is not bound to a server.',
   badCursor: 'That page has expired. Reload the list.',
 } as const;

@@ -2,6 +2,7 @@
  * The vendor's storefront and payouts (issue 19, ADR 041): limits, rules and messages as plain
  * values, no zod, so the form and the server say the same things.
  */
+import { isReservedName } from '../rules/reserved-names.ts';
 
 export const VENDOR_URL_MIN = 3;
 export const VENDOR_URL_MAX = 30;
@@ -131,6 +132,7 @@ export const storefrontMessages = {
   setUpFirst: 'Set up your storefront first: save its address and name, then add pictures.',
   nameRequired: 'Enter your storefront’s name.',
   nameLength: `The name must be at most ${STOREFRONT_NAME_MAX} characters long.`,
+  nameReserved: 'That name is reserved: it could be mistaken for Tradeshelf staff. Choose another.',
   bioLength: `The bio must be at most ${STOREFRONT_BIO_MAX} characters long.`,
   unreadable: 'This contains characters we cannot read. Remove them and try again.',
   tooManyLinks: `Add at most ${SOCIAL_LINKS_MAX} links.`,
@@ -181,6 +183,14 @@ export function validateVendorUrl(value: string): string | null {
   if (shape) return shape;
   if (reservedVendorUrls.includes(value)) return vendorUrlMessages.reserved;
   return null;
+}
+
+/**
+ * The message for a storefront name that passes for the platform (ADR 052), or null. Like a reserved
+ * address, the name a storefront already has may stay (the platform's own storefront).
+ */
+export function reservedStorefrontName(name: string, current: string | null): string | null {
+  return name !== current && isReservedName(name) ? storefrontMessages.nameReserved : null;
 }
 
 /** The message for a bad social link of `kind` (already trimmed, non-empty), or null when valid. */

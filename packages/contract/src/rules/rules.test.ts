@@ -6,7 +6,65 @@ import { buildPath } from '../route.ts';
 import { COUPON_CODE_MAX, couponMessages, validateCouponCode } from './coupon.ts';
 import { passwordMessages, validateNewPassword } from './password.ts';
 import { REF_ID_MAX, refIdMessages, validateRefId } from './ref-id.ts';
+import { foldName, isReservedName } from './reserved-names.ts';
 import { usernameMessages, validateUsername } from './username.ts';
+
+// Issue 26 (ADR 052): names that pass for the platform, however they are written.
+describe('reserved names', () => {
+  it.each([
+    'Tradeshelf',
+    'tradeshelf',
+    'Trade Shelf',
+    'TRADE-SHELF deals',
+    'tradeshe1f_fan',
+    'Tr4desh3lf',
+    'Trădeshelf',
+    'Ｔｒａｄｅｓｈｅｌｆ',
+    'Support',
+    'support team',
+    'Support_Team',
+    'The Team',
+    'Admin',
+    'ADM1N',
+    'adrnin',
+    'Official Staff',
+    'S.U.P.P.O.R.T',
+    'Secur1ty',
+    'Ѕupport',
+    'Suppоrt',
+    'Help Desk',
+  ])('%j is reserved', (name) => {
+    expect(isReservedName(name)).toBe(true);
+  });
+
+  it.each([
+    'Alpha Team Trading',
+    'Security Scanner Pro',
+    'Support Level Lab',
+    'Options Owl',
+    'Trader_One',
+    'admin_fan_42',
+    'Staffordshire FX',
+    '',
+    '1234',
+  ])('%j is not', (name) => {
+    expect(isReservedName(name)).toBe(false);
+  });
+
+  it('folds lookalikes, accents, case and punctuation to one spelling', () => {
+    expect(foldName('Tr4de-She1f.')).toBe(foldName('tradeshelf'));
+    expect(foldName('S0 Mаny!')).toBe('somanyi'); // Cyrillic а; ! reads as i
+  });
+
+  it('usernames: reserved names get their own message, after the §5 checks', () => {
+    expect(validateUsername('Support')).toBe(usernameMessages.reserved);
+    expect(validateUsername('tradeshelf_hq')).toBe(usernameMessages.reserved);
+    expect(validateUsername('mod')).toBe(usernameMessages.length);
+    expect(validateUsername('adm__in')).toBe(usernameMessages.consecutiveUnderscores);
+    expect(validateUsername('staff-1')).toBe(usernameMessages.invalid);
+    expect(usernameMessages.reserved).not.toMatch(/^Username must|^Invalid username/);
+  });
+});
 
 describe('username rule (SPEC §5)', () => {
   it.each([

@@ -213,6 +213,45 @@ describe('OAuth2', () => {
     expect(err.kind).toBe('missing_scope');
   });
 
+  it('completes a bot install with the server from Discord’s token answer, once', async () => {
+    const owner = await sandbox.ensureUser('install_owner');
+    const guildId = await sandbox.createGuild({
+      name: 'Install Target',
+      ownerId: owner!.id,
+      roles: ['Gold'],
+    });
+    const redirect = `${base}/vendor/delivery/discord`;
+    const url = new URL(chat.installUrl({ state: 'inst-9', redirectUri: redirect }));
+    const cookie = `sandbox_discord_user=${owner!.id}`;
+    expect((await fetch(url, { headers: { cookie } })).status).toBe(200);
+    const form = new URLSearchParams(url.searchParams);
+    form.set('guild_id', guildId);
+    form.set('decision', 'authorize');
+    form.append('perm', String(0x10000000));
+    const res = await post('/sandbox/discord/oauth2/authorize', form, cookie);
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!);
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      code: expect.any(String),
+      state: 'inst-9',
+      guild_id: guildId,
+      permissions: String(0x10000000),
+    });
+    const code = back.searchParams.get('code')!;
+    expect(await chat.exchangeInstall(code, redirect)).toEqual({
+      id: guildId,
+      name: 'Install Target',
+      iconUrl: null,
+    });
+    expect((await rejection(chat.exchangeInstall(code, redirect))).kind).toBe('invalid_grant');
+    expect((await rejection(chat.exchangeInstall('forged', redirect))).kind).toBe('invalid_grant');
+    // A person's sign-in code names no server: not an install.
+    const signIn = (await authorize('install_buyer')).get('code')!;
+    const err = await rejection(chat.exchangeInstall(signIn, REDIRECT()));
+    expect(err.kind).toBe('invalid_grant');
+    expect(err.message).toMatch(/no bot/);
+  });
+
   it('refuses wrong client credentials', async () => {
     const code = (await authorize('oauth_dan')).get('code')!;
     const wrong = adapter({ clientSecret: 'not-the-secret' });

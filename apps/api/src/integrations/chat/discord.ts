@@ -23,6 +23,7 @@ import {
   type APIUser,
   type GatewayDispatchPayload,
   type RESTPostOAuth2AccessTokenResult,
+  type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
 } from 'discord-api-types/v10';
 import {
   BOT_PERMISSIONS,
@@ -84,6 +85,16 @@ const toMember = (
   userId: m.user.id,
   roleIds: [...m.roles],
 });
+
+const toGuild = (g: Pick<APIGuild, 'id' | 'name' | 'icon'>): ChatGuild => ({
+  id: g.id,
+  name: g.name,
+  iconUrl: g.icon ? `${CDN}/icons/${g.id}/${g.icon}.png` : null,
+});
+
+/** Discord's token answer; the bot flow's also names the server the bot was added to. */
+type TokenAnswer = RESTPostOAuth2AccessTokenResult &
+  Partial<Pick<RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult, 'guild'>>;
 
 /** A gateway dispatch as a member event, or null for every other event. */
 export function memberEventFromDispatch(payload: GatewayDispatchPayload): MemberEvent | null {
@@ -187,8 +198,9 @@ export class DiscordChat implements ChatProvider {
     return `${this.webUrl}/oauth2/authorize?${q}`;
   }
 
-  async exchangeCode(code: string, redirectUri: string): Promise<ChatGrant> {
-    const token = (await this.call(this.user, RequestMethod.Post, Routes.oauth2TokenExchange(), {
+  /** The authorization-code grant at `POST /oauth2/token` (form-encoded, client credentials). */
+  private async redeem(code: string, redirectUri: string): Promise<TokenAnswer> {
+    return (await this.call(this.user, RequestMethod.Post, Routes.oauth2TokenExchange(), {
       auth: false,
       passThroughBody: true,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -199,13 +211,25 @@ export class DiscordChat implements ChatProvider {
         client_id: this.options.clientId,
         client_secret: this.options.clientSecret,
       }).toString(),
-    })) as RESTPostOAuth2AccessTokenResult;
+    })) as TokenAnswer;
+  }
+
+  async exchangeCode(code: string, redirectUri: string): Promise<ChatGrant> {
+    const token = await this.redeem(code, redirectUri);
     return {
       accessToken: token.access_token,
       refreshToken: token.refresh_token ?? null,
       expiresAt: new Date(Date.now() + token.expires_in * 1000),
       scopes: token.scope.split(' ').filter(Boolean),
     };
+  }
+
+  async exchangeInstall(code: string, redirectUri: string): Promise<ChatGuild> {
+    const token = await this.redeem(code, redirectUri);
+    // Only a code from the bot flow carries the server; any other (a buyer's sign-in) does not.
+    if (!token.guild)
+      throw new ChatError('invalid_grant', 'That Discord authorisation added no bot to a server.');
+    return toGuild(token.guild);
   }
 
   async currentUser(accessToken: string): Promise<ChatUser> {
@@ -224,12 +248,7 @@ export class DiscordChat implements ChatProvider {
   /* Guilds, roles, members */
 
   async guild(guildId: string): Promise<ChatGuild> {
-    const guild = await this.fetchGuild(guildId);
-    return {
-      id: guild.id,
-      name: guild.name,
-      iconUrl: guild.icon ? `${CDN}/icons/${guild.id}/${guild.icon}.png` : null,
-    };
+    return toGuild(await this.fetchGuild(guildId));
   }
 
   async roles(guildId: string): Promise<ChatRole[]> {

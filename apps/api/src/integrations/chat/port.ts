@@ -92,6 +92,13 @@ export interface ChatProvider {
   /** The link a vendor follows to add the bot to a server, with the permissions it needs. */
   installUrl(input: { state: string; redirectUri: string }): string;
   exchangeCode(code: string, redirectUri: string): Promise<ChatGrant>;
+  /**
+   * Completes a bot install: exchanges the code Discord sent back from the install link and returns
+   * the server named in Discord's token answer, the one the person added the bot to. The `guild_id`
+   * Discord also puts in the redirect is only a hint anyone can edit, so it is never taken.
+   * `invalid_grant` when the code is unknown, expired, used, or added no bot to a server.
+   */
+  exchangeInstall(code: string, redirectUri: string): Promise<ChatGuild>;
   currentUser(accessToken: string): Promise<ChatUser>;
   guild(guildId: string): Promise<ChatGuild>;
   roles(guildId: string): Promise<ChatRole[]>;

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { PermissionFlagsBits } from 'discord-api-types/v10';
+import {
+  Locale,
+  PermissionFlagsBits,
+  type APIGuild,
+  type APIRole,
+  type GuildSystemChannelFlags,
+  type RoleFlags,
+} from 'discord-api-types/v10';
 import { z } from 'zod';
 import { safeEqual } from '../../lib.ts';
 import { localOnly } from '../../platform/local-only.ts';
@@ -50,10 +57,11 @@ export const userJson = (u: SandboxUser) => ({
   flags: 0,
 });
 
-const roleJson = (r: SandboxRole, botId: string) => ({
+const roleJson = (r: SandboxRole, botId: string): APIRole => ({
   id: r.id,
   name: r.name,
   color: 0,
+  colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
   hoist: false,
   icon: null,
   unicode_emoji: null,
@@ -61,11 +69,46 @@ const roleJson = (r: SandboxRole, botId: string) => ({
   permissions: r.permissions,
   managed: r.managed,
   mentionable: false,
-  flags: 0,
+  flags: 0 as RoleFlags,
   // A managed role says what owns it: the bot's role names the bot, others stand for a booster role.
   ...(r.managed
     ? { tags: r.name === SANDBOX_APP_NAME ? { bot_id: botId } : { premium_subscriber: null } }
     : {}),
+});
+
+/** A guild as `GET /guilds/{id}` and the bot flow's token answer describe it. */
+const guildJson = (guild: SandboxGuild, roles: SandboxRole[], botId: string): APIGuild => ({
+  id: guild.id,
+  name: guild.name,
+  icon: null,
+  splash: null,
+  discovery_splash: null,
+  owner_id: guild.ownerId,
+  afk_channel_id: null,
+  afk_timeout: 300,
+  verification_level: 0,
+  default_message_notifications: 0,
+  explicit_content_filter: 0,
+  roles: roles.map((r) => roleJson(r, botId)),
+  emojis: [],
+  features: [],
+  mfa_level: 0,
+  application_id: null,
+  system_channel_id: null,
+  system_channel_flags: 0 as GuildSystemChannelFlags,
+  rules_channel_id: null,
+  vanity_url_code: null,
+  description: null,
+  banner: null,
+  premium_tier: 0,
+  preferred_locale: Locale.EnglishUS,
+  public_updates_channel_id: null,
+  nsfw_level: 0,
+  premium_progress_bar_enabled: false,
+  stickers: [],
+  hub_type: null,
+  safety_alerts_channel_id: null,
+  incidents_data: null,
 });
 
 const memberJson = (m: SandboxMember) => ({
@@ -240,9 +283,8 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
       expires_in: TOKEN_TTL_SECONDS,
       refresh_token: token.refreshToken,
       scope: grant.scopes.join(' '),
-      ...(guild
-        ? { guild: { id: guild.id, name: guild.name, icon: null, owner_id: guild.ownerId } }
-        : {}),
+      // The bot flow's answer names the server the bot was added to, as Discord's does.
+      ...(guild ? { guild: guildJson(guild, await sandbox.roles(guild.id), sandbox.botId) } : {}),
     };
   });
 
@@ -268,36 +310,7 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const guild = await botGuild(req, reply, req.params.g);
       if (!guild) return reply;
-      const roles = await sandbox.roles(guild.id);
-      return {
-        id: guild.id,
-        name: guild.name,
-        icon: null,
-        splash: null,
-        discovery_splash: null,
-        owner_id: guild.ownerId,
-        afk_channel_id: null,
-        afk_timeout: 300,
-        verification_level: 0,
-        default_message_notifications: 0,
-        explicit_content_filter: 0,
-        roles: roles.map((r) => roleJson(r, sandbox.botId)),
-        emojis: [],
-        features: [],
-        mfa_level: 0,
-        application_id: null,
-        system_channel_id: null,
-        system_channel_flags: 0,
-        rules_channel_id: null,
-        vanity_url_code: null,
-        description: null,
-        banner: null,
-        premium_tier: 0,
-        preferred_locale: 'en-US',
-        public_updates_channel_id: null,
-        nsfw_level: 0,
-        premium_progress_bar_enabled: false,
-      };
+      return guildJson(guild, await sandbox.roles(guild.id), sandbox.botId);
     },
   );
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { cspNonce } from '../../platform/csp.ts';
+import { localOnly } from '../../platform/local-only.ts';
 import { BOT_PERMISSIONS } from './permissions.ts';
 import { SANDBOX_APP_NAME, botRoleIdOf, type SandboxDiscord, type SandboxUser } from './sandbox.ts';
 
@@ -36,7 +37,13 @@ const PERMISSION_NAMES: Array<[bigint, string]> = [
   [PermissionFlagsBits.CreateInstantInvite, 'Create Invite'],
 ];
 
-function page(nonce: string, title: string, body: string, user: SandboxUser | null = null): string {
+function page(
+  nonce: string,
+  title: string,
+  body: string,
+  user: SandboxUser | null,
+  servers: boolean,
+): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${esc(title)} · Discord sandbox</title>
@@ -56,10 +63,13 @@ button.small{padding:.15rem .5rem;font-size:.85rem}
 .role{display:inline-block;padding:.05rem .45rem;border-radius:999px;background:#3f4147;font-size:.85rem;margin:.1rem .2rem .1rem 0}
 .row{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
 </style></head><body><main>
-<p class="muted">Discord sandbox: nothing here reaches Discord. <a href="${BASE}">Servers</a>${
+<p class="muted">Discord sandbox: nothing here reaches Discord.${servers ? ` <a href="${BASE}">Servers</a>` : ''}${
     user ? ` · Signed in as <strong>${esc(user.username)}</strong>` : ''
   }</p>${body}</main></body></html>`;
 }
+
+/** The server pages exist only in `local` (and answer loopback only): elsewhere, no link to them. */
+const hasServerPages = (app: FastifyInstance) => app.deps.config.APP_ENV === 'local';
 
 function html(
   reply: FastifyReply,
@@ -73,7 +83,7 @@ function html(
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .send(page(nonce, title, body, user));
+    .send(page(nonce, title, body, user, hasServerPages(reply.server)));
 }
 
 const hidden = (name: string, value: string) =>
@@ -202,206 +212,218 @@ export async function sandboxDiscordPages(app: FastifyInstance): Promise<void> {
     return reply.redirect(safe, 303);
   });
 
-  /* Servers */
+  /*
+   * Servers: the provider's back office (kick anyone, take roles, switch off a vendor's bot), so for
+   * this machine only, as the payments sandbox's dashboard is. What a person uses on Discord's own
+   * site (authorise, sign in, join by invite) stays reachable, as on Discord.
+   */
+  await app.register(async (office) => {
+    office.addHook('onRequest', localOnly(app.deps.config));
+    const routes = office.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/sandbox/discord', { schema: { hide: true } }, async (req, reply) => {
-    const user = await signedIn(req);
-    const guilds = await sandbox.guilds();
-    const list = guilds
-      .map(
-        (g) =>
-          `<tr><td><a href="${BASE}/servers/${g.id}">${esc(g.name)}</a></td><td>${g.members} ${
-            g.members === 1 ? 'member' : 'members'
-          }</td><td>${g.botIn ? `${SANDBOX_APP_NAME} bot added` : '<span class="muted">no bot</span>'}</td></tr>`,
-      )
-      .join('');
-    return html(
-      reply,
-      'Servers',
-      `<h1>Servers</h1>${signInForm(BASE, user)}
-${list ? `<table><thead><tr><th scope="col">Server</th><th scope="col">Members</th><th scope="col">Bot</th></tr></thead><tbody>${list}</tbody></table>` : '<p>No servers yet.</p>'}
-<h2>Create a server</h2>${
-        user
-          ? `<form method="post" action="${BASE}/servers">
-<label for="server-name">Server name</label><input type="text" id="server-name" name="name" required maxlength="100">
-<label for="server-roles">Roles, top first, separated by commas</label><input type="text" id="server-roles" name="roles" maxlength="500" value="VIP, Member">
-<button type="submit" class="primary">Create server</button></form>`
-          : '<p class="muted">Sign in to create a server you own.</p>'
-      }`,
-      user,
-    );
-  });
-
-  routes.post('/sandbox/discord/servers', { schema: { hide: true } }, async (req, reply) => {
-    const user = await signedIn(req);
-    const body = form(req);
-    const name = (body.get('name') ?? '').trim().slice(0, 100);
-    if (!user || !name) return reply.redirect(BASE, 303);
-    const roles = (body.get('roles') ?? '')
-      .split(',')
-      .map((r) => r.trim().slice(0, 100))
-      .filter(Boolean)
-      .slice(0, 20);
-    const guildId = await sandbox.createGuild({ name, ownerId: user.id, roles });
-    return reply.redirect(`${BASE}/servers/${guildId}`, 303);
-  });
-
-  routes.get(
-    '/sandbox/discord/servers/:g',
-    {
-      schema: { hide: true, params: guildParams, querystring: z.object({ after: id.optional() }) },
-    },
-    async (req, reply) => {
+    routes.get('/sandbox/discord', { schema: { hide: true } }, async (req, reply) => {
       const user = await signedIn(req);
-      const guild = await sandbox.guild(req.params.g);
-      if (!guild)
-        return html(reply, 'Unknown server', '<h1>That server does not exist</h1>', user, 404);
-      const [roles, members, standing] = await Promise.all([
-        sandbox.roles(guild.id),
-        sandbox.listMembers(guild.id, req.query.after ?? '0', 100),
-        sandbox.botStanding(guild),
-      ]);
-      const name = (roleId: string) => roles.find((r) => r.id === roleId)?.name ?? roleId;
-      const botRoleId = botRoleIdOf(guild.id);
-      const assignable = roles.filter((r) => r.id !== guild.id && !r.managed);
-      const action = (path: string) => `${BASE}/servers/${guild.id}${path}`;
-
-      const memberRows = members
-        .map((m) => {
-          const held = m.roleIds
-            .map(
-              (r) =>
-                `<span class="role">${esc(name(r))}${
-                  m.bot || roles.find((x) => x.id === r)?.managed
-                    ? ''
-                    : ` <form method="post" class="inline" action="${action(`/members/${m.userId}/roles/${r}/remove`)}"><button type="submit" class="small" aria-label="Remove ${esc(name(r))} from ${esc(m.username)}">×</button></form>`
-                }</span>`,
-            )
-            .join('');
-          const options = assignable
-            .filter((r) => !m.roleIds.includes(r.id))
-            .map((r) => `<option value="${r.id}">${esc(r.name)}</option>`)
-            .join('');
-          const add =
-            m.bot || !options
-              ? ''
-              : `<form method="post" class="row" action="${action(`/members/${m.userId}/roles`)}"><label for="add-${m.userId}" class="muted">Add role</label><select id="add-${m.userId}" name="role">${options}</select><button type="submit" class="small">Add</button></form>`;
-          const kick =
-            m.bot || m.userId === guild.ownerId
-              ? ''
-              : `<form method="post" class="inline" action="${action(`/members/${m.userId}/kick`)}"><button type="submit" class="small danger">Kick ${esc(m.username)}</button></form>`;
-          return `<tr><td>${esc(m.username)}${m.bot ? ' <span class="role">BOT</span>' : ''}${
-            m.userId === guild.ownerId ? ' <span class="muted">(owner)</span>' : ''
-          }<br><span class="muted">${m.userId}</span></td><td>${held || '<span class="muted">no roles</span>'}${add}</td><td>${kick}</td></tr>`;
-        })
-        .join('');
-      const next =
-        members.length === 100
-          ? `<p><a href="${action(`?after=${members.at(-1)!.userId}`)}">Next members</a></p>`
-          : '';
-
-      const roleRows = roles
+      const guilds = await sandbox.guilds();
+      const list = guilds
         .map(
-          (r) =>
-            `<tr><td>${esc(r.name)}${r.id === botRoleId ? ' <span class="muted">(the bot’s role)</span>' : ''}${
-              r.managed && r.id !== botRoleId ? ' <span class="muted">(managed)</span>' : ''
-            }</td><td>${r.position}</td></tr>`,
+          (g) =>
+            `<tr><td><a href="${BASE}/servers/${g.id}">${esc(g.name)}</a></td><td>${g.members} ${
+              g.members === 1 ? 'member' : 'members'
+            }</td><td>${g.botIn ? `${SANDBOX_APP_NAME} bot added` : '<span class="muted">no bot</span>'}</td></tr>`,
         )
         .join('');
-      const manageRoles =
-        standing &&
-        (standing.permissions & PermissionFlagsBits.ManageRoles) ===
-          PermissionFlagsBits.ManageRoles;
-      const below = roles
-        .filter((r) => r.id !== guild.id && r.id !== botRoleId)
-        .map((r) => `<option value="${r.id}">${esc(r.name)}</option>`)
-        .join('');
-      const botControls = standing
-        ? `<p>Manage Roles is <strong>${manageRoles ? 'on' : 'off'}</strong> for the ${SANDBOX_APP_NAME} role.</p>
-<form method="post" action="${action('/bot/manage-roles')}">${hidden('on', manageRoles ? 'false' : 'true')}<button type="submit">Turn Manage Roles ${manageRoles ? 'off' : 'on'}</button></form>
-<form method="post" action="${action('/bot/position')}" class="row"><label for="bot-below">Move the ${SANDBOX_APP_NAME} role below</label><select id="bot-below" name="below">${below}<option value="top">nothing (back to the top)</option></select><button type="submit">Move</button></form>`
-        : `<p>The bot is not in this server. Add it through the app’s “add the bot” link.</p>`;
-
-      const audit = sandbox.traffic
-        .requests({ guildId: guild.id, limit: 50 })
-        .reverse()
-        .map(
-          (r) =>
-            `<tr><td>${new Date(r.at).toISOString().slice(11, 23)}</td><td>${esc(r.method)} ${esc(r.path)}${
-              r.reason ? `<br><span class="muted">${esc(r.reason)}</span>` : ''
-            }</td><td>${r.status || '…'}</td></tr>`,
-        )
-        .join('');
-
       return html(
         reply,
-        guild.name,
-        `<h1>${esc(guild.name)}</h1>
-<h2>Members</h2><table><thead><tr><th scope="col">Member</th><th scope="col">Roles</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${memberRows}</tbody></table>${next}
-<h2>Roles</h2><table><thead><tr><th scope="col">Role</th><th scope="col">Position</th></tr></thead><tbody>${roleRows}</tbody></table>
-<h2>The bot</h2>${botControls}
-<h2>Recent API calls</h2>${audit ? `<table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Request</th><th scope="col">Status</th></tr></thead><tbody>${audit}</tbody></table>` : '<p class="muted">None since the app started.</p>'}`,
+        'Servers',
+        `<h1>Servers</h1>${signInForm(BASE, user)}
+  ${list ? `<table><thead><tr><th scope="col">Server</th><th scope="col">Members</th><th scope="col">Bot</th></tr></thead><tbody>${list}</tbody></table>` : '<p>No servers yet.</p>'}
+  <h2>Create a server</h2>${
+    user
+      ? `<form method="post" action="${BASE}/servers">
+  <label for="server-name">Server name</label><input type="text" id="server-name" name="name" required maxlength="100">
+  <label for="server-roles">Roles, top first, separated by commas</label><input type="text" id="server-roles" name="roles" maxlength="500" value="VIP, Member">
+  <button type="submit" class="primary">Create server</button></form>`
+      : '<p class="muted">Sign in to create a server you own.</p>'
+  }`,
         user,
       );
-    },
-  );
+    });
 
-  const back = (reply: FastifyReply, guildId: string) =>
-    reply.redirect(`${BASE}/servers/${guildId}`, 303);
+    routes.post('/sandbox/discord/servers', { schema: { hide: true } }, async (req, reply) => {
+      const user = await signedIn(req);
+      const body = form(req);
+      const name = (body.get('name') ?? '').trim().slice(0, 100);
+      if (!user || !name) return reply.redirect(BASE, 303);
+      const roles = (body.get('roles') ?? '')
+        .split(',')
+        .map((r) => r.trim().slice(0, 100))
+        .filter(Boolean)
+        .slice(0, 20);
+      const guildId = await sandbox.createGuild({ name, ownerId: user.id, roles });
+      return reply.redirect(`${BASE}/servers/${guildId}`, 303);
+    });
 
-  routes.post(
-    '/sandbox/discord/servers/:g/members/:u/kick',
-    { schema: { hide: true, params: memberParams } },
-    async (req, reply) => {
-      const guild = await sandbox.guild(req.params.g);
-      if (guild && req.params.u !== guild.ownerId && req.params.u !== sandbox.botId)
-        await sandbox.kick(guild.id, req.params.u);
-      return back(reply, req.params.g);
-    },
-  );
+    routes.get(
+      '/sandbox/discord/servers/:g',
+      {
+        schema: {
+          hide: true,
+          params: guildParams,
+          querystring: z.object({ after: id.optional() }),
+        },
+      },
+      async (req, reply) => {
+        const user = await signedIn(req);
+        const guild = await sandbox.guild(req.params.g);
+        if (!guild)
+          return html(reply, 'Unknown server', '<h1>That server does not exist</h1>', user, 404);
+        const [roles, members, standing] = await Promise.all([
+          sandbox.roles(guild.id),
+          sandbox.listMembers(guild.id, req.query.after ?? '0', 100),
+          sandbox.botStanding(guild),
+        ]);
+        const name = (roleId: string) => roles.find((r) => r.id === roleId)?.name ?? roleId;
+        const botRoleId = botRoleIdOf(guild.id);
+        const assignable = roles.filter((r) => r.id !== guild.id && !r.managed);
+        const action = (path: string) => `${BASE}/servers/${guild.id}${path}`;
 
-  routes.post(
-    '/sandbox/discord/servers/:g/members/:u/roles/:r/remove',
-    { schema: { hide: true, params: memberRoleParams } },
-    async (req, reply) => {
-      const role = (await sandbox.roles(req.params.g)).find((r) => r.id === req.params.r);
-      if (role && !role.managed) await sandbox.removeRole(req.params.g, req.params.u, role.id);
-      return back(reply, req.params.g);
-    },
-  );
+        const memberRows = members
+          .map((m) => {
+            const held = m.roleIds
+              .map(
+                (r) =>
+                  `<span class="role">${esc(name(r))}${
+                    m.bot || roles.find((x) => x.id === r)?.managed
+                      ? ''
+                      : ` <form method="post" class="inline" action="${action(`/members/${m.userId}/roles/${r}/remove`)}"><button type="submit" class="small" aria-label="Remove ${esc(name(r))} from ${esc(m.username)}">×</button></form>`
+                  }</span>`,
+              )
+              .join('');
+            const options = assignable
+              .filter((r) => !m.roleIds.includes(r.id))
+              .map((r) => `<option value="${r.id}">${esc(r.name)}</option>`)
+              .join('');
+            const add =
+              m.bot || !options
+                ? ''
+                : `<form method="post" class="row" action="${action(`/members/${m.userId}/roles`)}"><label for="add-${m.userId}" class="muted">Add role</label><select id="add-${m.userId}" name="role">${options}</select><button type="submit" class="small">Add</button></form>`;
+            const kick =
+              m.bot || m.userId === guild.ownerId
+                ? ''
+                : `<form method="post" class="inline" action="${action(`/members/${m.userId}/kick`)}"><button type="submit" class="small danger">Kick ${esc(m.username)}</button></form>`;
+            return `<tr><td>${esc(m.username)}${m.bot ? ' <span class="role">BOT</span>' : ''}${
+              m.userId === guild.ownerId ? ' <span class="muted">(owner)</span>' : ''
+            }<br><span class="muted">${m.userId}</span></td><td>${held || '<span class="muted">no roles</span>'}${add}</td><td>${kick}</td></tr>`;
+          })
+          .join('');
+        const next =
+          members.length === 100
+            ? `<p><a href="${action(`?after=${members.at(-1)!.userId}`)}">Next members</a></p>`
+            : '';
 
-  routes.post(
-    '/sandbox/discord/servers/:g/members/:u/roles',
-    { schema: { hide: true, params: memberParams } },
-    async (req, reply) => {
-      const roleId = form(req).get('role') ?? '';
-      const role = (await sandbox.roles(req.params.g)).find(
-        (r) => r.id === roleId && r.id !== req.params.g,
-      );
-      if (role && !role.managed && (await sandbox.member(req.params.g, req.params.u)))
-        await sandbox.addRole(req.params.g, req.params.u, role.id);
-      return back(reply, req.params.g);
-    },
-  );
+        const roleRows = roles
+          .map(
+            (r) =>
+              `<tr><td>${esc(r.name)}${r.id === botRoleId ? ' <span class="muted">(the bot’s role)</span>' : ''}${
+                r.managed && r.id !== botRoleId ? ' <span class="muted">(managed)</span>' : ''
+              }</td><td>${r.position}</td></tr>`,
+          )
+          .join('');
+        const manageRoles =
+          standing &&
+          (standing.permissions & PermissionFlagsBits.ManageRoles) ===
+            PermissionFlagsBits.ManageRoles;
+        const below = roles
+          .filter((r) => r.id !== guild.id && r.id !== botRoleId)
+          .map((r) => `<option value="${r.id}">${esc(r.name)}</option>`)
+          .join('');
+        const botControls = standing
+          ? `<p>Manage Roles is <strong>${manageRoles ? 'on' : 'off'}</strong> for the ${SANDBOX_APP_NAME} role.</p>
+  <form method="post" action="${action('/bot/manage-roles')}">${hidden('on', manageRoles ? 'false' : 'true')}<button type="submit">Turn Manage Roles ${manageRoles ? 'off' : 'on'}</button></form>
+  <form method="post" action="${action('/bot/position')}" class="row"><label for="bot-below">Move the ${SANDBOX_APP_NAME} role below</label><select id="bot-below" name="below">${below}<option value="top">nothing (back to the top)</option></select><button type="submit">Move</button></form>`
+          : `<p>The bot is not in this server. Add it through the app’s “add the bot” link.</p>`;
 
-  routes.post(
-    '/sandbox/discord/servers/:g/bot/manage-roles',
-    { schema: { hide: true, params: guildParams } },
-    async (req, reply) => {
-      await sandbox.setBotManageRoles(req.params.g, form(req).get('on') === 'true');
-      return back(reply, req.params.g);
-    },
-  );
+        const audit = sandbox.traffic
+          .requests({ guildId: guild.id, limit: 50 })
+          .reverse()
+          .map(
+            (r) =>
+              `<tr><td>${new Date(r.at).toISOString().slice(11, 23)}</td><td>${esc(r.method)} ${esc(r.path)}${
+                r.reason ? `<br><span class="muted">${esc(r.reason)}</span>` : ''
+              }</td><td>${r.status || '…'}</td></tr>`,
+          )
+          .join('');
 
-  routes.post(
-    '/sandbox/discord/servers/:g/bot/position',
-    { schema: { hide: true, params: guildParams } },
-    async (req, reply) => {
-      const below = form(req).get('below') ?? 'top';
-      await sandbox.moveBotRole(req.params.g, /^\d{1,19}$/.test(below) ? below : null);
-      return back(reply, req.params.g);
-    },
-  );
+        return html(
+          reply,
+          guild.name,
+          `<h1>${esc(guild.name)}</h1>
+  <h2>Members</h2><table><thead><tr><th scope="col">Member</th><th scope="col">Roles</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${memberRows}</tbody></table>${next}
+  <h2>Roles</h2><table><thead><tr><th scope="col">Role</th><th scope="col">Position</th></tr></thead><tbody>${roleRows}</tbody></table>
+  <h2>The bot</h2>${botControls}
+  <h2>Recent API calls</h2>${audit ? `<table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Request</th><th scope="col">Status</th></tr></thead><tbody>${audit}</tbody></table>` : '<p class="muted">None since the app started.</p>'}`,
+          user,
+        );
+      },
+    );
+
+    const back = (reply: FastifyReply, guildId: string) =>
+      reply.redirect(`${BASE}/servers/${guildId}`, 303);
+
+    routes.post(
+      '/sandbox/discord/servers/:g/members/:u/kick',
+      { schema: { hide: true, params: memberParams } },
+      async (req, reply) => {
+        const guild = await sandbox.guild(req.params.g);
+        if (guild && req.params.u !== guild.ownerId && req.params.u !== sandbox.botId)
+          await sandbox.kick(guild.id, req.params.u);
+        return back(reply, req.params.g);
+      },
+    );
+
+    routes.post(
+      '/sandbox/discord/servers/:g/members/:u/roles/:r/remove',
+      { schema: { hide: true, params: memberRoleParams } },
+      async (req, reply) => {
+        const role = (await sandbox.roles(req.params.g)).find((r) => r.id === req.params.r);
+        if (role && !role.managed) await sandbox.removeRole(req.params.g, req.params.u, role.id);
+        return back(reply, req.params.g);
+      },
+    );
+
+    routes.post(
+      '/sandbox/discord/servers/:g/members/:u/roles',
+      { schema: { hide: true, params: memberParams } },
+      async (req, reply) => {
+        const roleId = form(req).get('role') ?? '';
+        const role = (await sandbox.roles(req.params.g)).find(
+          (r) => r.id === roleId && r.id !== req.params.g,
+        );
+        if (role && !role.managed && (await sandbox.member(req.params.g, req.params.u)))
+          await sandbox.addRole(req.params.g, req.params.u, role.id);
+        return back(reply, req.params.g);
+      },
+    );
+
+    routes.post(
+      '/sandbox/discord/servers/:g/bot/manage-roles',
+      { schema: { hide: true, params: guildParams } },
+      async (req, reply) => {
+        await sandbox.setBotManageRoles(req.params.g, form(req).get('on') === 'true');
+        return back(reply, req.params.g);
+      },
+    );
+
+    routes.post(
+      '/sandbox/discord/servers/:g/bot/position',
+      { schema: { hide: true, params: guildParams } },
+      async (req, reply) => {
+        const below = form(req).get('below') ?? 'top';
+        await sandbox.moveBotRole(req.params.g, /^\d{1,19}$/.test(below) ? below : null);
+        return back(reply, req.params.g);
+      },
+    );
+  });
 
   /* OAuth2: authorise the app, or add the bot to a server */
 
@@ -496,7 +518,11 @@ ${
 <fieldset><legend>Grant these permissions</legend>${perms}</fieldset>
 <div class="row"><button type="submit" name="decision" value="authorize" class="primary">Authorize</button>
 <button type="submit" name="decision" value="cancel">Cancel</button></div></form>`
-    : `<p>You own no servers. <a href="${BASE}">Create one</a>, then come back to this page.</p>
+    : `<p>You own no servers. ${
+        hasServerPages(app)
+          ? `<a href="${BASE}">Create one</a>, then come back to this page.`
+          : 'Servers are created on the sandbox’s server page, which only the machine running the app can open.'
+      }</p>
 <form method="post" action="${BASE}/oauth2/authorize">${fields}<button type="submit" name="decision" value="cancel">Cancel</button></form>`
 }`,
           user,

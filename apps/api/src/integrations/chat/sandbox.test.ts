@@ -392,6 +392,86 @@ describe('pages', () => {
     ).toBe(404);
   });
 
+  it('keeps the server pages to this machine; authorising and joining stay open (issue 26)', async () => {
+    const outside = { remoteAddress: '203.0.113.9' };
+    const vic = await member('hand_vic', [guild.roleIds.Member!]);
+    const server = `/sandbox/discord/servers/${guild.guildId}`;
+    const standing = async () =>
+      (await sandbox.botStanding((await sandbox.guild(guild.guildId))!))!.permissions &
+      PermissionFlagsBits.ManageRoles;
+    expect(await standing()).toBe(PermissionFlagsBits.ManageRoles);
+    const reads = [
+      { method: 'GET' as const, url: '/sandbox/discord' },
+      { method: 'GET' as const, url: server },
+    ];
+    const forms = [
+      `${server}/bot/manage-roles`,
+      `${server}/bot/position`,
+      `${server}/members/${vic.id}/kick`,
+      `${server}/members/${vic.id}/roles/${guild.roleIds.Member}/remove`,
+      `${server}/members/${vic.id}/roles`,
+      '/sandbox/discord/servers',
+    ];
+    for (const read of reads) {
+      const res = await t.app.inject({ ...read, ...outside });
+      expect(res.statusCode, read.url).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'not_found' });
+    }
+    for (const url of forms) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: new URLSearchParams({
+          on: 'false',
+          below: guild.roleIds.Member!,
+          name: 'X',
+        }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+        ...outside,
+      });
+      expect(res.statusCode, url).toBe(404);
+    }
+    // Nothing changed: the bot keeps Manage Roles, the member their role.
+    expect(await standing()).toBe(PermissionFlagsBits.ManageRoles);
+    expect((await sandbox.member(guild.guildId, vic.id))!.roleIds).toEqual([guild.roleIds.Member]);
+    expect((await sandbox.roles(guild.guildId))[0]!.id).toBe(guild.botRoleId);
+
+    // What a person does on Discord's own site is reachable from anywhere, as there.
+    const q = new URLSearchParams({
+      client_id: t.config.DISCORD_CLIENT_ID,
+      redirect_uri: 'http://localhost/discord-auth-callback',
+      response_type: 'code',
+      scope: 'identify',
+      state: 'out',
+    });
+    const authorize = await t.app.inject({
+      url: `/sandbox/discord/oauth2/authorize?${q}`,
+      ...outside,
+    });
+    expect(authorize.statusCode).toBe(200);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/discord/session',
+      payload: new URLSearchParams({ username: 'hand_vic', return: '/sandbox/discord' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+      ...outside,
+    });
+    expect(signIn.statusCode).toBe(303);
+    const invite = await sandbox.createInvite({
+      guildId: guild.guildId,
+      channelId: guild.channelId,
+      inviterId: null,
+      maxAge: 60,
+      maxUses: 1,
+    });
+    expect(
+      (await t.app.inject({ url: `/sandbox/discord/invite/${invite.code}`, ...outside }))
+        .statusCode,
+    ).toBe(200);
+    // From this machine the server pages answer.
+    expect((await t.app.inject({ url: server })).statusCode).toBe(200);
+  });
+
   it('kicks, removes and adds roles by hand, and each change is a member event', async () => {
     const rae = await member('hand_rae', [guild.roleIds.VIP!, guild.roleIds.Member!]);
     const at = events.length;
@@ -507,9 +587,16 @@ describe('pages', () => {
 
     const token = await exchange(back.searchParams.get('code')!, redirect);
     expect(token.statusCode).toBe(200);
+    // Discord's answer for the bot flow names the server (an APIGuild), which is what the app keeps.
     expect(token.json()).toMatchObject({
       scope: 'bot',
-      guild: { id: guildId, name: 'Uma Signals' },
+      guild: {
+        id: guildId,
+        name: 'Uma Signals',
+        icon: null,
+        owner_id: (await sandbox.guild(guildId))!.ownerId,
+        roles: expect.arrayContaining([expect.objectContaining({ name: 'Gold', managed: false })]),
+      },
     });
 
     // Someone else's server is not on offer, nor accepted.

@@ -1,5 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { hmac, safeEqual } from '../../lib.ts';
 import type { SignedUrlOptions, Storage } from './port.ts';
 
@@ -19,12 +22,25 @@ export class LocalDiskStorage implements Storage {
   }
 
   async put(key: string, body: Buffer): Promise<void> {
+    await this.writeAside(key, (tmp) => writeFile(tmp, body));
+  }
+
+  async putStream(key: string, body: AsyncIterable<Buffer>): Promise<void> {
+    await this.writeAside(key, (tmp) => pipeline(Readable.from(body), createWriteStream(tmp)));
+  }
+
+  /** Written aside and renamed, so a reader never sees half a file; a failed write leaves none. */
+  private async writeAside(key: string, write: (tmp: string) => Promise<void>): Promise<void> {
     const file = this.resolve(key);
     await mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed, so a reader never sees half a file.
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    await writeFile(tmp, body);
-    await rename(tmp, file);
+    try {
+      await write(tmp);
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async exists(key: string): Promise<boolean> {

@@ -2,6 +2,11 @@
 export interface Storage {
   readonly kind: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a body as it arrives, holding a bounded part of it at a time (uploads, ADR 048). When the
+   * body throws (too large, wrong type, the client went away) nothing is left under `key`.
+   */
+  putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
   /** Whether an object is stored under `key` (content-addressed images skip work they have done). */
   exists(key: string): Promise<boolean>;

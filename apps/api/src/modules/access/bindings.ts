@@ -36,28 +36,63 @@ export async function installUrl(deps: AppDeps, userId: string, origin: string) 
   };
 }
 
-/** Discord's return from the install page: records the server as the vendor's. */
-export async function installed(deps: AppDeps, userId: string, state: string, guildId: string) {
+/** The exchange's failures: a bad code is the vendor's to retry from the start; an outage is a 503. */
+const installRefused = (err: unknown): never => {
+  if (err instanceof ChatError && err.kind === 'invalid_grant')
+    throw new AppError('bad_request', m.installCodeInvalid);
+  if (err instanceof ChatError) throw new AppError('service_unavailable', m.discordDown);
+  throw err;
+};
+
+/**
+ * Discord's return from the install page: spends the state, exchanges the code and records the
+ * server Discord's token answer names (the one the person, who must be able to manage it, added the
+ * bot to). The query's `guild_id` is never read: it is the address bar's, and anyone can type one.
+ * A server is one vendor's: another vendor's is refused (409) and nothing is recorded.
+ */
+export async function installed(
+  deps: AppDeps,
+  userId: string,
+  input: { state: string; code: string },
+  origin: string,
+) {
   const vendorId = await vendorOf(deps, userId);
-  await spendState(deps, userId, 'install', state);
-  const guild = await deps.chat.guild(guildId).catch(down);
-  await deps.database.db
-    .execute(sql`insert into vendor_discord_servers (vendor_id, guild_id, name, icon_url)
+  await spendState(deps, userId, 'install', input.state);
+  const guild = await deps.chat
+    .exchangeInstall(input.code, installCallback(origin))
+    .catch(installRefused);
+  // The unique guild index decides between two vendors at once; a repeat by the holder refreshes.
+  const kept = await deps.database.db.execute<{ vendor_id: string }>(sql`insert into
+      vendor_discord_servers (vendor_id, guild_id, name, icon_url)
     values (${vendorId}, ${guild.id}, ${guild.name}, ${guild.iconUrl})
-    on conflict (vendor_id, guild_id) do update set name = excluded.name, icon_url = excluded.icon_url`);
+    on conflict (guild_id) do update set name = excluded.name, icon_url = excluded.icon_url
+      where vendor_discord_servers.vendor_id = excluded.vendor_id
+    returning vendor_id`);
+  if (!kept.rows[0]) throw new AppError('conflict', m.serverTaken);
   return guild;
 }
 
+/** 404 unless the server is this vendor's and no other vendor's. */
 export async function serverOf(deps: AppDeps, vendorId: string, guildId: string) {
-  const found = await deps.database.db.execute<{ guild_id: string }>(sql`select guild_id
-    from vendor_discord_servers where vendor_id = ${vendorId} and guild_id = ${guildId}`);
-  if (!found.rows[0]) throw new AppError('not_found', m.serverUnknown);
+  const holders = await deps.database.db.execute<{ vendor_id: string }>(sql`select vendor_id
+    from vendor_discord_servers where guild_id = ${guildId}`);
+  if (!holders.rows.length || holders.rows.some((r) => r.vendor_id !== vendorId))
+    throw new AppError('not_found', m.serverUnknown);
 }
+
+/** The server as the bot sees it now: 404 when the bot was removed from it (or it is gone). */
+const botGuild = (deps: AppDeps, guildId: string) =>
+  deps.chat.guild(guildId).catch((err: unknown) => {
+    // Discord answers Missing Access (403) for a server the bot is not in.
+    if (err instanceof ChatError && (err.kind === 'forbidden' || err.kind === 'not_found'))
+      throw new AppError('not_found', m.serverUnknown);
+    return down(err);
+  });
 
 export async function serverRoles(deps: AppDeps, userId: string, guildId: string) {
   const vendorId = await vendorOf(deps, userId);
   await serverOf(deps, vendorId, guildId);
-  const guild = await deps.chat.guild(guildId).catch(down);
+  const guild = await botGuild(deps, guildId);
   const roles = (await deps.chat.roles(guildId).catch(down)).filter((r) => r.id !== guildId);
   const report = await deps.chat
     .roleReport(
@@ -91,7 +126,7 @@ export async function bind(
   if (!product || product.vendorId !== vendorId || product.kind !== 'community')
     throw new AppError('not_found', m.productNotYours);
   await serverOf(deps, vendorId, input.guildId);
-  const guild = await deps.chat.guild(input.guildId).catch(down);
+  const guild = await botGuild(deps, input.guildId);
   const all = await deps.chat.roles(input.guildId).catch(down);
   const roles = input.roleIds.map((id) => all.find((r) => r.id === id));
   if (roles.some((r) => !r))

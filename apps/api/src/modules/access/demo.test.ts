@@ -1,4 +1,5 @@
 import { discordRoutes } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seedAll } from '../../db/seed.ts';
@@ -29,4 +30,16 @@ it('gives the demo buyer one community, bound to a sandbox server, asking to con
   expect(communities[0].roles.map((r: { name: string }) => r.name)).toEqual([
     'Alpha Edge Traders Discord',
   ]);
+});
+
+it('gives each demo vendor a server of its own, and binds products only into their vendor’s server', async () => {
+  const shared = await t.database.db.execute(sql`select guild_id from vendor_discord_servers
+    group by guild_id having count(*) > 1`);
+  expect(shared.rows).toEqual([]);
+  const stray = await t.database.db.execute(sql`select b.product_id from community_bindings b
+    where not exists (select 1 from vendor_discord_servers s
+      where s.vendor_id = b.vendor_id and s.guild_id = b.guild_id)`);
+  expect(stray.rows).toEqual([]);
+  const servers = await t.database.db.execute(sql`select 1 from vendor_discord_servers`);
+  expect(servers.rows.length).toBeGreaterThan(1);
 });

@@ -14,4 +14,4 @@ export {
 export { deliveriesOf } from './entitlements.ts';
 export { keptAccess, type UndoneBy } from './kept-access.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
-export { watchMembers } from './watch.ts';
+export { startMemberWatch, watchMembers, type MemberWatch } from './watch.ts';

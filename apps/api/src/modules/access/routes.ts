@@ -32,8 +32,8 @@ export async function accessModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, discordRoutes.vendorDiscordInstall, ({ auth, req }) =>
     installUrl(deps, auth.sub, originOf(req)),
   );
-  registerRoute(app, discordRoutes.vendorDiscordInstalled, async ({ query, auth }) => ({
-    server: await installed(deps, auth.sub, query.state, query.guild_id),
+  registerRoute(app, discordRoutes.vendorDiscordInstalled, async ({ query, auth, req }) => ({
+    server: await installed(deps, auth.sub, query, originOf(req)),
   }));
   registerRoute(app, discordRoutes.vendorDiscordRoles, ({ params, auth }) =>
     serverRoles(deps, auth.sub, params.id),

@@ -93,7 +93,11 @@ export const vendorDiscordServers = pgTable(
     iconUrl: text('icon_url'),
     addedAt: ts('added_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.vendorId, t.guildId] })],
+  // One vendor per server (ADR 047): a server held by two could be bound by either.
+  (t) => [
+    primaryKey({ columns: [t.vendorId, t.guildId] }),
+    uniqueIndex('vendor_discord_servers_guild_key').on(t.guildId),
+  ],
 );
 
 /** A community product's server and the roles its buyers get. */

@@ -1,4 +1,6 @@
 import { discordMessages as m, discordRoutes as r } from '@tradeshelf/contract';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
@@ -21,6 +23,8 @@ let other: Vendor;
 let community: Awaited<ReturnType<typeof createProduct>>;
 let otherCommunity: Awaited<ReturnType<typeof createProduct>>;
 let buyerToken: string;
+/** The Discord account that owns the vendor's server (and so may add bots to it). */
+const SIGNAL_OWNER = 'signal_owner';
 
 async function makeVendor(name: string): Promise<Vendor> {
   const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
@@ -33,20 +37,66 @@ async function makeVendor(name: string): Promise<Vendor> {
   return { id: v.id, token };
 }
 
-/** Adds the bot through the install link and the return call, as the Discord page does. */
-async function install(v: Vendor, guildId: string) {
+/** Signs in on the sandbox's pages (any name works there, as its page says); returns the cookie. */
+async function sandboxSignIn(username: string): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox/discord/session',
+    payload: new URLSearchParams({ username, return: '/sandbox/discord' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+  });
+  expect(res.statusCode).toBe(303);
+  return String(res.headers['set-cookie']).split(';')[0]!;
+}
+
+/**
+ * The install as a browser makes it: the workspace's install link, Discord's (the sandbox's) page
+ * signed in as `discordUser`, Authorize for `guildId`, and Discord's redirect back to the workspace
+ * page. Returns the redirect's query (code, state, guild_id, permissions) and the link.
+ */
+async function addBot(v: Vendor, guildId: string, discordUser: string) {
   const link = await t.call(r.vendorDiscordInstall, { token: v.token });
   expect(link.statusCode, link.body).toBe(200);
   const url = new URL(link.json().url);
-  const state = url.searchParams.get('state')!;
+  const cookie = await sandboxSignIn(discordUser);
+  const page = await t.app.inject({ url: `${url.pathname}${url.search}`, headers: { cookie } });
+  expect(page.statusCode, page.body).toBe(200);
+  const form = new URLSearchParams(url.searchParams);
+  form.set('guild_id', guildId);
+  form.set('decision', 'authorize');
+  for (const perm of [PermissionFlagsBits.ManageRoles, PermissionFlagsBits.CreateInstantInvite])
+    form.append('perm', String(perm));
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox/discord/oauth2/authorize',
+    payload: form.toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'http://localhost',
+      cookie,
+    },
+  });
+  return { url, res, back: res.statusCode === 303 ? new URL(String(res.headers.location)) : null };
+}
+
+/** `addBot`, then the workspace page's call with the code and state Discord sent back. */
+async function install(v: Vendor, guildId: string, discordUser: string) {
+  const { url, back } = await addBot(v, guildId, discordUser);
+  expect(back, 'Discord redirected back').not.toBeNull();
+  const query = { state: back!.searchParams.get('state')!, code: back!.searchParams.get('code')! };
   return {
     url,
-    state,
-    res: await t.call(r.vendorDiscordInstalled, {
-      token: v.token,
-      query: { state, guild_id: guildId },
-    }),
+    back: back!,
+    res: await t.call(r.vendorDiscordInstalled, { token: v.token, query }),
   };
+}
+
+/** Which vendors hold `guildId`, straight from the table. */
+async function holders(guildId: string): Promise<string[]> {
+  const rows = await t.database.db.execute<{ vendor_id: string }>(
+    sql`select vendor_id from vendor_discord_servers where guild_id = ${guildId}`,
+  );
+  return rows.rows.map((row) => row.vendor_id);
 }
 
 beforeAll(async () => {
@@ -68,8 +118,9 @@ beforeAll(async () => {
   otherCommunity = await createProduct(t, other.id, { kind: 'community', title: 'Other VIP' });
   guild = await seedSandboxGuild(t.database.db, {
     name: 'Signal Room Server',
-    roles: ['VIP', 'Member'],
+    roles: ['VIP', 'Member', 'Moderators'],
     managedRoles: ['Nitro Booster'],
+    ownerUsername: SIGNAL_OWNER,
   });
   buyerToken = (await createBuyer(t)).token;
 });
@@ -79,9 +130,23 @@ afterAll(async () => {
 });
 
 describe('vendor Discord set-up', () => {
-  it('sends Discord back to the workspace page, records the server once, and lists it', async () => {
-    const { url, res } = await install(vendor, guild.guildId);
+  it('adds the bot through Discord’s page and records the server Discord names, and lists it', async () => {
+    const { url, back, res } = await install(vendor, guild.guildId, SIGNAL_OWNER);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      scope: 'bot',
+      response_type: 'code',
+      permissions: String(
+        PermissionFlagsBits.ManageRoles | PermissionFlagsBits.CreateInstantInvite,
+      ),
+    });
     expect(url.searchParams.get('redirect_uri')).toMatch(/\/vendor\/delivery\/discord$/);
+    expect(url.searchParams.get('state')).toBeTruthy();
+    // Discord's redirect: the code, the state, and the server and permissions as hints.
+    expect(`${back.origin}${back.pathname}`).toBe(
+      new URL(url.searchParams.get('redirect_uri')!).href,
+    );
+    expect(back.searchParams.get('guild_id')).toBe(guild.guildId);
+    expect(back.searchParams.get('permissions')).toBe(url.searchParams.get('permissions'));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().server).toMatchObject({ id: guild.guildId, name: 'Signal Room Server' });
 
@@ -93,34 +158,154 @@ describe('vendor Discord set-up', () => {
     // Another vendor sees none of it.
     const foreign = await t.call(r.vendorDiscordServers, { token: other.token });
     expect(foreign.json().servers).toEqual([]);
+
+    // Adding it again (new permissions, a renamed server) refreshes the one record.
+    const again = await install(vendor, guild.guildId, SIGNAL_OWNER);
+    expect(again.res.statusCode, again.res.body).toBe(200);
+    expect(await holders(guild.guildId)).toEqual([vendor.id]);
+  });
+
+  it('refuses a vendor who names another vendor’s server instead of adding the bot (issue 26)', async () => {
+    // The takeover: other's own install link, then the return call naming vendor's server by id.
+    const link = await t.call(r.vendorDiscordInstall, { token: other.token });
+    const state = new URL(link.json().url).searchParams.get('state')!;
+    const named = await t.call(r.vendorDiscordInstalled, {
+      token: other.token,
+      query: { state, guild_id: guild.guildId },
+    });
+    expect(named.statusCode).toBe(400);
+    expect(named.json()).toMatchObject({
+      code: 'validation_failed',
+      fields: { code: 'The Discord code is missing.' },
+    });
+    // A code from a server of their own does not buy someone else's: the server is Discord's word.
+    const own = await seedSandboxGuild(t.database.db, {
+      name: 'Other Room Server',
+      roles: ['Gold'],
+      ownerUsername: 'other_owner',
+    });
+    const { back } = await addBot(other, own.guildId, 'other_owner');
+    const swapped = await t.call(r.vendorDiscordInstalled, {
+      token: other.token,
+      query: {
+        state: back!.searchParams.get('state')!,
+        code: back!.searchParams.get('code')!,
+        guild_id: guild.guildId,
+      },
+    });
+    expect(swapped.statusCode, swapped.body).toBe(200);
+    expect(swapped.json().server.id).toBe(own.guildId);
+    expect(await holders(guild.guildId)).toEqual([vendor.id]);
+
+    // Discord's page offers a person only servers they may manage.
+    const stranger = await addBot(other, guild.guildId, 'other_owner');
+    expect(stranger.res.statusCode).toBe(400);
+    expect(stranger.back).toBeNull();
+
+    // Someone who does manage it in Discord still cannot take it from the vendor who holds it.
+    const taken = await install(other, guild.guildId, SIGNAL_OWNER);
+    expect(taken.res.statusCode, taken.res.body).toBe(409);
+    expect(taken.res.json()).toEqual({ error: m.serverTaken, code: 'conflict' });
+    expect(await holders(guild.guildId)).toEqual([vendor.id]);
+    const listed = await t.call(r.vendorDiscordServers, { token: other.token });
+    expect(listed.json().servers.map((x: { id: string }) => x.id)).toEqual([own.guildId]);
+
+    // And nothing of the server is theirs to read or bind.
+    const roles = await t.call(r.vendorDiscordRoles, {
+      token: other.token,
+      params: { id: guild.guildId },
+    });
+    expect(roles.statusCode).toBe(404);
+    const bound = await t.call(r.vendorBindCommunity, {
+      token: other.token,
+      body: {
+        productId: otherCommunity.id,
+        guildId: guild.guildId,
+        roleIds: [guild.roleIds.Moderators!],
+      },
+    });
+    expect(bound.statusCode).toBe(404);
+    expect(bound.json()).toEqual({ error: m.serverUnknown, code: 'not_found' });
+    const bindings = await t.database.db.execute(
+      sql`select 1 from community_bindings where guild_id = ${guild.guildId}`,
+    );
+    expect(bindings.rows).toEqual([]);
+  });
+
+  it('refuses a forged, a used, and a buyer’s sign-in code, recording nothing', async () => {
+    const fresh = await seedSandboxGuild(t.database.db, {
+      name: 'Code Check Server',
+      roles: ['Gold'],
+      ownerUsername: 'code_owner',
+    });
+    const returnWith = async (code: string) => {
+      const link = await t.call(r.vendorDiscordInstall, { token: vendor.token });
+      const state = new URL(link.json().url).searchParams.get('state')!;
+      return t.call(r.vendorDiscordInstalled, { token: vendor.token, query: { state, code } });
+    };
+    const forged = await returnWith('forged-code');
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({ error: m.installCodeInvalid, code: 'bad_request' });
+
+    // A code works once: its state spent on a failed try, and again with a fresh state.
+    const { back } = await addBot(vendor, fresh.guildId, 'code_owner');
+    const code = back!.searchParams.get('code')!;
+    expect((await returnWith(code)).statusCode).toBe(200);
+    const used = await returnWith(code);
+    expect(used.statusCode).toBe(400);
+    expect(used.json().error).toBe(m.installCodeInvalid);
+
+    // A buyer's sign-in code for the same page names no server.
+    const link = new URL(
+      (await t.call(r.vendorDiscordInstall, { token: vendor.token })).json().url,
+    );
+    const signIn = new URLSearchParams({
+      client_id: link.searchParams.get('client_id')!,
+      redirect_uri: link.searchParams.get('redirect_uri')!,
+      response_type: 'code',
+      scope: 'identify',
+      state: link.searchParams.get('state')!,
+      username: 'code_owner',
+      decision: 'authorize',
+    });
+    const granted = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/discord/oauth2/authorize',
+      payload: signIn.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+    });
+    expect(granted.statusCode).toBe(303);
+    const userCode = new URL(String(granted.headers.location)).searchParams.get('code')!;
+    const notBot = await t.call(r.vendorDiscordInstalled, {
+      token: vendor.token,
+      query: { state: link.searchParams.get('state')!, code: userCode },
+    });
+    expect(notBot.statusCode).toBe(400);
+    expect(notBot.json().error).toBe(m.installCodeInvalid);
+    expect(await holders(fresh.guildId)).toEqual([vendor.id]);
   });
 
   it('refuses a return with another user’s or a spent state', async () => {
-    const link = await t.call(r.vendorDiscordInstall, { token: vendor.token });
-    const state = new URL(link.json().url).searchParams.get('state')!;
+    const { back } = await addBot(vendor, guild.guildId, SIGNAL_OWNER);
+    const state = back!.searchParams.get('state')!;
+    const code = back!.searchParams.get('code')!;
     const stolen = await t.call(r.vendorDiscordInstalled, {
       token: other.token,
-      query: { state, guild_id: guild.guildId },
+      query: { state, code },
     });
     expect(stolen.statusCode).toBe(400);
     expect(stolen.json()).toMatchObject({ error: m.stateInvalid });
     const ok = await t.call(r.vendorDiscordInstalled, {
       token: vendor.token,
-      query: { state, guild_id: guild.guildId },
+      query: { state, code },
     });
-    expect(ok.statusCode).toBe(200);
+    expect(ok.statusCode, ok.body).toBe(200);
     const again = await t.call(r.vendorDiscordInstalled, {
       token: vendor.token,
-      query: { state, guild_id: guild.guildId },
+      query: { state, code },
     });
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe(m.stateUsed);
-    const bad = await t.call(r.vendorDiscordInstalled, {
-      token: vendor.token,
-      query: { state, guild_id: 'not-a-server' },
-    });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().fields.guild_id).toBe('The server id is missing.');
   });
 
   it('reads the roles with the problem of each, and only for the vendor’s own servers', async () => {
@@ -191,6 +376,33 @@ describe('vendor Discord set-up', () => {
     expect(twice.json().error).toBe(m.bindingNotFound);
   });
 
+  it('binds only while the bot is still in the server', async () => {
+    const left = await seedSandboxGuild(t.database.db, {
+      name: 'Bot Left Server',
+      roles: ['Gold'],
+      ownerUsername: 'left_owner',
+    });
+    expect((await install(vendor, left.guildId, 'left_owner')).res.statusCode).toBe(200);
+    const body = { productId: community.id, guildId: left.guildId, roleIds: [left.roleIds.Gold!] };
+    const bound = await t.call(r.vendorBindCommunity, { token: vendor.token, body });
+    expect(bound.statusCode, bound.body).toBe(200);
+    // The server's owner removes the bot in Discord.
+    const sandbox = t.deps.discordSandbox!;
+    expect(await sandbox.kick(left.guildId, sandbox.botId)).toBe(true);
+    const refused = await t.call(r.vendorBindCommunity, { token: vendor.token, body });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ error: m.serverUnknown, code: 'not_found' });
+    const roles = await t.call(r.vendorDiscordRoles, {
+      token: vendor.token,
+      params: { id: left.guildId },
+    });
+    expect(roles.statusCode).toBe(404);
+    await t.call(r.vendorUnbindCommunity, {
+      token: vendor.token,
+      params: { productId: community.id },
+    });
+  });
+
   it('pages the community products by title', async () => {
     const v = await makeVendor('Many Rooms');
     for (const title of ['Charlie', 'alpha', 'Bravo'])
@@ -258,7 +470,7 @@ describe('vendor Discord set-up', () => {
       t.call(r.vendorDiscordInstall, { token: buyerToken }),
       t.call(r.vendorDiscordInstalled, {
         token: buyerToken,
-        query: { state: 'x', guild_id: guild.guildId },
+        query: { state: 'x', code: 'x' },
       }),
       t.call(r.vendorDiscordServers, { token: buyerToken }),
       t.call(r.vendorCommunityProducts, { token: buyerToken, query: {} }),

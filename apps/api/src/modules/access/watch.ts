@@ -1,7 +1,7 @@
 // Use case: react to membership changes in bound servers (the gateway's member events).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps, Logger } from '../../deps.ts';
 import type { MemberEvent } from '../../integrations/chat/port.ts';
 import { queueConverge } from './converge-queue.ts';
 import type { DeliveryState } from './converge.ts';
@@ -73,4 +73,68 @@ export async function watchMembers(
       log.error({ err: err instanceof Error ? err.message : String(err) }, 'member event failed'),
     );
   });
+}
+
+export interface MemberWatch {
+  /** Resolves once member events flow (never, when stopped first). */
+  readonly connected: Promise<void>;
+  /** Ends the retries; an open connection closes with the chat provider. */
+  stop(): void;
+}
+
+/** An error with its cause (fetch's `fetch failed` hides ECONNREFUSED in it). */
+const reason = (err: unknown): string => {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause.message || err.cause.name : null;
+  return cause && cause !== err.message ? `${err.message}: ${cause}` : err.message;
+};
+
+/**
+ * Starts member events without holding the caller: the site serves while Discord is unreachable
+ * (ADR 047). A failed start is logged with the provider, the address and the reason, and tried
+ * again after 1 s, doubling up to 5 minutes, until it connects or `stop` is called. Once connected,
+ * the gateway client keeps the connection (it resumes and reconnects by itself).
+ */
+export function startMemberWatch(
+  deps: AppDeps,
+  log: Logger,
+  backoff: { firstMs?: number; maxMs?: number } = {},
+): MemberWatch {
+  const firstMs = backoff.firstMs ?? 1000;
+  const maxMs = backoff.maxMs ?? 5 * 60_000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let connect!: () => void;
+  const connected = new Promise<void>((resolve) => (connect = resolve));
+  const attempt = async (n: number): Promise<void> => {
+    try {
+      await watchMembers(deps, log);
+    } catch (err) {
+      if (stopped) return;
+      const retryInMs = Math.min(maxMs, firstMs * 2 ** (n - 1));
+      log.warn(
+        {
+          provider: deps.chat.name,
+          api: deps.config.DISCORD_API_URL,
+          attempt: n,
+          retryInMs,
+          err: reason(err),
+        },
+        'Discord member events could not start; the site serves meanwhile, retrying',
+      );
+      timer = setTimeout(() => void attempt(n + 1), retryInMs).unref();
+      return;
+    }
+    if (stopped) return;
+    if (n > 1) log.info({ provider: deps.chat.name, attempts: n }, 'Discord member events started');
+    connect();
+  };
+  void attempt(1);
+  return {
+    connected,
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }

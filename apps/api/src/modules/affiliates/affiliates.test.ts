@@ -429,6 +429,28 @@ describe('invitations', () => {
     expect([3000, 3100, 3200, 3300, 3400, 3500]).toContain(row[0]!.commissionBps);
   });
 
+  it('the e-mail links to the public origin, whatever Host the request came with (issue 26)', async () => {
+    const email = `hostile-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const sent = await t.call(affiliatesRoutes.vendorInvite, {
+      token: vendorAuth,
+      body: { email, commissionBps: 3000 },
+      headers: {
+        host: 'tradeshelf-account-security.evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'http',
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const text = await t.database.db.execute<{ text: string }>(
+      sql`select text from mail_outbox where "to" = ${email}`,
+    );
+    const body = text.rows[0]?.text ?? '';
+    expect(body).toContain(
+      `http://localhost:${t.config.PORT}/affiliate?invite=${sent.json().invitation.id}`,
+    );
+    expect(body).not.toContain('evil.example');
+  });
+
   it('the invited account accepts; another account is refused; the e-mail carries the link', async () => {
     const invitee = await createUser(t);
     const inviteeToken = await t.deps.tokens.sign({

@@ -1,12 +1,20 @@
 // Use case: a vendor invites an affiliate by e-mail with its terms; the invited account accepts.
-import { affiliateMessages, type AffiliateVendor, type Invitation } from '@tradeshelf/contract';
+import {
+  affiliateMessages,
+  AFFILIATE_INVITES_PER_DAY,
+  AFFILIATE_INVITES_PER_DAY_NEW_VENDOR,
+  inviteLimitMessage,
+  NEW_VENDOR_DAYS,
+  type AffiliateVendor,
+  type Invitation,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
-import { rules } from '../../platform/rate-limit.ts';
-import { vendorSummaries } from '../catalog/index.ts';
+import { formatWait, rules } from '../../platform/rate-limit.ts';
+import { vendorIsNew, vendorSummaries } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { formatBps, invitationView, type InviteRow } from './presenter.ts';
 import { DEFAULT_TERMS, ownVendorId, programmeOf } from './programme.ts';
@@ -30,7 +38,8 @@ async function present(db: Tx, rows: InviteRow[]): Promise<Invitation[]> {
  * Invites an e-mail address. Inviting it again while the first is pending renews that invitation
  * with the new terms. The invitation and its e-mail commit together (the outbox); an address is
  * e-mailed at most once in 10 minutes per vendor (repeated clicks would flood its inbox), and the
- * answer's `emailed` says whether this one was.
+ * answer's `emailed` says whether this one was. A vendor e-mails at most its day's invitations
+ * (fewer while it is new): past them the answer is 429 and nothing changes (ADR 052).
  */
 export async function inviteAffiliate(
   deps: AppDeps,
@@ -44,7 +53,9 @@ export async function inviteAffiliate(
   if (email === (await users.emailIn(db, userId))?.toLowerCase()) {
     throw new AppError('business_rule', affiliateMessages.inviteSelf);
   }
-  const emailed = (await deps.limiter.hit(rules.inviteEmail, `${vendorId}:${email}`)).count <= 1;
+  const addressKey = `${vendorId}:${email}`;
+  const emailed = (await deps.limiter.hit(rules.inviteEmail, addressKey)).count <= 1;
+  if (emailed) await takeDailyInvite(deps, vendorId, addressKey);
   const programme = await programmeOf(db, vendorId);
   const commissionBps =
     body.commissionBps ?? programme?.commissionBps ?? DEFAULT_TERMS.commissionBps;
@@ -91,6 +102,24 @@ export async function inviteAffiliate(
   });
   await deps.mailer.dispatch(mailIds);
   return { invitation: (await present(db, [row]))[0]!, emailed };
+}
+
+/**
+ * Counts one invitation e-mail against the vendor's day (an atomic counter, so invitations sent at
+ * once cannot pass it together). Past the limit: 429, and the address is free to be e-mailed later.
+ */
+async function takeDailyInvite(deps: AppDeps, vendorId: string, addressKey: string) {
+  const isNew = await vendorIsNew(deps.database.db, vendorId, NEW_VENDOR_DAYS);
+  const limit = isNew ? AFFILIATE_INVITES_PER_DAY_NEW_VENDOR : AFFILIATE_INVITES_PER_DAY;
+  const day = await deps.limiter.hit(rules.inviteVendorDay, vendorId);
+  if (day.count <= limit) return;
+  await deps.limiter.reset(rules.inviteEmail, addressKey);
+  throw new AppError(
+    'rate_limited',
+    inviteLimitMessage(limit, isNew, formatWait(day.resetIn)),
+    undefined,
+    { 'retry-after': String(day.resetIn) },
+  );
 }
 
 export async function vendorInvitations(

@@ -1,4 +1,9 @@
-import { affiliateMessages as m, affiliatesRoutes as r } from '@tradeshelf/contract';
+import {
+  AFFILIATE_INVITES_PER_DAY,
+  AFFILIATE_INVITES_PER_DAY_NEW_VENDOR,
+  affiliateMessages as m,
+  affiliatesRoutes as r,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +16,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { rules } from '../../platform/rate-limit.ts';
 
 // The workspace's affiliates page through the API: withdrawing a pending invitation, and the
 // affiliates promoting the vendor with visits, paid sales and commission. Every vendor affiliate
@@ -40,6 +46,82 @@ const invite = async (email: string, as = token) => {
   expect(res.statusCode, res.body).toBe(201);
   return res.json().invitation as { id: string; status: string };
 };
+
+// Probe of issue 26: a new vendor e-mailed 60 invitations to 60 addresses in a row (only one per
+// address in 10 minutes was limited), a mail relay. Invitation e-mails are capped per vendor a day.
+describe('invitation e-mails a day', () => {
+  const mailsFrom = async (displayName: string) =>
+    (
+      await t.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from mail_outbox where subject = ${`${displayName} invites you to its affiliate programme`}`,
+      )
+    ).rows[0]!.n;
+  const invitesOf = async (vendorId: string) =>
+    (
+      await t.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from affiliate_invites where vendor_id = ${vendorId}`,
+      )
+    ).rows[0]!.n;
+  const send = (as: string, email: string) =>
+    t.call(r.vendorInvite, { token: as, body: { email } });
+
+  it('lets a new vendor e-mail its day’s few invitations, at once too; past them 429 with Retry-After', async () => {
+    const fresh = await createVendor(t, { displayName: 'Fresh Relay Desk' });
+    const freshToken = await vendorToken(t, fresh);
+    const tries = AFFILIATE_INVITES_PER_DAY_NEW_VENDOR + 4;
+    const results = await Promise.all(
+      Array.from({ length: tries }, (_, i) => send(freshToken, `relay.${i}@x.test`)),
+    );
+    const statuses = results.map((res) => res.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(AFFILIATE_INVITES_PER_DAY_NEW_VENDOR);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    for (const res of results.filter((x) => x.statusCode === 429)) {
+      expect(res.json().code).toBe('rate_limited');
+      expect(res.json().error).toMatch(
+        new RegExp(
+          `^A new storefront .* can send ${AFFILIATE_INVITES_PER_DAY_NEW_VENDOR} affiliate invitations a day, and today's are sent\\. Try again in \\d+ hours\\.$`,
+        ),
+      );
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+    }
+    expect(await mailsFrom('Fresh Relay Desk')).toBe(AFFILIATE_INVITES_PER_DAY_NEW_VENDOR);
+    expect(await invitesOf(fresh.id)).toBe(AFFILIATE_INVITES_PER_DAY_NEW_VENDOR);
+
+    // Renewing an invitation e-mailed minutes ago sends nothing, so it is not counted.
+    const sent = results.findIndex((x) => x.statusCode === 201);
+    const renewed = await send(freshToken, `relay.${sent}@x.test`);
+    expect(renewed.statusCode).toBe(201);
+    expect(renewed.json().emailed).toBe(false);
+    // A refused address was not e-mailed: on the next day it is.
+    const refused = results.findIndex((x) => x.statusCode === 429);
+    await t.deps.limiter.reset(rules.inviteVendorDay, fresh.id);
+    const nextDay = await send(freshToken, `relay.${refused}@x.test`);
+    expect(nextDay.statusCode).toBe(201);
+    expect(nextDay.json().emailed).toBe(true);
+  });
+
+  it('gives an established vendor (older, with sales) the larger limit', async () => {
+    const known = await createVendor(t, { displayName: 'Known Relay Desk' });
+    const knownToken = await vendorToken(t, known);
+    const product = await createProduct(t, known.id, { title: 'Sold Before' });
+    await t.database.db.execute(sql`update products set sales_count = 3 where id = ${product.id}`);
+    await t.database.db.execute(
+      sql`update vendors set created_at = now() - interval '30 days' where id = ${known.id}`,
+    );
+    const results = await Promise.all(
+      Array.from({ length: AFFILIATE_INVITES_PER_DAY + 1 }, (_, i) =>
+        send(knownToken, `known.${i}@x.test`),
+      ),
+    );
+    expect(results.filter((res) => res.statusCode === 201)).toHaveLength(AFFILIATE_INVITES_PER_DAY);
+    const refused = results.filter((res) => res.statusCode === 429);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.json().error).toMatch(
+      new RegExp(`^You can send ${AFFILIATE_INVITES_PER_DAY} affiliate invitations a day`),
+    );
+    expect(await mailsFrom('Known Relay Desk')).toBe(AFFILIATE_INVITES_PER_DAY);
+  });
+});
 
 describe('withdrawing invitations', () => {
   it('withdraws a pending invitation: gone from the list, its link no longer accepts', async () => {

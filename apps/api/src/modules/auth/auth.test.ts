@@ -60,6 +60,8 @@ describe('signup', () => {
       verificationDaysRemaining: 7,
     });
     expect(body.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The activation mail is a job after the answer (ADR 003).
+    await t.jobs.settle();
     expect(t.smtp.codeFor('new.buyer@example.com')).toMatch(/^\d{6}$/);
     const profile = await t.call(usersRoutes.getProfile, { token: body.token });
     expect(profile.json()).toMatchObject({
@@ -453,6 +455,7 @@ describe('account activation', () => {
       body: { email, password: 'market-maker-77' },
     });
     expect(signup.statusCode).toBe(201);
+    await t.jobs.settle();
     const code = t.smtp.codeFor(email)!;
     const res = await t.call(authRoutes.verifyAccountCode, { body: { email, code } });
     expect(res.statusCode).toBe(200);

@@ -13,5 +13,10 @@ export function authJobs(deps: AppDeps): Record<string, JobHandler> {
   return {
     [queues.authResetMail]: (data) => mailResetCode(deps, emailOf(data)),
     [queues.authActivationMail]: (data) => mailActivationCode(deps, emailOf(data)),
+    // The notice row committed with the sign-up's answer; delivering it is the mailer's.
+    [queues.authSignupNotice]: async (data) => {
+      if (typeof data.id !== 'string') throw new Error('job without a mail id');
+      await deps.mailer.dispatch([data.id]);
+    },
   };
 }

@@ -69,8 +69,7 @@ async function issueSession(
   };
 }
 
-async function loginResponse(deps: AppDeps, user: UserRow): Promise<LoginResponse> {
-  const session = await issueSession(deps, deps.database.db, user);
+function loginAnswer(user: UserRow, session: SessionTokens): LoginResponse {
   return {
     id: user.id,
     email: user.email,
@@ -78,6 +77,10 @@ async function loginResponse(deps: AppDeps, user: UserRow): Promise<LoginRespons
     emailVerified: user.emailVerifiedAt !== null,
     verificationDaysRemaining: verificationDaysRemaining(user),
   };
+}
+
+async function loginResponse(deps: AppDeps, user: UserRow): Promise<LoginResponse> {
+  return loginAnswer(user, await issueSession(deps, deps.database.db, user));
 }
 
 function codeHash(deps: AppDeps, userId: string, purpose: repo.CodePurpose, code: string): string {
@@ -155,6 +158,14 @@ async function endAllSessions(deps: AppDeps, tx: Tx, userId: string) {
   return deps.denials.record(tx, userId, families, 'password');
 }
 
+/**
+ * Sign-up (ADR 003). The owner repeating it with their password gets their session; otherwise a
+ * taken address answers 409 and a new one 201, and both cost the same: one password verification
+ * (against a throwaway hash for a new address) and one hash; one transaction of two statements
+ * that commits rows (the account and its session, or, taken, the e-mail telling the owner someone
+ * tried); then one job (the activation code's, or that e-mail's delivery), after the answer's data
+ * is decided, as ADR 021's account mail is.
+ */
 export async function signup(
   deps: AppDeps,
   ip: string,
@@ -165,23 +176,42 @@ export async function signup(
     { rule: { ...rules.signupIp, limit: deps.config.SIGNUP_LIMIT_PER_IP_HOUR }, key: ip },
     { rule: rules.signupAccount, key: email },
   ]);
-  const existing = await users.findAccountByEmail(deps.database.db, email);
-  if (existing) {
-    // The same person signing up twice gets their session; anyone else learns nothing new (ADR 003).
-    if (await verifyPassword(existing.passwordHash, password)) return loginResponse(deps, existing);
-    throw new AppError('email_taken', authMessages.emailTaken, { email: authMessages.emailTaken });
+  const db = deps.database.db;
+  const existing = await users.findAccountByEmail(db, email);
+  // The same person signing up twice gets their session; anyone else learns nothing new.
+  if (await verifyPassword(existing?.passwordHash ?? null, password)) {
+    return loginResponse(deps, existing!);
   }
   const passwordHash = await hashPassword(password);
-  const created = await deps.database.db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
+    // The unique index decides whether the address is free, also for sign-ups racing each other.
     const user = await users.createAccount(tx, { id: newId('usr'), email, passwordHash });
-    if (!user) return null;
-    const mailId = await issueCode(deps, tx, user, 'activation');
-    return { user, mailId };
+    if (user) return { taken: false as const, user, session: await issueSession(deps, tx, user) };
+    const noticeId = await deps.mailer.enqueue(tx, signupNotice(existing?.email ?? email));
+    return { taken: true as const, noticeId };
   });
-  if (!created)
+  // Jobs are sent after the commit: an in-process job could otherwise run before it.
+  if (outcome.taken) {
+    await deps.jobs.send(queues.authSignupNotice, { id: outcome.noticeId });
     throw new AppError('email_taken', authMessages.emailTaken, { email: authMessages.emailTaken });
-  await deps.mailer.dispatch([created.mailId]);
-  return loginResponse(deps, created.user);
+  }
+  await deps.jobs.send(queues.authActivationMail, { email: outcome.user.email });
+  return loginAnswer(outcome.user, outcome.session);
+}
+
+/** The e-mail to an account's owner when someone tried to sign up with their address. */
+function signupNotice(to: string) {
+  return {
+    to,
+    subject: 'Someone tried to create a Tradeshelf account with your e-mail',
+    text: [
+      'Someone just tried to create a Tradeshelf account with this e-mail address, which already has one.',
+      '',
+      'If it was you: log in with your password, or choose "Forgot password?" on the log-in page to set a new one.',
+      '',
+      'If it was not you, ignore this e-mail: nothing has changed and no account was created.',
+    ].join('\n'),
+  };
 }
 
 export async function login(

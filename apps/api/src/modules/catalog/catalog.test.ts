@@ -386,4 +386,29 @@ describe('robots and sitemap', () => {
       expect((await t.app.inject(`/sitemaps/${name}`)).statusCode, name).toBe(404);
     expect((await t.app.inject('/sitemaps/other.xml')).statusCode).toBe(404);
   });
+  it('lists the configured origin, whatever Host or X-Forwarded-Host a request brings (issue 26)', async () => {
+    // No PUBLIC_URL (only production requires it): the default origin, not the request's.
+    const behind = await startTestApp({ TRUST_PROXY: '1' });
+    const origin = `http://localhost:${behind.config.PORT}`;
+    try {
+      const hostile = {
+        host: 'tradeshelf-account-security.evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'http',
+      };
+      for (const url of ['/robots.txt', '/sitemap.xml', '/sitemaps/pages.xml']) {
+        const res = await behind.app.inject({ url, headers: hostile });
+        expect(res.statusCode, url).toBe(200);
+        // Cached for an hour by anyone on the way: it must say the same to everyone.
+        expect(res.headers['cache-control'], url).toBe('public, max-age=3600');
+        expect(res.body, url).toContain(`${origin}/`);
+        expect(res.body, url).not.toContain('evil.example');
+      }
+      expect((await behind.app.inject({ url: '/robots.txt', headers: hostile })).body).toContain(
+        `Sitemap: ${origin}/sitemap.xml`,
+      );
+    } finally {
+      await behind.close();
+    }
+  });
 });

@@ -11,6 +11,8 @@ export interface CheckoutItemRow extends Record<string, unknown> {
   is_active: boolean;
   vendor_id: string;
   vendor_url: string;
+  /** The vendor's user: vendors cannot buy what they sell. */
+  vendor_user_id: string;
   price_id: string;
   amount: number;
   currency: string;
@@ -22,7 +24,7 @@ export interface CheckoutItemRow extends Record<string, unknown> {
 
 export async function bundleForCheckout(db: Tx, bundleId: string): Promise<CheckoutItemRow | null> {
   const { rows } = await db.execute<CheckoutItemRow>(
-    sql`select 'bundle' as type, b.id, b.slug, b.title, b.is_active, v.id as vendor_id, v.vendor_url,
+    sql`select 'bundle' as type, b.id, b.slug, b.title, b.is_active, v.id as vendor_id, v.vendor_url, v.user_id as vendor_user_id,
           pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
         from bundles b join vendors v on v.id = b.vendor_id join prices pr on pr.id = b.price_id
         where b.id = ${bundleId}`,
@@ -37,7 +39,7 @@ export async function plansForCheckout(
   vendorUrl: string,
 ): Promise<CheckoutItemRow[]> {
   const { rows } = await db.execute<CheckoutItemRow>(
-    sql`select 'product' as type, p.id, p.slug, p.title, p.is_active, v.id as vendor_id, v.vendor_url,
+    sql`select 'product' as type, p.id, p.slug, p.title, p.is_active, v.id as vendor_id, v.vendor_url, v.user_id as vendor_user_id,
           pr.id as price_id, pr.amount, pr.currency, pr.scheme, pr.interval, pr.trial_days, pr.is_active as price_active
         from prices pr join products p on p.id = pr.product_id join vendors v on v.id = p.vendor_id
         where pr.product_id = (select product_id from prices where id = ${priceId})

@@ -15,6 +15,7 @@ export {
   itemSummaries,
   vendorIdByUrl,
   vendorIdOfUser,
+  vendorIsNew,
   vendorSummaries,
   vendorUserIds,
   type ItemSummary,

@@ -16,8 +16,9 @@ let bundlePath: string;
 
 beforeAll(async () => {
   const buildDir = ensureWebBuild();
+  // Share images are absolute at the public origin (ADR 049).
   t = await startTestApp(
-    {},
+    { PUBLIC_URL: 'http://shop.test' },
     {
       web: (app) => loadWebApp(buildDir, inProcessCaller(app, pageReads), { pageCacheSeconds: 0 }),
     },

@@ -102,4 +102,39 @@ describe('product pictures from vendors', () => {
     expect(ninth.json().error).toBe(catalogMessages.tooManyImages);
     expect((await details(productId)).gallery).toHaveLength(8);
   });
+
+  it('a vendor filling a catalogue is not held to the avatar’s hourly budget (issue 26)', async () => {
+    const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
+    const vendor = await createVendor(t, { userId: owner.id });
+    const token = await tokenOf(owner);
+    const products = [
+      await createProduct(t, vendor.id),
+      await createProduct(t, vendor.id),
+      await createProduct(t, vendor.id),
+    ];
+    // 24 catalogue pictures in one sitting: past the 20 an hour all pictures once shared.
+    for (const [p, product] of products.entries())
+      for (let i = 0; i < 8; i++) {
+        const res = await upload(token, product.id, await screenshot(40 + p * 8 + i, 30));
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    // The avatar keeps its own budget: 20 an hour, then 429 with Retry-After.
+    const avatar = () => {
+      const { body, contentType } = multipartBody([
+        { name: 'file', filename: 'me.png', type: 'image/png', data: tinyPng },
+      ]);
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v1/image-upload?category=avatar',
+        payload: body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      });
+    };
+    const tinyPng = await screenshot(8, 8);
+    for (let i = 0; i < 20; i++) expect((await avatar()).statusCode).toBe(200);
+    const over = await avatar();
+    expect(over.statusCode).toBe(429);
+    expect(over.json().code).toBe('rate_limited');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });

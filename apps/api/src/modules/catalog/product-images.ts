@@ -2,9 +2,9 @@ import { catalogMessages, PRODUCT_IMAGES_MAX, type ProductDetails } from '@trade
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
-import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
+import { readImage, storeUpload } from '../../platform/image-upload.ts';
 import { deleteImage } from '../../platform/images.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import type { FileReader } from '../../platform/multipart.ts';
 import { productDetails } from './service.ts';
 import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 
@@ -22,7 +22,7 @@ export async function addProductImage(
   deps: AppDeps,
   userId: string,
   productId: string,
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<ProductDetails> {
   await storeProductImage(deps, userId, productId, readFile);
   return productDetails(deps, userId, productId);
@@ -33,16 +33,15 @@ export async function storeProductImage(
   deps: AppDeps,
   userId: string,
   productId: string,
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<void> {
-  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
   const db = deps.database.db;
   const owned = await db.execute(sql`select cardinality(p.images) as count from products p
     join vendors v on v.id = p.vendor_id where p.id = ${productId} and v.user_id = ${userId}`);
   const row = owned.rows[0] as { count: number } | undefined;
   if (!row) throw unknownProduct();
   if (Number(row.count) >= PRODUCT_IMAGES_MAX) throw full();
-  const bytes = await readImageFile(readFile);
+  const bytes = await readImage(deps, userId, 'catalogue', readFile);
   const ref = await storeUpload(deps, bytes, `public/products/${productId}`, {
     fit: 'inside',
     max: 1200,

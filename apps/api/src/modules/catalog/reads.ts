@@ -1,4 +1,5 @@
 import { catalogRoutes } from '@tradeshelf/contract';
+import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { pageRead, type PageRead } from '../../platform/routes.ts';
 import * as catalog from './service.ts';
 
@@ -13,7 +14,12 @@ export const catalogReads: readonly PageRead[] = [
   pageRead(catalogRoutes.productDetails, async (deps, { query }, userId) => ({
     product: await catalog.productDetails(deps, userId, query.id),
   })),
-  pageRead(catalogRoutes.search, (deps, { query }, userId) => catalog.search(deps, userId, query)),
+  pageRead(catalogRoutes.search, async (deps, { query }, userId, clientIp) => {
+    // Searching costs CPU: per address, pages rendered for a browser included (ADR 049).
+    const rule = { ...rules.searchIp, limit: deps.config.SEARCH_LIMIT_PER_IP_MINUTE };
+    await deps.limiter.consume([{ rule, key: addressKey(clientIp) }]);
+    return catalog.search(deps, userId, query);
+  }),
   pageRead(catalogRoutes.bundleDetails, async (deps, { query }, userId) => ({
     bundle: await catalog.bundleDetails(deps, userId, query.id),
   })),

@@ -147,11 +147,17 @@ export type ProductDetailsRow = ProductCardRow & {
   prices: Array<PriceRow & { price_id: string }>;
   bundles: Array<PriceRow & { id: string; slug: string; title: string; price_id: string }>;
   prerequisites: Array<{ id: string; slug: string; title: string; purchased: boolean }>;
+  sold_by_you: boolean;
 };
+
+/** Whether the signed-in user is the vendor (`v`) of the row. */
+export const soldBySql = (userId: string | null): SQL =>
+  userId ? sql`v.user_id = ${userId}` : sql`false`;
 
 /** One active product with its prices, bundle memberships and prerequisites, in one statement. */
 export function productDetailsQuery(userId: string | null, id: string): SQL {
   return sql`select ${productCardColumns(userId)}, p.description, p.images, p.asset_classes,
+      ${soldBySql(userId)} as sold_by_you,
       (select coalesce(json_agg(json_build_object('price_id', x.id, 'amount', x.amount, 'currency', x.currency,
               'scheme', x.scheme, 'interval', x.interval, 'trial_days', x.trial_days) order by x.position, x.amount), '[]')
          from prices x where x.product_id = p.id and x.is_active) as prices,

@@ -446,3 +446,27 @@ describe('a search that finds nothing', () => {
     expect((await search({ q: 'qwzxv' })).suggestions).toEqual([]);
   });
 });
+
+describe('searching from one address (issue 26)', () => {
+  it('past the per-address limit answers 429 with Retry-After; other addresses still search', async () => {
+    const limit = t.config.SEARCH_LIMIT_PER_IP_MINUTE;
+    // An IPv6 subscriber's whole /64 is one address (ADR 021): rotating the rest changes nothing.
+    const from = (i: number) => `2001:db8:26:1::${(i + 1).toString(16)}`;
+    const answers = [];
+    for (let i = 0; i <= limit; i++)
+      answers.push(await t.call(catalogRoutes.search, { query: { q: 'heat' }, ip: from(i) }));
+    expect(answers.slice(0, limit).map((a) => a.statusCode)).toEqual(Array(limit).fill(200));
+    const over = answers[limit]!;
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ code: 'rate_limited' });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Suggestions as one types are the same route: refused too.
+    const typing = await t.call(catalogRoutes.search, {
+      query: { q: 'he', limit: '6' },
+      ip: from(0),
+    });
+    expect(typing.statusCode).toBe(429);
+    expect((await search({ q: 'heat' })).products.length).toBeGreaterThan(0);
+  });
+});

@@ -21,6 +21,7 @@ import {
   productCardFrom,
   productDetailsQuery,
   sellerListQuery,
+  soldBySql,
   rows,
   type ProductDetailsRow,
   type BundleCardRow,
@@ -108,6 +109,7 @@ export async function productDetails(
     })),
     prerequisites: row.prerequisites,
     salesCount: row.sales_count,
+    soldByYou: row.sold_by_you,
   };
 }
 
@@ -116,9 +118,10 @@ export async function bundleDetails(
   userId: string | null,
   id: string,
 ): Promise<BundleDetails> {
-  const found = await preparedRows<BundleCardRow & { description: string }>(
+  const found = await preparedRows<BundleCardRow & { description: string; sold_by_you: boolean }>(
     deps.database,
-    sql`${bundleCardSelect(userId, sql`, b.description`)} where b.id = ${id} and b.is_active`,
+    sql`${bundleCardSelect(userId, sql`, b.description, ${soldBySql(userId)} as sold_by_you`)}
+      where b.id = ${id} and b.is_active`,
   );
   const row = found[0];
   if (!row) throw new AppError('not_found', catalogMessages.bundleNotFound);
@@ -133,6 +136,7 @@ export async function bundleDetails(
     ...presentBundleCard(row, deps.storage),
     description: row.description,
     products: products.map((r) => presentProductCard(r, deps.storage)),
+    soldByYou: row.sold_by_you,
   };
 }
 

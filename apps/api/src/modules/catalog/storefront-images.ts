@@ -8,9 +8,9 @@ import {
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
-import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
+import { readImage, storeUpload } from '../../platform/image-upload.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import type { FileReader } from '../../platform/multipart.ts';
 import {
   forgetPagesOf,
   presentStorefront,
@@ -43,11 +43,10 @@ export async function setStorefrontImage(
   deps: AppDeps,
   userId: string,
   kind: StorefrontImageKind,
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<{ storefront: Storefront }> {
   const own = await ownStorefront(deps, userId);
-  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
-  const bytes = await readImageFile(readFile);
+  const bytes = await readImage(deps, userId, 'storefront', readFile);
   const ref = await storeUpload(deps, bytes, `public/vendors/${own.id}/${kind}`, SHAPES[kind]);
   const updated = await deps.database.db.execute<{ previous: string | null }>(sql`
     update vendors v set ${column(kind)} = ${ref}

@@ -304,6 +304,59 @@ describe('reserved addresses already in use', () => {
   });
 });
 
+// Probe of issue 26: nothing stopped a storefront from calling itself "Tradeshelf Support". Names
+// that pass for the platform are reserved, however they are spelt (ADR 052).
+describe('reserved storefront names', () => {
+  it('refuses names that pass for the platform, spelt any way, and changes nothing', async () => {
+    const { user, token } = await newVendor();
+    const url = uniqueUrl('names');
+    expect(
+      (await save(token, { vendorUrl: url, displayName: 'Alpha Team Trading' })).statusCode,
+    ).toBe(200);
+    const before = await vendorRow(user.id);
+    for (const displayName of [
+      'Tradeshelf',
+      'Tradeshelf Support',
+      'TRADESHELF deals',
+      'Trade-She1f',
+      'Tr4desh3lf official',
+      'Support',
+      'Admin Team',
+      'Official-Staff',
+      'S.U.P.P.O.R.T',
+      'Secur1ty',
+      'Ѕupport', // Cyrillic Ѕ
+      'Suppоrt', // Cyrillic о
+      'adrnin',
+    ]) {
+      const res = await save(token, { vendorUrl: url, displayName });
+      expect(res.statusCode, displayName).toBe(400);
+      expect(res.json().fields, displayName).toEqual({
+        displayName: storefrontMessages.nameReserved,
+      });
+    }
+    expect(await vendorRow(user.id)).toEqual(before);
+    // A name that merely contains such a word is a name like any other.
+    for (const displayName of ['Security Scanner Pro', 'The Support Level Lab', 'Team Alpha'])
+      expect((await save(token, { vendorUrl: url, displayName })).statusCode, displayName).toBe(
+        200,
+      );
+    // A new storefront cannot take one either.
+    const fresh = await newVendor();
+    const created = await save(fresh.token, { vendorUrl: uniqueUrl('new'), displayName: 'Staff' });
+    expect(created.statusCode).toBe(400);
+    expect(await vendorRow(fresh.user.id)).toBeNull();
+  });
+
+  it('a storefront that already has a reserved name (the platform’s own) keeps it when edited', async () => {
+    const { user, token } = await newVendor();
+    const url = uniqueUrl('platform');
+    await createVendor(t, { userId: user.id, vendorUrl: url, displayName: 'Tradeshelf' });
+    const res = await save(token, { vendorUrl: url, displayName: 'Tradeshelf', bio: 'Our own.' });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});
+
 describe('changing the address (ADR 041)', () => {
   it('keeps the old address as a redirect the vendor holds; others cannot take it', async () => {
     const { token } = await newVendor();

@@ -4,6 +4,7 @@ import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 import {
   storefrontMessages as m,
   normaliseVendorUrl,
+  reservedStorefrontName,
   validateVendorUrl,
   VENDOR_URL_RENAMES_MAX,
   vendorUrlMessages,
@@ -139,6 +140,10 @@ export async function saveStorefront(
         own && (own.vendor_url === body.vendorUrl || own.previous_urls.includes(body.vendorUrl));
       const problem = ownAlready ? null : validateVendorUrl(body.vendorUrl);
       if (problem) throw new AppError('validation_failed', problem, { vendorUrl: problem });
+      const nameProblem = reservedStorefrontName(body.displayName, own?.display_name ?? null);
+      if (nameProblem) {
+        throw new AppError('validation_failed', nameProblem, { displayName: nameProblem });
+      }
       if (await heldByOther(tx, body.vendorUrl, own?.id ?? null)) throw taken();
       if (!own) {
         await tx.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio, social_links)

@@ -97,3 +97,16 @@ export async function vendorUserIds(
   );
   return new Map(found.rows.map((r) => [r.id, r.user_id]));
 }
+
+/**
+ * Whether a vendor is new: its storefront opened less than `days` ago, or none of its products has
+ * sold. New vendors get tighter limits on what reaches other people (affiliate invitations, ADR 052).
+ */
+export async function vendorIsNew(db: Tx, vendorId: string, days: number): Promise<boolean> {
+  const found = await db.execute<{ is_new: boolean }>(
+    sql`select v.created_at > now() - make_interval(days => ${days})
+          or not exists (select 1 from products p where p.vendor_id = v.id and p.sales_count > 0) as is_new
+        from vendors v where v.id = ${vendorId}`,
+  );
+  return found.rows[0]?.is_new ?? true;
+}

@@ -104,7 +104,6 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
           maxBytes: COURSE_ATTACHMENT_MAX_BYTES,
           tooLarge: vendorCourseMessages.attachmentTooLarge,
         }),
-        COURSE_ATTACHMENT_MAX_BYTES,
       ),
     }),
     { bodyLimit: COURSE_ATTACHMENT_MAX_BYTES + ENVELOPE },

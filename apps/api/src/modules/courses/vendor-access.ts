@@ -24,10 +24,15 @@ export async function ownCourseProduct(
   userId: string,
   productId: string,
 ): Promise<VendorProductRow> {
+  return (await ownCourse(deps, userId, productId)).product;
+}
+
+/** The caller's course product and their vendor id, or 404. */
+export async function ownCourse(deps: AppDeps, userId: string, productId: string) {
   const vendorId = await courseVendorOf(deps, userId);
   const product = await vendorProductOfKind(deps.database.db, vendorId, productId, 'course');
   if (!product) throw courseMissing();
-  return product;
+  return { vendorId, product };
 }
 
 /**
@@ -47,6 +52,7 @@ export interface OwnLesson extends Record<string, unknown> {
   id: string;
   module_id: string;
   video_key: string | null;
+  video_bytes: string | number | null;
   deleted_at: Date | string | null;
 }
 
@@ -57,7 +63,9 @@ export async function lessonIn(
   lessonId: string,
   deleted: 'live' | 'deleted' = 'live',
 ): Promise<OwnLesson> {
-  const found = await tx.execute<OwnLesson>(sql`select l.id, l.module_id, l.video_key, l.deleted_at
+  const found =
+    await tx.execute<OwnLesson>(sql`select l.id, l.module_id, l.video_key, l.video_bytes,
+      l.deleted_at
     from course_lessons l join course_modules m on m.id = l.module_id
     where l.id = ${lessonId} and l.course_id = ${courseId}
       and ${deleted === 'live' ? sql`l.deleted_at is null and m.deleted_at is null` : sql`l.deleted_at is not null`}`);
@@ -73,4 +81,16 @@ export async function dropUnusedObject(deps: AppDeps, key: string | null): Promi
     select 1 from course_lessons where video_key = ${key}
     union all select 1 from course_files where storage_key = ${key} limit 1`);
   if (!used.rows.length) await deps.storage.delete(key);
+}
+
+/** What the vendor's course videos and files take in storage (their budget, ADR 048). */
+export async function storedCourseBytes(db: Tx, vendorId: string): Promise<number> {
+  const found = await db.execute<{ bytes: string }>(sql`select
+      (select coalesce(sum(l.video_bytes), 0) from course_lessons l
+        join courses c on c.id = l.course_id join products p on p.id = c.product_id
+        where p.vendor_id = ${vendorId} and l.video_key is not null)
+    + (select coalesce(sum(f.size_bytes), 0) from course_files f
+        join course_lessons l on l.id = f.lesson_id join courses c on c.id = l.course_id
+        join products p on p.id = c.product_id where p.vendor_id = ${vendorId}) as bytes`);
+  return Number(found.rows[0]!.bytes);
 }

@@ -1,79 +1,110 @@
-// Use cases: the vendor uploads a lesson's video or attachments through the storage port. The type
-// comes from the bytes, the size is capped while reading, the client's file name is only a
-// download name (no paths), and the storage key is the server's own.
+// Use cases: the vendor uploads a lesson's video or attachments, streamed to the storage port
+// (platform/uploads.ts, ADR 048). The type comes from the first bytes, the size is capped while
+// streaming, the client's file name is only a download name (no paths), and the storage key is the
+// server's own.
 import {
+  COURSE_ATTACHMENT_MAX_BYTES,
   LESSON_ATTACHMENTS_MAX,
-  uploadNameProblem,
   vendorCourseMessages as m,
+  type CourseVideoType,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { FilePart } from '../../platform/multipart.ts';
+import type { FileReader } from '../../platform/multipart.ts';
 import { rules } from '../../platform/rate-limit.ts';
-import { sniffAttachment, sniffVideo } from '../../platform/sniff.ts';
-import { dropUnusedObject, lessonIn, lockCourse, ownCourseProduct } from './vendor-access.ts';
+import {
+  sniffAttachment,
+  sniffVideo,
+  TextCheck,
+  type AttachmentType,
+} from '../../platform/sniff.ts';
+import { uploadFile, type FileRules } from '../../platform/uploads.ts';
+import {
+  dropUnusedObject,
+  lessonIn,
+  lockCourse,
+  ownCourse,
+  ownCourseProduct,
+} from './vendor-access.ts';
 import { vendorCourseView } from './vendor-read.ts';
 
-type ReadFile = () => Promise<FilePart | null>;
+const videoRules = (limit: { maxBytes: number; message: string }): FileRules<CourseVideoType> => ({
+  maxBytes: limit.maxBytes,
+  tooLarge: limit.message,
+  missing: m.fileMissing,
+  wrongType: m.videoType,
+  sniff: (head) => sniffVideo(head),
+  keepsName: true,
+});
 
-/** The file's bytes and a safe display name, or the 4xx that says what is wrong. */
-async function readChecked(readFile: ReadFile, maxBytes: number, tooLarge: string) {
-  const file = await readFile();
-  if (!file || file.bytes.length === 0)
-    throw new AppError('validation_failed', m.fileMissing, { file: m.fileMissing });
-  if (file.truncated || file.bytes.length > maxBytes)
-    throw new AppError('payload_too_large', tooLarge, { file: tooLarge });
-  const problem = uploadNameProblem(file.filename);
-  if (problem) throw new AppError('validation_failed', problem, { file: problem });
-  return { bytes: file.bytes, name: file.filename.trim() };
+const attachmentRules: FileRules<AttachmentType> = {
+  maxBytes: COURSE_ATTACHMENT_MAX_BYTES,
+  tooLarge: m.attachmentTooLarge,
+  missing: m.fileMissing,
+  wrongType: m.attachmentType,
+  sniff: (head, name, whole) => sniffAttachment(head, name, whole),
+  // Text is taken as text only if it stays text to the end.
+  follow: (type) => (type.startsWith('text/') ? new TextCheck() : null),
+  keepsName: true,
+};
+
+const extension: Record<CourseVideoType, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
+
+/**
+ * The caller's lesson, checked before the body is read: nothing is stored for a lesson that is not
+ * theirs.
+ */
+async function lessonUpload(deps: AppDeps, userId: string, productId: string, lessonId: string) {
+  await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
+  const own = await ownCourse(deps, userId, productId);
+  const { courseId, videoBytes } = await deps.database.db.transaction(async (tx) => {
+    const id = await lockCourse(tx, own.product.id);
+    const lesson = await lessonIn(tx, id, lessonId);
+    return { courseId: id, videoBytes: Number(lesson.video_bytes ?? 0) };
+  });
+  return { ...own, courseId, videoBytes };
 }
-
-const wrongType = (message: string) =>
-  new AppError('unsupported_media_type', message, { file: message });
-
-const extension: Record<string, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
 
 export async function uploadLessonVideo(
   deps: AppDeps,
   userId: string,
   productId: string,
   lessonId: string,
-  readFile: ReadFile,
+  read: FileReader,
   limit: { maxBytes: number; message: string },
 ) {
-  await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-  const product = await ownCourseProduct(deps, userId, productId);
-  const db = deps.database.db;
-  // Checked before the body is read: nothing is stored for a lesson that is not the caller's.
-  const courseId = await db.transaction(async (tx) => {
-    const id = await lockCourse(tx, product.id);
-    await lessonIn(tx, id, lessonId);
-    return id;
-  });
-  const file = await readChecked(readFile, limit.maxBytes, limit.message);
-  const type = sniffVideo(file.bytes);
-  if (!type) throw wrongType(m.videoType);
-  const key = `courses/${courseId}/${lessonId}/${newId('vid')}.${extension[type]}`;
-  await deps.storage.put(key, file.bytes, type);
+  let own: Awaited<ReturnType<typeof lessonUpload>> | undefined;
   let old: string | null = null;
-  try {
-    await db.transaction(async (tx) => {
-      const lesson = await lessonIn(tx, await lockCourse(tx, product.id), lessonId);
-      old = lesson.video_key;
-      // A new public id: links to the old video stop resolving to the new one's file.
-      await tx.execute(sql`update course_lessons set kind = 'video', video_id = ${newId('vid')},
-          video_key = ${key}, video_type = ${type}, video_name = ${file.name},
-          video_bytes = ${file.bytes.length}
-        where id = ${lessonId}`);
-    });
-  } catch (err) {
-    await deps.storage.delete(key);
-    throw err;
-  }
+  await uploadFile(
+    deps,
+    userId,
+    read,
+    videoRules(limit),
+    async () => {
+      own = await lessonUpload(deps, userId, productId, lessonId);
+      const prefix = `courses/${own.courseId}/${lessonId}`;
+      return {
+        vendorId: own.vendorId,
+        key: (type) => `${prefix}/${newId('vid')}.${extension[type]}`,
+        replaces: own.videoBytes,
+      };
+    },
+    (file) =>
+      deps.database.db.transaction(async (tx) => {
+        const lesson = await lessonIn(tx, await lockCourse(tx, own!.product.id), lessonId);
+        old = lesson.video_key;
+        // A new public id: links to the old video stop resolving to the new one's file.
+        await tx.execute(sql`update course_lessons set kind = 'video', video_id = ${newId('vid')},
+            video_key = ${file.key}, video_type = ${file.type}, video_name = ${file.name},
+            video_bytes = ${file.size}
+          where id = ${lessonId}`);
+        await file.withinBudget(tx);
+      }),
+  );
   await dropUnusedObject(deps, old);
-  return vendorCourseView(deps, product);
+  return vendorCourseView(deps, own!.product);
 }
 
 export async function uploadLessonAttachment(
@@ -81,42 +112,37 @@ export async function uploadLessonAttachment(
   userId: string,
   productId: string,
   lessonId: string,
-  readFile: ReadFile,
-  maxBytes: number,
+  read: FileReader,
 ) {
-  await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-  const product = await ownCourseProduct(deps, userId, productId);
-  const db = deps.database.db;
-  const courseId = await db.transaction(async (tx) => {
-    const id = await lockCourse(tx, product.id);
-    await lessonIn(tx, id, lessonId);
-    return id;
-  });
-  const file = await readChecked(readFile, maxBytes, m.attachmentTooLarge);
-  const type = sniffAttachment(file.bytes, file.name);
-  if (!type) throw wrongType(m.attachmentType);
-  const key = `courses/${courseId}/${lessonId}/${newId('att')}`;
-  await deps.storage.put(key, file.bytes, type);
-  try {
-    await db.transaction(async (tx) => {
-      await lessonIn(tx, await lockCourse(tx, product.id), lessonId);
-      const next = (
-        await tx.execute<{ n: number; count: number }>(sql`select
-          coalesce(max(position) + 1, 0)::int as n, count(*)::int as count
-          from course_files where lesson_id = ${lessonId} and kind = 'attachment'`)
-      ).rows[0]!;
-      if (next.count >= LESSON_ATTACHMENTS_MAX)
-        throw new AppError('business_rule', m.tooManyAttachments, { file: m.tooManyAttachments });
-      await tx.execute(sql`insert into course_files (id, lesson_id, kind, name, storage_key,
-          content_type, size_bytes, position)
-        values (${newId('att')}, ${lessonId}, 'attachment', ${file.name}, ${key}, ${type},
-          ${file.bytes.length}, ${next.n})`);
-    });
-  } catch (err) {
-    await deps.storage.delete(key);
-    throw err;
-  }
-  return vendorCourseView(deps, product);
+  let own: Awaited<ReturnType<typeof lessonUpload>> | undefined;
+  await uploadFile(
+    deps,
+    userId,
+    read,
+    attachmentRules,
+    async () => {
+      own = await lessonUpload(deps, userId, productId, lessonId);
+      const key = `courses/${own.courseId}/${lessonId}/${newId('att')}`;
+      return { vendorId: own.vendorId, key: () => key };
+    },
+    (file) =>
+      deps.database.db.transaction(async (tx) => {
+        await lessonIn(tx, await lockCourse(tx, own!.product.id), lessonId);
+        const next = (
+          await tx.execute<{ n: number; count: number }>(sql`select
+            coalesce(max(position) + 1, 0)::int as n, count(*)::int as count
+            from course_files where lesson_id = ${lessonId} and kind = 'attachment'`)
+        ).rows[0]!;
+        if (next.count >= LESSON_ATTACHMENTS_MAX)
+          throw new AppError('business_rule', m.tooManyAttachments, { file: m.tooManyAttachments });
+        await tx.execute(sql`insert into course_files (id, lesson_id, kind, name, storage_key,
+            content_type, size_bytes, position)
+          values (${newId('att')}, ${lessonId}, 'attachment', ${file.name}, ${file.key}, ${file.type},
+            ${file.size}, ${next.n})`);
+        await file.withinBudget(tx);
+      }),
+  );
+  return vendorCourseView(deps, own!.product);
 }
 
 export async function deleteLessonAttachment(

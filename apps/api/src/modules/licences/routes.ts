@@ -70,7 +70,6 @@ export async function licencesModule(app: FastifyInstance): Promise<void> {
           maxBytes: LICENCE_BUILD_MAX_BYTES,
           tooLarge: vendorLicenceMessages.buildTooLarge,
         }),
-        LICENCE_BUILD_MAX_BYTES,
       ),
     }),
     { bodyLimit: LICENCE_BUILD_MAX_BYTES + 64 * 1024 },

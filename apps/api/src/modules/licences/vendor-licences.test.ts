@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import {
   canonicalJson,
   licencesRoutes,
@@ -8,12 +8,14 @@ import {
   type SigningKey,
   type VendorLicencePolicy,
 } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
+import type { Storage } from '../../integrations/storage/port.ts';
 
 // The vendor's licence terms, signing keys and builds through HTTP on a real database (ADR 044):
 // who may call, terms that apply from the next activation, rotation that keeps issued licences
@@ -284,5 +286,54 @@ describe('builds', () => {
       await t.call(vr.vendorLicencePolicy, { token, params: { productId: app.id } }),
     );
     expect(after.builds).toHaveLength(1);
+  });
+
+  it('streams a build to storage, and refuses one past the vendor’s storage budget (issue 26)', async () => {
+    const small = await startTestApp({ VENDOR_STORAGE_MB: '1' });
+    try {
+      const pieces: number[] = [];
+      const real = small.deps.storage;
+      small.deps.storage = Object.assign(Object.create(real) as Storage, {
+        putStream(key: string, body: AsyncIterable<Buffer>, type: string) {
+          async function* tap() {
+            for await (const chunk of body) {
+              pieces.push(chunk.length);
+              yield chunk;
+            }
+          }
+          return real.putStream(key, tap(), type);
+        },
+      });
+      const seller = await createVendor(small);
+      const as = await vendorToken(small, seller);
+      const app = await createProduct(small, seller.id, { kind: 'app' });
+      const build = (size: number) =>
+        Buffer.concat([zipWithEntry, Buffer.alloc(size - zipWithEntry.length, 3)]);
+      const send = (data: Buffer, version: string) => {
+        const { body, contentType } = multipartBody([
+          { name: 'file', filename: 'bot.zip', type: 'application/zip', data },
+        ]);
+        return small.app.inject({
+          method: 'POST',
+          url: `/api/v1/vendor/licences/${app.id}/builds?version=${version}`,
+          payload: body,
+          headers: { authorization: `Bearer ${as}`, 'content-type': contentType },
+        });
+      };
+      const first = build(700 * 1024);
+      expect((await send(first, '1.0.0')).statusCode).toBe(201);
+      expect(pieces.reduce((a, b) => a + b, 0)).toBe(first.length);
+      const rows = () =>
+        small.database.db.execute<{ sha256: string; storage_key: string }>(
+          sql`select sha256, storage_key from licence_builds where product_id = ${app.id}`,
+        );
+      expect((await rows()).rows[0]!.sha256).toBe(createHash('sha256').update(first).digest('hex'));
+      const over = await send(build(700 * 1024), '1.0.1');
+      expect(over.statusCode).toBe(413);
+      expect(over.json().error).toMatch(/1 MB storage budget/);
+      expect((await rows()).rows).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -1,10 +1,9 @@
 // Use cases: the vendor's licence terms for its apps — maximum activations and binding preset — the
 // signing keys (shown, rotated) and the apps' builds (ADR 044). No storefront: 403; an app of
 // another vendor, or a product that is not an app: 404.
-import { createHash } from 'node:crypto';
 import {
+  LICENCE_BUILD_MAX_BYTES,
   LICENCE_DEFAULT_MAX_ACTIVATIONS,
-  uploadNameProblem,
   vendorCourseMessages,
   vendorLicenceMessages as m,
   type LicenceBinding,
@@ -18,9 +17,11 @@ import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { FilePart } from '../../platform/multipart.ts';
+import type { FileReader } from '../../platform/multipart.ts';
 import { rules } from '../../platform/rate-limit.ts';
-import { sniffBuild } from '../../platform/sniff.ts';
+import { sniffBuild, type BuildType } from '../../platform/sniff.ts';
+import { uploadFile, type FileRules } from '../../platform/uploads.ts';
+import type { Tx } from '../../db/client.ts';
 import {
   vendorIdOfUser,
   vendorProductOfKind,
@@ -221,33 +222,53 @@ export async function rotateLicenceKey(deps: AppDeps, userId: string) {
   return { keys: await signingKeys(deps, vendorId) };
 }
 
-/** A new build: checked by its bytes, stored under a key of the server's, newest downloaded. */
+const buildRules: FileRules<BuildType> = {
+  maxBytes: LICENCE_BUILD_MAX_BYTES,
+  tooLarge: m.buildTooLarge,
+  missing: vendorCourseMessages.fileMissing,
+  wrongType: m.buildType,
+  sniff: (head) => sniffBuild(head),
+  keepsName: true,
+};
+
+/** A new build: checked by its bytes, streamed to a key of the server's, newest downloaded. */
 export async function uploadLicenceBuild(
   deps: AppDeps,
   userId: string,
   productId: string,
   version: string,
-  readFile: () => Promise<FilePart | null>,
-  maxBytes: number,
+  read: FileReader,
 ) {
-  await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-  const { vendorId, product } = await ownApp(deps, userId, productId);
-  const file = await readFile();
-  const missing = vendorCourseMessages.fileMissing;
-  if (!file || file.bytes.length === 0)
-    throw new AppError('validation_failed', missing, { file: missing });
-  if (file.truncated || file.bytes.length > maxBytes)
-    throw new AppError('payload_too_large', m.buildTooLarge, { file: m.buildTooLarge });
-  const problem = uploadNameProblem(file.filename);
-  if (problem) throw new AppError('validation_failed', problem, { file: problem });
-  const type = sniffBuild(file.bytes);
-  if (!type) throw new AppError('unsupported_media_type', m.buildType, { file: m.buildType });
+  let app: Awaited<ReturnType<typeof ownApp>> | undefined;
   const id = newId('bld');
-  const key = `licences/builds/${product.id}/${id}`;
-  await deps.storage.put(key, file.bytes, type);
-  await deps.database.db.execute(sql`insert into licence_builds (id, product_id, version, file_name,
-      storage_key, size_bytes, sha256)
-    values (${id}, ${product.id}, ${version}, ${file.filename.trim()}, ${key}, ${file.bytes.length},
-      ${createHash('sha256').update(file.bytes).digest('hex')})`);
-  return policyView(deps, vendorId, product);
+  await uploadFile(
+    deps,
+    userId,
+    read,
+    buildRules,
+    async () => {
+      await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
+      app = await ownApp(deps, userId, productId);
+      const pid = app.product.id;
+      return { vendorId: app.vendorId, key: () => `licences/builds/${pid}/${id}` };
+    },
+    (file) =>
+      deps.database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into licence_builds (id, product_id, version, file_name,
+            storage_key, size_bytes, sha256)
+          values (${id}, ${app!.product.id}, ${version}, ${file.name}, ${file.key}, ${file.size},
+            ${file.sha256})`);
+        await file.withinBudget(tx);
+      }),
+  );
+  return policyView(deps, app!.vendorId, app!.product);
+}
+
+/** What the vendor's app builds take in storage (their budget, ADR 048). */
+export async function storedBuildBytes(db: Tx, vendorId: string): Promise<number> {
+  const found = await db.execute<{
+    bytes: string;
+  }>(sql`select coalesce(sum(b.size_bytes), 0) as bytes
+    from licence_builds b join products p on p.id = b.product_id where p.vendor_id = ${vendorId}`);
+  return Number(found.rows[0]!.bytes);
 }

@@ -1,6 +1,7 @@
 import type { ProductCard } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { publicOrigin } from '../../platform/origin.ts';
 import { newestPublishedAt, productCardsById, search } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { rows, type SavedSearchRow } from './repository.ts';
@@ -18,9 +19,6 @@ const BATCH = 500;
 const PER_SEARCH = 50;
 /** Products one alert e-mail lists; more are counted. */
 const MAIL_LIST_MAX = 20;
-
-const publicOrigin = (deps: AppDeps) =>
-  deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`;
 
 /**
  * The saved-search alert job (every 5 minutes). First each due saved search of a member is matched
@@ -176,7 +174,7 @@ function alertMail(
   hits: Array<{ saved_search_id: string; product_id: string; name: string }>,
   cards: Map<string, ProductCard>,
 ) {
-  const origin = publicOrigin(deps);
+  const origin = publicOrigin(deps.config);
   const bySearch = new Map<string, { name: string; products: ProductCard[] }>();
   for (const h of hits) {
     const group = bySearch.get(h.saved_search_id) ?? { name: h.name, products: [] };

@@ -70,10 +70,7 @@ export async function assertNotOwned(deps: AppDeps, buyerId: string, item: Item)
   }
 }
 
-/**
- * Cancels the unpaid checkouts of a coupon that `which` selects (expired ones, or a buyer's older one)
- * and gives their redemptions back.
- */
+/** Cancels the unpaid checkouts of a coupon that `which` selects and gives their redemptions back. */
 export async function releaseHolds(tx: Tx, couponId: string, which: SQL): Promise<void> {
   await tx.execute(sql`with released as (
       update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
@@ -110,6 +107,8 @@ export async function startCheckout(
   await deps.limiter.consume([{ rule: rules.checkoutUser, key: ctx.buyerId }]);
 
   const item = await resolveItem(deps, input);
+  // A vendor's own purchase would only move money in a circle and inflate "best selling".
+  if (item.vendor_user_id === ctx.buyerId) throw rule(ordersMessages.ownItem);
   await assertNotOwned(deps, ctx.buyerId, item);
   if (item.type === 'product') {
     const prereq = await missingPrerequisites(deps, ctx.buyerId, item.id);
@@ -134,7 +133,12 @@ export async function startCheckout(
   const inserted = await db
     .transaction(async (tx) => {
       let coupon: CouponRow | null = null;
-      if (input.coupon) coupon = await redeemCoupon(deps, tx, item, input.coupon, ctx.buyerId);
+      if (input.coupon) {
+        coupon = await redeemCoupon(deps, tx, item, input.coupon, {
+          id: ctx.buyerId,
+          idempotencyKey,
+        });
+      }
       const discount = coupon ? couponDiscount(item.amount, coupon) : 0;
       // A member price and a coupon never combine, so the member price holds for every payment.
       const memberDiscount = member?.discount ?? 0;

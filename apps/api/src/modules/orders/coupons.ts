@@ -87,24 +87,37 @@ export async function previewCoupon(
 /**
  * Takes one redemption of a coupon for a buyer's new checkout, inside its transaction. The coupon's
  * row lock comes first, so every redemption of one coupon queues here and the checks after it (the
- * coupon as it is now, stale holds, the buyer's count, the overall limit) read what the previous one
- * committed: the last redemption taken twice at once goes to one buyer.
+ * coupon as it is now, stale holds, the buyer's live checkout and count, the overall limit) read what
+ * the previous one committed: the last redemption taken twice at once goes to one buyer, and one
+ * buyer's checkouts opened at once make one checkout.
  */
 export async function redeemCoupon(
   deps: AppDeps,
   tx: Tx,
   item: Item,
   code: string,
-  buyerId: string,
+  buyer: { id: string; idempotencyKey: string },
 ): Promise<CouponRow> {
+  const buyerId = buyer.id;
   const seen = await findCoupon(deps, item, code, tx, false);
   await tx.execute(sql`select id from coupons where id = ${seen.id} for update`);
   // Read again under the lock: the vendor may have changed it while this waited.
   const coupon = await findCoupon(deps, item, code, tx, false);
   await releaseHolds(tx, coupon.id, sql`expires_at < now()`);
-  // A buyer holds at most one redemption per coupon: a new checkout releases their older pending one.
-  await releaseHolds(tx, coupon.id, sql`buyer_id = ${buyerId}`);
   const field = (message: string) => rule(message, { coupon: message });
+  // A buyer holds at most one live checkout per limited coupon: a second is refused until the first
+  // is paid, cancelled or expired. Releasing the first instead left its provider session payable, so
+  // checkouts opened at once were all charged and all but one refunded (ADR 042). A checkout with
+  // the same Idempotency-Key is this request's own, left to the insert's conflict.
+  if (coupon.max_per_buyer !== null || coupon.max_redemptions !== null) {
+    const live = await one<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from purchases
+        where coupon_id = ${coupon.id} and buyer_id = ${buyerId} and status = 'pending'
+          and not coupon_released and idempotency_key <> ${buyer.idempotencyKey}`,
+    );
+    if (live?.n) throw field(ordersMessages.couponHeld);
+  }
   const taken = await takeRedemption(tx, coupon.id, buyerId, coupon.max_per_buyer);
   if (taken === 'buyer_limit') throw field(vendorSalesMessages.couponBuyerLimit);
   if (taken === 'exhausted') throw field(ordersMessages.couponExhausted);

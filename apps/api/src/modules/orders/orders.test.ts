@@ -47,7 +47,7 @@ afterAll(async () => {
 type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 function checkout(
-  buyer: Buyer,
+  buyer: Pick<Buyer, 'token'>,
   body: Record<string, unknown>,
   options: { vendorUrl?: string; key?: string } = {},
 ) {
@@ -163,17 +163,24 @@ describe('checkout through the sandbox', () => {
     );
   });
 
-  it('holds one redemption per buyer: a new checkout with the same coupon releases the older one', async () => {
+  it('holds one live checkout per buyer and limited coupon; the buyer may retry once it expires', async () => {
     const buyer = await createBuyer(t);
-    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 1 });
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 2 });
     const first = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
-    const second = await checkout(buyer, { priceId: course.priceId, coupon: coupon.code });
-    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const second = await checkout(buyer, { priceId: indicator.priceId, coupon: coupon.code });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(422);
+    expect(second.json().fields.coupon).toBe(ordersMessages.couponHeld);
+    expect((await status(buyer, first.json().sessionId)).status).toBe('pending');
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
+    await t.database.db.execute(
+      sql`update purchases set expires_at = now() - interval '1 minute'
+        where session_id = ${first.json().sessionId}`,
+    );
+    const retry = await checkout(buyer, { priceId: indicator.priceId, coupon: coupon.code });
+    expect(retry.statusCode, retry.body).toBe(201);
     expect((await status(buyer, first.json().sessionId)).status).toBe('cancelled');
     expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(1);
-    const other = await createBuyer(t);
-    const blocked = await checkout(other, { priceId: course.priceId, coupon: coupon.code });
-    expect(blocked.statusCode).toBe(422);
   });
 
   it('the expiry job cancels unpaid checkouts past their expiry and releases their coupons', async () => {
@@ -453,10 +460,13 @@ describe('idempotency', () => {
   it('returns one provider session for retries with the same Idempotency-Key, also concurrent ones', async () => {
     const buyer = await createBuyer(t);
     const key = `checkout-${Date.now()}`;
+    // With a limited coupon too: a request with the same key is not a second checkout holding it.
+    const coupon = await createCoupon(t, vendor.id, { maxRedemptions: 5 });
+    const body = { priceId: course.priceId, coupon: coupon.code };
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => checkout(buyer, { priceId: course.priceId }, { key })),
+      Array.from({ length: 5 }, () => checkout(buyer, body, { key })),
     );
-    const retry = await checkout(buyer, { priceId: course.priceId }, { key });
+    const retry = await checkout(buyer, body, { key });
     const ids = new Set(
       [...responses, retry].map((r) => (r.statusCode === 201 ? r.json().sessionId : r.statusCode)),
     );
@@ -495,9 +505,9 @@ describe('coupon redemption limit under concurrency', () => {
 });
 
 describe('webhooks', () => {
-  async function pendingPurchase() {
+  async function pendingPurchase(body: Record<string, unknown> = { priceId: course.priceId }) {
     const buyer = await createBuyer(t);
-    const res = await checkout(buyer, { priceId: course.priceId });
+    const res = await checkout(buyer, body);
     const purchaseId = (
       (
         await t.database.db.execute(
@@ -591,8 +601,52 @@ describe('webhooks', () => {
     expect(f.ownerships).toBe(0);
   });
 
-  it('refuses a subscription event that overtakes its checkout, so the provider retries it', async () => {
+  // Probe of issue 26: a signed `subscription.renewed` for a one-time purchase was applied as a
+  // second sale (ledger, vendor balance). Subscription events for one-time purchases are ignored.
+  it('acknowledges subscription events for a one-time purchase and changes nothing', async () => {
     const { buyer, purchaseId } = await pendingPurchase();
+    await deliverEvent(t, {
+      id: `evt_once_${purchaseId}`,
+      type: 'checkout.completed',
+      purchaseId,
+      amount: 5_000,
+    });
+    const state = async () => ({
+      facts: await facts(purchaseId, buyer.id),
+      sales: await count(sql`select sales_count as n from products where id = ${course.id}`),
+      purchase: (
+        await t.database.db.execute(
+          sql`select status, subscription_status, current_period_end from purchases
+            where id = ${purchaseId}`,
+        )
+      ).rows[0],
+    });
+    const before = await state();
+    expect(before.facts.ledger).toBe(3);
+    for (const type of [
+      'subscription.renewed',
+      'subscription.updated',
+      'subscription.ended',
+    ] as const) {
+      const res = await deliverEvent(t, {
+        id: `evt_${type}_${purchaseId}`,
+        type,
+        purchaseId,
+        amount: 5_000,
+        subscriptionId: 'sub_forged',
+        periodEnd: new Date(Date.now() + 30 * 86_400_000),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().outcome).toBe('ignored');
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses a subscription event that overtakes its checkout, so the provider retries it', async () => {
+    const { buyer, purchaseId } = await pendingPurchase({
+      priceId: indicator.priceId,
+      scheme: 'month',
+    });
     const early = {
       id: `evt_u_${purchaseId}`,
       type: 'subscription.updated' as const,
@@ -732,6 +786,80 @@ describe('webhooks', () => {
     expect(await count(sql`select count(*) as n from payment_events where id = ${event.id}`)).toBe(
       0,
     );
+  });
+});
+
+// Probe of issue 26: a vendor bought their own product, which raised its sales count ("best
+// selling"). Checkout refuses a vendor's own product or bundle; its pages say it is theirs.
+describe('a vendor’s own items', () => {
+  it('refuses checkout of the vendor’s own product or bundle; nothing is created or counted', async () => {
+    const own = await createVendor(t);
+    const seller = {
+      ...own,
+      token: await t.deps.tokens.sign({
+        sub: own.userId,
+        email: `${own.userId}@x.test`,
+        roles: ['buyer', 'vendor'],
+      }),
+    };
+    const product = await createProduct(t, own.id, { title: 'Own Scanner', amount: 3_000 });
+    const bundle = await createBundle(t, own.id, [product.id], 2_500);
+    const coupon = await createCoupon(t, own.id, { maxRedemptions: 5 });
+    const refused = [
+      await checkout(
+        seller,
+        { priceId: product.priceId },
+        {
+          vendorUrl: own.vendorUrl,
+        },
+      ),
+      await checkout(
+        seller,
+        { priceId: product.priceId, coupon: coupon.code },
+        {
+          vendorUrl: own.vendorUrl,
+        },
+      ),
+      await t.call(ordersRoutes.checkoutBundle, {
+        token: seller.token,
+        body: { bundleId: bundle.id },
+      }),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().error).toBe(ordersMessages.ownItem);
+    }
+    expect(
+      await count(sql`select count(*) as n from purchases where buyer_id = ${own.userId}`),
+    ).toBe(0);
+    expect(await count(sql`select redemptions as n from coupons where id = ${coupon.id}`)).toBe(0);
+    expect(await count(sql`select sales_count as n from products where id = ${product.id}`)).toBe(
+      0,
+    );
+
+    const details = await t.call(catalogRoutes.productDetails, {
+      token: seller.token,
+      query: { id: product.id },
+    });
+    expect(details.json().product.soldByYou).toBe(true);
+    const bundleDetails = await t.call(catalogRoutes.bundleDetails, {
+      token: seller.token,
+      query: { id: bundle.id },
+    });
+    expect(bundleDetails.json().bundle.soldByYou).toBe(true);
+    const buyer = await createBuyer(t);
+    const seen = await t.call(catalogRoutes.productDetails, {
+      token: buyer.token,
+      query: { id: product.id },
+    });
+    expect(seen.json().product.soldByYou).toBe(false);
+    const anonymous = await t.call(catalogRoutes.productDetails, { query: { id: product.id } });
+    expect(anonymous.json().product.soldByYou).toBe(false);
+    // Anyone else may buy it.
+    expect(
+      (await checkout(buyer, { priceId: product.priceId }, { vendorUrl: own.vendorUrl }))
+        .statusCode,
+    ).toBe(201);
   });
 });
 

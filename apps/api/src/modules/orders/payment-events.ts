@@ -57,6 +57,12 @@ export async function applyPaymentEvent(
         'The purchase is not fulfilled yet; deliver this event again later.',
       );
     }
+    // A subscription event for a one-time purchase (signed, but not about a subscription we sold):
+    // acknowledged and recorded, so it is not delivered again, and changes nothing (the route logs
+    // it); a renewal applied here would be a second sale of something bought once.
+    if (event.type.startsWith('subscription.') && purchase.scheme === 'one_time') {
+      return 'ignored' as const;
+    }
     switch (event.type) {
       case 'checkout.completed':
         await completeCheckout(deps, tx, purchase, event, mailIds, refunds);

@@ -144,6 +144,9 @@ async function webhookRoute(app: FastifyInstance): Promise<void> {
       }
       if (!event) return reply.send({ received: true, outcome: 'ignored' });
       const outcome = await orders.applyPaymentEvent(app.deps, event);
+      if (outcome === 'ignored') {
+        req.log.warn({ eventId: event.id, type: event.type }, 'payment event ignored');
+      }
       return reply.send({ received: true, outcome });
     },
   );

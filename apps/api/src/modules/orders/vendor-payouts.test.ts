@@ -98,7 +98,10 @@ describe('onboarding through the sandbox', () => {
     expect(pageHtml.statusCode).toBe(200);
     expect(pageHtml.body).toContain('<label for="businessName">');
     expect(pageHtml.body).toContain('Add the bank account your payouts go to.');
-    expect(pageHtml.body).toContain('href="http://localhost:80/vendor/payouts?onboarding=later"');
+    // The public origin (`http://localhost:PORT` without PUBLIC_URL), never the request's Host.
+    expect(pageHtml.body).toContain(
+      `href="http://localhost:${t.config.PORT}/vendor/payouts?onboarding=later"`,
+    );
 
     // Missing details: the page says which, and nothing changes.
     const missing = await form(url.pathname, { businessName: '', outcome: 'active' });

@@ -2,14 +2,14 @@
 import { tradingViewTaskReasonWords } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
+import { publicOrigin } from '../../platform/origin.ts';
 import type { NewTask } from './adapter.ts';
 
 /** Dates as the web app writes them ("Mar 12, 2026"); the server has no reader's zone, so UTC. */
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 export const formatDay = (iso: string | Date) => dateFormat.format(new Date(iso));
 
-const queueUrl = (deps: AppDeps) =>
-  `${deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`}/api/v1/vendor/tradingview/tasks`;
+const queueUrl = (deps: AppDeps) => `${publicOrigin(deps.config)}/api/v1/vendor/tradingview/tasks`;
 
 const scriptLines = (scripts: NewTask['scripts']) => scripts.map((s) => `- ${s.name}: ${s.url}`);
 

@@ -10,8 +10,8 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
-import { readImageFile, storeUpload } from '../../platform/image-upload.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import { readImage, storeUpload } from '../../platform/image-upload.ts';
+import type { FileReader } from '../../platform/multipart.ts';
 import { presentUser, rolesOf } from './presenter.ts';
 import * as repo from './repository.ts';
 
@@ -128,10 +128,9 @@ export async function uploadAvatar(
   deps: AppDeps,
   userId: string,
   /** Reads the upload's body: called only once the hourly limit allows it. */
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<{ url: string; user: User }> {
-  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
-  const bytes = await readImageFile(readFile);
+  const bytes = await readImage(deps, userId, 'avatar', readFile);
   const key = await storeUpload(deps, bytes, `public/avatars/${userId}`, AVATAR_SHAPE);
   const result = await repo.setAvatarKey(deps.database.db, userId, key);
   if (!result) {

@@ -117,6 +117,39 @@ describe('profile', () => {
     );
   });
 
+  // Probe of issue 26: usernames could pass for the platform's staff. Reserved names get their own
+  // message; the §5 messages stay as they are, and come first.
+  it('refuses reserved usernames with their own message, spelt any way, keeping the old name', async () => {
+    const { token } = await signedIn({ username: 'before_1' });
+    for (const username of [
+      'Tradeshelf',
+      'tradeshe1f_fan',
+      'Support',
+      'Support_Team',
+      'ADM1N',
+      'Staff',
+      'official_staff',
+      'S3curity',
+    ]) {
+      const res = await t.call(usersRoutes.updateProfile, { token, body: { username } });
+      expect(res.statusCode, username).toBe(400);
+      expect(res.json(), username).toMatchObject({
+        code: 'validation_failed',
+        error: usernameMessages.reserved,
+        fields: { username: usernameMessages.reserved },
+      });
+    }
+    // §5's own checks come first, word for word.
+    const short = await t.call(usersRoutes.updateProfile, { token, body: { username: 'mod' } });
+    expect(short.json().error).toBe(usernameMessages.length);
+    expect((await t.call(usersRoutes.getProfile, { token })).json().user.username).toBe('before_1');
+    const ok = await t.call(usersRoutes.updateProfile, {
+      token,
+      body: { username: 'team_alpha_fx' },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('answers 409 username_taken case-insensitively and keeps the old name', async () => {
     await createUser(t, { username: 'TakenName' });
     const { token } = await signedIn({ username: 'mine_1' });

@@ -4,7 +4,7 @@ import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { renderWithApp, type SeenRequest } from '../../test/render.tsx';
-import { CheckoutPanel, COUPON_DEBOUNCE_MS, type CheckoutTarget } from './checkout.tsx';
+import { CheckoutPanel, COUPON_DEBOUNCE_MS, YourItem, type CheckoutTarget } from './checkout.tsx';
 
 const target: CheckoutTarget = {
   kind: 'product',
@@ -113,5 +113,20 @@ describe('buy box', () => {
   it('blocked (a missing prerequisite): nothing to press, signed in or not', () => {
     renderPanel(true, { blocked: true });
     expect(screen.getByRole<HTMLButtonElement>('button', { name: /^Buy now/ }).disabled).toBe(true);
+  });
+});
+
+// Issue 26: vendors bought their own products. Their page offers no Buy, but a way to edit it.
+describe('the vendor’s own item', () => {
+  it('says it is theirs and links to its editor, with nothing to buy', () => {
+    renderWithApp(<YourItem what="product" editPath="/vendor/products/prd_1" />, {
+      signedIn: true,
+      answer: api,
+    });
+    expect(screen.getByText('This is your product')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Edit this product' }).getAttribute('href')).toBe(
+      '/vendor/products/prd_1',
+    );
+    expect(screen.queryByRole('button')).toBeNull();
   });
 });

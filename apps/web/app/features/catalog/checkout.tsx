@@ -325,6 +325,22 @@ export function CheckoutCancelled() {
   return <Alert tone="info">Checkout cancelled — you were not charged.</Alert>;
 }
 
+/** Shown instead of the buy box to the item's own vendor (checkout refuses them). */
+export function YourItem({ what, editPath }: { what: string; editPath: string }) {
+  return (
+    <div role="status" className="flex flex-col gap-2 rounded-lg bg-ink-800 p-4 text-sm">
+      <p className="font-semibold text-white">This is your {what}</p>
+      <p className="text-slate-300">Buyers see the buy box here.</p>
+      <Link
+        to={editPath}
+        className="self-start font-semibold text-brand-300 underline underline-offset-2 hover:decoration-2"
+      >
+        Edit this {what}
+      </Link>
+    </div>
+  );
+}
+
 /** Shown instead of the buy box when the buyer already owns the item. */
 export function Owned({ what }: { what: string }) {
   return (

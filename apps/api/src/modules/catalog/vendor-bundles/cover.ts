@@ -1,9 +1,9 @@
 import type { VendorBundle } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
-import { readImageFile, storeUpload } from '../../../platform/image-upload.ts';
+import { readImage, storeUpload } from '../../../platform/image-upload.ts';
 import { deleteImage } from '../../../platform/images.ts';
-import { rules } from '../../../platform/rate-limit.ts';
+import type { FileReader } from '../../../platform/multipart.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { lockVendor } from '../vendor-edits.ts';
 import { bundleVendorOf, ownedBundle } from './access.ts';
@@ -41,14 +41,13 @@ export async function uploadBundleCover(
   deps: AppDeps,
   userId: string,
   bundleId: string,
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
   const vendorId = await bundleVendorOf(db, userId);
-  await deps.limiter.consume([{ rule: rules.upload, key: userId }]);
   // Someone else's bundle is a 404 before a byte is stored.
   await db.transaction((tx) => ownedBundle(tx, vendorId, bundleId));
-  const bytes = await readImageFile(readFile);
+  const bytes = await readImage(deps, userId, 'catalogue', readFile);
   const ref = await storeUpload(deps, bytes, `public/bundles/${bundleId}`, {
     fit: 'inside',
     max: 1200,

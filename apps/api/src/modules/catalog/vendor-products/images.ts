@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { deleteImage, imageFileUrl } from '../../../platform/images.ts';
+import type { FileReader } from '../../../platform/multipart.ts';
 import { storeProductImage } from '../product-images.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { lockVendor, vendorOf } from '../vendor-edits.ts';
@@ -18,7 +19,7 @@ export async function addVendorProductImage(
   deps: AppDeps,
   userId: string,
   productId: string,
-  readFile: () => Promise<{ bytes: Buffer; truncated: boolean } | null>,
+  readFile: FileReader,
 ): Promise<VendorProduct> {
   const vendorId = await vendorOf(deps.database.db, userId);
   await storeProductImage(deps, userId, productId, readFile);

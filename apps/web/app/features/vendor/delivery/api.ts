@@ -30,15 +30,14 @@ export interface ServerRef {
   iconUrl: string | null;
 }
 
-/** Discord's return to the workspace after adding the bot: records the server. */
-export const completeDiscordInstall = requestThunk<{ state: string; guildId: string }, ServerRef>(
+/**
+ * Discord's return to the workspace after adding the bot: the API exchanges the code and records
+ * the server Discord names (the redirect's `guild_id` is not proof, so it is not sent).
+ */
+export const completeDiscordInstall = requestThunk<{ state: string; code: string }, ServerRef>(
   'vendor/discord/installed',
-  async ({ state, guildId }, { api }) =>
-    (
-      await api.call(vendorEndpoints.vendorDiscordInstalled, {
-        query: { state, guild_id: guildId },
-      })
-    ).server,
+  async (query, { api }) =>
+    (await api.call(vendorEndpoints.vendorDiscordInstalled, { query })).server,
 );
 
 export const fetchDiscordServers = requestThunk<void, VendorDiscordServer[]>(

@@ -40,6 +40,10 @@ export const DISCORD_PATH = '/vendor/delivery/discord';
 export const INSTALL_CANCELLED =
   'You cancelled on Discord’s page, so the bot was not added. Add it whenever you are ready.';
 
+/** Discord sent the vendor back with another error (a bad link): nothing was added. */
+export const INSTALL_FAILED =
+  'Discord did not add the bot (the link was refused). Press “Add the bot to a server” to try again.';
+
 const selectClass = `rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 ${focusRing}`;
 
 /** Sends the vendor to Discord's page for adding the bot to one of their servers. */
@@ -63,38 +67,40 @@ function InstallButton({ label = 'Add the bot to a server' }: { label?: string }
 }
 
 /**
- * Discord's return (`?state=…&guild_id=…`, or `?error=access_denied`): completes the install once
- * (the state is single use, so StrictMode's second effect must not send it again), then drops the
- * query so a reload does not repeat it.
+ * Discord's return (`?code=…&state=…&guild_id=…`, or `?error=access_denied`): completes the install
+ * once with the code and state (both single use, so StrictMode's second effect must not send them
+ * again), then drops the query so a reload does not repeat it.
  */
 function useInstallReturn(onInstalled: () => void) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const toast = useToast();
-  const complete = useAction<{ state: string; guildId: string }, ServerRef>(completeDiscordInstall);
+  const complete = useAction<{ state: string; code: string }, ServerRef>(completeDiscordInstall);
   const sent = useRef(false);
   const state = params.get('state');
-  const guildId = params.get('guild_id');
-  const cancelled = params.get('error') === 'access_denied';
+  const code = params.get('code');
+  const error = params.get('error');
   // Read once: the query is dropped right after, and the words must stay.
-  const [notice] = useState(() => (cancelled ? INSTALL_CANCELLED : null));
+  const [notice] = useState(() =>
+    error === 'access_denied' ? INSTALL_CANCELLED : error ? INSTALL_FAILED : null,
+  );
   useEffect(() => {
     if (sent.current) return;
-    if (cancelled) {
+    if (error) {
       sent.current = true;
       void navigate(DISCORD_PATH, { replace: true });
       return;
     }
-    if (!state || !guildId) return;
+    if (!state || !code) return;
     sent.current = true;
-    void complete.run({ state, guildId }).then((server) => {
+    void complete.run({ state, code }).then((server) => {
       void navigate(DISCORD_PATH, { replace: true });
       if (server) {
         toast(`The bot is in ${server.name}. Bind a product to one of its roles below.`);
         onInstalled();
       }
     });
-  }, [state, guildId, cancelled, complete, navigate, toast, onInstalled]);
+  }, [state, code, error, complete, navigate, toast, onInstalled]);
   return { busy: complete.busy, error: complete.error, notice };
 }
 

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import type { TradingViewTask } from '@tradeshelf/contract';
+import { discordMessages, type TradingViewTask } from '@tradeshelf/contract';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp, type SeenRequest } from '../../../test/render.tsx';
-import { DiscordSetup, INSTALL_CANCELLED } from './discord.tsx';
+import { DiscordSetup, INSTALL_CANCELLED, INSTALL_FAILED } from './discord.tsx';
 import { leaveFor } from './navigation.ts';
 import { TradingViewSetup } from './tradingview.tsx';
 
@@ -82,7 +82,9 @@ describe('Discord set-up', () => {
     const calls = app.requests.filter((r) => r.path === '/api/v1/vendor/discord/installed');
     expect(calls).toHaveLength(1);
     expect(calls[0]!.query.get('state')).toBe('st-1');
-    expect(calls[0]!.query.get('guild_id')).toBe('111');
+    expect(calls[0]!.query.get('code')).toBe('c');
+    // The redirect's server id is a hint anyone can edit: the API takes the server from Discord.
+    expect(calls[0]!.query.get('guild_id')).toBeNull();
     // React Router commits a navigation in a transition: under load it lands after the toast.
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe('/vendor/delivery/discord'),
@@ -102,6 +104,32 @@ describe('Discord set-up', () => {
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe('/vendor/delivery/discord'),
     );
+  });
+
+  it('shows why the API refused the return, and a link Discord refused', async () => {
+    const app = discord('/vendor/delivery/discord?code=c&state=st-3&guild_id=111', (req) => {
+      if (req.path === '/api/v1/vendor/discord/installed')
+        return { status: 409, body: { error: discordMessages.serverTaken, code: 'conflict' } };
+      if (req.path === '/api/v1/vendor/discord/servers') return ok({ servers: [] });
+      if (req.path === '/api/v1/vendor/discord/products')
+        return ok({ products: [], nextCursor: null });
+      return notFound;
+    });
+    expect(await screen.findByText(discordMessages.serverTaken)).toBeTruthy();
+    expect(app.requests.filter((r) => r.path === '/api/v1/vendor/discord/installed')).toHaveLength(
+      1,
+    );
+    cleanup();
+
+    const refused = discord('/vendor/delivery/discord?error=invalid_scope&state=st-4', (req) =>
+      req.path === '/api/v1/vendor/discord/servers'
+        ? ok({ servers: [] })
+        : req.path === '/api/v1/vendor/discord/products'
+          ? ok({ products: [], nextCursor: null })
+          : notFound,
+    );
+    expect(await screen.findByText(INSTALL_FAILED)).toBeTruthy();
+    expect(refused.requests.some((r) => r.path === '/api/v1/vendor/discord/installed')).toBe(false);
   });
 
   it('sends the vendor to the install link', async () => {

@@ -178,7 +178,11 @@ export function StorefrontForm({
   const save = useAction<StorefrontBody, Storefront>(saveStorefront);
   const [touched, setTouched] = useState(false);
   const address = useAddressCheck(values.vendorUrl, storefront?.vendorUrl ?? null);
-  const local = validateStorefront(values, storefront?.vendorUrl ?? null);
+  const local = validateStorefront(
+    values,
+    storefront?.vendorUrl ?? null,
+    storefront?.displayName ?? null,
+  );
   // The server's field messages (a taken address) stand until the next edit.
   const fromServer = save.error?.fields ?? {};
   // The address is checked as it is typed (once it is long enough to be one), like its availability.

@@ -3,6 +3,7 @@ import {
   avatarTypes,
   hasUnreadableCharacters,
   normaliseVendorUrl,
+  reservedStorefrontName,
   SOCIAL_LINKS_MAX,
   socialLinkKinds,
   STOREFRONT_BIO_MAX,
@@ -46,6 +47,8 @@ export function validateStorefront(
   values: StorefrontValues,
   /** The saved address, which may stay even when it is a reserved word (the platform's own). */
   current: string | null = null,
+  /** The saved name, which may stay even when it is reserved (ADR 052). */
+  currentName: string | null = null,
 ): FieldErrors {
   const errors: FieldErrors = {};
   const address = normaliseVendorUrl(values.vendorUrl);
@@ -55,6 +58,7 @@ export function validateStorefront(
   if (!name) errors.displayName = m.nameRequired;
   else if (name.length > STOREFRONT_NAME_MAX) errors.displayName = m.nameLength;
   else if (hasUnreadableCharacters(name)) errors.displayName = m.unreadable;
+  else if (reservedStorefrontName(name, currentName)) errors.displayName = m.nameReserved;
   const bio = values.bio.trim();
   if (bio.length > STOREFRONT_BIO_MAX) errors.bio = m.bioLength;
   else if (hasUnreadableCharacters(bio, true)) errors.bio = m.unreadable;

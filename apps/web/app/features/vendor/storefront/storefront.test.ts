@@ -72,6 +72,16 @@ describe('storefront form validation', () => {
     expect(validateStorefront(values, 'elsewhere').vendorUrl).toBe(vendorUrlMessages.reserved);
   });
 
+  it('refuses a name that passes for the platform, unless the storefront already has it', () => {
+    const values = { ...valid(), displayName: 'Tradeshelf Support' };
+    expect(validateStorefront(values).displayName).toBe(m.nameReserved);
+    expect(validateStorefront({ ...valid(), displayName: 'Supp0rt' }).displayName).toBe(
+      m.nameReserved,
+    );
+    expect(validateStorefront(values, null, 'Tradeshelf Support')).toEqual({});
+    expect(validateStorefront({ ...valid(), displayName: 'Security Scanner Pro' })).toEqual({});
+  });
+
   it('checks each link: https, the right site, no credentials, and how many', () => {
     const links = (l: Partial<ReturnType<typeof valid>['socialLinks']>) => ({
       ...valid(),

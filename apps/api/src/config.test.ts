@@ -1,0 +1,140 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+import { checkStorage } from './deps.ts';
+import { publicOrigin } from './platform/origin.ts';
+
+const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-config-'));
+
+/** A production configuration that loads; each test changes one thing. */
+const production = () => ({
+  DATA_DIR: dataDir(),
+  APP_ENV: 'production',
+  PUBLIC_URL: 'https://tradeshelf.example',
+  JWT_SECRET: 'Q3v9mX2pL8rT5wK1nB7cZ4hJ6dF0gY2s',
+  CODE_SECRET: 'R8tW3kM6pN1vB9xC4zL7hQ2jF5gD0sA3',
+  STORAGE_SECRET: 'Z5nK8wP2rT6vM1bX9cL4hJ7qF3gD0sY8',
+  DATABASE_URL: 'postgres://db.internal/tradeshelf',
+  SMTP_URL: 'smtp://mail.internal:587',
+  STORAGE_DRIVER: 's3',
+  S3_BUCKET: 'media',
+  PAYMENTS_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  CHAT_PROVIDER: 'discord',
+  DISCORD_CLIENT_ID: '1234567890123456789',
+  DISCORD_CLIENT_SECRET: 'discord-secret',
+  DISCORD_BOT_TOKEN: 'discord-bot-token',
+});
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  return [];
+}
+
+describe('TRUST_PROXY (ADR 049)', () => {
+  it('is off by default and takes a hop count or the proxies’ addresses', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8,loopback' })
+        .TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', 'loopback']);
+  });
+
+  it('refuses `true`, which would believe the address the client writes, saying what to give', () => {
+    const [problem] = problems({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' });
+    expect(problem).toMatch(/^TRUST_PROXY: .*X-Forwarded-For.*number of proxies.*CIDR/);
+  });
+
+  it('refuses anything that is not a count, an address or a CIDR', () => {
+    for (const value of ['yes', '10.0.0.0/33', '10.0.0.1, nonsense', '11', '-1'])
+      expect(problems({ DATA_DIR: dataDir(), TRUST_PROXY: value }), value).toEqual([
+        expect.stringMatching(/^TRUST_PROXY: /),
+      ]);
+  });
+});
+
+describe('PUBLIC_URL (ADR 049)', () => {
+  it('is required in production', () => {
+    const { PUBLIC_URL: _, ...env } = production();
+    expect(problems(env)).toEqual([expect.stringMatching(/^PUBLIC_URL: required in production/)]);
+    expect(problems(production())).toEqual([]);
+  });
+
+  it('is the public origin; elsewhere it defaults to what `npm start` prints', () => {
+    expect(publicOrigin(loadConfig(production()))).toBe('https://tradeshelf.example');
+    expect(publicOrigin(loadConfig({ DATA_DIR: dataDir(), PORT: '4100' }))).toBe(
+      'http://localhost:4100',
+    );
+  });
+});
+
+describe('secrets (ADR 049)', () => {
+  it('refuses a secret of 32 identical or alternating characters, naming it', () => {
+    for (const weak of ['a'.repeat(32), 'ab'.repeat(16), '0'.repeat(64)]) {
+      const found = problems({ ...production(), JWT_SECRET: weak, CODE_SECRET: weak });
+      expect(found, weak).toEqual([
+        expect.stringMatching(/^JWT_SECRET: too predictable .*openssl rand/),
+        expect.stringMatching(/^CODE_SECRET: too predictable/),
+      ]);
+    }
+    // Outside production too: a sandbox is public.
+    expect(problems({ DATA_DIR: dataDir(), STORAGE_SECRET: 'x'.repeat(40) })).toEqual([
+      expect.stringMatching(/^STORAGE_SECRET: too predictable/),
+    ]);
+  });
+
+  it('takes random ones, hex or base64', () => {
+    expect(
+      problems({
+        ...production(),
+        JWT_SECRET: '9f86d081884c7d659a2feaa0c55ad015',
+        CODE_SECRET: 'n4bQgYhMLSqzRnLGe3kjV1tD8d3kR0m2uFp7XwIvC5o=',
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('S3 credentials at start (ADR 049)', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+  /** The SDK's chain finds nothing: no variables, no shared files, no instance metadata. */
+  const noCredentials = () => {
+    for (const name of Object.keys(process.env))
+      if (name.startsWith('AWS_') && name !== 'AWS_CA_BUNDLE') delete process.env[name];
+    process.env.AWS_SHARED_CREDENTIALS_FILE = path.join(dataDir(), 'none');
+    process.env.AWS_CONFIG_FILE = path.join(dataDir(), 'none');
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
+  };
+
+  it('refuses S3 storage without credentials, saying what to set', async () => {
+    noCredentials();
+    const config = loadConfig(production());
+    await expect(checkStorage(config, 3000)).rejects.toThrow(ConfigError);
+    await expect(checkStorage(config, 3000)).rejects.toThrow(
+      /STORAGE_DRIVER=s3: no AWS credentials .*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/,
+    );
+  });
+
+  it('starts with credentials in the environment, and does not look for local storage', async () => {
+    noCredentials();
+    process.env.AWS_ACCESS_KEY_ID = 'AKIAEXAMPLEEXAMPLE00';
+    process.env.AWS_SECRET_ACCESS_KEY = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    await expect(checkStorage(loadConfig(production()), 3000)).resolves.toBeUndefined();
+    delete process.env.AWS_ACCESS_KEY_ID;
+    await expect(
+      checkStorage(loadConfig({ DATA_DIR: dataDir(), STORAGE_DRIVER: 'local' }), 3000),
+    ).resolves.toBeUndefined();
+  });
+});

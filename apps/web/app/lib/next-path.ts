@@ -1,0 +1,25 @@
+// Where a page sends the user after signing in (`?next=`): a path on this site, never elsewhere.
+
+/** Where a login goes when `next` is missing or not a path of this site. */
+export const DEFAULT_NEXT = '/account';
+
+const BASE = 'https://tradeshelf.invalid';
+
+/**
+ * `next` when it is a path of this site: one leading `/` (not `//`, which names a host), no
+ * backslash (browsers read `/\host` as `//host`) and no control characters (browsers drop tabs and
+ * newlines, so `/\t/host` becomes `//host`). Anything else, or a path that still resolves off this
+ * origin, is `DEFAULT_NEXT`: navigating there would fail or leave the site.
+ */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || next.length > 2048 || next[0] !== '/' || next[1] === '/') return DEFAULT_NEXT;
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f\u007f]/.test(next)) return DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, BASE);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  return url.origin === BASE ? next : DEFAULT_NEXT;
+}
