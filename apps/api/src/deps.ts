@@ -29,6 +29,7 @@ import {
   type RateLimitStore,
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
+import { Cursors } from './platform/cursor.ts';
 import { PageInvalidations } from './platform/page-cache.ts';
 import { Uploads } from './platform/uploads.ts';
 
@@ -43,6 +44,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   tokens: TokenService;
+  /** Signs and checks the page cursors every list hands out (ADR 051). */
+  cursors: Cursors;
   /** Ended sign-ins whose access tokens are refused (ADR 021). */
   denials: SessionDenials;
   limiter: RateLimiter;
@@ -200,6 +203,7 @@ export function createDeps(
     tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, (sid) =>
       denials.isDenied(sid),
     ),
+    cursors: new Cursors(config.CODE_SECRET),
     denials,
     limiter: new RateLimiter(store),
     mailer,

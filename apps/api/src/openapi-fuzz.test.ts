@@ -1,11 +1,20 @@
-import { apiErrorSchema, authRoutes, routes, type RouteDef } from '@tradeshelf/contract';
+import {
+  apiErrorSchema,
+  authRoutes,
+  discordRoutes,
+  routes,
+  type RouteDef,
+} from '@tradeshelf/contract';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../test/factories/catalog.ts';
 import { createUser } from '../test/factories/users.ts';
+import { FORGED_CURSORS, UNSTORABLE_TIMES } from '../test/cursors.ts';
 import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
 import { listen, RawConnection, requestHead, within } from '../test/http.ts';
+import { DiscordChat } from './integrations/chat/discord.ts';
+import type { ChatProvider } from './integrations/chat/port.ts';
 
 /**
  * Fuzzes every operation `/openapi.json` publishes (issue 13). Each operation gets clean requests
@@ -13,7 +22,9 @@ import { listen, RawConnection, requestHead, within } from '../test/http.ts';
  * field at any depth, the body as a whole, the headers) is broken in every way in turn, one at a
  * time so validation of another field cannot hide it: NUL, lone surrogates, control characters,
  * invalid UTF-8 escapes, wrong types, huge and empty values, missing, duplicated and extra fields;
- * then random mixes of those. Requests go with a valid bearer token, without one, or with a bad one.
+ * each date-time field every time PostgreSQL refuses (year 0000, 10000, offsets past ±15:59) and
+ * each `cursor` every forged cursor (issue 26); then random mixes of those. Requests go with a
+ * valid bearer token (of a user who is also a vendor), without one, or with a bad one.
  *
  * No answer may be a 5xx or take long; every non-2xx body has the contract's error shape; every 2xx
  * body parses with the route's response schema. fast-check draws the values with fixed seeds, so a
@@ -63,7 +74,24 @@ const PNG = Buffer.from(
 
 // The operations are read from the app itself before the tests are declared: one test each.
 const t: TestApp = await startTestApp();
-afterAll(() => t.close());
+// A real server too: the edge probe speaks raw HTTP to it, and the Discord sandbox answers the
+// app's Discord calls over it (as in the access module's tests), so those operations reach it.
+const port = await listen(t.app);
+const base = `http://127.0.0.1:${port}`;
+(t.deps as { chat: ChatProvider }).chat = new DiscordChat({
+  name: 'sandbox',
+  apiUrl: `${base}/sandbox/discord/api`,
+  webUrl: `${base}/sandbox/discord`,
+  inviteUrl: `${base}/sandbox/discord/invite`,
+  clientId: t.config.DISCORD_CLIENT_ID,
+  clientSecret: t.config.DISCORD_CLIENT_SECRET,
+  botToken: t.config.DISCORD_BOT_TOKEN,
+  memberEvents: t.deps.discordSandbox!,
+});
+afterAll(async () => {
+  await t.deps.chat.close();
+  await t.close();
+});
 const doc = (await t.app.inject('/openapi.json')).json() as {
   paths: Record<string, Record<string, unknown>>;
   components?: { schemas?: Record<string, JsonSchema> };
@@ -89,19 +117,30 @@ const operations: Operation[] = [];
 }
 
 const tokens = { access: '', refresh: '' };
+/** Mints the access token each operation starts with: one an earlier logout did not end. */
+let signIn: () => Promise<string> = async () => '';
 /** Real values by field name, so clean requests get past validation into the services. */
 const hints: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  const user = await createUser(t);
+  // A buyer who also sells: vendor operations reach their services (and their cursors) too.
+  const user = await createUser(t, { roles: ['buyer', 'vendor'] });
   const login = await t.call(authRoutes.login, {
     body: { email: user.email, password: user.password },
   });
   tokens.access = login.json().token;
   tokens.refresh = login.json().refreshToken;
-  const vendor = await createVendor(t);
+  signIn = () =>
+    t.deps.tokens.sign({ sub: user.id, email: user.email, roles: ['buyer', 'vendor'] });
+  const vendor = await createVendor(t, { userId: user.id });
   const product = await createProduct(t, vendor.id, { tags: ['rsi'], extraPrices: [900] });
   const bundle = await createBundle(t, vendor.id, [product.id]);
+  // Single-use Discord install states, so the install's return gets past its state check.
+  const states: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const install = await t.call(discordRoutes.vendorDiscordInstall, { token: tokens.access });
+    states.push(new URL(install.json().url, 'http://x').searchParams.get('state') ?? '');
+  }
   Object.assign(hints, {
     email: [user.email, 'nobody@example.com'],
     password: [user.password, 'correct-horse-43'],
@@ -126,6 +165,7 @@ beforeAll(async () => {
     name: ['Trading desktop'],
     // Reviews: the product a review is about, and text long enough to pass.
     product: [product.id],
+    state: states,
     text: ['Clean signals on the hourly chart, no repainting.'],
   });
 });
@@ -180,6 +220,11 @@ function stringFor(s: JsonSchema, name: string): fc.Arbitrary<string> {
     shaped = fc
       .date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true })
       .map((d) => d.toISOString());
+  // Recent days, so a clean range (from ≤ to, at most two years) often gets past validation.
+  else if (isDay(s))
+    shaped = fc
+      .date({ min: new Date('2025-01-01'), max: new Date('2026-11-01'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   else if (s.pattern)
     shaped = fc.stringMatching(new RegExp(s.pattern)).map((x) => x.slice(0, s.maxLength ?? 200));
   else shaped = fc.string({ minLength: Math.min(s.minLength ?? 0, max), maxLength: max });
@@ -227,6 +272,35 @@ const wrongText = fc.oneof(
   fc.constantFrom('0000-01-01T00:00:00Z', '2024-02-30T00:00:00Z', '+275760-09-13T00:00:00Z'),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
+
+/** Times PostgreSQL's timestamptz refuses or the contract bounds out (issue 26), each tried. */
+const BAD_TIMES = [
+  ...UNSTORABLE_TIMES,
+  '10000-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '2026-01-01T00:00:00+23:59',
+  '2024-02-30T00:00:00Z',
+  '1969-12-31T23:59:59Z',
+];
+/** Days at and past the ends of the years a timestamp may have, for `YYYY-MM-DD` parameters. */
+const EDGE_DAYS = ['0000-01-01', '0001-01-01', '1969-12-31', '1970-01-01', '9999-12-31'];
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+/** Cursors made by hand: the fixed list, then drawn ones in the old unsigned shapes. */
+const forgedCursor = fc
+  .tuple(
+    fc.constantFrom(...BAD_TIMES, '2026-01-01T00:00:00Z'),
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom('json', 'pipe', 'sort', 'offset'),
+  )
+  .map(([at, id, shape]) =>
+    shape === 'json'
+      ? b64(JSON.stringify([at, id]))
+      : shape === 'pipe'
+        ? b64(`${at}|${id}`)
+        : shape === 'sort'
+          ? b64(JSON.stringify(['newest', id || at]))
+          : b64(`text:${id.length * 20}`),
+  );
 
 /** Not JSON, not UTF-8, too deep, too big, or said to be something else. */
 const RAW_BODIES: Array<[string, string | Buffer]> = [
@@ -362,11 +436,25 @@ interface Target {
   name: string;
   /** For body fields: the keys down to it (`0` for an array's first item). */
   keys: string[];
+  /** The schema's `format` (`date-time` fields also get every bad time). */
+  format?: string | undefined;
+  /** A `YYYY-MM-DD` query parameter (every such parameter of the operation gets each edge day). */
+  day?: boolean;
+}
+
+const isDay = (schema: JsonSchema) => resolve(schema).pattern?.startsWith('^\\d{4}-') === true;
+
+/** A schema's format, looking through a nullable or optional wrapper. */
+function formatOf(schema: JsonSchema): string | undefined {
+  const s = resolve(schema);
+  return s.format ?? (s.anyOf ?? s.oneOf)?.map(formatOf).find(Boolean);
 }
 
 function bodyTargets(schema: JsonSchema, keys: string[] = [], depth = 0): Target[] {
   const s = resolve(schema);
-  const here: Target[] = keys.length ? [{ where: 'body', name: keys.join('.'), keys }] : [];
+  const here: Target[] = keys.length
+    ? [{ where: 'body', name: keys.join('.'), keys, format: formatOf(s) }]
+    : [];
   if (depth > 5) return here;
   const variants = s.anyOf ?? s.oneOf;
   if (variants) {
@@ -387,7 +475,13 @@ function targetsOf(op: Operation): Target[] {
   return [
     ...op.parameters
       .filter((p) => p.in === 'path' || p.in === 'query')
-      .map((p): Target => ({ where: p.in as 'path' | 'query', name: p.name, keys: [] })),
+      .map((p): Target => ({
+        where: p.in as 'path' | 'query',
+        name: p.name,
+        keys: [],
+        format: formatOf(p.schema),
+        day: isDay(p.schema),
+      })),
     ...(op.body ? bodyTargets(op.body) : []),
     { where: 'request', name: 'body', keys: [] },
     { where: 'request', name: 'authorization', keys: [] },
@@ -422,13 +516,36 @@ const URL_KINDS = [
 const BODY_KINDS = ['nul', 'surrogate', 'control', 'huge', 'empty', 'wrong', 'missing', 'extra'];
 
 function kindsFor(target: Target): string[] {
-  if (target.where === 'body') return BODY_KINDS;
+  // Exhaustive where it matters (issue 26): every bad time in a date-time field, every forged cursor.
+  const times = target.format === 'date-time' ? BAD_TIMES.map((_, i) => `time ${i}`) : [];
+  const days = target.day ? EDGE_DAYS.map((_, i) => `day ${i}`) : [];
+  const cursors =
+    target.where === 'query' && target.name === 'cursor'
+      ? [...FORGED_CURSORS.map((_, i) => `forged ${i}`), 'forged drawn', 'forged drawn']
+      : [];
+  if (target.where === 'body') return [...BODY_KINDS, ...times];
   if (target.where === 'request') return ['any'];
-  return target.where === 'path' ? URL_KINDS.slice(0, 6) : URL_KINDS;
+  return [
+    ...(target.where === 'path' ? URL_KINDS.slice(0, 6) : URL_KINDS),
+    ...times,
+    ...days,
+    ...cursors,
+  ];
 }
 
 /** One way of breaking one target. */
 function mutation(op: Operation, target: Target, kind: string): fc.Arbitrary<Mutate> {
+  const broken = mutationOf(op, target, kind);
+  // Bad times and forged cursors probe what a service parses: signed in, they get past the door.
+  return /^(time|forged|day) /.test(kind)
+    ? broken.map((m) => (d: Draft) => {
+        m(d);
+        d.auth = 'access';
+      })
+    : broken;
+}
+
+function mutationOf(op: Operation, target: Target, kind: string): fc.Arbitrary<Mutate> {
   if (target.where === 'request') {
     switch (target.name) {
       case 'body':
@@ -464,6 +581,7 @@ function mutation(op: Operation, target: Target, kind: string): fc.Arbitrary<Mut
         const [parent, key] = parentOf(d, target.keys);
         parent[key] = v;
       });
+    if (kind.startsWith('time ')) return set(fc.constant(BAD_TIMES[Number(kind.slice(5))]));
     switch (kind) {
       case 'nul':
         return set(withNul);
@@ -490,27 +608,43 @@ function mutation(op: Operation, target: Target, kind: string): fc.Arbitrary<Mut
     }
   }
   // A path or query parameter.
-  const value: fc.Arbitrary<UrlValue | null> | null =
-    kind === 'nul'
-      ? withNul.map((s) => ({ text: s }))
-      : kind === 'control'
-        ? withControl.map((s) => ({ text: s }))
-        : kind === 'escape'
-          ? around(fc.constantFrom(...RAW_ESCAPES)).map((s) => ({
-              raw: pct(s).replace(/%25/g, '%'),
-            }))
-          : kind === 'huge'
-            ? huge(target.where === 'path' ? 3_000 : 70_000).map((s) => ({ text: s }))
-            : kind === 'empty'
-              ? fc.constant({ text: '' })
-              : kind === 'wrong'
-                ? wrongText.map((s) => ({ text: s }))
-                : kind === 'bare'
-                  ? fc.constant(null)
-                  : null;
+  const value: fc.Arbitrary<UrlValue | null> | null = kind.startsWith('time ')
+    ? fc.constant({ text: BAD_TIMES[Number(kind.slice(5))]! })
+    : kind === 'forged drawn'
+      ? forgedCursor.map((text) => ({ text }))
+      : kind.startsWith('forged ')
+        ? fc.constant({ text: FORGED_CURSORS[Number(kind.slice(7))]! })
+        : kind === 'nul'
+          ? withNul.map((s) => ({ text: s }))
+          : kind === 'control'
+            ? withControl.map((s) => ({ text: s }))
+            : kind === 'escape'
+              ? around(fc.constantFrom(...RAW_ESCAPES)).map((s) => ({
+                  raw: pct(s).replace(/%25/g, '%'),
+                }))
+              : kind === 'huge'
+                ? huge(target.where === 'path' ? 3_000 : 70_000).map((s) => ({ text: s }))
+                : kind === 'empty'
+                  ? fc.constant({ text: '' })
+                  : kind === 'wrong'
+                    ? wrongText.map((s) => ({ text: s }))
+                    : kind === 'bare'
+                      ? fc.constant(null)
+                      : null;
   if (target.where === 'path')
     return value!.map((v) => (d: Draft) => void (d.params[target.name] = v ?? { text: '' }));
   const drop = (d: Draft) => (d.query = d.query.filter(([k]) => k !== target.name));
+  if (kind.startsWith('day ')) {
+    // Both ends of a range at once: a range at the last day there is must still answer, promptly.
+    const day = EDGE_DAYS[Number(kind.slice(4))]!;
+    const names = op.parameters
+      .filter((p) => p.in === 'query' && isDay(p.schema))
+      .map((p) => p.name);
+    return fc.constant((d: Draft) => {
+      d.query = d.query.filter(([k]) => !names.includes(k));
+      for (const n of names) d.query.push([n, { text: day }]);
+    });
+  }
   if (kind === 'missing') return fc.constant(drop);
   if (kind === 'twice')
     return fc.tuple(wrongText, fc.oneof(withNul, wrongText)).map(([a, b]) => (d: Draft) => {
@@ -611,13 +745,19 @@ describe('OpenAPI fuzz', () => {
     it(`${op.method} ${op.path}: no 5xx, no off-contract body, nothing late`, async () => {
       const problems = new Map<string, string>();
       let reached = 0;
+      tokens.access = await signIn();
       const send = async (request: FuzzRequest, label: string) => {
         const res = await within(
           ANSWER_WITHIN_MS,
           show(request),
           t.app.inject({ ...request, remoteAddress: nextIp() }),
         );
-        const problem = problemWith(op, res);
+        const problem =
+          problemWith(op, res) ??
+          // A forged cursor or a bad time is never taken (issue 26).
+          (/ (forged (\d+|drawn)|time \d+)$/.test(label) && res.statusCode < 300
+            ? `${res.statusCode}: took it`
+            : null);
         // One example per kind of problem is enough to act on.
         const key = `${label}: ${problem?.slice(0, 40)}`;
         if (problem && !problems.has(key))
@@ -661,11 +801,6 @@ describe('OpenAPI fuzz', () => {
   }
 });
 describe('HTTP edge probe (real server)', () => {
-  let port: number;
-  beforeAll(async () => {
-    port = await listen(t.app);
-  });
-
   it('bad escapes, long segments and huge query strings get a shaped 4xx, promptly', async () => {
     // The contract's paths, and the ones outside it (files, sitemaps, health, docs, unknown).
     const paths = () => [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampInput } from './common.ts';
 import { ANALYTICS_BATCH_MAX } from './constants/analytics.ts';
 import { defineRoute } from './route.ts';
 
@@ -11,13 +12,13 @@ export const analyticsEvent = z.discriminatedUnion('type', [
     path: z.string().min(1).max(2048),
     referrer: z.string().max(2048).optional(),
     title: z.string().max(300).optional(),
-    occurredAt: z.iso.datetime(),
+    occurredAt: timestampInput(),
   }),
   z.object({
     type: z.literal('identify'),
     anonymousId: z.string().min(8).max(64),
     userId: z.string().min(1).max(64),
-    occurredAt: z.iso.datetime(),
+    occurredAt: timestampInput(),
   }),
 ]);
 export type AnalyticsEvent = z.infer<typeof analyticsEvent>;

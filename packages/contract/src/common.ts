@@ -1,8 +1,21 @@
 import { z } from 'zod';
 import { hasUnreadableCharacters, UNREADABLE_TEXT } from './rules/text.ts';
+import { isStorableTimestamp, TIMESTAMP_MESSAGE } from './rules/timestamp.ts';
 
 export const idSchema = z.string().min(1).max(64);
 export const isoDateTime = z.string().meta({ format: 'date-time' });
+
+/**
+ * A time a request gives: ISO 8601 with `Z` (or, with `offset`, `±HH:MM`), and only what
+ * PostgreSQL's timestamptz stores as written and the product means (`isStorableTimestamp`: years
+ * 1970–9999, offsets within ±15:59). ADR 051.
+ */
+export function timestampInput(o: { offset?: boolean; error?: string } = {}) {
+  const error = o.error ?? TIMESTAMP_MESSAGE;
+  return z.iso
+    .datetime({ offset: o.offset ?? false, error })
+    .refine(isStorableTimestamp, { error, abort: true });
+}
 export const moneySchema = z
   .object({ amount: z.number().int(), currency: z.string().length(3) })
   .meta({ id: 'Money' });

@@ -127,10 +127,7 @@ export const mediaQuery = z.object({ id: idSchema });
 
 export const userCoursesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(/^\d{1,6}$/, 'Use the cursor of the previous page.')
-    .optional(),
+  cursor: z.string().max(200).optional(),
 });
 
 export const lessonProgressBody = z.object({

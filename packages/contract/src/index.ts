@@ -29,6 +29,7 @@ export * from './rules/code.ts';
 export * from './rules/coupon.ts';
 export * from './rules/ref-id.ts';
 export * from './rules/text.ts';
+export * from './rules/timestamp.ts';
 export * from './rules/vendor-sales.ts';
 export * from './endpoints.ts';
 

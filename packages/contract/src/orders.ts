@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema, textField } from './common.ts';
+import { idSchema, isoDateTime, moneySchema, textField, timestampInput } from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
 import {
   entitlementKinds,
@@ -308,9 +308,9 @@ export const ordersRoutes = {
       status: z.enum(saleFilters).optional(),
       productId: idSchema.optional(),
       /** Paid on or after this time. */
-      from: z.iso.datetime({ offset: true }).optional(),
+      from: timestampInput({ offset: true }).optional(),
       /** Paid before this time. */
-      to: z.iso.datetime({ offset: true }).optional(),
+      to: timestampInput({ offset: true }).optional(),
     }),
     response: z.object({ sales: z.array(vendorSaleSchema), nextCursor: z.string().nullable() }),
   }),

@@ -103,7 +103,7 @@ export type VendorBundlesQuery = z.input<typeof vendorBundlesQuery>;
 export const vendorBundleProductsQuery = z.object({
   q: z.string().trim().max(BUNDLE_PICKER_QUERY_MAX).optional(),
   limit: z.coerce.number().int().min(1).max(BUNDLE_PICKER_PAGE_MAX).default(20),
-  cursor: idSchema.optional(),
+  cursor: z.string().max(200).optional(),
 });
 export type VendorBundleProductsQuery = z.input<typeof vendorBundleProductsQuery>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema } from './common.ts';
+import { idSchema, isoDateTime, moneySchema, timestampInput } from './common.ts';
 import { couponCodeSchema, couponDuration } from './orders.ts';
 import {
   COUPON_AMOUNT_MAX,
@@ -18,7 +18,7 @@ const limit = z
   .min(1, m.couponLimitRange)
   .max(COUPON_REDEMPTIONS_MAX, m.couponLimitRange)
   .nullable();
-const when = z.iso.datetime({ offset: true, error: m.couponDate }).nullable();
+const when = timestampInput({ offset: true, error: m.couponDate }).nullable();
 
 /**
  * A vendor's coupon as they write it: percent (`percentOff`) or a fixed amount (`amountOff` in

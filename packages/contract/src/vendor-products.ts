@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assetClass, catalogCategory, productKind, tradingPlatform } from './catalog.ts';
 import { PRODUCT_IMAGES_MAX, productKinds } from './constants/catalog.ts';
-import { idSchema, isoDateTime } from './common.ts';
+import { idSchema, isoDateTime, timestampInput } from './common.ts';
 import { defineRoute } from './route.ts';
 import { hasUnreadableCharacters } from './rules/text.ts';
 import {
@@ -125,7 +125,7 @@ export const vendorProductUpdate = vendorProductInput.extend({
    * The `updatedAt` the editor loaded. When the product changed since (another tab), the save is
    * refused with 409 and nothing changes; left out, the save replaces whatever is there.
    */
-  baseUpdatedAt: z.iso.datetime({ offset: true, error: m.baseUpdatedAt }).optional(),
+  baseUpdatedAt: timestampInput({ offset: true, error: m.baseUpdatedAt }).optional(),
 });
 export type VendorProductUpdate = z.input<typeof vendorProductUpdate>;
 

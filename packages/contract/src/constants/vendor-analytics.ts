@@ -2,6 +2,7 @@
  * Vendor analytics (issue 19, ADR 043): ranges, intervals and messages. Plain values and pure
  * functions, no zod, so the web app's range picker runs the same rule as the server.
  */
+import { TIMESTAMP_YEAR_MAX, TIMESTAMP_YEAR_MIN } from '../rules/timestamp.ts';
 
 export const ANALYTICS_INTERVALS = ['day', 'week', 'month'] as const;
 export type AnalyticsInterval = (typeof ANALYTICS_INTERVALS)[number];
@@ -28,9 +29,14 @@ export const vendorAnalyticsMessages = {
 
 const DAY_MS = 86_400_000;
 
-/** A calendar date as `YYYY-MM-DD` that exists (no 2026-02-30); its UTC midnight in ms, else null. */
+/**
+ * A calendar date as `YYYY-MM-DD` that exists (no 2026-02-30) in the years a timestamp may have
+ * (ADR 051: PostgreSQL has no year 0000); its UTC midnight in ms, else null.
+ */
 export function parseAnalyticsDate(value: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const year = Number(value.slice(0, 4));
+  if (year < TIMESTAMP_YEAR_MIN || year > TIMESTAMP_YEAR_MAX) return null;
   const ms = Date.parse(`${value}T00:00:00Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) return null;
   return ms;

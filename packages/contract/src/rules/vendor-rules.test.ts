@@ -55,6 +55,14 @@ describe('coupon rules agree with the schema', () => {
     ],
     ['no chosen products', { scope: 'products' }, { productIds: m.couponProductsRequired }],
     ['a bad date', { startsAt: '2030-13-45' }, { startsAt: m.couponDate }],
+    // Times PostgreSQL refuses (issue 26): year 0000, offsets past ±15:59, year 10000 in UTC.
+    ['year 0000', { startsAt: '0000-01-01T00:00:00Z' }, { startsAt: m.couponDate }],
+    [
+      'an offset of 16 hours',
+      { startsAt: '2030-01-01T00:00:00+16:00' },
+      { startsAt: m.couponDate },
+    ],
+    ['past 9999 in UTC', { expiresAt: '9999-12-31T23:00:00-05:00' }, { expiresAt: m.couponDate }],
     [
       'an end before the start',
       { startsAt: '2030-01-02T00:00:00Z', expiresAt: '2030-01-01T00:00:00Z' },

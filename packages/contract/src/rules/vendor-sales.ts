@@ -10,6 +10,7 @@ import {
 } from '../constants/vendor-sales.ts';
 import { validateCouponCode } from './coupon.ts';
 import { hasUnreadableCharacters, UNREADABLE_TEXT } from './text.ts';
+import { isStorableTimestamp } from './timestamp.ts';
 
 export type FieldProblems = Record<string, string>;
 
@@ -41,7 +42,6 @@ export interface CouponDraft {
   maxPerBuyer: number | null;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const badLimit = (n: number | null) =>
   n !== null && (!isWhole(n) || n < 1 || n > COUPON_REDEMPTIONS_MAX);
 
@@ -62,8 +62,8 @@ export function couponProblems(c: CouponDraft): FieldProblems {
   if (c.scope === 'products' && c.productIds.length === 0)
     problems.productIds = m.couponProductsRequired;
   if (c.productIds.length > COUPON_PRODUCTS_MAX) problems.productIds = m.couponProductsTooMany;
-  if (c.startsAt !== null && !ISO.test(c.startsAt)) problems.startsAt = m.couponDate;
-  if (c.expiresAt !== null && !ISO.test(c.expiresAt)) problems.expiresAt = m.couponDate;
+  if (c.startsAt !== null && !isStorableTimestamp(c.startsAt)) problems.startsAt = m.couponDate;
+  if (c.expiresAt !== null && !isStorableTimestamp(c.expiresAt)) problems.expiresAt = m.couponDate;
   else if (c.startsAt && c.expiresAt && Date.parse(c.expiresAt) <= Date.parse(c.startsAt))
     problems.expiresAt = m.couponExpiresBeforeStart;
   if (badLimit(c.maxRedemptions)) problems.maxRedemptions = m.couponLimitRange;

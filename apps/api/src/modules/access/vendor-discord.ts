@@ -7,6 +7,7 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
 import { vendorOf } from './bindings.ts';
@@ -35,6 +36,9 @@ export async function vendorServers(
   };
 }
 
+/** The last product shown; its place is read from its row (another vendor's reads nothing). */
+const COMMUNITY_CURSOR = cursorKind('community-product', [cursorField.id]);
+
 /** The vendor's community products, each with its binding (null until bound). */
 export async function communityProducts(
   deps: AppDeps,
@@ -46,7 +50,7 @@ export async function communityProducts(
   const { products, more } = await vendorProductRefs(db, vendorId, {
     kinds: ['community'],
     limit: page.limit,
-    after: page.cursor ?? null,
+    after: page.cursor ? deps.cursors.decode(COMMUNITY_CURSOR, page.cursor)[0] : null,
   });
   const ids = products.map((p) => p.id);
   const bound = ids.length
@@ -78,7 +82,8 @@ export async function communityProducts(
           : null,
       };
     }),
-    nextCursor: more ? (products.at(-1)?.id ?? null) : null,
+    nextCursor:
+      more && products.length ? deps.cursors.encode(COMMUNITY_CURSOR, [products.at(-1)!.id]) : null,
   };
 }
 

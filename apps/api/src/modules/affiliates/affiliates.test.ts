@@ -17,6 +17,7 @@ import {
   createReferral,
   sandboxPost,
 } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -123,6 +124,21 @@ describe('programmes and referrals', () => {
       body: { open: true, commissionBps: 20_000, cookieDays: 30 },
     });
     expect(wild.statusCode).toBe(400);
+  });
+});
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming `cursor` for a forged referrals cursor', async () => {
+    const affiliate = await newAffiliate();
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await t.call(affiliatesRoutes.affiliateReferrals, {
+          token: affiliate.token,
+          query: { cursor },
+        }),
+        'cursor',
+        cursor,
+      );
   });
 });
 

@@ -68,7 +68,11 @@ export async function affiliateOverview(
   const since = new Date(`${months[0]}-01T00:00:00Z`);
   const [balances, sales, earnings, saleCounts, links, withdrawals, account] = await Promise.all([
     orders.affiliateBalances(db, userId, hold.cutoff),
-    orders.affiliateSales(db, userId, { cutoff: hold.cutoff, ...page, cursor: page.cursor }),
+    orders.affiliateSales(db, deps.cursors, userId, {
+      cutoff: hold.cutoff,
+      ...page,
+      cursor: page.cursor,
+    }),
     orders.affiliateEarnings(db, userId, since),
     orders.affiliateSaleCounts(db, userId),
     db.execute<{ ref_id: string; vendor_id: string; clicks: number }>(

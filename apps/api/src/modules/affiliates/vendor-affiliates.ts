@@ -3,6 +3,7 @@
 import { affiliateMessages as m, type VendorAffiliate } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorAffiliateTotals } from '../orders/index.ts';
 import { contactsOf } from '../users/index.ts';
@@ -29,7 +30,10 @@ export async function revokeInvite(
   throw new AppError('not_found', m.inviteNotFound);
 }
 
-/** Newest links first; the cursor is the last link's referral id, its place read from its row. */
+/** A link's referral id; its place is read from its row, so another vendor's reads nothing. */
+const AFFILIATE_CURSOR = cursorKind('affiliate', [cursorField.id]);
+
+/** Newest links first; the cursor names the last link shown. */
 export async function vendorAffiliates(
   deps: AppDeps,
   userId: string,
@@ -37,6 +41,7 @@ export async function vendorAffiliates(
 ): Promise<{ affiliates: VendorAffiliate[]; nextCursor: string | null }> {
   const vendorId = await ownVendorId(deps, userId);
   const db = deps.database.db;
+  const after = page.cursor ? deps.cursors.decode(AFFILIATE_CURSOR, page.cursor)[0] : null;
   const found = await db.execute<{
     ref_id: string;
     user_id: string;
@@ -47,9 +52,9 @@ export async function vendorAffiliates(
   }>(sql`select l.ref_id, l.user_id, l.commission_bps, l.cookie_days, l.created_at,
       (select count(*)::int from affiliate_clicks k where k.ref_id = l.ref_id) as clicks
     from referral_links l
-    ${page.cursor ? sql`join referral_links c on c.ref_id = ${page.cursor} and c.vendor_id = ${vendorId}` : sql``}
+    ${after ? sql`join referral_links c on c.ref_id = ${after} and c.vendor_id = ${vendorId}` : sql``}
     where l.vendor_id = ${vendorId}
-      ${page.cursor ? sql`and (l.created_at, l.ref_id) < (c.created_at, c.ref_id)` : sql``}
+      ${after ? sql`and (l.created_at, l.ref_id) < (c.created_at, c.ref_id)` : sql``}
     order by l.created_at desc, l.ref_id desc
     limit ${page.limit + 1}`);
   const rows = found.rows.slice(0, page.limit);
@@ -69,6 +74,9 @@ export async function vendorAffiliates(
       sales: totals.get(r.ref_id)?.sales ?? 0,
       commission: totals.get(r.ref_id)?.commission ?? [],
     })),
-    nextCursor: found.rows.length > page.limit ? rows.at(-1)!.ref_id : null,
+    nextCursor:
+      found.rows.length > page.limit
+        ? deps.cursors.encode(AFFILIATE_CURSOR, [rows.at(-1)!.ref_id])
+        : null,
   };
 }

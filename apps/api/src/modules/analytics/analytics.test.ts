@@ -1,6 +1,7 @@
 import { analyticsRoutes, authRoutes } from '@tradeshelf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
+import { expectRefused } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { analyticsEvents } from './tables.ts';
 
@@ -63,6 +64,18 @@ describe('analytics events', () => {
       ['identify', null],
       ['identify', user.id],
     ]);
+  });
+
+  it('answers 400 naming the field for a time PostgreSQL refuses, and stores nothing (issue 26)', async () => {
+    const before = (await t.database.db.select().from(analyticsEvents)).length;
+    const event = { type: 'page_view', anonymousId: 'anon-12345', path: '/x', occurredAt: now() };
+    for (const occurredAt of ['0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999Z']) {
+      const res = await t.call(analyticsRoutes.track, {
+        body: { events: [event, { ...event, occurredAt }] },
+      });
+      expectRefused(res, 'events.1.occurredAt', occurredAt);
+    }
+    expect((await t.database.db.select().from(analyticsEvents)).length).toBe(before);
   });
 
   it('rejects empty, oversized and malformed batches without storing anything', async () => {

@@ -209,11 +209,29 @@ describe('vendor analytics', () => {
       [{ from: '2023-01-01', to: '2026-01-01' }, { from: m.tooLong }],
       [{ interval: 'hour' }, { interval: m.interval }],
       [{ from: '2999-01-01' }, { to: m.order }],
+      // Days PostgreSQL has no such year for (issue 26).
+      [
+        { from: '0000-01-01', to: '0000-01-05' },
+        { from: m.date, to: m.date },
+      ],
+      [{ from: '10000-01-01' }, { from: m.date }],
     ] as const) {
       const res = await analytics(vendorAuth, query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json()).toMatchObject({ code: 'validation_failed', fields });
     }
+  });
+});
+
+describe('the last days a timestamp may have (issue 26)', () => {
+  it('answers a range ending on 9999-12-31 in every interval, and its export', async () => {
+    const range = { from: '9999-12-01', to: '9999-12-31' };
+    for (const interval of ['day', 'week', 'month']) {
+      const res = await analytics(vendorAuth, { ...range, interval });
+      expect(res.statusCode, `${interval}: ${res.body.slice(0, 200)}`).toBe(200);
+    }
+    const csv = await t.call(r.vendorAnalyticsExport, { token: vendorAuth, query: range });
+    expect(csv.statusCode, csv.body.slice(0, 200)).toBe(200);
   });
 });
 

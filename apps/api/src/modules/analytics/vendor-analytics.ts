@@ -57,8 +57,10 @@ export function bucketStart(day: string, interval: AnalyticsInterval): string {
 /** Every bucket's first day from `from`'s bucket to `to`'s, oldest first. */
 export function bucketsOf(from: string, to: string, interval: AnalyticsInterval): string[] {
   const out: string[] = [];
+  const end = Date.parse(`${to}T00:00:00Z`);
   let at = bucketStart(from, interval);
-  while (at <= to) {
+  // Compared as times: past 9999-12-31 the ISO text (`+010000-…`) sorts before `to` (issue 26).
+  while (Date.parse(`${at}T00:00:00Z`) <= end) {
     out.push(at);
     if (interval === 'day') at = shiftAnalyticsDate(at, 1);
     else if (interval === 'week') at = shiftAnalyticsDate(at, 7);

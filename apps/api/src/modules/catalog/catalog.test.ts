@@ -9,6 +9,7 @@ import {
   requirePrerequisite,
 } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;
@@ -275,6 +276,9 @@ describe('search', () => {
     expect((await search({ limit: '51' })).statusCode).toBe(400);
     expect((await search({ category: 'weapons' })).statusCode).toBe(400);
     expect((await search({ cursor: 'garbage!' })).statusCode).toBe(400);
+    // A cursor made by hand (the old unsigned `mode:offset`) is refused too (issue 26).
+    for (const cursor of [Buffer.from('text:20').toString('base64url'), ...FORGED_CURSORS])
+      expectRefused(await search({ cursor }), 'cursor', cursor);
     // Query syntax characters are just text, never a tsquery error.
     for (const q of ["rsi & | ! ( ) :* '", '%_\\', '   '])
       expect((await search({ q })).statusCode).toBe(200);

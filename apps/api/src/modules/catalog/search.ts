@@ -8,7 +8,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { preparedRows } from '../../db/prepared.ts';
-import { AppError } from '../../platform/errors.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { onContentChange } from '../../platform/content-changes.ts';
 import { TtlCache } from '../../platform/ttl-cache.ts';
 import { presentBundleCard, presentProductCard } from './presenter.ts';
@@ -35,28 +35,13 @@ import { suggestAlternatives } from './search-suggestions.ts';
 const MAX_OFFSET = 1000;
 
 type Mode = 'text' | 'fix' | 'fuzzy';
-const MODES: readonly string[] = ['text', 'fix', 'fuzzy'];
 
 /** Cursor: the match mode and the offset, so page 2 continues the same kind of result set. */
-function decodeCursor(cursor: string | undefined): { mode: Mode | null; offset: number } {
-  if (!cursor) return { mode: null, offset: 0 };
-  const [mode, raw] = Buffer.from(cursor, 'base64url').toString('utf8').split(':');
-  const offset = Number(raw);
-  if (
-    !mode ||
-    !MODES.includes(mode) ||
-    !Number.isInteger(offset) ||
-    offset < 0 ||
-    offset > MAX_OFFSET
-  ) {
-    throw new AppError('validation_failed', catalogMessages.badCursor, {
-      cursor: catalogMessages.badCursor,
-    });
-  }
-  return { mode: mode as Mode, offset };
-}
-const encodeCursor = (mode: Mode, n: number) =>
-  Buffer.from(`${mode}:${n}`, 'utf8').toString('base64url');
+const SEARCH_CURSOR = cursorKind(
+  'search',
+  [cursorField.oneOf<Mode>('text', 'fix', 'fuzzy'), cursorField.count(MAX_OFFSET)],
+  catalogMessages.badCursor,
+);
 
 /** What a search found, as ids: shared by every buyer, so it can be cached; cards are loaded per request. */
 interface SearchMatches {
@@ -181,7 +166,9 @@ async function findMatches(
   lq: string,
   cards: CardPrefetch,
 ): Promise<SearchMatches> {
-  const { mode: cursorMode, offset } = decodeCursor(input.cursor);
+  const [cursorMode, offset]: [Mode | null, number] = input.cursor
+    ? deps.cursors.decode(SEARCH_CURSOR, input.cursor)
+    : [null, 0];
   const limit = input.limit;
   const wantBundlesOnly = input.category === 'bundles';
   const withBundles =
@@ -215,7 +202,8 @@ async function findMatches(
   return {
     productIds: products.ids.slice(0, limit),
     bundleIds: foundBundles.slice(0, limit),
-    nextCursor: more && canPage ? encodeCursor(products.mode, offset + limit) : null,
+    nextCursor:
+      more && canPage ? deps.cursors.encode(SEARCH_CURSOR, [products.mode, offset + limit]) : null,
     didYouMean: products.didYouMean,
     suggestions:
       nothing && offset === 0 && products.query

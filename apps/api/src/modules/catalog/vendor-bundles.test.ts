@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import type { CallOptions, TestApp } from '../../../test/harness.ts';
@@ -264,15 +265,20 @@ describe('what a bundle may hold', () => {
       query: { q: v.a.title.split(' ')[1]!.toUpperCase() },
     });
     expect(found.json().products.map((p: { id: string }) => p.id)).toEqual([v.a.id]);
-    // Another vendor's product is found by nobody else, and its id as a cursor gives nothing.
+    // Another vendor's product is found by nobody else; its id is no cursor (cursors are signed, ADR 051).
     const theirs = await call(r.vendorBundleProducts, {
       token: v.token,
       query: { q: other.a.title },
     });
     expect(theirs.json().products).toEqual([]);
+    expectRefused(
+      await call(r.vendorBundleProducts, { token: v.token, query: { cursor: other.a.id } }),
+      'cursor',
+      'a product id as the cursor',
+    );
     const foreignCursor = await call(r.vendorBundleProducts, {
-      token: v.token,
-      query: { cursor: other.a.id },
+      token: other.token,
+      query: { cursor: first.nextCursor },
     });
     expect(foreignCursor.json().products).toEqual([]);
   });
@@ -632,5 +638,17 @@ describe('the cover', () => {
     expect((await t.app.inject({ method: 'GET', url: localPath(replaced) })).statusCode).toBe(404);
     // Published: the public side follows at once.
     expect((await details(bundle.id)).json().bundle.imageUrl).toBeNull();
+  });
+});
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming `cursor` for a forged list cursor', async () => {
+    const v = await newVendor();
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await call(r.vendorBundles, { token: v.token, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
   });
 });

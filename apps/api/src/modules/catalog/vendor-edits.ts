@@ -3,6 +3,7 @@
 import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { slugify } from './seed.ts';
 import { vendorIdOfUser } from './summaries.ts';
@@ -56,36 +57,19 @@ export function statusFilter(alias: string, status: VendorProductStatus | undefi
   return sql``;
 }
 
-/** The cursor: the last row's `updated_at` at full precision (as text) and its id. */
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(parsed[0]) &&
-      parsed[1].length <= 64
-    )
-      return [parsed[0], parsed[1]];
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError('validation_failed', m.badCursor, { cursor: m.badCursor });
-}
+/** The cursor: the last row's `updated_at` at full precision and its id. */
+const EDIT_CURSOR = cursorKind('edited', [cursorField.time, cursorField.id], m.badCursor);
 
-export const encodeCursor = (last: { updated_key: string; id: string }) =>
-  Buffer.from(JSON.stringify([last.updated_key, last.id])).toString('base64url');
+export const encodeCursor = (cursors: Cursors, last: { updated_key: string; id: string }) =>
+  cursors.encode(EDIT_CURSOR, [last.updated_key, last.id]);
 
 /** Pages rows of alias `alias` after `cursor`, most recently edited first (nothing on page one). */
-export function afterCursor(alias: string, cursor: string | undefined): SQL {
+export function afterCursor(cursors: Cursors, alias: string, cursor: string | undefined): SQL {
   if (!cursor) return sql``;
-  const [at, id] = decodeCursor(cursor);
+  const [at, id] = cursors.decode(EDIT_CURSOR, cursor);
   const t = sql.identifier(alias);
   return sql`and (${t}.updated_at, ${t}.id) < (${at}::timestamptz, ${id})`;
 }
 
 /** `updated_at` at full precision, as the cursor carries it. */
-export const updatedKey = (alias: string): SQL =>
-  sql`to_char(${sql.identifier(alias)}.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const updatedKey = (alias: string): SQL => timeKey(sql`${sql.identifier(alias)}.updated_at`);

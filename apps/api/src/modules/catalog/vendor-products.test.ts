@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type CallOptions, type TestApp } from '../../../test/harness.ts';
@@ -660,5 +661,32 @@ describe('kinds', () => {
         { priceId: seeded.extraPriceIds[0], billing: 'month', amount: 900, trialDays: 3 },
       ],
     });
+  });
+});
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming the field for baseUpdatedAt and forged list cursors, and changes nothing', async () => {
+    const v = await newVendor();
+    const product = await create(v.token);
+    for (const at of UNSTORABLE_TIMES.filter((x) => x.includes('T')))
+      expectRefused(
+        await call(r.updateVendorProduct, {
+          token: v.token,
+          params: { id: product.id },
+          body: { ...draft({ title: 'Never saved' }), baseUpdatedAt: at },
+        }),
+        'baseUpdatedAt',
+        at,
+      );
+    const [kept] = (
+      await t.database.db.execute(sql`select title from products where id = ${product.id}`)
+    ).rows;
+    expect(kept).toEqual({ title: product.title });
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await call(r.vendorProducts, { token: v.token, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
   });
 });

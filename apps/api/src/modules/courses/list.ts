@@ -1,10 +1,14 @@
 // Use case: the buyer's courses (live enrolments), with progress and where to pick up.
 import type { CourseSummary } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { liveEnrolments } from '../access/index.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { coursesOfProducts, outlinesOf, progressOf } from './repository.ts';
 import { accessTo, resumeOf, summaryOf } from './state.ts';
+
+/** How many courses the pages before showed. */
+const COURSES_CURSOR = cursorKind('courses', [cursorField.count(999_999)]);
 
 export async function userCourses(
   deps: AppDeps,
@@ -22,9 +26,12 @@ export async function userCourses(
       startedAt.get(b.product_id)!.getTime() - startedAt.get(a.product_id)!.getTime() ||
       a.id.localeCompare(b.id),
   );
-  const offset = page.cursor ? Number(page.cursor) : 0;
+  const [offset] = page.cursor ? deps.cursors.decode(COURSES_CURSOR, page.cursor) : [0];
   const courses = all.slice(offset, offset + page.limit);
-  const nextCursor = offset + page.limit < all.length ? String(offset + page.limit) : null;
+  const nextCursor =
+    offset + page.limit < all.length
+      ? deps.cursors.encode(COURSES_CURSOR, [offset + page.limit])
+      : null;
   if (!courses.length) return { courses: [], nextCursor: null };
 
   const ids = courses.map((c) => c.id);

@@ -163,7 +163,13 @@ describe('who may build', () => {
     const first = await t.call(vr.vendorCourses, { token, query: { limit: '1' } });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().courses).toHaveLength(1);
-    expect(first.json().nextCursor).toBe('1');
+    // The cursor is opaque (signed, ADR 051); it leads to the next course.
+    const second = await t.call(vr.vendorCourses, {
+      token,
+      query: { limit: '1', cursor: first.json().nextCursor },
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().courses[0].productId).not.toBe(first.json().courses[0].productId);
     const all = await t.call(vr.vendorCourses, { token, query: { limit: '100' } });
     const ids = all.json().courses.map((c: { productId: string }) => c.productId);
     expect(ids).toContain(product.id);

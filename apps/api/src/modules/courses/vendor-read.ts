@@ -3,9 +3,12 @@
 import type { VendorCourse, VendorCourseSummary } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { vendorProductsOfKind, type VendorProductRow } from '../catalog/index.ts';
 import { filesOf, outlinesOf } from './repository.ts';
 import { courseVendorOf } from './vendor-access.ts';
+
+const VENDOR_COURSES_CURSOR = cursorKind('vendor-courses', [cursorField.count(999_999)]);
 
 export async function vendorCourses(
   deps: AppDeps,
@@ -14,7 +17,7 @@ export async function vendorCourses(
 ): Promise<{ courses: VendorCourseSummary[]; nextCursor: string | null }> {
   const db = deps.database.db;
   const vendorId = await courseVendorOf(deps, userId);
-  const offset = /^\d{1,6}$/.test(page.cursor ?? '') ? Number(page.cursor) : 0;
+  const [offset] = page.cursor ? deps.cursors.decode(VENDOR_COURSES_CURSOR, page.cursor) : [0];
   const { products, more } = await vendorProductsOfKind(db, vendorId, 'course', {
     offset,
     limit: page.limit,
@@ -49,7 +52,7 @@ export async function vendorCourses(
         learners: Number(c?.learners ?? 0),
       };
     }),
-    nextCursor: more ? String(offset + page.limit) : null,
+    nextCursor: more ? deps.cursors.encode(VENDOR_COURSES_CURSOR, [offset + page.limit]) : null,
   };
 }
 

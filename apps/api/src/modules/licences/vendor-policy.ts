@@ -15,6 +15,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { FileReader } from '../../platform/multipart.ts';
 import { rules } from '../../platform/rate-limit.ts';
@@ -103,20 +104,23 @@ async function appViews(
   });
 }
 
+/** How many apps the pages before showed. */
+const APPS_CURSOR = cursorKind('licence-apps', [cursorField.count(999_999)]);
+
 export async function vendorLicenceApps(
   deps: AppDeps,
   userId: string,
   page: { limit: number; cursor?: string | undefined },
 ) {
   const vendorId = await licenceVendorOf(deps, userId);
-  const offset = /^\d{1,6}$/.test(page.cursor ?? '') ? Number(page.cursor) : 0;
+  const [offset] = page.cursor ? deps.cursors.decode(APPS_CURSOR, page.cursor) : [0];
   const { products, more } = await vendorProductsOfKind(deps.database.db, vendorId, 'app', {
     offset,
     limit: page.limit,
   });
   return {
     apps: await appViews(deps, products),
-    nextCursor: more ? String(offset + page.limit) : null,
+    nextCursor: more ? deps.cursors.encode(APPS_CURSOR, [offset + page.limit]) : null,
   };
 }
 

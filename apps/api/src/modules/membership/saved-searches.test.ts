@@ -8,6 +8,7 @@ import {
   type PlanProducts,
 } from '../../../test/factories/membership.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { ALERT_SETTLE_MS, runSavedSearchAlerts } from './alerts.ts';
 
@@ -61,6 +62,12 @@ describe('saved searches', () => {
     expect(res.json()).toMatchObject({ code: 'forbidden', error: membershipMessages.membersOnly });
     expect((await list(buyer)).json()).toMatchObject({ savedSearches: [], count: 0, limit: 0 });
     expect((await t.call(membershipRoutes.listSavedSearches, {})).statusCode).toBe(401);
+  });
+
+  it('answers 400 naming `cursor` for a forged list cursor, times PostgreSQL refuses included (issue 26)', async () => {
+    const buyer = await createBuyer(t);
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(await list(buyer, { cursor }), 'cursor', cursor);
   });
 
   it('save, list in pages, rename, switch alerts and delete; bad input is a 400 that changes nothing', async () => {

@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { presentSavedSearch, rows, type SavedSearchRow } from './repository.ts';
 import { currentPlan } from './status.ts';
@@ -23,21 +24,8 @@ const notFound = () => new AppError('not_found', m.notFound);
 const columns = sql`id, user_id, name, q, category, kind, platform, min_price, max_price, alerts,
   checked_until, created_at`;
 
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      !Number.isNaN(Date.parse(parsed[0]))
-    )
-      return [parsed[0], parsed[1]];
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError('bad_request', 'That page link has expired. Reload the list.');
-}
+/** A saved search's place in the newest-first list. */
+const SAVED_SEARCH_CURSOR = cursorKind('saved-search', [cursorField.time, cursorField.id]);
 
 /** The member's saved searches, newest first, and how many their plan allows (0 without one). */
 export async function listSavedSearches(
@@ -52,7 +40,9 @@ export async function listSavedSearches(
   limit: number;
 }> {
   const after = cursor
-    ? (([at, id]) => sql`and (created_at, id) < (${at}::timestamptz, ${id})`)(decodeCursor(cursor))
+    ? (([at, id]) => sql`and (created_at, id) < (${at}::timestamptz, ${id})`)(
+        deps.cursors.decode(SAVED_SEARCH_CURSOR, cursor),
+      )
     : sql``;
   const [found, counted, plan] = await Promise.all([
     rows<SavedSearchRow>(
@@ -72,9 +62,10 @@ export async function listSavedSearches(
     savedSearches: page.map(presentSavedSearch),
     nextCursor:
       found.length > limit && last
-        ? Buffer.from(JSON.stringify([new Date(last.created_at).toISOString(), last.id])).toString(
-            'base64url',
-          )
+        ? deps.cursors.encode(SAVED_SEARCH_CURSOR, [
+            new Date(last.created_at).toISOString(),
+            last.id,
+          ])
         : null,
     count: counted[0]!.n,
     limit: plan?.plan.savedSearches ?? 0,

@@ -3,9 +3,10 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
+import type { Cursors } from '../../platform/cursor.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { rows } from './repository.ts';
-import { afterCursor } from './purchases.ts';
+import { afterCursor, encodeCursor } from './purchases.ts';
 
 /** One currency of an affiliate's account, in minor units. */
 export interface AffiliateBalance {
@@ -96,6 +97,7 @@ export interface AffiliateSale {
 /** The affiliate's referred purchases that earned commission, newest first, a page at a time. */
 export async function affiliateSales(
   db: Tx,
+  cursors: Cursors,
   userId: string,
   page: { cutoff: Date; limit: number; cursor: string | undefined },
 ): Promise<{ sales: AffiliateSale[]; nextCursor: string | null }> {
@@ -121,7 +123,7 @@ export async function affiliateSales(
         (select coalesce(-sum(l.amount), 0)::int from ledger_entries l
           where l.purchase_id = p.id and l.account_type = 'clearing' and l.entry_type = 'sale') as paid
       from sales s join purchases p on p.id = s.purchase_id
-      where ${afterCursor(page.cursor)}
+      where ${afterCursor(cursors, page.cursor)}
       order by p.created_at desc, p.id desc
       limit ${page.limit + 1}`,
   );
@@ -152,9 +154,7 @@ export async function affiliateSales(
     sales,
     nextCursor:
       found.length > page.limit && last
-        ? Buffer.from(JSON.stringify([last.createdAt.toISOString(), last.purchaseId])).toString(
-            'base64url',
-          )
+        ? encodeCursor(cursors, { createdAt: last.createdAt, id: last.purchaseId })
         : null,
   };
 }

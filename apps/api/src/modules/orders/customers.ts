@@ -2,34 +2,18 @@
 import type { VendorCustomer } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../platform/errors.ts';
+import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
 import * as users from '../users/index.ts';
 import { rows } from './repository.ts';
 import { sellingVendor } from './vendor-sales.ts';
 
-/** A PostgreSQL timestamptz as text (microseconds kept, so no row is skipped between pages). */
-export const TIMESTAMP =
-  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+/** A customer's place: when they last paid and their id (newest first). */
+const CUSTOMER_CURSOR = cursorKind('customer', [cursorField.time, cursorField.id]);
 
-const encode = (last: string, buyerId: string) =>
-  Buffer.from(JSON.stringify([last, buyerId])).toString('base64url');
-
-function afterCustomer(cursor: string | undefined): SQL {
+function afterCustomer(cursors: Cursors, cursor: string | undefined): SQL {
   if (!cursor) return sql`true`;
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    // falls through to the 400 below
-  }
-  if (
-    !Array.isArray(parsed) ||
-    typeof parsed[0] !== 'string' ||
-    typeof parsed[1] !== 'string' ||
-    !TIMESTAMP.test(parsed[0])
-  )
-    throw new AppError('bad_request', 'That page link has expired. Reload the list.');
-  return sql`(max(p.paid_at), p.buyer_id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
+  const [at, buyerId] = cursors.decode(CUSTOMER_CURSOR, cursor);
+  return sql`(max(p.paid_at), p.buyer_id) < (${at}::timestamptz, ${buyerId})`;
 }
 
 /**
@@ -43,6 +27,8 @@ export async function vendorCustomers(
 ): Promise<{ customers: VendorCustomer[]; nextCursor: string | null }> {
   const db = deps.database.db;
   const vendorId = await sellingVendor(db, userId);
+  // Checked first: a forged cursor is a 400 even when the search finds nobody.
+  const after = afterCustomer(deps.cursors, q.cursor);
   let among = sql`true`;
   if (q.q) {
     const buyers = await rows<{ buyer_id: string }>(
@@ -69,11 +55,11 @@ export async function vendorCustomers(
   }>(
     db,
     sql`select p.buyer_id, count(*)::int as purchases, min(p.paid_at) as first, max(p.paid_at) as last,
-        max(p.paid_at)::text as last_key
+        ${timeKey(sql`max(p.paid_at)`)} as last_key
       from purchases p
       where p.vendor_id = ${vendorId} and p.paid_at is not null and ${among}
       group by p.buyer_id
-      having ${afterCustomer(q.cursor)}
+      having ${after}
       order by max(p.paid_at) desc, p.buyer_id desc
       limit ${q.limit + 1}`,
   );
@@ -105,6 +91,9 @@ export async function vendorCustomers(
       firstPurchaseAt: iso(r.first),
       lastPurchaseAt: iso(r.last),
     })),
-    nextCursor: found.length > q.limit && last ? encode(last.last_key, last.buyer_id) : null,
+    nextCursor:
+      found.length > q.limit && last
+        ? deps.cursors.encode(CUSTOMER_CURSOR, [last.last_key, last.buyer_id])
+        : null,
   };
 }

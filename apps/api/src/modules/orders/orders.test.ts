@@ -17,6 +17,7 @@ import {
   sandboxPost,
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
 
@@ -423,6 +424,16 @@ describe('checkout through the sandbox', () => {
       query: { cursor: 'x' },
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('answers 400 naming `cursor` for a forged purchases cursor, times PostgreSQL refuses included (issue 26)', async () => {
+    const buyer = await createBuyer(t);
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await t.call(ordersRoutes.purchaseList, { token: buyer.token, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
   });
 
   it('previews a coupon with the discounted total', async () => {

@@ -2,6 +2,7 @@
 import { ordersMessages, type Purchase } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
 import { loadPurchases, one } from './repository.ts';
@@ -23,8 +24,11 @@ export async function ownPurchase(
   return found;
 }
 
-export const encodeCursor = (p: Pick<Purchase, 'createdAt' | 'id'>) =>
-  Buffer.from(JSON.stringify([p.createdAt, p.id])).toString('base64url');
+/** A purchase's place in a newest-first list (the buyer's, a vendor's sales, an affiliate's). */
+const PURCHASE_CURSOR = cursorKind('purchase', [cursorField.time, cursorField.id]);
+
+export const encodeCursor = (cursors: Cursors, p: { createdAt: string | Date; id: string }) =>
+  cursors.encode(PURCHASE_CURSOR, [new Date(p.createdAt).toISOString(), p.id]);
 
 /** Newest first; abandoned checkouts (pending past expiry, cancelled) are left out of the list. */
 export async function purchaseList(
@@ -36,37 +40,21 @@ export async function purchaseList(
   const found = await loadPurchases(
     deps.database.db,
     sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
-      and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(cursor)}`,
+      and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(deps.cursors, cursor)}`,
     limit + 1,
   );
   const page = found.slice(0, limit);
   return {
     purchases: page,
-    nextCursor: found.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor: found.length > limit ? encodeCursor(deps.cursors, page[page.length - 1]!) : null,
   };
 }
 
 /** The condition for the page after `cursor` (newest first); 400 for a cursor we did not make. */
-export function afterCursor(cursor: string | undefined): SQL {
-  let after = sql`true`;
-  if (cursor) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-      parsed = null;
-    }
-    if (
-      !Array.isArray(parsed) ||
-      typeof parsed[0] !== 'string' ||
-      typeof parsed[1] !== 'string' ||
-      Number.isNaN(Date.parse(parsed[0]))
-    ) {
-      throw new AppError('bad_request', 'That page link has expired. Reload the list.');
-    }
-    after = sql`(p.created_at, p.id) < (${parsed[0]}::timestamptz, ${parsed[1]})`;
-  }
-  return after;
+export function afterCursor(cursors: Cursors, cursor: string | undefined): SQL {
+  if (!cursor) return sql`true`;
+  const [at, id] = cursors.decode(PURCHASE_CURSOR, cursor);
+  return sql`(p.created_at, p.id) < (${at}::timestamptz, ${id})`;
 }
 
 export async function customerPortal(

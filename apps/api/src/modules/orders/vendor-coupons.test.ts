@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // Vendors manage their coupons over HTTP; checkout honours every limit, atomically.
@@ -158,6 +159,34 @@ describe('managing coupons', () => {
     } while (cursor);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers 400 naming the field for dates PostgreSQL refuses and for forged list cursors, and changes nothing (issue 26)', async () => {
+    const made = await created({});
+    const count = async () =>
+      (await t.database.db.execute(sql`select count(*)::int as n from coupons`)).rows[0]!.n;
+    const before = await count();
+    for (const at of UNSTORABLE_TIMES.filter((x) => x.includes('T')))
+      for (const field of ['startsAt', 'expiresAt'] as const) {
+        expectRefused(await create({ [field]: at }), field, `create ${field}=${at}`);
+        const edit = await t.call(vendorCouponsRoutes.updateVendorCoupon, {
+          token: vendorToken,
+          params: { id: made.id },
+          body: { code: made.code, type: 'percent', percentOff: 30, [field]: at },
+        });
+        expectRefused(edit, field, `update ${field}=${at}`);
+      }
+    expect(await count()).toBe(before);
+    const [kept] = (
+      await t.database.db.execute(sql`select percent_off from coupons where id = ${made.id}`)
+    ).rows;
+    expect(kept).toEqual({ percent_off: made.percentOff });
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await t.call(vendorCouponsRoutes.vendorCoupons, { token: vendorToken, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
   });
 
   it('checks every field with the contract’s messages', async () => {

@@ -11,11 +11,11 @@ import type { Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
+import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
 import { one, rows } from './repository.ts';
 import { sellingVendor } from './vendor-sales.ts';
-import { TIMESTAMP } from './customers.ts';
 
 interface VendorCouponRow {
   id: string;
@@ -37,10 +37,13 @@ interface VendorCouponRow {
   scope_ids: string[] | null;
 }
 
-const SELECT = sql`select c.*, c.created_at::text as created_key,
+const SELECT = sql`select c.*, ${timeKey(sql`c.created_at`)} as created_key,
     array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
       union select c.product_id where c.product_id is not null) as scope_ids
   from coupons c`;
+
+/** A coupon's place in the newest-first list. */
+const COUPON_CURSOR = cursorKind('coupon', [cursorField.time, cursorField.id]);
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -105,9 +108,7 @@ export async function listVendorCoupons(
   const vendorId = await sellingVendor(db, userId);
   let after = sql`true`;
   if (q.cursor) {
-    const [at, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
-    if (!at || !id || !TIMESTAMP.test(at))
-      throw new AppError('bad_request', 'That page link has expired. Reload the list.');
+    const [at, id] = deps.cursors.decode(COUPON_CURSOR, q.cursor);
     after = sql`(c.created_at, c.id) < (${at}::timestamptz, ${id})`;
   }
   const found = await rows<VendorCouponRow>(
@@ -121,7 +122,7 @@ export async function listVendorCoupons(
     coupons: await present(db, page),
     nextCursor:
       found.length > q.limit && last
-        ? Buffer.from(`${last.created_key}|${last.id}`).toString('base64url')
+        ? deps.cursors.encode(COUPON_CURSOR, [last.created_key, last.id])
         : null,
     products: await productOptionsOfVendor(db, vendorId),
   };

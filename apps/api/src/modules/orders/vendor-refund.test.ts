@@ -9,6 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
@@ -391,6 +392,25 @@ describe('sales, one sale and customers', () => {
         })
       ).statusCode,
     ).toBe(400);
+  });
+});
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming the field for the sales filters and forged sales or customer cursors', async () => {
+    for (const at of UNSTORABLE_TIMES.filter((x) => x.includes('T')))
+      for (const field of ['from', 'to'] as const)
+        expectRefused(
+          await t.call(ordersRoutes.vendorSales, { token: vendorToken, query: { [field]: at } }),
+          field,
+          `${field}=${at}`,
+        );
+    for (const route of [ordersRoutes.vendorSales, vendorSalesRoutes.vendorCustomers])
+      for (const cursor of FORGED_CURSORS)
+        expectRefused(
+          await t.call(route, { token: vendorToken, query: { cursor } }),
+          'cursor',
+          `${route.path} cursor=${cursor}`,
+        );
   });
 });
 

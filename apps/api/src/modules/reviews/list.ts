@@ -1,6 +1,7 @@
 // Use case: a vendor's published reviews (or one product's), paged, with the average and spread.
 import {
   reviewMessages as m,
+  reviewSorts,
   type Review,
   type ReviewSort,
   type ReviewSummary,
@@ -8,6 +9,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows } from '../../db/prepared.ts';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorIdByUrl } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
@@ -31,26 +33,18 @@ const after: Record<ReviewSort, SQL> = {
  * A cursor names the sort and the last review shown; the next page starts after that review's
  * place, read from the row itself, so no client-made time or rating reaches the SQL.
  */
-const encodeCursor = (sort: ReviewSort, id: string) =>
-  Buffer.from(JSON.stringify([sort, id])).toString('base64url');
+const REVIEW_CURSOR = cursorKind(
+  'reviews',
+  [cursorField.oneOf(...reviewSorts), cursorField.id],
+  m.badCursor,
+);
 
-function decodeCursor(sort: ReviewSort, cursor: string): string {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    // answered below
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    parsed[0] !== sort ||
-    typeof parsed[1] !== 'string' ||
-    parsed[1].length === 0 ||
-    parsed[1].length > 64
-  )
-    throw new AppError('bad_request', m.badCursor, { cursor: m.badCursor });
-  return parsed[1];
+/** The cursor's review, when the cursor was made for this sort. */
+function cursorOf(deps: AppDeps, sort: ReviewSort, cursor: string): string {
+  const [madeFor, id] = deps.cursors.decode(REVIEW_CURSOR, cursor);
+  if (madeFor !== sort)
+    throw new AppError('validation_failed', m.badCursor, { cursor: m.badCursor });
+  return id;
 }
 
 export async function listReviews(
@@ -68,7 +62,7 @@ export async function listReviews(
     throw new AppError('validation_failed', m.scopeRequired, { vendorUrl: m.scopeRequired });
   const vendorId = query.vendorUrl ? await vendorIdByUrl(db, query.vendorUrl) : null;
   if (query.vendorUrl && !vendorId) throw new AppError('not_found', m.vendorNotFound);
-  const cursorId = query.cursor ? decodeCursor(query.sort, query.cursor) : null;
+  const cursorId = query.cursor ? cursorOf(deps, query.sort, query.cursor) : null;
   // A product alone needs no vendor lookup: the product page asks beside the product's own read.
   const scope = sql.join(
     [
@@ -112,6 +106,9 @@ export async function listReviews(
       );
     }),
     summary: presentSummary(stats[0] ?? { c1: 0, c2: 0, c3: 0, c4: 0, c5: 0 }),
-    nextCursor: found.length > query.limit ? encodeCursor(query.sort, page.at(-1)!.id) : null,
+    nextCursor:
+      found.length > query.limit
+        ? deps.cursors.encode(REVIEW_CURSOR, [query.sort, page.at(-1)!.id])
+        : null,
   };
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor, grantOwnership } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 // The vendor's reviews screen through the API: its published reviews across its products, newest
@@ -158,6 +159,10 @@ describe('the vendor’s reviews', () => {
       [{ rating: 'x' }, 'rating', m.ratingFilter],
       [{ unreplied: 'maybe' }, 'unreplied', m.unrepliedFilter],
       [{ cursor: 'not-ours' }, 'cursor', m.badCursor],
+      // Made by hand in the old unsigned shape, or carrying a time (issue 26).
+      ...[Buffer.from('["vendor","rev_x"]').toString('base64url'), ...FORGED_CURSORS].map(
+        (cursor) => [{ cursor }, 'cursor', m.badCursor] as const,
+      ),
     ] as const) {
       const res = await list(query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);

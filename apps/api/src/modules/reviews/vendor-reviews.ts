@@ -3,6 +3,7 @@ import { reviewMessages as m, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorIdOfUser } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
@@ -17,27 +18,7 @@ async function vendorOf(db: Tx, userId: string): Promise<string> {
 }
 
 /** A cursor names the last review shown; its place is read from the row (ADR 036). */
-const encodeCursor = (id: string) =>
-  Buffer.from(JSON.stringify(['vendor', id])).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    // answered below
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    parsed[0] !== 'vendor' ||
-    typeof parsed[1] !== 'string' ||
-    !parsed[1] ||
-    parsed[1].length > 64
-  )
-    throw new AppError('bad_request', m.badCursor, { cursor: m.badCursor });
-  return parsed[1];
-}
+const VENDOR_REVIEW_CURSOR = cursorKind('vendor-reviews', [cursorField.id], m.badCursor);
 
 async function present(db: Tx, rows: ReviewRow[]): Promise<Review[]> {
   const [people, products] = await Promise.all([
@@ -73,7 +54,7 @@ export async function vendorReviews(
 ): Promise<{ reviews: Review[]; nextCursor: string | null }> {
   const db = deps.database.db;
   const vendorId = await vendorOf(db, userId);
-  const cursorId = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursorId = query.cursor ? deps.cursors.decode(VENDOR_REVIEW_CURSOR, query.cursor)[0] : null;
   const found = await db.execute<ReviewRow>(sql`select ${reviewColumns} from reviews r
     ${cursorId ? sql`join reviews c on c.id = ${cursorId} and c.vendor_id = ${vendorId}` : sql``}
     where r.vendor_id = ${vendorId} and r.hidden_reason is null
@@ -85,7 +66,10 @@ export async function vendorReviews(
   const page = found.rows.slice(0, query.limit);
   return {
     reviews: await present(db, page),
-    nextCursor: found.rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null,
+    nextCursor:
+      found.rows.length > query.limit
+        ? deps.cursors.encode(VENDOR_REVIEW_CURSOR, [page.at(-1)!.id])
+        : null,
   };
 }
 

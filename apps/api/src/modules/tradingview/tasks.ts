@@ -8,6 +8,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { lockBuyer } from './sync.ts';
@@ -41,7 +42,7 @@ const notFound = () => new AppError('not_found', m.taskNotFound);
 async function taskRows(db: Tx, where: SQL, tail: SQL = sql``): Promise<TaskRow[]> {
   const found = await db.execute<TaskRow>(sql`
     select t.id, t.kind, t.status, t.username, t.product_id, t.purchase_id, t.expires_at, t.reason,
-      t.created_at, t.created_at::text as created_key, t.due_at, t.completed_at, t.note,
+      t.created_at, ${timeKey(sql`t.created_at`)} as created_key, t.due_at, t.completed_at, t.note,
       coalesce((
         select json_agg(json_build_object('id', s.id, 'name', s.name, 'url', s.url)
           order by s.name, s.id)
@@ -85,31 +86,8 @@ async function present(db: Tx, rows: TaskRow[]): Promise<TradingViewTask[]> {
   });
 }
 
-/** PostgreSQL's text form of a timestamptz (`2026-03-12 09:30:00.123456+00`), checked as a date. */
-function isTimestamp(text: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)([+-]\d{2})(:\d{2})?$/.exec(
-    text,
-  );
-  return Boolean(
-    m && !Number.isNaN(Date.parse(`${m[1]}T${m[2]!.slice(0, 12)}${m[3]}${m[4] ?? ':00'}`)),
-  );
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      isTimestamp(parsed[0])
-    )
-      return [parsed[0], parsed[1]];
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError('bad_request', 'That page link has expired. Reload the list.');
-}
+/** A task's place in the oldest-first queue. */
+const TASK_CURSOR = cursorKind('tv-task', [cursorField.time, cursorField.id]);
 
 /** The vendor's queue, oldest first. */
 export async function listTasks(
@@ -121,7 +99,7 @@ export async function listTasks(
   const db = deps.database.db;
   const after = input.cursor
     ? (([at, id]) => sql`and (t.created_at, t.id) > (${at}::timestamptz, ${id})`)(
-        decodeCursor(input.cursor),
+        deps.cursors.decode(TASK_CURSOR, input.cursor),
       )
     : sql``;
   const status = input.status === 'all' ? sql`` : sql`and t.status = ${input.status}`;
@@ -136,7 +114,7 @@ export async function listTasks(
     tasks: await present(db, page),
     nextCursor:
       found.length > input.limit && last
-        ? Buffer.from(JSON.stringify([last.created_key, last.id])).toString('base64url')
+        ? deps.cursors.encode(TASK_CURSOR, [last.created_key, last.id])
         : null,
   };
 }

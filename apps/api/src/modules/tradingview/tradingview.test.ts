@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
 import type { DomainEvent } from '../../events/types.ts';
@@ -462,6 +463,17 @@ async function buyPaidProductAs(buyer: Buyer, priceId: string): Promise<string> 
   );
   return found.rows[0]!.id;
 }
+
+describe('times PostgreSQL refuses (issue 26)', () => {
+  it('answers 400 naming `cursor` for a forged task-queue cursor', async () => {
+    for (const cursor of FORGED_CURSORS)
+      expectRefused(
+        await t.call(r.vendorTradingViewTasks, { token: vendor.token, query: { cursor } }),
+        'cursor',
+        cursor,
+      );
+  });
+});
 
 describe('the vendor’s scripts', () => {
   it('adds scripts by their TradingView link once, and lists them with their products', async () => {

@@ -1,9 +1,13 @@
 // Use case (vendor): the vendor's products with the scripts each delivers, to choose which deliver which.
 import type { VendorTradingViewProduct } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
+import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { vendorProductRefs } from '../catalog/index.ts';
 import { bindingsOf } from './sync.ts';
 import { vendorOf } from './vendors.ts';
+
+/** The last product shown; its place is read from its row (another vendor's reads nothing). */
+const PRODUCT_CURSOR = cursorKind('tv-product', [cursorField.id]);
 
 export async function vendorProducts(
   deps: AppDeps,
@@ -14,7 +18,7 @@ export async function vendorProducts(
   const db = deps.database.db;
   const { products, more } = await vendorProductRefs(db, vendorId, {
     limit: page.limit,
-    after: page.cursor ?? null,
+    after: page.cursor ? deps.cursors.decode(PRODUCT_CURSOR, page.cursor)[0] : null,
   });
   const bound = await bindingsOf(
     db,
@@ -30,6 +34,7 @@ export async function vendorProducts(
         .filter((b) => b.product_id === p.id)
         .map((b) => ({ id: b.script_id, name: b.name, url: b.url })),
     })),
-    nextCursor: more ? (products.at(-1)?.id ?? null) : null,
+    nextCursor:
+      more && products.length ? deps.cursors.encode(PRODUCT_CURSOR, [products.at(-1)!.id]) : null,
   };
 }

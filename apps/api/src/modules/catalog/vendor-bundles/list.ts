@@ -34,7 +34,7 @@ export async function listVendorBundles(
     from bundles b left join prices pr on pr.id = b.price_id
     where b.vendor_id = ${vendorId}
       ${statusFilter('b', input.status)}
-      ${afterCursor('b', input.cursor)}
+      ${afterCursor(deps.cursors, 'b', input.cursor)}
     order by b.updated_at desc, b.id desc
     limit ${input.limit + 1}`);
   const page = rows.slice(0, input.limit);
@@ -54,6 +54,6 @@ export async function listVendorBundles(
       updatedAt: new Date(r.updated_at).toISOString(),
       productsCount: r.products_count,
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, last) : null,
   };
 }

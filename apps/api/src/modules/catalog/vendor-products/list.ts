@@ -49,7 +49,7 @@ export async function listVendorProducts(
     where p.vendor_id = ${vendorId}
       ${statusFilter('p', input.status)}
       ${input.kind ? sql`and p.kind = ${input.kind}` : sql``}
-      ${afterCursor('p', input.cursor)}
+      ${afterCursor(deps.cursors, 'p', input.cursor)}
     order by p.updated_at desc, p.id desc
     limit ${input.limit + 1}`);
   const page = rows.slice(0, input.limit);
@@ -68,6 +68,6 @@ export async function listVendorProducts(
       plansCount: r.plans.length,
       imageUrl: imageFileUrl(deps.storage, r.image_key),
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, last) : null,
   };
 }
