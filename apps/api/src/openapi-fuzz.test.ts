@@ -12,9 +12,8 @@ import { createBundle, createProduct, createVendor } from '../test/factories/cat
 import { createUser } from '../test/factories/users.ts';
 import { FORGED_CURSORS, UNSTORABLE_TIMES } from '../test/cursors.ts';
 import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
-import { listen, RawConnection, requestHead, within } from '../test/http.ts';
-import { DiscordChat } from './integrations/chat/discord.ts';
-import type { ChatProvider } from './integrations/chat/port.ts';
+import { RawConnection, requestHead, within } from '../test/http.ts';
+import { discordOverHttp } from '../test/discord.ts';
 
 /**
  * Fuzzes every operation `/openapi.json` publishes (issue 13). Each operation gets clean requests
@@ -76,18 +75,8 @@ const PNG = Buffer.from(
 const t: TestApp = await startTestApp();
 // A real server too: the edge probe speaks raw HTTP to it, and the Discord sandbox answers the
 // app's Discord calls over it (as in the access module's tests), so those operations reach it.
-const port = await listen(t.app);
-const base = `http://127.0.0.1:${port}`;
-(t.deps as { chat: ChatProvider }).chat = new DiscordChat({
-  name: 'sandbox',
-  apiUrl: `${base}/sandbox/discord/api`,
-  webUrl: `${base}/sandbox/discord`,
-  inviteUrl: `${base}/sandbox/discord/invite`,
-  clientId: t.config.DISCORD_CLIENT_ID,
-  clientSecret: t.config.DISCORD_CLIENT_SECRET,
-  botToken: t.config.DISCORD_BOT_TOKEN,
-  memberEvents: t.deps.discordSandbox!,
-});
+const base = await discordOverHttp(t);
+const port = Number(new URL(base).port);
 afterAll(async () => {
   await t.deps.chat.close();
   await t.close();

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { listen, within } from '../../../test/http.ts';
+import { sandboxAdapter } from '../../../test/discord.ts';
 import { DiscordChat, memberEventFromDispatch, type DiscordChatOptions } from './discord.ts';
 import { ChatError, type MemberEvent } from './port.ts';
 import {
@@ -27,17 +28,7 @@ const REDIRECT = () => `${base}/discord-auth-callback`;
 const ROLE_ROUTE = 'PUT /guilds/:g/members/:u/roles/:r';
 
 function adapter(over: Partial<DiscordChatOptions> = {}): DiscordChat {
-  return new DiscordChat({
-    name: 'sandbox',
-    apiUrl: `${base}/sandbox/discord/api`,
-    webUrl: `${base}/sandbox/discord`,
-    inviteUrl: `${base}/sandbox/discord/invite`,
-    clientId: t.config.DISCORD_CLIENT_ID,
-    clientSecret: t.config.DISCORD_CLIENT_SECRET,
-    botToken: t.config.DISCORD_BOT_TOKEN,
-    memberEvents: sandbox,
-    ...over,
-  });
+  return sandboxAdapter(t, base, { memberEvents: sandbox, ...over });
 }
 
 beforeAll(async () => {

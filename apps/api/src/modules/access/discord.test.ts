@@ -5,9 +5,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { listen } from '../../../test/http.ts';
-import { DiscordChat } from '../../integrations/chat/discord.ts';
-import type { ChatProvider } from '../../integrations/chat/port.ts';
+import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
 import { reconcileAll } from './reconcile.ts';
 import { watchMembers } from './watch.ts';
@@ -25,18 +23,7 @@ beforeAll(async () => {
   // One connection, as the embedded database has: delivery must never hold one while it waits on
   // Discord (the sandbox answering it is served by this process and needs that connection).
   t = await startTestApp({}, { poolSize: 1 });
-  const base = `http://127.0.0.1:${await listen(t.app)}`;
-  const sandbox = t.deps.discordSandbox!;
-  (t.deps as { chat: ChatProvider }).chat = new DiscordChat({
-    name: 'sandbox',
-    apiUrl: `${base}/sandbox/discord/api`,
-    webUrl: `${base}/sandbox/discord`,
-    inviteUrl: `${base}/sandbox/discord/invite`,
-    clientId: t.config.DISCORD_CLIENT_ID,
-    clientSecret: t.config.DISCORD_CLIENT_SECRET,
-    botToken: t.config.DISCORD_BOT_TOKEN,
-    memberEvents: sandbox,
-  });
+  await discordOverHttp(t);
   await watchMembers(t.deps, { error: () => undefined });
   const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
   const vendor = await createVendor(t, { userId: owner.id, vendorUrl: 'discord-vendor' });

@@ -6,9 +6,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { listen } from '../../../test/http.ts';
-import { DiscordChat } from '../../integrations/chat/discord.ts';
-import type { ChatProvider } from '../../integrations/chat/port.ts';
+import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
 
 // The vendor's Discord set-up through the API (the workspace's Discord page): install the bot and
@@ -101,17 +99,7 @@ async function holders(guildId: string): Promise<string[]> {
 
 beforeAll(async () => {
   t = await startTestApp();
-  const base = `http://127.0.0.1:${await listen(t.app)}`;
-  (t.deps as { chat: ChatProvider }).chat = new DiscordChat({
-    name: 'sandbox',
-    apiUrl: `${base}/sandbox/discord/api`,
-    webUrl: `${base}/sandbox/discord`,
-    inviteUrl: `${base}/sandbox/discord/invite`,
-    clientId: t.config.DISCORD_CLIENT_ID,
-    clientSecret: t.config.DISCORD_CLIENT_SECRET,
-    botToken: t.config.DISCORD_BOT_TOKEN,
-    memberEvents: t.deps.discordSandbox!,
-  });
+  await discordOverHttp(t);
   vendor = await makeVendor('Signal Room');
   other = await makeVendor('Other Room');
   community = await createProduct(t, vendor.id, { kind: 'community', title: 'Signal Room VIP' });
