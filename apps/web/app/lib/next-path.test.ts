@@ -32,7 +32,16 @@ describe('safeNext (where a login goes next)', () => {
       '/\u0000x',
       '/x\u007f',
       `/${'a'.repeat(2048)}`,
+      // The outside probe: these resolve on-site to `//host/x`, which a prefetch link fetched.
+      '/..//127.0.0.2:3319/x',
+      '/..//evil.example',
+      '/./..//evil.example/x?y=1',
     ])
       expect(safeNext(next), JSON.stringify(next)).toBe(DEFAULT_NEXT);
+  });
+
+  it('answers the resolved path, so dot segments cannot come back as a host', () => {
+    expect(safeNext('/a/../orders')).toBe('/orders');
+    expect(safeNext('/search?q=rsi discord')).toBe('/search?q=rsi%20discord');
   });
 });
