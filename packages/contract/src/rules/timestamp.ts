@@ -7,13 +7,14 @@ export const TIMESTAMP_YEAR_MAX = 9999;
 /** PostgreSQL refuses a displacement of 16 hours or more ("time zone displacement out of range"). */
 export const TIMESTAMP_OFFSET_MAX_MINUTES = 15 * 60 + 59;
 
-export const TIMESTAMP_MESSAGE = `Use a date and time between ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX}, with a time zone offset within ±15:59.`;
+export const TIMESTAMP_MESSAGE = `Use a date and time between ${TIMESTAMP_YEAR_MIN} and ${TIMESTAMP_YEAR_MAX}, to the microsecond at most, with a time zone offset within ±15:59.`;
 
 const SHAPE =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 /**
- * True when `text` is `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with `Z` or `±HH:MM`, names a real
+ * True when `text` is `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with `Z` or `±HH:MM` (at most six fraction
+ * digits: PostgreSQL rounds more, and 23:59:59.9999999 of 9999-12-31 became year 10000), names a real
  * calendar day and time, has an offset within ±15:59, and falls in the years above both as written
  * and in UTC (so neither year 0000 nor 10000 reaches the database).
  */
