@@ -5,6 +5,7 @@ import {
   usersMessages,
   vendorBundleMessages as m,
   vendorBundlesRoutes as r,
+  vendorProductsRoutes,
   type RouteDef,
   type VendorBundleInput,
 } from '@tradeshelf/contract';
@@ -642,6 +643,22 @@ describe('the cover', () => {
 });
 
 describe('times PostgreSQL refuses (issue 26)', () => {
+  it("refuses the products list's cursor (the outside probe paged bundles with one)", async () => {
+    const v = await newVendor();
+    const products = await call(vendorProductsRoutes.vendorProducts, {
+      token: v.token,
+      query: { limit: '1' },
+    });
+    expect(products.statusCode).toBe(200);
+    const cursor = products.json().nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    expectRefused(
+      await call(r.vendorBundles, { token: v.token, query: { cursor } }),
+      'cursor',
+      'a products cursor',
+    );
+  });
+
   it('answers 400 naming `cursor` for a forged list cursor', async () => {
     const v = await newVendor();
     for (const cursor of FORGED_CURSORS)

@@ -57,16 +57,26 @@ export function statusFilter(alias: string, status: VendorProductStatus | undefi
   return sql``;
 }
 
-/** The cursor: the last row's `updated_at` at full precision and its id. */
-const EDIT_CURSOR = cursorKind('edited', [cursorField.time, cursorField.id], m.badCursor);
+/**
+ * The cursor: the last row's `updated_at` at full precision and its id; one kind per list, so a
+ * products page's cursor is refused by the bundles list.
+ */
+const EDIT_CURSORS = {
+  p: cursorKind('edited-products', [cursorField.time, cursorField.id], m.badCursor),
+  b: cursorKind('edited-bundles', [cursorField.time, cursorField.id], m.badCursor),
+};
+type EditedList = keyof typeof EDIT_CURSORS;
 
-export const encodeCursor = (cursors: Cursors, last: { updated_key: string; id: string }) =>
-  cursors.encode(EDIT_CURSOR, [last.updated_key, last.id]);
+export const encodeCursor = (
+  cursors: Cursors,
+  alias: EditedList,
+  last: { updated_key: string; id: string },
+) => cursors.encode(EDIT_CURSORS[alias], [last.updated_key, last.id]);
 
 /** Pages rows of alias `alias` after `cursor`, most recently edited first (nothing on page one). */
-export function afterCursor(cursors: Cursors, alias: string, cursor: string | undefined): SQL {
+export function afterCursor(cursors: Cursors, alias: EditedList, cursor: string | undefined): SQL {
   if (!cursor) return sql``;
-  const [at, id] = cursors.decode(EDIT_CURSOR, cursor);
+  const [at, id] = cursors.decode(EDIT_CURSORS[alias], cursor);
   const t = sql.identifier(alias);
   return sql`and (${t}.updated_at, ${t}.id) < (${at}::timestamptz, ${id})`;
 }

@@ -123,7 +123,7 @@ export async function affiliateSales(
         (select coalesce(-sum(l.amount), 0)::int from ledger_entries l
           where l.purchase_id = p.id and l.account_type = 'clearing' and l.entry_type = 'sale') as paid
       from sales s join purchases p on p.id = s.purchase_id
-      where ${afterCursor(cursors, page.cursor)}
+      where ${afterCursor(cursors, 'referrals', page.cursor)}
       order by p.created_at desc, p.id desc
       limit ${page.limit + 1}`,
   );
@@ -154,7 +154,7 @@ export async function affiliateSales(
     sales,
     nextCursor:
       found.length > page.limit && last
-        ? encodeCursor(cursors, { createdAt: last.createdAt, id: last.purchaseId })
+        ? encodeCursor(cursors, 'referrals', { createdAt: last.createdAt, id: last.purchaseId })
         : null,
   };
 }

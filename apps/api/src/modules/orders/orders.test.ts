@@ -436,6 +436,30 @@ describe('checkout through the sandbox', () => {
       );
   });
 
+  it("refuses another list's cursor, signed as it is (the outside probe paged a vendor's sales with a buyer-list cursor)", async () => {
+    // One person who buys and sells: their own orders page gives a cursor their sales list must refuse.
+    const user = await createUser(t, { roles: ['buyer', 'vendor'] });
+    await createVendor(t, { userId: user.id });
+    const token = await t.deps.tokens.sign({
+      sub: user.id,
+      email: user.email,
+      roles: ['buyer', 'vendor'],
+    });
+    await buy({ token } as Buyer, { priceId: indicator.priceId });
+    await buy({ token } as Buyer, { priceId: course.priceId });
+    const mine = await t.call(ordersRoutes.purchaseList, { token, query: { limit: '1' } });
+    expect(mine.statusCode).toBe(200);
+    const cursor = mine.json().nextCursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    expectRefused(
+      await t.call(ordersRoutes.vendorSales, { token, query: { cursor } }),
+      'cursor',
+      'a buyer-list cursor',
+    );
+    const next = await t.call(ordersRoutes.purchaseList, { token, query: { limit: '1', cursor } });
+    expect(next.statusCode).toBe(200);
+  });
+
   it('previews a coupon with the discounted total', async () => {
     const coupon = await createCoupon(t, vendor.id, { percentOff: 20, duration: 'forever' });
     const res = await t.call(ordersRoutes.previewCoupon, {

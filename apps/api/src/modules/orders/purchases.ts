@@ -24,11 +24,22 @@ export async function ownPurchase(
   return found;
 }
 
-/** A purchase's place in a newest-first list (the buyer's, a vendor's sales, an affiliate's). */
-const PURCHASE_CURSOR = cursorKind('purchase', [cursorField.time, cursorField.id]);
+/**
+ * A purchase's place in a newest-first list: the buyer's, a vendor's sales, an affiliate's referrals.
+ * One kind per list, so a cursor of one is refused by another.
+ */
+const PURCHASE_CURSORS = {
+  buyer: cursorKind('purchases-buyer', [cursorField.time, cursorField.id]),
+  sales: cursorKind('purchases-sales', [cursorField.time, cursorField.id]),
+  referrals: cursorKind('purchases-referrals', [cursorField.time, cursorField.id]),
+};
+type PurchaseList = keyof typeof PURCHASE_CURSORS;
 
-export const encodeCursor = (cursors: Cursors, p: { createdAt: string | Date; id: string }) =>
-  cursors.encode(PURCHASE_CURSOR, [new Date(p.createdAt).toISOString(), p.id]);
+export const encodeCursor = (
+  cursors: Cursors,
+  list: PurchaseList,
+  p: { createdAt: string | Date; id: string },
+) => cursors.encode(PURCHASE_CURSORS[list], [new Date(p.createdAt).toISOString(), p.id]);
 
 /** Newest first; abandoned checkouts (pending past expiry, cancelled) are left out of the list. */
 export async function purchaseList(
@@ -40,20 +51,21 @@ export async function purchaseList(
   const found = await loadPurchases(
     deps.database.db,
     sql`p.buyer_id = ${buyerId} and p.status <> 'cancelled'
-      and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(deps.cursors, cursor)}`,
+      and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(deps.cursors, 'buyer', cursor)}`,
     limit + 1,
   );
   const page = found.slice(0, limit);
   return {
     purchases: page,
-    nextCursor: found.length > limit ? encodeCursor(deps.cursors, page[page.length - 1]!) : null,
+    nextCursor:
+      found.length > limit ? encodeCursor(deps.cursors, 'buyer', page[page.length - 1]!) : null,
   };
 }
 
 /** The condition for the page after `cursor` (newest first); 400 for a cursor we did not make. */
-export function afterCursor(cursors: Cursors, cursor: string | undefined): SQL {
+export function afterCursor(cursors: Cursors, list: PurchaseList, cursor: string | undefined): SQL {
   if (!cursor) return sql`true`;
-  const [at, id] = cursors.decode(PURCHASE_CURSOR, cursor);
+  const [at, id] = cursors.decode(PURCHASE_CURSORS[list], cursor);
   return sql`(p.created_at, p.id) < (${at}::timestamptz, ${id})`;
 }
 

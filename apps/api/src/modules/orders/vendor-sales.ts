@@ -75,13 +75,14 @@ export async function vendorSales(
   const vendorId = await sellingVendor(db, userId);
   const found = await salesWhere(
     db,
-    sql`p.vendor_id = ${vendorId} and p.paid_at is not null and ${afterCursor(deps.cursors, cursor)}
+    sql`p.vendor_id = ${vendorId} and p.paid_at is not null and ${afterCursor(deps.cursors, 'sales', cursor)}
       and ${filterSql(filter)}`,
     limit + 1,
   );
   const page = found.slice(0, limit);
   return {
     sales: page,
-    nextCursor: found.length > limit ? encodeCursor(deps.cursors, page[page.length - 1]!) : null,
+    nextCursor:
+      found.length > limit ? encodeCursor(deps.cursors, 'sales', page[page.length - 1]!) : null,
   };
 }

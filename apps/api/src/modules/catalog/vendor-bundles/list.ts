@@ -54,6 +54,6 @@ export async function listVendorBundles(
       updatedAt: new Date(r.updated_at).toISOString(),
       productsCount: r.products_count,
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, last) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, 'b', last) : null,
   };
 }

@@ -68,6 +68,6 @@ export async function listVendorProducts(
       plansCount: r.plans.length,
       imageUrl: imageFileUrl(deps.storage, r.image_key),
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, last) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, 'p', last) : null,
   };
 }
