@@ -44,6 +44,22 @@ describe('TRUST_PROXY (ADR 049)', () => {
         expect.stringMatching(/^TRUST_PROXY: /),
       ]);
   });
+
+  it('refuses ranges so wide they trust every peer (the outside probe: /1 halves passed, /0 crashed)', () => {
+    for (const value of [
+      '0.0.0.0/1,128.0.0.0/1',
+      '0.0.0.0/0',
+      '::/0',
+      '::/1,8000::/1',
+      '10.0.0.0/7',
+    ])
+      expect(problems({ DATA_DIR: dataDir(), TRUST_PROXY: value }), value).toEqual([
+        expect.stringMatching(/^TRUST_PROXY: .*\/8 \(IPv6 \/7\) or narrower/),
+      ]);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'fc00::/7' }).TRUST_PROXY).toEqual([
+      'fc00::/7',
+    ]);
+  });
 });
 
 describe('PUBLIC_URL (ADR 049)', () => {

@@ -40,7 +40,10 @@ function isAddressOrRange(entry: string): boolean {
   const [address, bits, ...rest] = entry.split('/');
   if (rest.length || !address || !bits || !/^\d{1,3}$/.test(bits)) return false;
   const family = isIP(address);
-  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+  // A range wider than /8 (IPv6: /7, the unique-local block) takes in public addresses:
+  // `0.0.0.0/1,128.0.0.0/1` would believe every peer, as the refused `true` does.
+  const widest = family === 4 ? 8 : 7;
+  return family !== 0 && Number(bits) >= widest && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /**
@@ -73,7 +76,7 @@ const trustProxy = z
     if (bad.length) {
       ctx.addIssue({
         code: 'custom',
-        message: `not a hop count, address or CIDR: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+        message: `not a hop count, address or CIDR of /8 (IPv6 /7) or narrower: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
       });
       return z.NEVER;
     }
