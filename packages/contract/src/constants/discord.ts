@@ -22,6 +22,10 @@ export const discordMessages = {
   stateInvalid: 'This sign-in link is not valid. Start again from your library.',
   stateExpired: 'This sign-in link expired. Start again from your library.',
   stateUsed: 'This sign-in link was already used. Start again from your library.',
+  // The same, for a vendor adding the bot (the workspace's Discord page starts it again).
+  installStateInvalid: 'This install link is not valid. Add the bot again from the Discord page.',
+  installStateExpired: 'This install link expired. Add the bot again from the Discord page.',
+  installStateUsed: 'This install link was already used. Add the bot again from the Discord page.',
   codeInvalid: 'Discord did not accept the sign-in (the code expired or was used). Try again.',
   linkedElsewhere:
     'This Discord account is linked to another Tradeshelf account. Unlink it there first.',

@@ -46,9 +46,13 @@ export async function spendState(
   purpose: 'link' | 'install',
   state: string,
 ): Promise<{ vendorUrl: string | null }> {
+  const words =
+    purpose === 'install'
+      ? { invalid: m.installStateInvalid, used: m.installStateUsed, expired: m.installStateExpired }
+      : { invalid: m.stateInvalid, used: m.stateUsed, expired: m.stateExpired };
   const payload = sealer(deps).verify(state);
   const [kind, nonce] = payload?.split('.') ?? [];
-  if (!nonce || kind !== purpose) throw new AppError('bad_request', m.stateInvalid);
+  if (!nonce || kind !== purpose) throw new AppError('bad_request', words.invalid);
   const db = deps.database.db;
   // Spent by the one request whose update matches: a second one at the same moment finds it used.
   const spent = await db.execute<{ vendor_url: string | null }>(sql`update discord_oauth_states
@@ -61,8 +65,8 @@ export async function spendState(
     sql`select user_id, used_at from discord_oauth_states where nonce = ${nonce} and purpose = ${purpose}`,
   );
   const row = found.rows[0];
-  if (!row || row.user_id !== userId) throw new AppError('bad_request', m.stateInvalid);
-  throw new AppError('bad_request', row.used_at ? m.stateUsed : m.stateExpired);
+  if (!row || row.user_id !== userId) throw new AppError('bad_request', words.invalid);
+  throw new AppError('bad_request', row.used_at ? words.used : words.expired);
 }
 
 export async function authorizeUrl(

@@ -282,7 +282,7 @@ describe('vendor Discord set-up', () => {
       query: { state, code },
     });
     expect(stolen.statusCode).toBe(400);
-    expect(stolen.json()).toMatchObject({ error: m.stateInvalid });
+    expect(stolen.json()).toMatchObject({ error: m.installStateInvalid });
     const ok = await t.call(r.vendorDiscordInstalled, {
       token: vendor.token,
       query: { state, code },
@@ -293,7 +293,7 @@ describe('vendor Discord set-up', () => {
       query: { state, code },
     });
     expect(again.statusCode).toBe(400);
-    expect(again.json().error).toBe(m.stateUsed);
+    expect(again.json().error).toBe(m.installStateUsed);
   });
 
   it('reads the roles with the problem of each, and only for the vendor’s own servers', async () => {
