@@ -68,6 +68,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const limits = {
     requestTimeoutSeconds: deps.config.REQUEST_TIMEOUT_SECONDS,
+    uploadTimeoutSeconds: deps.config.UPLOAD_TIMEOUT_SECONDS,
     shutdownGraceSeconds: deps.config.SHUTDOWN_GRACE_SECONDS,
   };
   const app = Fastify({

@@ -188,6 +188,11 @@ const envSchema = z.object({
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(60),
   /** How long a client may take to send one whole request (headers and body). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /**
+   * How long one kept-file upload (video, attachment, build) may take in all; its body may pause
+   * for no longer than REQUEST_TIMEOUT_SECONDS (ADR 048).
+   */
+  UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** On shutdown, how long in-flight requests may run before their connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   TRUST_PROXY: trustProxy,

@@ -1,6 +1,13 @@
+import { EventEmitter, once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { apiErrorSchema, authRoutes } from '@tradeshelf/contract';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiErrorSchema, authRoutes, vendorCoursesRoutes as vr } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vendorToken } from '../../test/factories/affiliates.ts';
+import { createProduct, createVendor } from '../../test/factories/catalog.ts';
 import { createUser } from '../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import {
@@ -24,6 +31,57 @@ async function tokenFor(t: TestApp): Promise<string> {
   return res.json().token as string;
 }
 
+const mp4 = readFileSync(
+  path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../modules/courses/demo-media/momentum-intro.mp4',
+  ),
+);
+
+/** A vendor's course lesson, ready for a video: the upload's URL and the vendor's token. */
+async function vendorLesson(t: TestApp) {
+  const vendor = await createVendor(t);
+  const token = await vendorToken(t, vendor);
+  const product = await createProduct(t, vendor.id, { kind: 'course', amount: 2_900 });
+  const call = (route: typeof vr.addCourseModule | typeof vr.addCourseLesson, body: unknown) =>
+    t.call(route, { token, params: { productId: product.id }, body });
+  const added = await call(vr.addCourseModule, { title: 'Basics' });
+  expect(added.statusCode, added.body).toBe(201);
+  const moduleId = added.json().course.modules[0].id as string;
+  const lesson = await call(vr.addCourseLesson, { moduleId, title: 'Lesson 1' });
+  expect(lesson.statusCode, lesson.body).toBe(201);
+  const lessonId = lesson.json().lessonId as string;
+  const videoKey = async () =>
+    (
+      await t.database.db.execute<{ video_key: string | null }>(
+        sql`select video_key from course_lessons where id = ${lessonId}`,
+      )
+    ).rows[0]!.video_key;
+  return {
+    token,
+    url: `/api/v1/vendor/courses/${product.id}/lessons/${lessonId}/video`,
+    videoKey,
+  };
+}
+
+/** Sends `data` in `pieces` pieces, one every 200 ms; resolves after the last or on close. */
+function trickle(conn: RawConnection, data: Buffer, pieces: number): Promise<void> {
+  const size = Math.ceil(data.length / pieces);
+  return new Promise((resolve) => {
+    let at = 0;
+    const stop = () => {
+      clearInterval(timer);
+      resolve();
+    };
+    const timer = setInterval(() => {
+      if (at >= data.length || conn.socket.destroyed) return stop();
+      conn.write(data.subarray(at, at + size));
+      at += size;
+    }, 200);
+    void conn.closed.then(stop);
+  });
+}
+
 /** Resolves when the server has parsed the head of a request for `url`. */
 function arrival(t: TestApp, url: string): Promise<void> {
   return new Promise((resolve) => {
@@ -39,12 +97,140 @@ function arrival(t: TestApp, url: string): Promise<void> {
 describe('with a one-second request timeout', () => {
   let t: TestApp;
   let port: number;
+  /** Emits `failed` when storage gives up on a body (it failed before its end). */
+  const storage = new EventEmitter();
   beforeAll(async () => {
-    t = await startTestApp({ REQUEST_TIMEOUT_SECONDS: '1' });
+    t = await startTestApp({
+      REQUEST_TIMEOUT_SECONDS: '1',
+      UPLOAD_TIMEOUT_SECONDS: '5',
+      UPLOADS_PER_ACCOUNT: '1',
+    });
+    const real = t.deps.storage;
+    t.deps.storage = Object.assign(Object.create(real) as typeof real, {
+      putStream: (key: string, body: AsyncIterable<Buffer>, type: string) =>
+        real.putStream(key, body, type).catch((err: unknown) => {
+          storage.emit('failed');
+          throw err;
+        }),
+    });
     port = await listen(t.app);
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  /** Every file under the storage root. */
+  const storedFiles = (dir = path.join(t.config.DATA_DIR, 'files')): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? storedFiles(path.join(dir, e.name)) : [path.join(dir, e.name)],
+    );
+
+  /** Opens a video upload of `mp4` on a raw connection; the caller sends the body. */
+  async function openVideoUpload(lesson: { token: string; url: string }) {
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'intro.mp4', type: 'video/mp4', data: mp4 },
+    ]);
+    const conn = await RawConnection.connect(port);
+    conn.write(
+      requestHead('POST', lesson.url, {
+        authorization: `Bearer ${lesson.token}`,
+        'content-type': contentType,
+        'content-length': body.length,
+      }),
+    );
+    return { conn, body };
+  }
+
+  it('takes a lesson video that trickles in for longer than the request timeout, and keeps it', async () => {
+    const lesson = await vendorLesson(t);
+    const { conn, body } = await openVideoUpload(lesson);
+    try {
+      const started = Date.now();
+      await trickle(conn, body, 16);
+      const res = await within(10_000, 'upload answer', conn.response());
+      expect(res.status, res.body).toBe(200);
+      expect(Date.now() - started).toBeGreaterThan(2_000);
+      const key = await lesson.videoKey();
+      expect(key).not.toBeNull();
+      expect(storedFiles().some((f) => f.endsWith(key!))).toBe(true);
+    } finally {
+      conn.destroy();
+    }
+  });
+
+  it('refuses a lesson video that stops arriving with 408, keeps nothing and frees its slot', async () => {
+    const lesson = await vendorLesson(t);
+    const files = storedFiles().length;
+    const { conn, body } = await openVideoUpload(lesson);
+    try {
+      const failed = once(storage, 'failed');
+      // Past the first 4 KB: storage has started on it.
+      conn.write(body.subarray(0, 16 * 1024));
+      const res = await within(8_000, 'stalled upload', conn.response());
+      expect(res.status).toBe(408);
+      expect(shape(res.body).code).toBe('request_timeout');
+      expect(res.headers.connection).toBe('close');
+      await within(8_000, 'connection closed', conn.closed);
+      await within(8_000, 'storage giving up', failed);
+    } finally {
+      conn.destroy();
+    }
+    expect(await lesson.videoKey()).toBeNull();
+    expect(storedFiles()).toHaveLength(files);
+    // The account's one slot is free again.
+    const next = await openVideoUpload(lesson);
+    try {
+      next.conn.write(next.body);
+      const res = await within(10_000, 'next upload', next.conn.response());
+      expect(res.status, res.body).toBe(200);
+    } finally {
+      next.conn.destroy();
+    }
+  });
+
+  it('refuses a lesson video still arriving after the upload timeout with 408; keeps nothing', async () => {
+    const lesson = await vendorLesson(t);
+    const files = storedFiles().length;
+    const { conn, body } = await openVideoUpload(lesson);
+    try {
+      const failed = once(storage, 'failed');
+      const started = Date.now();
+      // 60 pieces: 12 s, past the 5 s the upload may take.
+      void trickle(conn, body, 60);
+      const res = await within(12_000, 'upload answer', conn.response());
+      expect(Date.now() - started).toBeGreaterThan(4_000);
+      expect(res.status).toBe(408);
+      expect(shape(res.body).code).toBe('request_timeout');
+      await within(8_000, 'connection closed', conn.closed);
+      await within(8_000, 'storage giving up', failed);
+    } finally {
+      conn.destroy();
+    }
+    expect(await lesson.videoKey()).toBeNull();
+    expect(storedFiles()).toHaveLength(files);
+  });
+
+  it('answers 408 to a JSON body that trickles in for longer than the request timeout', async () => {
+    const body = Buffer.from(
+      JSON.stringify({ email: 'slow@example.com', password: 'x'.repeat(100) }),
+    );
+    const conn = await RawConnection.connect(port);
+    try {
+      conn.write(
+        requestHead('POST', '/auth/login', {
+          'content-type': 'application/json',
+          'content-length': body.length,
+        }),
+      );
+      // Two bytes every 200 ms: 12 s for the whole body.
+      void trickle(conn, body, body.length / 2);
+      const res = await within(8_000, 'trickled request', conn.response());
+      expect(res.status).toBe(408);
+      expect(shape(res.body).code).toBe('request_timeout');
+      await within(8_000, 'connection closed', conn.closed);
+    } finally {
+      conn.destroy();
+    }
   });
 
   it('answers a stalled upload with 408 and closes its connection', async () => {
@@ -161,8 +347,8 @@ describe('closing', () => {
   });
 
   it('finishes while an upload is stalled, cutting it after the grace period', async () => {
-    const token = await tokenFor(t);
-    const url = '/api/v1/image-upload?category=avatar';
+    // A lesson video: its own deadlines are an hour in all and 30 s of silence, the grace 1 s.
+    const { token, url } = await vendorLesson(t);
     const stalled = await RawConnection.connect(port);
     const held = await RawConnection.connect(port);
     try {

@@ -17,26 +17,45 @@ import { AppError } from './errors.ts';
  */
 
 export interface HttpLimits {
-  /** Time to receive one whole request, headers and body. */
+  /**
+   * Time to receive one whole request, headers and body; for a kept-file upload, the longest its
+   * body may pause.
+   */
   requestTimeoutSeconds: number;
+  /** Time to receive one whole kept-file upload (a route whose config says `upload`, ADR 048). */
+  uploadTimeoutSeconds: number;
   /** On close, how long in-flight requests may run before their connections are cut. */
   shutdownGraceSeconds: number;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A kept-file upload (lesson video or attachment, licence build): the body may take up to
+     * `uploadTimeoutSeconds` in all, pausing no longer than `requestTimeoutSeconds` at a time.
+     */
+    upload?: boolean;
+  }
+}
+
 const body = (code: ErrorCode, error: string): ApiError => ({ error, code });
+const tooSlow = () => body('request_timeout', 'The request took too long to arrive.');
 
 /** Fastify's server options for these limits; spread into `Fastify({ … })`. */
 export function httpServerOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
   const requestTimeout = limits.requestTimeoutSeconds * 1000;
+  // Node has one request deadline per server: the longest, an upload's. Every other request gets
+  // the short one from `registerHttpGuards`.
+  const longest = Math.max(limits.uploadTimeoutSeconds * 1000, requestTimeout);
   return {
-    requestTimeout,
+    requestTimeout: longest,
     // A socket with no bytes moving either way (a client that stopped reading, say) is closed.
     connectionTimeout: requestTimeout * 2,
     // Our own 503 while closing carries the contract's shape (see `registerHttpGuards`).
     return503OnClosing: false,
     http: {
       headersTimeout: Math.min(requestTimeout, 10_000),
-      requestTimeout,
+      requestTimeout: longest,
       // Node looks for expired requests this often (default 30 s, which would double the timeout).
       connectionsCheckingInterval: Math.min(requestTimeout / 2, 5_000),
     },
@@ -68,7 +87,7 @@ function clientErrorHandler(err: Error & { code?: string }, socket: Socket): voi
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, payload] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, body('request_timeout', 'The request took too long to arrive.')]
+      ? [408, tooSlow()]
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, body('headers_too_large', 'The request headers or URL are too large.')]
         : [400, body('bad_request', 'The request is not valid HTTP.')];
@@ -144,6 +163,38 @@ export function registerHttpGuards(
     done(nulRefused(field));
   });
 
+  // The short deadline Node no longer keeps (see `httpServerOptions`): a body must have arrived
+  // within it, or, on an upload route, must never pause for that long.
+  const short = limits.requestTimeoutSeconds * 1000;
+  app.addHook('onRequest', (req, reply, done) => {
+    const raw = req.raw;
+    const bodyless =
+      raw.headers['transfer-encoding'] === undefined &&
+      !(Number(raw.headers['content-length']) > 0);
+    if (raw.complete || bodyless) return done();
+    let timer: NodeJS.Timeout;
+    if (req.routeOptions.config.upload === true) {
+      const socket = raw.socket;
+      let read = socket.bytesRead;
+      let quietSince = Date.now();
+      timer = setInterval(() => {
+        if (raw.complete) return clearInterval(timer);
+        // A pause while we are not reading (storage is slow, say) is not the client's.
+        if (socket.bytesRead !== read || raw.readableFlowing !== true) {
+          read = socket.bytesRead;
+          quietSince = Date.now();
+        } else if (Date.now() - quietSince >= short) {
+          clearInterval(timer);
+          timedOut(req, reply);
+        }
+      }, short / 4).unref();
+    } else {
+      timer = setTimeout(() => timedOut(req, reply), short).unref();
+    }
+    reply.raw.once('close', () => clearTimeout(timer));
+    done();
+  });
+
   app.addHook('preValidation', (req, _reply, done) => {
     const field =
       typeof req.body === 'object' || typeof req.body === 'string' ? nulAt(req.body) : null;
@@ -170,6 +221,22 @@ export function registerHttpGuards(
       ).unref();
   });
   app.addHook('onClose', async () => clearTimeout(cut));
+}
+
+/**
+ * A body that did not arrive in time: 408 (`Connection: close` comes from the `onSend` hook), then the
+ * request is cut rather than drained. Whatever still reads the body (an upload, the JSON parser) sees
+ * it end early and stops, so nothing is stored or run after the 408, and an upload's slot is freed.
+ */
+function timedOut(req: FastifyRequest, reply: FastifyReply): void {
+  const raw = req.raw;
+  if (raw.complete || raw.destroyed) return;
+  if (reply.sent || reply.raw.headersSent) {
+    raw.destroy();
+    return;
+  }
+  reply.raw.once('finish', () => raw.destroy());
+  void reply.status(408).send(tooSlow());
 }
 
 /** How long, and how much of a refused body, is read and dropped after the answer. */

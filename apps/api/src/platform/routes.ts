@@ -44,7 +44,12 @@ export function registerRoute<R extends RouteDef>(
   app: FastifyInstance,
   def: R,
   handler: Handler<R>,
-  options: { audiences?: Audience[]; bodyLimit?: number } = {},
+  options: {
+    audiences?: Audience[];
+    bodyLimit?: number;
+    /** A kept-file upload: the upload deadlines of `platform/http.ts` replace the request one. */
+    upload?: boolean;
+  } = {},
 ): void {
   // The vendor area's routes also take the vendor-role endpoint's own token (SPEC §6 vendor cookies).
   const audiences =
@@ -55,6 +60,7 @@ export function registerRoute<R extends RouteDef>(
     method: def.method,
     url,
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.upload ? { config: { upload: true } } : {}),
     schema: {
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
@@ -86,15 +92,23 @@ export function registerRoute<R extends RouteDef>(
           );
         }
       }
-      const result = await handler({
-        body: req.body as never,
-        query: req.query as never,
-        params: req.params as never,
-        auth: auth as never,
-        bearer,
-        req,
-        reply,
-      });
+      let result;
+      try {
+        result = await handler({
+          body: req.body as never,
+          query: req.query as never,
+          params: req.params as never,
+          auth: auth as never,
+          bearer,
+          req,
+          reply,
+        });
+      } catch (err) {
+        // Answered before the body ended (a slow upload's 408, `platform/http.ts`), which was then
+        // cut: the failure is that cut's, and the request has its answer.
+        if (reply.sent && !req.raw.complete) return undefined;
+        throw err;
+      }
       if (def.produces && !reply.hasHeader('content-type')) void reply.type(def.produces);
       return reply.status(def.status).send(result as never);
     },

@@ -88,7 +88,7 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
         { maxBytes: videoMax, message: videoTooLarge },
       ),
     }),
-    { bodyLimit: videoMax + ENVELOPE },
+    { bodyLimit: videoMax + ENVELOPE, upload: true },
   );
   registerRoute(
     app,
@@ -106,7 +106,7 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
         }),
       ),
     }),
-    { bodyLimit: COURSE_ATTACHMENT_MAX_BYTES + ENVELOPE },
+    { bodyLimit: COURSE_ATTACHMENT_MAX_BYTES + ENVELOPE, upload: true },
   );
   registerRoute(app, vr.deleteLessonAttachment, async ({ params, auth }) => ({
     course: await deleteLessonAttachment(

@@ -72,6 +72,6 @@ export async function licencesModule(app: FastifyInstance): Promise<void> {
         }),
       ),
     }),
-    { bodyLimit: LICENCE_BUILD_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: LICENCE_BUILD_MAX_BYTES + 64 * 1024, upload: true },
   );
 }
