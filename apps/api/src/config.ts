@@ -134,6 +134,8 @@ const envSchema = z.object({
   UPLOADS_PER_PROCESS: z.coerce.number().int().min(1).max(1000).default(8),
   /** File uploads one account has under way at once (per process); past it: 429. */
   UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(3),
+  /** The same from one client address (IPv6 per /64): accounts cost nothing to make. */
+  UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(100).default(3),
   /** How long a search's result ids are reused for the same query; 0 turns the cache off. */
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */

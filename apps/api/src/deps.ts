@@ -219,6 +219,7 @@ export function createDeps(
     uploads: new Uploads({
       perProcess: config.UPLOADS_PER_PROCESS,
       perAccount: config.UPLOADS_PER_ACCOUNT,
+      perAddress: config.UPLOADS_PER_ADDRESS,
       budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
       storedBytes: async (db, vendorId) =>
         (await storedCourseBytes(db, vendorId)) + (await storedBuildBytes(db, vendorId)),

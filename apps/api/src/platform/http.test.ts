@@ -1,5 +1,6 @@
 import { EventEmitter, once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +105,7 @@ describe('with a one-second request timeout', () => {
       REQUEST_TIMEOUT_SECONDS: '1',
       UPLOAD_TIMEOUT_SECONDS: '5',
       UPLOADS_PER_ACCOUNT: '1',
+      UPLOADS_PER_ADDRESS: '1',
     });
     const real = t.deps.storage;
     t.deps.storage = Object.assign(Object.create(real) as typeof real, {
@@ -186,6 +188,54 @@ describe('with a one-second request timeout', () => {
     } finally {
       next.conn.destroy();
     }
+  });
+
+  it('cuts a video that keeps arriving slower than the least rate, long before the upload timeout', async () => {
+    const lesson = await vendorLesson(t);
+    const { conn, body } = await openVideoUpload(lesson);
+    try {
+      // 100 bytes every 200 ms (500 B/s) never pauses, yet would hold the slot for the 5 s deadline.
+      const pieces = Math.ceil(body.length / 100);
+      void trickle(conn, body, pieces);
+      const res = await within(4_000, 'slow upload answer', conn.response());
+      expect(res.status).toBe(408);
+      expect(shape(res.body).code).toBe('request_timeout');
+    } finally {
+      conn.destroy();
+    }
+    expect(await lesson.videoKey()).toBeNull();
+  });
+
+  it('holds one address to its upload slots whatever accounts it uses (the probe filled the process with free accounts)', async () => {
+    const [first, second] = [await vendorLesson(t), await vendorLesson(t)];
+    const held = new PassThrough();
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'intro.mp4', type: 'video/mp4', data: mp4 },
+    ]);
+    const upload = (lesson: typeof first, payload: Buffer | PassThrough, remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: lesson.url,
+        headers: {
+          authorization: `Bearer ${lesson.token}`,
+          'content-type': contentType,
+          'content-length': String(body.length),
+        },
+        payload,
+        remoteAddress,
+      });
+    const pending = upload(first, held, '192.0.2.70');
+    held.write(body.subarray(0, 8 * 1024));
+    // The first account's upload holds the address's one slot until its body ends.
+    await expect.poll(() => t.deps.uploads.underWay()).toBe(1);
+    const refused = await upload(second, body, '192.0.2.70');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = await upload(second, body, '192.0.2.71');
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    held.end(body.subarray(8 * 1024));
+    expect((await pending).statusCode).toBe(200);
   });
 
   it('refuses a lesson video still arriving after the upload timeout with 408; keeps nothing', async () => {

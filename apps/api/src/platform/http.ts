@@ -10,6 +10,9 @@ import type {
 } from 'fastify';
 import { AppError } from './errors.ts';
 
+/** Slower than this (~16 kbit/s), an upload is cut: it would hold a slot for the whole upload deadline. */
+export const UPLOAD_MIN_BYTES_PER_SECOND = 2048;
+
 /**
  * HTTP input hardening (ADR 020): how long a client may take, the contract's error shape for what
  * Fastify and Node answer before any route runs, NUL characters refused at the edge, and a close
@@ -163,6 +166,7 @@ export function registerHttpGuards(
     done(nulRefused(field));
   });
 
+  const windowBytes = UPLOAD_MIN_BYTES_PER_SECOND * limits.requestTimeoutSeconds;
   // The short deadline Node no longer keeps (see `httpServerOptions`): a body must have arrived
   // within it, or, on an upload route, must never pause for that long.
   const short = limits.requestTimeoutSeconds * 1000;
@@ -175,17 +179,24 @@ export function registerHttpGuards(
     let timer: NodeJS.Timeout;
     if (req.routeOptions.config.upload === true) {
       const socket = raw.socket;
+      // Each window of `short` must bring UPLOAD_MIN_BYTES_PER_SECOND for its length: a byte now
+      // and then would otherwise hold an upload slot for the whole upload deadline.
       let read = socket.bytesRead;
-      let quietSince = Date.now();
+      let windowStart = Date.now();
       timer = setInterval(() => {
         if (raw.complete) return clearInterval(timer);
         // A pause while we are not reading (storage is slow, say) is not the client's.
-        if (socket.bytesRead !== read || raw.readableFlowing !== true) {
+        if (raw.readableFlowing !== true) {
           read = socket.bytesRead;
-          quietSince = Date.now();
-        } else if (Date.now() - quietSince >= short) {
-          clearInterval(timer);
-          timedOut(req, reply);
+          windowStart = Date.now();
+        } else if (Date.now() - windowStart >= short) {
+          if (socket.bytesRead - read < windowBytes) {
+            clearInterval(timer);
+            timedOut(req, reply);
+          } else {
+            read = socket.bytesRead;
+            windowStart = Date.now();
+          }
         }
       }, short / 4).unref();
     } else {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
+import { addressKey } from './rate-limit.ts';
 
 /** Room for part headers, boundaries and a few small fields around the one file. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -17,7 +18,10 @@ export interface IncomingFile {
  * Reads an upload's file field, handing it to `take` as it arrives; null when the form had no file.
  * When `take` fails, the parser stops: the rest of the body is not read.
  */
-export type FileReader = <R>(take: (file: IncomingFile) => Promise<R>) => Promise<R | null>;
+export type FileReader = (<R>(take: (file: IncomingFile) => Promise<R>) => Promise<R | null>) & {
+  /** The client's address as limits key it (IPv6 per /64): upload slots count per address too. */
+  readonly from?: string;
+};
 
 export interface FileFieldOptions {
   field: string;
@@ -44,7 +48,8 @@ export function fileUpload(req: FastifyRequest, options: FileFieldOptions): File
       { connection: 'close' },
     );
   }
-  return (take) => readFileField(req, options, take);
+  const read = <R>(take: (file: IncomingFile) => Promise<R>) => readFileField(req, options, take);
+  return Object.assign(read, { from: addressKey(req.ip) });
 }
 
 /** An error of the caller's `take`, carried past the parser's own error handling unchanged. */

@@ -136,7 +136,7 @@ export async function uploadFile<T extends string, R>(
   prepare: () => Promise<UploadPlan<T>>,
   commit: (file: StoredFile<T>) => Promise<R>,
 ): Promise<R> {
-  const release = deps.uploads.enter(userId);
+  const release = deps.uploads.enter(userId, read.from);
   try {
     const plan = await prepare();
     const limit = await deps.uploads.room(deps.database.db, plan, rules);
@@ -186,6 +186,7 @@ export async function readWhole<T extends string>(
 export interface UploadLimits {
   perProcess: number;
   perAccount: number;
+  perAddress: number;
   /** What one vendor's kept files may take altogether, in bytes. */
   budgetBytes: number;
   /** The bytes of the vendor's kept files (videos, attachments, builds) as `db` sees them. */
@@ -202,13 +203,24 @@ const MB = 1024 * 1024;
 export class Uploads {
   private running = 0;
   private readonly byAccount = new Map<string, number>();
+  /** Accounts cost nothing to make: one address holds no more slots than one account. */
+  private readonly byAddress = new Map<string, number>();
   constructor(private readonly limits: UploadLimits) {}
 
+  /** Uploads under way in this process. */
+  underWay(): number {
+    return this.running;
+  }
+
   /** A slot for one upload; the returned function gives it back. */
-  enter(account: string): () => void {
+  enter(account: string, address?: string): () => void {
     const mine = this.byAccount.get(account) ?? 0;
-    if (mine >= this.limits.perAccount) {
-      const message = `You have ${mine} uploads under way; wait for one to finish, then try again.`;
+    const fromHere = address === undefined ? 0 : (this.byAddress.get(address) ?? 0);
+    if (mine >= this.limits.perAccount || fromHere >= this.limits.perAddress) {
+      const message =
+        mine >= this.limits.perAccount
+          ? `You have ${mine} uploads under way; wait for one to finish, then try again.`
+          : `${fromHere} uploads are under way from your network; wait for one to finish, then try again.`;
       throw new AppError('rate_limited', message, undefined, {
         'retry-after': String(ACCOUNT_RETRY_AFTER),
       });
@@ -220,15 +232,19 @@ export class Uploads {
       });
     }
     this.running += 1;
-    this.byAccount.set(account, mine + 1);
+    const held: Array<[Map<string, number>, string]> = [[this.byAccount, account]];
+    if (address !== undefined) held.push([this.byAddress, address]);
+    for (const [counts, key] of held) counts.set(key, (counts.get(key) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running -= 1;
-      const left = (this.byAccount.get(account) ?? 1) - 1;
-      if (left > 0) this.byAccount.set(account, left);
-      else this.byAccount.delete(account);
+      for (const [counts, key] of held) {
+        const left = (counts.get(key) ?? 1) - 1;
+        if (left > 0) counts.set(key, left);
+        else counts.delete(key);
+      }
     };
   }
 
