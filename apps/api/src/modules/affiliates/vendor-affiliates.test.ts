@@ -100,6 +100,19 @@ describe('invitation e-mails a day', () => {
     expect(nextDay.json().emailed).toBe(true);
   });
 
+  it('takes one address in any case as one invitation, e-mailed once (the outside probe)', async () => {
+    const desk = await createVendor(t, { displayName: 'Case Relay Desk' });
+    const deskToken = await vendorToken(t, desk);
+    const answers = [];
+    for (const email of ['Dup@Example.test', 'dup@example.test', 'DUP@EXAMPLE.TEST'])
+      answers.push(await send(deskToken, email));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201]);
+    expect(answers.map((a) => a.json().emailed)).toEqual([true, false, false]);
+    expect(new Set(answers.map((a) => a.json().invitation.id)).size).toBe(1);
+    expect(await mailsFrom('Case Relay Desk')).toBe(1);
+    expect(await invitesOf(desk.id)).toBe(1);
+  });
+
   it('gives an established vendor (older, with sales) the larger limit', async () => {
     const known = await createVendor(t, { displayName: 'Known Relay Desk' });
     const knownToken = await vendorToken(t, known);
