@@ -1,5 +1,5 @@
-import type { LoginResponse } from '@tradeshelf/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loginAnswer } from './testing.ts';
 import { changePassword, login, signup, verifyAccountActivation } from './features/auth/api.ts';
 import { reset } from './features/auth/slice.ts';
 import { fetchProfile } from './features/user/api.ts';
@@ -25,17 +25,7 @@ const memory = (): KeyValueStorage & { data: Map<string, string> } => {
   };
 };
 
-const answer = (o: Partial<LoginResponse> = {}): LoginResponse => ({
-  id: 'usr_1',
-  email: 'a@example.com',
-  token: 'access-1',
-  accessTokenValidity: 900,
-  refreshToken: 'refresh-1',
-  refreshTokenValidity: 43_200,
-  emailVerified: true,
-  verificationDaysRemaining: 0,
-  ...o,
-});
+const answer = loginAnswer;
 
 /** A store on a scripted API: each route path answers from its queue. */
 function setup(routes: Record<string, Array<[number, unknown]>> = {}) {

@@ -15,6 +15,7 @@ import {
   listen,
   multipartBody,
   RawConnection,
+  type RawResponse,
   rawRequest,
   requestHead,
   within,
@@ -127,6 +128,14 @@ describe('with a one-second request timeout', () => {
       e.isDirectory() ? storedFiles(path.join(dir, e.name)) : [path.join(dir, e.name)],
     );
 
+  /** A refused upload: 408 in the contract's shape, the connection closed, storage gave up on it. */
+  async function expectCut(res: RawResponse, conn: RawConnection, failed: Promise<unknown>) {
+    expect(res.status).toBe(408);
+    expect(shape(res.body).code).toBe('request_timeout');
+    await within(8_000, 'connection closed', conn.closed);
+    await within(8_000, 'storage giving up', failed);
+  }
+
   /** Opens a video upload of `mp4` on a raw connection; the caller sends the body. */
   async function openVideoUpload(lesson: { token: string; url: string }) {
     const { body, contentType } = multipartBody([
@@ -169,11 +178,8 @@ describe('with a one-second request timeout', () => {
       // Past the first 4 KB: storage has started on it.
       conn.write(body.subarray(0, 16 * 1024));
       const res = await within(8_000, 'stalled upload', conn.response());
-      expect(res.status).toBe(408);
-      expect(shape(res.body).code).toBe('request_timeout');
       expect(res.headers.connection).toBe('close');
-      await within(8_000, 'connection closed', conn.closed);
-      await within(8_000, 'storage giving up', failed);
+      await expectCut(res, conn, failed);
     } finally {
       conn.destroy();
     }
@@ -249,10 +255,7 @@ describe('with a one-second request timeout', () => {
       void trickle(conn, body, 60);
       const res = await within(12_000, 'upload answer', conn.response());
       expect(Date.now() - started).toBeGreaterThan(4_000);
-      expect(res.status).toBe(408);
-      expect(shape(res.body).code).toBe('request_timeout');
-      await within(8_000, 'connection closed', conn.closed);
-      await within(8_000, 'storage giving up', failed);
+      await expectCut(res, conn, failed);
     } finally {
       conn.destroy();
     }

@@ -1,5 +1,5 @@
-import type { LoginResponse } from '@tradeshelf/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loginAnswer } from '../testing.ts';
 import {
   blockedByGrace,
   recordFromLogin,
@@ -23,17 +23,7 @@ const memory = (): KeyValueStorage & { data: Map<string, string> } => {
   };
 };
 
-const login = (overrides: Partial<LoginResponse> = {}): LoginResponse => ({
-  id: 'usr_1',
-  email: 'a@example.com',
-  token: 'access-1',
-  accessTokenValidity: 900,
-  refreshToken: 'refresh-1',
-  refreshTokenValidity: 43_200,
-  emailVerified: true,
-  verificationDaysRemaining: 0,
-  ...overrides,
-});
+const login = loginAnswer;
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const rotated = {

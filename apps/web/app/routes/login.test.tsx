@@ -7,6 +7,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
 import { renderWithApp, type SeenRequest } from '../test/render.tsx';
 import Login from './login.tsx';
+import { loginAnswer } from '../testing.ts';
 
 // The welcome prefetches the next page, which needs the framework's router; not under test here.
 vi.mock('react-router', async (actual) => ({
@@ -21,19 +22,7 @@ function Where() {
 
 const api = (req: SeenRequest) =>
   req.path === '/auth/login'
-    ? {
-        status: 200,
-        body: {
-          id: 'usr_1',
-          email: 'a@example.com',
-          token: 'access-1',
-          accessTokenValidity: 900,
-          refreshToken: 'refresh-1',
-          refreshTokenValidity: 43_200,
-          emailVerified: true,
-          verificationDaysRemaining: 0,
-        },
-      }
+    ? { status: 200, body: loginAnswer() }
     : { status: 404, body: { error: 'Not found.', code: 'not_found' } };
 
 async function logInAt(url: string) {
