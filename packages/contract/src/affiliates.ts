@@ -203,11 +203,11 @@ export const affiliatesRoutes = {
     path: '/api/v1/user/affiliate/generate-ref',
     auth: 'bearer',
     summary:
-      'Joins an open programme and returns the referral (its id and share link). Repeating it returns the same referral.',
+      'Joins an open programme and returns the referral (its id and share link) as `data`, the name the web client reads (SPEC §7); `referral` carries the same for older clients. Repeating it returns the same referral.',
     tags: ['affiliates'],
     status: 200,
     body: z.object({ vendorId: idSchema }),
-    response: z.object({ referral: affiliateVendorSchema }),
+    response: z.object({ data: affiliateVendorSchema, referral: affiliateVendorSchema }),
   }),
   affiliateReferrals: defineRoute({
     method: 'GET',

@@ -169,11 +169,11 @@ export const discordRoutes = {
     path: '/api/v1/communities/reconnect-user/{id}',
     auth: 'bearer',
     summary:
-      'Re-checks membership now, grants what is missing and returns the community (the web app merges it into its entry).',
+      'Re-checks membership now, grants what is missing and returns the community as `result`, the name the web client reads (SPEC §7); `community` carries the same for older clients.',
     tags: ['discord'],
     status: 200,
     params: communityParams,
-    response: z.object({ community }),
+    response: z.object({ result: community, community }),
   }),
   vendorDiscordInstall: defineRoute({
     method: 'GET',

@@ -295,6 +295,18 @@ describe('a paid community', () => {
       .toBe('active');
   });
 
+  it('answers the reconnected community as `result`, the name SPEC §7 gives, and as `community`', async () => {
+    const owner = await buyCommunity();
+    const [mine] = await communities(owner.token);
+    const res = await t.call(discordRoutes.reconnectCommunity, {
+      token: owner.token,
+      params: { id: mine!._id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toMatchObject({ _id: mine!._id });
+    expect(res.json().community).toEqual(res.json().result);
+  });
+
   it('answers 404 for a community that is not the buyer’s', async () => {
     const owner = await buyCommunity();
     const [mine] = await communities(owner.token);

@@ -26,9 +26,10 @@ export async function accessModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, discordRoutes.userCommunities, async ({ auth }) => ({
     communities: await communitiesOf(deps, auth.sub),
   }));
-  registerRoute(app, discordRoutes.reconnectCommunity, async ({ params, auth }) => ({
-    community: await reconnect(deps, auth.sub, params.id),
-  }));
+  registerRoute(app, discordRoutes.reconnectCommunity, async ({ params, auth }) => {
+    const community = await reconnect(deps, auth.sub, params.id);
+    return { result: community, community };
+  });
   registerRoute(app, discordRoutes.vendorDiscordInstall, ({ auth, req }) =>
     installUrl(deps, auth.sub, originOf(req)),
   );

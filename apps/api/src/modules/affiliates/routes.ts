@@ -21,9 +21,10 @@ export async function affiliatesModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, affiliatesRoutes.affiliateVendors, ({ query, auth, req }) =>
     listVendors(deps, auth.sub, originOf(req), query.limit),
   );
-  registerRoute(app, affiliatesRoutes.generateRef, ({ body, auth, req }) =>
-    generateRef(deps, auth.sub, body.vendorId, originOf(req)),
-  );
+  registerRoute(app, affiliatesRoutes.generateRef, async ({ body, auth, req }) => {
+    const { referral } = await generateRef(deps, auth.sub, body.vendorId, originOf(req));
+    return { data: referral, referral };
+  });
   registerRoute(app, affiliatesRoutes.affiliateReferrals, ({ query, auth }) =>
     affiliateOverview(deps, auth.sub, query),
   );

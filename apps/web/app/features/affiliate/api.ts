@@ -26,7 +26,7 @@ export const fetchAffiliateVendors = requestThunk<void, AffiliateVendor[]>(
 export const generateReferral = requestThunk<string, AffiliateVendor>(
   'affiliate/generate',
   async (vendorId, { api }) =>
-    (await api.call(endpoints.generateRef, { body: { vendorId } })).referral,
+    (await api.call(endpoints.generateRef, { body: { vendorId } })).data,
 );
 
 /** Referred sales, stats (balances from the ledger) and withdrawals. */

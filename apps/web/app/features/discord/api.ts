@@ -71,5 +71,5 @@ export const fetchCommunities = requestThunk<void, Community[]>(
 export const reconnectCommunity = requestThunk<string, Community>(
   'discord/reconnect',
   async (id, { api }) =>
-    (await api.call(endpoints.reconnectCommunity, { params: { id } })).community,
+    (await api.call(endpoints.reconnectCommunity, { params: { id } })).result,
 );

@@ -193,7 +193,8 @@ describe('discord thunks through the typed client', () => {
         case '/api/v1/communities/user':
           return { communities: [a, b] };
         case '/api/v1/communities/reconnect-user/ent_b':
-          return { community: { ...b, health: health('active') } };
+          // SPEC §7: the client reads `result`; `community` is the same for older clients.
+          return { result: { ...b, health: health('active') }, community: b };
         case '/api/v1/discord/unlink':
           return { discord: null };
         default:

@@ -219,10 +219,8 @@ describe('/library', () => {
     await ui.click(button);
     expect(calls('/api/v1/communities/reconnect-user/e2')).toHaveLength(1);
     await waitFor(() => expect(button.getAttribute('aria-busy')).toBe('true'));
-    answer({
-      status: 200,
-      body: { community: { ...joining, health: health('active'), invite: null } },
-    });
+    const joined = { ...joining, health: health('active'), invite: null };
+    answer({ status: 200, body: { result: joined, community: joined } });
     await waitFor(() =>
       expect(screen.getAllByTestId('community-card')[0]!.dataset.health).toBe('active'),
     );
