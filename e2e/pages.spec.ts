@@ -101,6 +101,30 @@ test('/vendor/login quotes the fee checkout charges, read from the configuration
   expect(await a11yViolations(page)).toEqual([]);
 });
 
+test('/vendor/login never sends a signed-in person to a login form, and promises only what exists', async ({
+  page,
+}) => {
+  await page.goto('/vendor/login');
+  await expect(page.getByRole('link', { name: 'Log in and become a vendor' })).toBeVisible();
+  await expect(page.locator('#main')).not.toContainText('no self-serve listing editor');
+  for (const [email, cta] of [
+    ['buyer@demo.tradeshelf.test', 'Become a vendor'],
+    ['vendor@demo.tradeshelf.test', 'Open your workspace'],
+  ] as const) {
+    await page.goto('/login?next=/vendor/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('tradeshelf-demo');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    // The session is stored 5 s after the answer (SPEC §4), then `next` is followed.
+    await expect(page).toHaveURL(/\/vendor\/login$/, { timeout: 15_000 });
+    await expect(page.getByRole('link', { name: cta })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Log in and become a vendor' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Log out' }).first().click();
+    await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+  }
+});
+
 test('contact: field messages, then the message is sent, confirmed and mailed', async ({
   page,
 }) => {

@@ -146,7 +146,8 @@ function AccountPage() {
         ) : (
           <>
             <p className="text-sm text-slate-300">
-              List indicators, communities, courses and apps, and get paid out every week.
+              List indicators, communities, courses and apps; Stripe pays your share out to your
+              bank on your account’s schedule.
             </p>
             {vendor.status === 'failure' && vendor.error && <Alert>{vendor.error.error}</Alert>}
             <Button

@@ -1,5 +1,11 @@
 import { Link } from 'react-router';
-import { REFERRAL_WINDOW_DAYS } from '@tradeshelf/contract/client';
+import {
+  planBillingLabels,
+  priceIntervals,
+  REFERRAL_WINDOW_DAYS,
+} from '@tradeshelf/contract/client';
+import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
+import { useAppSelector } from '../lib/hooks.ts';
 import { formatFee } from '../legal/policy.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -21,6 +27,12 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
     origin: originOf(matches),
   });
 
+/** The billing intervals plans take, in words ("weekly, monthly, quarterly or yearly"): the editor's list. */
+const intervals = (() => {
+  const words = priceIntervals.map((i) => planBillingLabels[i].toLowerCase());
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0];
+})();
+
 /** What a listing can be: the catalogue's product kinds, as checkout sells them. */
 const sellables = [
   [
@@ -29,7 +41,7 @@ const sellables = [
   ],
   [
     'Alerts',
-    'Subscriptions billed weekly, monthly, quarterly or yearly, with an optional free trial: buyers who cancel before it ends pay nothing.',
+    `Subscriptions billed ${intervals}, with an optional free trial: buyers who cancel before it ends pay nothing.`,
   ],
   [
     'Paid communities',
@@ -42,6 +54,37 @@ const sellables = [
     'Put several of your products at one price; the bundle page shows buyers what they save.',
   ],
 ] as const;
+
+/**
+ * Signed out: sign up, or log in on the way to the workspace. Signed in: straight to the workspace,
+ * which offers "Become a vendor" to anyone who is not one yet (never a login form to a signed-in person).
+ */
+function Start() {
+  const signedIn = useAppSelector((s) => s.auth.isLoggedIn);
+  const isVendor = useAppSelector((s) => s.user.profile.data?.roles.includes('vendor') ?? false);
+  const primary = 'rounded-lg bg-brand-500 px-5 py-3 font-semibold text-ink-950 hover:bg-brand-400';
+  if (signedIn)
+    return (
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Link to={VENDOR_HOME_PATH} className={primary}>
+          {isVendor ? 'Open your workspace' : 'Become a vendor'}
+        </Link>
+      </div>
+    );
+  return (
+    <div className="mt-8 flex flex-wrap justify-center gap-3">
+      <Link to="/signup" className={primary}>
+        Create an account
+      </Link>
+      <Link
+        to={`/login?next=${VENDOR_HOME_PATH}`}
+        className="rounded-lg border border-ink-600 px-5 py-3 font-semibold hover:bg-ink-800"
+      >
+        Log in and become a vendor
+      </Link>
+    </div>
+  );
+}
 
 export default function VendorLanding({ loaderData }: Route.ComponentProps) {
   const { fee } = loaderData;
@@ -56,20 +99,7 @@ export default function VendorLanding({ loaderData }: Route.ComponentProps) {
           each payment, less the {fee} platform fee and, on a referred sale, the affiliate&apos;s
           commission.
         </p>
-        <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link
-            to="/signup"
-            className="rounded-lg bg-brand-500 px-5 py-3 font-semibold text-ink-950 hover:bg-brand-400"
-          >
-            Create an account
-          </Link>
-          <Link
-            to="/login?next=/vendor"
-            className="rounded-lg border border-ink-600 px-5 py-3 font-semibold hover:bg-ink-800"
-          >
-            Log in and become a vendor
-          </Link>
-        </div>
+        <Start />
       </section>
       <section aria-labelledby="money" className="grid gap-4 sm:grid-cols-3">
         <h2 id="money" className="sr-only">
@@ -134,7 +164,8 @@ export default function VendorLanding({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="text-center text-slate-300">
         <p>
-          There is no self-serve listing editor yet: our team sets listings up with you.{' '}
+          You set up your storefront, listings, delivery and coupons yourself in the vendor
+          workspace; a listing is in search the moment you publish it. Questions first?{' '}
           <Link
             to="/contact?subject=Selling%20on%20Tradeshelf"
             className="font-semibold text-brand-300 underline underline-offset-2"
