@@ -361,6 +361,9 @@ END $$;
 CREATE OR REPLACE FUNCTION tradeshelf_intersect(lexemes text[], o1 text[], o2 text[], o3 text[], o4 text[],
   rest text[], sort text, want integer, cat text, knd text, plat text, min_amount integer, max_amount integer)
 RETURNS TABLE (product_id text) LANGUAGE plpgsql STABLE
+-- ROWS: a page's worth. The default estimate (1 000 rows) made the card joins around a call hash joins
+-- over sequential scans of products, vendors and prices at 10 000 products (p95 150 ms; 16 ms with it).
+ROWS 25
 SET plan_cache_mode = force_generic_plan SET enable_bitmapscan = off SET jit = off
 SET max_parallel_workers_per_gather = 0
 AS $$
@@ -448,6 +451,7 @@ CREATE OR REPLACE FUNCTION tradeshelf_walk(lexemes text[], other text[], title_o
   cap integer, exact_title text, cat text, knd text, plat text, min_amount integer, max_amount integer)
 RETURNS TABLE (product_id text, tier integer, n bigint)
 LANGUAGE plpgsql STABLE
+ROWS 25
 -- Generic plans estimate ~50 postings a lexeme and would bitmap-scan and sort them all; the index order
 -- is the plan meant here (stopping at `want`), so sorts and bitmap scans are priced out, and with them JIT
 -- (which those prices would trigger) and parallel workers.
