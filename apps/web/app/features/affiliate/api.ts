@@ -25,8 +25,7 @@ export const fetchAffiliateVendors = requestThunk<void, AffiliateVendor[]>(
 /** Joins a vendor's open programme: the referral with its id and share link. */
 export const generateReferral = requestThunk<string, AffiliateVendor>(
   'affiliate/generate',
-  async (vendorId, { api }) =>
-    (await api.call(endpoints.generateRef, { body: { vendorId } })).data,
+  async (vendorId, { api }) => (await api.call(endpoints.generateRef, { body: { vendorId } })).data,
 );
 
 /** Referred sales, stats (balances from the ledger) and withdrawals. */

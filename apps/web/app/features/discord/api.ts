@@ -70,6 +70,5 @@ export const fetchCommunities = requestThunk<void, Community[]>(
 /** Re-checks one community now; the answer is merged into its entry (SPEC §4). */
 export const reconnectCommunity = requestThunk<string, Community>(
   'discord/reconnect',
-  async (id, { api }) =>
-    (await api.call(endpoints.reconnectCommunity, { params: { id } })).result,
+  async (id, { api }) => (await api.call(endpoints.reconnectCommunity, { params: { id } })).result,
 );
