@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +12,9 @@ import { startWorkers, workerDeps } from '../apps/api/src/jobs/workers.ts';
 import type { FastifyInstance } from 'fastify';
 import { MemoryRateLimitStore } from '../apps/api/src/platform/rate-limit.ts';
 import type { WebApp } from '../apps/api/src/platform/web.ts';
+import { freePort } from '../apps/api/test/http.ts';
+
+export { freePort };
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -144,15 +146,6 @@ export function report(
     `  ${r.title.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ratio ${(r.rps / baseline.rps).toFixed(2)}`;
   console.log(row(baseline) + '  (baseline)');
   for (const r of runs) console.log(row(r));
-}
-
-/** A port nobody listens on now (the OS picks it; closed again before it is used). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -26,6 +26,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Resolves once something accepts a TCP connection on the loopback port; `alive` throws to give up
+ * early (the server's process exited), and after `timeoutMs` it throws `what`.
+ */
+export async function accepting(
+  port: number,
+  what: string,
+  options: { timeoutMs?: number; alive?: () => void } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    options.alive?.();
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(socket.destroy() !== undefined));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Every wait in these tests is bounded: rejects with `what` if `promise` takes longer than `ms`. */
 export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

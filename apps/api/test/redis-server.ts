@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
+import { accepting, freePort } from './http.ts';
 
 /**
  * A Redis server of the caller's own on a free loopback port (no persistence), so a test or bench
@@ -20,33 +20,7 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Resolves once something accepts a TCP connection on the port. */
-async function accepting(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
 const running = new Set<ChildProcess>();
 
@@ -59,10 +33,10 @@ export function killOwnRedisServers(): void {
 }
 process.once('exit', killOwnRedisServers);
 
-export async function startOwnRedis(port?: number): Promise<OwnRedis> {
+export async function startOwnRedis(): Promise<OwnRedis> {
   if (!existsSync(REDIS_SERVER))
     throw new Error(`no ${REDIS_SERVER} (Debian's redis-server; set REDIS_SERVER elsewhere)`);
-  const p = port ?? (await freePort());
+  const p = await freePort();
   let child: ChildProcess | null = null;
   let frozen = false;
 
@@ -79,7 +53,7 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
       running.delete(c);
       if (child === c) child = null;
     });
-    await accepting(p);
+    await accepting(p, 'redis-server');
   };
   const kill = async () => {
     const c = child;

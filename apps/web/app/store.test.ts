@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loginAnswer } from './testing.ts';
+import { loginAnswer as answer } from './testing.ts';
 import { changePassword, login, signup, verifyAccountActivation } from './features/auth/api.ts';
 import { reset } from './features/auth/slice.ts';
 import { fetchProfile } from './features/user/api.ts';
@@ -24,8 +24,6 @@ const memory = (): KeyValueStorage & { data: Map<string, string> } => {
     removeItem: (k) => void data.delete(k),
   };
 };
-
-const answer = loginAnswer;
 
 /** A store on a scripted API: each route path answers from its queue. */
 function setup(routes: Record<string, Array<[number, unknown]>> = {}) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime } from './common.ts';
+import { idSchema, isoDateTime, pageQuery } from './common.ts';
 import { productCard } from './catalog.ts';
 import {
   courseMessages,
@@ -125,10 +125,7 @@ export const courseParams = z.object({ id: idSchema });
 export const lessonParams = z.object({ id: idSchema, lessonId: idSchema });
 export const mediaQuery = z.object({ id: idSchema });
 
-export const userCoursesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-});
+export const userCoursesQuery = pageQuery;
 
 export const lessonProgressBody = z.object({
   positionSeconds: z

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
+import { AFFILIATE_INVITES_PER_DAY } from '@tradeshelf/contract';
 import { AppError } from './errors.ts';
 
 export interface RateRule {
@@ -265,7 +266,11 @@ export const rules = {
    * Invitation e-mails per vendor a day; the limit is the contract's, by the vendor's standing
    * (`AFFILIATE_INVITES_PER_DAY`, or `…_NEW_VENDOR`): this is the larger.
    */
-  inviteVendorDay: { name: 'invite-vendor:day', limit: 50, windowSeconds: 24 * 60 * 60 },
+  inviteVendorDay: {
+    name: 'invite-vendor:day',
+    limit: AFFILIATE_INVITES_PER_DAY,
+    windowSeconds: 24 * 60 * 60,
+  },
   checkoutUser: { name: 'checkout:user', limit: 30, windowSeconds: 15 * 60 },
   /** Coupon codes are guessable secrets: previews are limited per address. */
   couponPreviewIp: { name: 'coupon-preview:ip', limit: 60, windowSeconds: 60 },

@@ -85,10 +85,9 @@ export function sniffAttachment(b: Buffer, name: string, whole = true): Attachme
   if (starts(b, '%PDF-')) return 'application/pdf';
   if (starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]))
     return 'application/zip';
-  if (starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (starts(b, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  const image = sniffImage(b);
+  if (image) return `image/${image}`;
   if (starts(b, 'GIF87a') || starts(b, 'GIF89a')) return 'image/gif';
-  if (starts(b, 'RIFF') && starts(b, 'WEBP', 8)) return 'image/webp';
   if (isText(b, whole)) return /\.csv$/i.test(name) ? 'text/csv' : 'text/plain';
   return null;
 }

@@ -1,14 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { authRoutes, catalogRoutes, supportRoutes } from '@tradeshelf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort, listen, within } from '../../test/http.ts';
+import { accepting, freePort, listen } from '../../test/http.ts';
 
 /**
  * The app behind a real balancer (issue 26, ADR 049): Debian's HAProxy with `option forwardfor`
@@ -27,21 +26,6 @@ let t: TestApp;
 let haproxy: ChildProcess | null = null;
 let port = 0;
 let haproxyLog = '';
-
-/** Resolves once HAProxy accepts connections on `at`. */
-async function accepting(at: number): Promise<void> {
-  for (;;) {
-    if (haproxy?.exitCode !== null)
-      throw new Error(`HAProxy exited (${haproxy?.exitCode}): ${haproxyLog}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(at, '127.0.0.1');
-      socket.once('connect', () => resolve(socket.destroy() !== undefined));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   if (!HAPROXY)
@@ -76,7 +60,12 @@ beforeAll(async () => {
   );
   haproxy = spawn(HAPROXY, ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   haproxy.stderr!.on('data', (chunk: Buffer) => (haproxyLog += chunk.toString()));
-  await within(10_000, 'HAProxy start', accepting(port));
+  await accepting(port, 'HAProxy', {
+    alive: () => {
+      if (haproxy?.exitCode !== null)
+        throw new Error(`HAProxy exited (${haproxy?.exitCode}): ${haproxyLog}`);
+    },
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loginAnswer } from '../testing.ts';
+import { loginAnswer as login } from '../testing.ts';
 import {
   blockedByGrace,
   recordFromLogin,
@@ -22,8 +22,6 @@ const memory = (): KeyValueStorage & { data: Map<string, string> } => {
     removeItem: (k) => void data.delete(k),
   };
 };
-
-const login = loginAnswer;
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const rotated = {

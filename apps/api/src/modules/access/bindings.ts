@@ -72,12 +72,11 @@ export async function installed(
   return guild;
 }
 
-/** 404 unless the server is this vendor's and no other vendor's. */
+/** 404 unless the server is this vendor's (a server has one holder: its guild id is unique). */
 export async function serverOf(deps: AppDeps, vendorId: string, guildId: string) {
-  const holders = await deps.database.db.execute<{ vendor_id: string }>(sql`select vendor_id
+  const holder = await deps.database.db.execute<{ vendor_id: string }>(sql`select vendor_id
     from vendor_discord_servers where guild_id = ${guildId}`);
-  if (!holders.rows.length || holders.rows.some((r) => r.vendor_id !== vendorId))
-    throw new AppError('not_found', m.serverUnknown);
+  if (holder.rows[0]?.vendor_id !== vendorId) throw new AppError('not_found', m.serverUnknown);
 }
 
 /** The server as the bot sees it now: 404 when the bot was removed from it (or it is gone). */

@@ -53,9 +53,9 @@ export async function inviteAffiliate(
   if (email === (await users.emailIn(db, userId))?.toLowerCase()) {
     throw new AppError('business_rule', affiliateMessages.inviteSelf);
   }
-  const addressKey = `${vendorId}:${email}`;
-  const emailed = (await deps.limiter.hit(rules.inviteEmail, addressKey)).count <= 1;
-  if (emailed) await takeDailyInvite(deps, vendorId, addressKey);
+  const inviteKey = `${vendorId}:${email}`;
+  const emailed = (await deps.limiter.hit(rules.inviteEmail, inviteKey)).count <= 1;
+  if (emailed) await takeDailyInvite(deps, vendorId, inviteKey);
   const programme = await programmeOf(db, vendorId);
   const commissionBps =
     body.commissionBps ?? programme?.commissionBps ?? DEFAULT_TERMS.commissionBps;
@@ -108,12 +108,12 @@ export async function inviteAffiliate(
  * Counts one invitation e-mail against the vendor's day (an atomic counter, so invitations sent at
  * once cannot pass it together). Past the limit: 429, and the address is free to be e-mailed later.
  */
-async function takeDailyInvite(deps: AppDeps, vendorId: string, addressKey: string) {
+async function takeDailyInvite(deps: AppDeps, vendorId: string, inviteKey: string) {
   const isNew = await vendorIsNew(deps.database.db, vendorId, NEW_VENDOR_DAYS);
   const limit = isNew ? AFFILIATE_INVITES_PER_DAY_NEW_VENDOR : AFFILIATE_INVITES_PER_DAY;
   const day = await deps.limiter.hit(rules.inviteVendorDay, vendorId);
   if (day.count <= limit) return;
-  await deps.limiter.reset(rules.inviteEmail, addressKey);
+  await deps.limiter.reset(rules.inviteEmail, inviteKey);
   throw new AppError(
     'rate_limited',
     inviteLimitMessage(limit, isNew, formatWait(day.resetIn)),

@@ -220,7 +220,8 @@ describe('/library', () => {
     expect(calls('/api/v1/communities/reconnect-user/e2')).toHaveLength(1);
     await waitFor(() => expect(button.getAttribute('aria-busy')).toBe('true'));
     const joined = { ...joining, health: health('active'), invite: null };
-    answer({ status: 200, body: { result: joined, community: joined } });
+    // `community` is the old name, kept for older clients: the card must take `result`.
+    answer({ status: 200, body: { result: joined, community: joining } });
     await waitFor(() =>
       expect(screen.getAllByTestId('community-card')[0]!.dataset.health).toBe('active'),
     );
