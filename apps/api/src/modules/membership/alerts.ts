@@ -120,6 +120,18 @@ async function mailMatches(
     }
     const email = await users.emailOf(deps, userId);
     if (!email) continue;
+    // The cards are read before the transaction: the catalogue reads on a connection of its own, and
+    // inside the transaction that waited for ever on the embedded database's single connection.
+    const pending = await rows<{ product_id: string }>(
+      db,
+      sql`select distinct h.product_id from saved_search_hits h
+          join saved_searches s on s.id = h.saved_search_id
+          where h.user_id = ${userId} and h.mailed_at is null and s.alerts`,
+    );
+    const looked = new Set(pending.map((p) => p.product_id));
+    const cards = new Map(
+      (await productCardsById(deps, [...looked])).map((c) => [c.id, c] as const),
+    );
     const mailId = await db.transaction(async (tx) => {
       await tx.execute(sql`insert into alert_mail_days (user_id, day) values (${userId}, ${day})
         on conflict do nothing`);
@@ -130,20 +142,17 @@ async function mailMatches(
         sql`select mails from alert_mail_days where user_id = ${userId} and day = ${day} for update`,
       );
       if (counter!.mails >= current.plan.alertMailsPerDay) return null;
-      const hits = await rows<{ saved_search_id: string; product_id: string; name: string }>(
-        tx,
-        sql`select h.saved_search_id, h.product_id, s.name from saved_search_hits h
+      // Matches recorded since the cards were read wait for the next run.
+      const hits = (
+        await rows<{ saved_search_id: string; product_id: string; name: string }>(
+          tx,
+          sql`select h.saved_search_id, h.product_id, s.name from saved_search_hits h
             join saved_searches s on s.id = h.saved_search_id
             where h.user_id = ${userId} and h.mailed_at is null and s.alerts
             order by h.created_at, h.product_id`,
-      );
+        )
+      ).filter((h) => looked.has(h.product_id));
       if (!hits.length) return null;
-      const cards = new Map(
-        (await productCardsById(deps, [...new Set(hits.map((h) => h.product_id))])).map((c) => [
-          c.id,
-          c,
-        ]),
-      );
       await tx.execute(sql`update saved_search_hits set mailed_at = now()
         where user_id = ${userId} and mailed_at is null
           and (saved_search_id, product_id) in (${sql.join(
