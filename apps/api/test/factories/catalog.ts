@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   categoryOfKind,
   type AssetClass,
@@ -112,3 +113,10 @@ export async function requirePrerequisite(
     sql`insert into product_prerequisites (product_id, requires_product_id) values (${productId}, ${requiresProductId})`,
   );
 }
+
+/**
+ * A word no other product has and the search's spelling fix cannot reach from another such word:
+ * twelve random letters, so two of them are never within the few edits `tradeshelf_correct_word` allows.
+ */
+export const searchWord = (): string =>
+  Array.from(randomBytes(12), (b) => String.fromCharCode(97 + (b % 26))).join('');

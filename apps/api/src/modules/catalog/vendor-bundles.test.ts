@@ -12,7 +12,7 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, searchWord } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
@@ -33,11 +33,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-let word = 0;
-/** A made-up word nothing else has, so a search for it finds only what a test means. */
-const uniqueWord = () =>
-  `zq${(++word).toString(36)}${Math.random().toString(36).slice(2, 6)}`.replace(/[0-9]/g, 'y');
-
 /** A vendor with a storefront and two published products (one-time prices 49.00 and 29.00). */
 async function newVendor() {
   const user = await createUser(t, { roles: ['buyer', 'vendor'] });
@@ -47,8 +42,8 @@ async function newVendor() {
     email: user.email,
     roles: ['buyer', 'vendor'],
   });
-  const a = await createProduct(t, vendor.id, { title: `Ribbon ${uniqueWord()}`, amount: 4900 });
-  const b = await createProduct(t, vendor.id, { title: `Alerts ${uniqueWord()}`, amount: 2900 });
+  const a = await createProduct(t, vendor.id, { title: `Ribbon ${searchWord()}`, amount: 4900 });
+  const b = await createProduct(t, vendor.id, { title: `Alerts ${searchWord()}`, amount: 2900 });
   return { ...vendor, user, token, a, b };
 }
 
@@ -56,7 +51,7 @@ const draft = (
   productIds: string[],
   overrides: Partial<VendorBundleInput> = {},
 ): VendorBundleInput => ({
-  title: `Momentum ${uniqueWord()} kit`,
+  title: `Momentum ${searchWord()} kit`,
   summary: 'Two tools, one price.',
   description: '## Inside\n\n- The ribbon\n- **Alerts**',
   productIds,
@@ -241,7 +236,7 @@ describe('what a bundle may hold', () => {
     const v = await newVendor();
     const other = await newVendor();
     const c = await createProduct(t, v.id, {
-      title: `Scanner ${uniqueWord()}`,
+      title: `Scanner ${searchWord()}`,
       isActive: false,
     });
     const all = await call(r.vendorBundleProducts, { token: v.token, query: { limit: '2' } });
@@ -318,7 +313,7 @@ describe('the bundle list', () => {
 describe('publishing, edits and unpublishing reach the public side at once', () => {
   it('create → publish → on its page, in search, the storefront and the sitemap', async () => {
     const v = await newVendor();
-    const w = uniqueWord();
+    const w = searchWord();
     const bundle = await create(v.token, draft([v.a.id, v.b.id], { title: `Aurora ${w} bundle` }));
     expect(bundle).toMatchObject({
       status: 'draft',
@@ -359,7 +354,7 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
 
   it('an edited title is found by its new word, not its old one, and cached pages follow', async () => {
     const v = await newVendor();
-    const [oldWord, newWord, bodyWord] = [uniqueWord(), uniqueWord(), uniqueWord()];
+    const [oldWord, newWord, bodyWord] = [searchWord(), searchWord(), searchWord()];
     const bundle = await create(
       v.token,
       draft([v.a.id, v.b.id], { title: `Falcon ${oldWord} set` }),
@@ -402,7 +397,7 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
 
   it('unpublished: gone from search, storefront and sitemap, page 404; buyers keep their purchase', async () => {
     const v = await newVendor();
-    const w = uniqueWord();
+    const w = searchWord();
     const bundle = await create(v.token, draft([v.a.id, v.b.id], { title: `Harbor ${w} pack` }));
     await publish(v.token, bundle.id);
     const buyer = await buyBundle(bundle.id);
@@ -437,7 +432,7 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
   it('will not publish without two published products, a title, a summary and a price', async () => {
     const v = await newVendor();
     const hidden = await createProduct(t, v.id, {
-      title: `Draft ${uniqueWord()}`,
+      title: `Draft ${searchWord()}`,
       isActive: false,
     });
     const bundle = await create(
@@ -495,7 +490,7 @@ describe('the price', () => {
     const v = await newVendor();
     // Sold monthly at 9.00 first, and once at 99.00: the bundle's value counts the one-time price.
     const monthlyFirst = await createProduct(t, v.id, {
-      title: `Desk ${uniqueWord()}`,
+      title: `Desk ${searchWord()}`,
       amount: 9900,
       extraPrices: [900],
     });
@@ -550,7 +545,7 @@ describe('the price', () => {
 describe('buyers keep what they bought', () => {
   it('taking a product out of a bundle takes nothing from its buyers; adding one gives nothing', async () => {
     const v = await newVendor();
-    const c = await createProduct(t, v.id, { title: `Scanner ${uniqueWord()}`, amount: 1900 });
+    const c = await createProduct(t, v.id, { title: `Scanner ${searchWord()}`, amount: 1900 });
     const bundle = await create(v.token, draft([v.a.id, v.b.id]));
     await publish(v.token, bundle.id);
     const buyer = await buyBundle(bundle.id);

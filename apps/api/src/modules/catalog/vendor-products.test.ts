@@ -10,7 +10,7 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, searchWord } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
@@ -43,14 +43,9 @@ async function newVendor() {
   return { ...vendor, token };
 }
 
-let word = 0;
-/** A made-up word no other product has, so a search for it finds only what a test means. */
-const uniqueWord = () =>
-  `qz${(++word).toString(36)}${Math.random().toString(36).slice(2, 6)}`.replace(/[0-9]/g, 'x');
-
 const draft = (overrides: Partial<VendorProductInput> = {}): VendorProductInput => ({
   kind: 'indicator',
-  title: `Momentum ${uniqueWord()} indicator`,
+  title: `Momentum ${searchWord()} indicator`,
   summary: 'Shows when momentum turns.',
   description: '## What you get\n\n- Alerts\n- **Signals**',
   tags: ['momentum'],
@@ -216,7 +211,7 @@ describe('the product list', () => {
 describe('publishing, edits and unpublishing reach the public side at once', () => {
   it('create → publish → found by search, on its page, storefront and sitemap', async () => {
     const v = await newVendor();
-    const word1 = uniqueWord();
+    const word1 = searchWord();
     const product = await create(
       v.token,
       draft({ title: `Aurora ${word1} scanner`, kind: 'scanner' }),
@@ -255,7 +250,7 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
 
   it('an edited title is found by its new word, not its old one, and cached pages follow', async () => {
     const v = await newVendor();
-    const [oldWord, newWord, bodyWord] = [uniqueWord(), uniqueWord(), uniqueWord()];
+    const [oldWord, newWord, bodyWord] = [searchWord(), searchWord(), searchWord()];
     const product = await create(v.token, draft({ title: `Falcon ${oldWord} levels` }));
     await publish(v.token, product.id);
     // Warm both caches with the old version.
@@ -301,7 +296,7 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
 
   it('unpublished: gone from search, storefront and sitemap, page 404; buyers keep their purchase', async () => {
     const v = await newVendor();
-    const w = uniqueWord();
+    const w = searchWord();
     const product = await create(v.token, draft({ title: `Harbor ${w} signals` }));
     await publish(v.token, product.id);
     const buyer = await buyPaidProduct(t, v.vendorUrl, product.plans[0]!.priceId);
@@ -366,7 +361,7 @@ describe('several nodes', () => {
     const other = await startTestApp({}, { databaseUrl: t.config.DATABASE_URL! });
     try {
       const v = await newVendor();
-      const [oldWord, newWord] = [uniqueWord(), uniqueWord()];
+      const [oldWord, newWord] = [searchWord(), searchWord()];
       const product = await create(v.token, draft({ title: `Beacon ${oldWord} bands` }));
       await publish(v.token, product.id);
       await checkCatalogChanges(other.deps);
