@@ -1,12 +1,11 @@
 // The analytics charts: recharts, as the affiliate dashboard draws its earnings, in a chunk of their
-// own that only this screen loads (ADR 025). A table beside them carries the same numbers.
+// own that only this screen loads (ADR 025). A table beside them carries the same numbers. Money is
+// drawn as bars from the zero line: a smoothed curve between buckets dipped below $0 (issue 27).
 import {
   Bar,
   BarChart,
   CartesianGrid,
   Legend,
-  Line,
-  LineChart,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -35,6 +34,35 @@ function Panel({ title, children }: { title: string; children: React.ReactElemen
   );
 }
 
+const margin = { top: 8, right: 8, bottom: 0, left: 0 };
+
+/**
+ * Gross and net per bucket, side by side from the zero line. `size` draws at a fixed size (the
+ * responsive panel measures its box, which tests have not).
+ */
+export function RevenueBars({
+  rows,
+  currency,
+  size,
+}: {
+  rows: ChartRow[];
+  currency: string;
+  size?: { width: number; height: number };
+}) {
+  const money = (v: unknown) => formatMoney(Math.round(Number(v) * 100), currency);
+  return (
+    <BarChart data={rows} margin={margin} accessibilityLayer={false} {...size}>
+      <CartesianGrid stroke="#1d2842" vertical={false} />
+      <XAxis dataKey="label" {...axis} minTickGap={16} />
+      <YAxis {...axis} width={64} tickFormatter={money} />
+      <Tooltip {...tooltip} formatter={(v, name) => [money(v), name]} />
+      <Legend wrapperStyle={{ color: '#cbd5e1', fontSize: 12 }} />
+      <Bar dataKey="gross" name="Gross" fill="#60a5fa" isAnimationActive={false} />
+      <Bar dataKey="net" name="Net" fill="#2dd4bf" isAnimationActive={false} />
+    </BarChart>
+  );
+}
+
 export default function AnalyticsCharts({
   rows,
   currency,
@@ -43,33 +71,10 @@ export default function AnalyticsCharts({
   currency: string;
 }) {
   const money = (v: unknown) => formatMoney(Math.round(Number(v) * 100), currency);
-  const margin = { top: 8, right: 8, bottom: 0, left: 0 };
   return (
     <div className="grid gap-4 lg:grid-cols-2" data-testid="analytics-charts">
       <Panel title="Revenue">
-        <LineChart data={rows} margin={margin} accessibilityLayer={false}>
-          <CartesianGrid stroke="#1d2842" vertical={false} />
-          <XAxis dataKey="label" {...axis} minTickGap={16} />
-          <YAxis {...axis} width={64} tickFormatter={money} />
-          <Tooltip {...tooltip} formatter={(v, name) => [money(v), name]} />
-          <Legend wrapperStyle={{ color: '#cbd5e1', fontSize: 12 }} />
-          <Line
-            type="monotone"
-            dataKey="gross"
-            name="Gross"
-            stroke="#60a5fa"
-            dot={false}
-            isAnimationActive={false}
-          />
-          <Line
-            type="monotone"
-            dataKey="net"
-            name="Net"
-            stroke="#2dd4bf"
-            dot={false}
-            isAnimationActive={false}
-          />
-        </LineChart>
+        <RevenueBars rows={rows} currency={currency} />
       </Panel>
       <Panel title="Sales">
         <BarChart data={rows} margin={margin} accessibilityLayer={false}>
