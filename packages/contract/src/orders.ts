@@ -158,10 +158,30 @@ export const purchaseSchema = z
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof purchaseSchema>;
 
+/**
+ * A sale's money from its ledger lines, the one source the sales list, the sale's page, analytics and
+ * the CSV export read (issue 27): gross - refunded - (disputed) = fees + affiliate + net.
+ */
+export const saleMoneySchema = z
+  .object({
+    /** Charged to the buyer, all payments. */
+    gross: moneySchema,
+    /** Returned to the buyer through refunds. */
+    refunded: moneySchema,
+    /** The platform's fee, after refunds gave their share back. */
+    fees: moneySchema,
+    affiliate: moneySchema,
+    /** What the vendor keeps. */
+    net: moneySchema,
+  })
+  .meta({ id: 'SaleMoney' });
+export type SaleMoney = z.infer<typeof saleMoneySchema>;
+
 /** A sale as its vendor sees it: the purchase and who bought it. */
 export const vendorSaleSchema = purchaseSchema
   .extend({
     buyer: z.object({ email: z.string(), username: z.string().nullable() }),
+    money: saleMoneySchema,
     /** Vendor refunds asked of the provider and not yet confirmed by it. */
     pendingRefund: moneySchema,
     /** What is left to refund of the latest payment (after pending refunds). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoDateTime, moneySchema, textField } from './common.ts';
-import { vendorSaleSchema } from './orders.ts';
+import { saleMoneySchema, vendorSaleSchema } from './orders.ts';
 import {
   CUSTOMER_SEARCH_MAX,
   REFUND_REASON_MAX,
@@ -53,16 +53,8 @@ export const salePaymentSchema = z.object({
   at: isoDateTime,
 });
 
-/** The vendor's view of a sale's ledger: what was charged and where it went. */
-export const saleLedgerSchema = z.object({
-  /** Charged to the buyer, all payments. */
-  gross: moneySchema,
-  refunded: moneySchema,
-  /** The platform's fee, after refunds gave their share back. */
-  fees: moneySchema,
-  affiliate: moneySchema,
-  /** What the vendor keeps. */
-  net: moneySchema,
+/** The vendor's view of a sale's ledger: what was charged and where it went (the sale's money). */
+export const saleLedgerSchema = saleMoneySchema.extend({
   lines: z.array(
     z.object({
       paymentRef: z.string(),

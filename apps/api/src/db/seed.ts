@@ -3,6 +3,7 @@ import { seedDemoCourseProgress, seedDemoCourses } from '../modules/courses/seed
 import { seedDemoLicences } from '../modules/licences/seed.ts';
 import { seedDemoAffiliate, seedDemoProgrammes } from '../modules/affiliates/seed.ts';
 import {
+  DEMO_FEE,
   DEMO_REF_ID,
   seedDemoOrders,
   seedDemoPurchase,
@@ -136,7 +137,7 @@ async function seedDemoAffiliateWalk(db: Db, passwordHash: () => Promise<string>
     affiliateUserId: affiliate.id,
     commissionBps: 2000,
     buyerIds,
-    fee: { bps: 500, fixed: 30 },
+    fee: DEMO_FEE,
     sales,
   });
   await seedDemoAffiliate(db, {

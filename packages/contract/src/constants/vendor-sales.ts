@@ -39,6 +39,8 @@ export const vendorSalesMessages = {
   refundProviderFailed:
     'The payment provider did not confirm the refund. Try again in a minute: it will not refund twice.',
   refundProviderRefused: 'The payment provider refused this refund.',
+  refundOtherProvider:
+    'This sale was paid through another payment provider than the one this workspace uses now, so it cannot be refunded here.',
   refundIdempotencyMismatch: 'This Idempotency-Key was already used for a different refund.',
   couponNotFound: 'We could not find that coupon.',
   couponCodeTaken: 'You already have a coupon with this code.',

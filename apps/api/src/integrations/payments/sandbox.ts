@@ -27,6 +27,8 @@ import { sandboxEvents, sandboxSessions, sandboxTransfers } from './tables.ts';
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 const TOLERANCE_SECONDS = 300;
 const SESSION_MINUTES = 60;
+/** Why a refund of a payment the sandbox never took is refused (Stripe: `resource_missing`). */
+export const NO_SUCH_PAYMENT = 'The payment provider has no record of this payment.';
 
 export type SandboxSession = typeof sandboxSessions.$inferSelect;
 export type SandboxEvent = typeof sandboxEvents.$inferSelect;
@@ -319,6 +321,7 @@ export class SandboxPayments implements PaymentsProvider {
     paymentRef: string;
     purchaseId: string;
     amount?: number | undefined;
+    reason?: 'duplicate' | 'vendor';
     idempotencyKey: string;
   }): Promise<void> {
     const recorded = await this.db.transaction(async (tx) => {
@@ -327,6 +330,13 @@ export class SandboxPayments implements PaymentsProvider {
         .from(sandboxSessions)
         .where(eq(sandboxSessions.purchaseId, req.purchaseId))
         .for('update');
+      // A payment the sandbox never took (as Stripe answers `resource_missing`): a vendor's refund is
+      // refused at once rather than asked again for ever (issue 27).
+      if (
+        (!s || s.status !== 'paid' || !this.chargeOf(s, req.paymentRef)) &&
+        req.reason === 'vendor'
+      )
+        throw new RefundRefusedError(NO_SUCH_PAYMENT);
       if (!s || s.status !== 'paid' || s.refunds.some((r) => r.key === req.idempotencyKey))
         return null;
       const charged = this.chargeOf(s, req.paymentRef);
@@ -526,4 +536,64 @@ export class SandboxPayments implements PaymentsProvider {
       .orderBy(sql`${sandboxSessions.createdAt} desc`)
       .limit(limit);
   }
+}
+
+/**
+ * Demo data: a payment the sandbox took, as its hosted page's Pay leaves a session (paid, with the
+ * payment's reference, and the subscription for a recurring item), so a seeded sale refunds, renews
+ * and cancels like one bought by hand (issue 27). `refundedAt` records a back-office refund already
+ * made in full. Idempotent: the session is keyed by the purchase id, as checkout keys its own.
+ */
+export async function seedSandboxPayment(
+  db: Db,
+  p: {
+    sessionId: string;
+    purchaseId: string;
+    buyerId: string;
+    vendorId: string;
+    itemName: string;
+    amount: number;
+    currency: string;
+    interval: Interval | null;
+    paymentRef: string;
+    subscriptionId: string | null;
+    currentPeriodEnd: Date | null;
+    paidAt: Date;
+    refundedAt?: Date | null;
+  },
+): Promise<void> {
+  const request: CheckoutRequest = {
+    purchaseId: p.purchaseId,
+    mode: p.interval ? 'subscription' : 'payment',
+    item: { name: p.itemName, amount: p.amount, currency: p.currency, interval: p.interval },
+    discount: null,
+    memberDiscount: null,
+    trialDays: null,
+    buyer: { userId: p.buyerId, email: '', customerId: null },
+    connectedAccountId: null,
+    applicationFeeAmount: 0,
+    applicationFeePercent: 0,
+    successUrl: 'http://localhost/orders/status?session_id={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'http://localhost/',
+    idempotencyKey: p.purchaseId,
+  };
+  await db
+    .insert(sandboxSessions)
+    .values({
+      id: p.sessionId,
+      idempotencyKey: p.purchaseId,
+      purchaseId: p.purchaseId,
+      request,
+      status: 'paid',
+      // The customer `ensureCustomer` gives this buyer at this vendor.
+      customerId: `cus_sbx_${sha256(`${p.buyerId}:${p.vendorId}`).slice(0, 20)}`,
+      paymentRef: p.paymentRef,
+      subscriptionId: p.subscriptionId,
+      subscriptionStatus: p.subscriptionId ? 'active' : null,
+      currentPeriodEnd: p.currentPeriodEnd,
+      refundedAt: p.refundedAt ?? null,
+      expiresAt: p.paidAt,
+      createdAt: p.paidAt,
+    })
+    .onConflictDoNothing();
 }

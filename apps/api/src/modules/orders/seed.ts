@@ -1,8 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import type { Interval } from '../../integrations/payments/port.ts';
+import { seedSandboxPayment } from '../../integrations/payments/sandbox.ts';
 import { insertLedger, reverseLedger } from './ledger.ts';
 import { splitPayment } from './pricing.ts';
-import type { PurchaseRow } from './repository.ts';
+import { one, type PurchaseRow } from './repository.ts';
+
+/** A seeded purchase as its payment's seed reads it. */
+type SeededPurchase = PurchaseRow & {
+  session_id: string;
+  created_at: Date | string;
+  paid_at: Date | string | null;
+  refunded_at: Date | string | null;
+};
 
 export const DEMO_COUPON = 'SAVE20';
 export const DEMO_REF_ID = 'demo-affiliate';
@@ -21,31 +31,115 @@ export async function seedDemoOrders(db: Db, options: { affiliateEmail: string }
     on conflict do nothing`);
 }
 
+/** The platform's fee on demo sales: the default `PLATFORM_FEE_BPS` and `PLATFORM_FEE_FIXED`. */
+export const DEMO_FEE = { bps: 500, fixed: 30 };
+
 /**
  * Idempotent: a paid demo purchase of a product's default price by a buyer, made `daysAgo` days ago
- * (the demo buyer's course enrolment). Returns its id, or null when the product has no price.
+ * (the demo buyer's course enrolment), with what a real payment leaves: the sandbox's paid session
+ * (and subscription, for a recurring price) and the ledger set, so the sale's money shows alike
+ * everywhere and a refund goes through the sandbox like any other (issue 27). Returns its id, or
+ * null when the product has no price.
  */
 export async function seedDemoPurchase(
   db: Db,
   options: { buyerId: string; productId: string; daysAgo: number },
 ): Promise<string | null> {
   const key = `demo:${options.productId}`;
+  const id = `pur_demo_${options.productId}`;
+  const at = sql`now() - make_interval(days => ${options.daysAgo})`;
   // A session id like a checkout's: order and sales lists show purchases that went through one.
   await db.execute(sql`insert into purchases (id, session_id, buyer_id, vendor_id, provider, idempotency_key,
       request_hash, status, item_type, product_id, price_id, scheme, currency, subtotal, total,
+      renewal_amount, subscription_id, subscription_status, current_period_end,
       expires_at, paid_at, created_at, updated_at)
-    select ${'pur_demo_' + options.productId}, ${'cs_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
+    select ${id}, ${'cs_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
       'demo', 'paid', 'product', p.id, pr.id,
       case when pr.scheme = 'one_time' then 'one_time' else pr.interval end, pr.currency, pr.amount, pr.amount,
-      now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo}),
-      now() - make_interval(days => ${options.daysAgo}), now() - make_interval(days => ${options.daysAgo})
+      case when pr.scheme = 'one_time' then null else pr.amount end,
+      case when pr.scheme = 'one_time' then null else ${'sub_demo_' + options.productId} end,
+      case when pr.scheme = 'one_time' then null else 'active' end,
+      case when pr.scheme = 'one_time' then null
+        else ${at} + case pr.interval when 'week' then interval '7 days' when 'quarter' then interval '3 months'
+          when 'year' then interval '1 year' else interval '1 month' end end,
+      ${at}, ${at}, ${at}, ${at}
     from products p join prices pr on pr.id = p.default_price_id
     where p.id = ${options.productId}
     on conflict do nothing`);
-  const found = await db.execute<{ id: string }>(
-    sql`select id from purchases where buyer_id = ${options.buyerId} and idempotency_key = ${key}`,
+  const found = await one<SeededPurchase & { title: string }>(
+    db,
+    sql`select pu.*, p.title from purchases pu join products p on p.id = pu.product_id
+      where pu.buyer_id = ${options.buyerId} and pu.idempotency_key = ${key}`,
   );
-  return found.rows[0]?.id ?? null;
+  if (!found) return null;
+  await seedPaymentOf(db, found, found.title, `pi_demo_${options.productId}`);
+  return found.id;
+}
+
+/**
+ * The provider's side and the ledger of a seeded paid purchase, each written once (a database seeded
+ * before seeds wrote them gets them now). The ledger set is dated when the purchase was paid.
+ */
+async function seedPaymentOf(
+  db: Db,
+  purchase: SeededPurchase,
+  itemName: string,
+  paymentRef: string,
+): Promise<void> {
+  const paidAt = new Date(purchase.paid_at ?? purchase.created_at);
+  const interval = purchase.scheme === 'one_time' ? null : (purchase.scheme as Interval);
+  await seedSandboxPayment(db, {
+    sessionId: purchase.session_id,
+    purchaseId: purchase.id,
+    buyerId: purchase.buyer_id,
+    vendorId: purchase.vendor_id,
+    itemName,
+    amount: purchase.total,
+    currency: purchase.currency,
+    interval,
+    paymentRef,
+    subscriptionId: purchase.subscription_id,
+    currentPeriodEnd: purchase.current_period_end ? new Date(purchase.current_period_end) : null,
+    paidAt,
+    refundedAt: purchase.refunded_at ? new Date(purchase.refunded_at) : null,
+  });
+  await db.transaction(async (tx) => {
+    const split = splitPayment(
+      purchase.total,
+      DEMO_FEE,
+      purchase.affiliate_user_id ? purchase.affiliate_bps : null,
+    );
+    const line = (
+      entry_type: string,
+      account_type: string,
+      account_id: string,
+      amount: number,
+    ) => ({
+      entry_type,
+      account_type,
+      account_id,
+      amount,
+      currency: purchase.currency,
+    });
+    await insertLedger(tx, purchase.id, paymentRef, [
+      line('sale', 'clearing', 'sandbox', -purchase.total),
+      line('platform_fee', 'platform', 'platform', split.platformFee),
+      line('vendor_share', 'vendor', purchase.vendor_id, split.vendorShare),
+      ...(purchase.affiliate_user_id && split.affiliateCommission > 0
+        ? [
+            line(
+              'affiliate_commission',
+              'affiliate',
+              purchase.affiliate_user_id,
+              split.affiliateCommission,
+            ),
+          ]
+        : []),
+    ]);
+    // Dated when it was paid; the daily rollup follows the update (migration 0033).
+    await tx.execute(sql`update ledger_entries set created_at = ${paidAt}
+      where purchase_id = ${purchase.id} and payment_ref = ${paymentRef} and created_at > ${paidAt}`);
+  });
 }
 
 /**
@@ -68,11 +162,12 @@ export async function seedDemoReferredSales(
 ): Promise<number> {
   const products = await db.execute<{
     id: string;
+    title: string;
     price_id: string;
     amount: number;
     currency: string;
   }>(
-    sql`select p.id, pr.id as price_id, pr.amount, pr.currency
+    sql`select p.id, p.title, pr.id as price_id, pr.amount, pr.currency
         from products p join prices pr on pr.id = p.default_price_id
         join vendors v on v.id = p.vendor_id
         where v.vendor_url = ${options.vendorUrl} and pr.scheme = 'one_time' and p.is_active
@@ -133,6 +228,9 @@ export async function seedDemoReferredSales(
           where id = ${id}`);
       }
     });
+    // The sandbox's side of the payment (also for sales a database seeded before it had).
+    const seeded = await one<SeededPurchase>(db, sql`select * from purchases where id = ${id}`);
+    if (seeded) await seedPaymentOf(db, seeded, product.title, `pi_demo_ref_${options.refId}_${i}`);
   }
   const found = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from purchases where ref_id = ${options.refId}`,

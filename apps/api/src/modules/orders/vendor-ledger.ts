@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { rows } from './repository.ts';
+import { keptSums } from './sale-money.ts';
 
 /** A vendor's ledger over whole UTC days, both counted (`YYYY-MM-DD`), maybe for one item. */
 export interface VendorLedgerRange {
@@ -118,22 +119,20 @@ export async function vendorLedgerSets(
     status: string;
     currency: string;
     gross: string;
-    fee: string;
+    fees: string;
     affiliate: string;
     net: string;
   }>(
     db,
     sql`select v.created_at as at, v.entry_type, v.purchase_id, p.item_type,
         coalesce(p.product_id, p.bundle_id) as item_id, p.buyer_id, p.status, v.currency,
-        s.gross, s.fee, s.affiliate, s.net
+        s.gross, s.fees, s.affiliate, s.net
       from ledger_entries v
       join purchases p on p.id = v.purchase_id
       cross join lateral (
-        select coalesce(-sum(amount) filter (where account_type = 'clearing'), 0)::int8 as gross,
-          coalesce(sum(amount) filter (where account_type = 'platform'), 0)::int8 as fee,
-          coalesce(sum(amount) filter (where account_type = 'affiliate'), 0)::int8 as affiliate,
-          coalesce(sum(amount) filter (where account_type = 'vendor'), 0)::int8 as net
-        from ledger_entries s where s.purchase_id = v.purchase_id and s.payment_ref = v.payment_ref
+        select coalesce(-sum(l.amount) filter (where l.account_type = 'clearing'), 0)::int8 as gross,
+          ${keptSums}
+        from ledger_entries l where l.purchase_id = v.purchase_id and l.payment_ref = v.payment_ref
       ) s
       where v.account_type = 'vendor' and v.account_id = ${range.vendorId}
         and v.created_at >= (${range.from}::date::timestamp at time zone 'UTC')
@@ -152,7 +151,7 @@ export async function vendorLedgerSets(
     status: r.status,
     currency: r.currency,
     gross: Number(r.gross),
-    fee: Number(r.fee),
+    fee: Number(r.fees),
     affiliate: Number(r.affiliate),
     net: Number(r.net),
   }));

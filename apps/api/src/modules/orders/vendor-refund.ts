@@ -49,7 +49,7 @@ export async function vendorRefund(
 
   const decided = await db.transaction(async (tx) => {
     // The row lock orders this against a concurrent refund of the same sale and the provider's events.
-    const purchase = await one<PurchaseRow & { paid_at: Date | null }>(
+    const purchase = await one<PurchaseRow & { paid_at: Date | null; provider: string }>(
       tx,
       sql`select * from purchases where id = ${purchaseId} and vendor_id = ${vendorId} for update`,
     );
@@ -72,6 +72,9 @@ export async function vendorRefund(
     if (purchase.status === 'refunded') throw rule(vendorSalesMessages.refundAlreadyFull);
     if (purchase.status !== 'paid') throw rule(vendorSalesMessages.refundNotPaid);
     if (purchase.disputed_at) throw rule(vendorSalesMessages.refundDisputed);
+    // Another provider's payment is unknown to this one: refuse now rather than wait on it for ever.
+    if (purchase.provider !== deps.payments.name)
+      throw rule(vendorSalesMessages.refundOtherProvider);
     if (!pay || pay.charged <= 0) throw rule(vendorSalesMessages.refundNothingCharged);
     const left = pay.charged - pay.refunded - pay.pending;
     if (left <= 0) throw rule(vendorSalesMessages.refundAlreadyFull);

@@ -98,19 +98,9 @@ export async function saleDetail(
     ...sale,
     payments,
     refunds: refunds.map(refundView),
+    // The totals are the sale's money as the list shows it: one presenter (sale-money.ts).
     ledger: {
-      gross: money(-sum((l) => l.account_type === 'clearing' && l.entry_type === 'sale')),
-      refunded: money(
-        sum(
-          (l) =>
-            l.account_type === 'clearing' &&
-            l.entry_type === 'refund_reversal' &&
-            l.payment_ref.startsWith('refund:'),
-        ),
-      ),
-      fees: money(sum((l) => l.account_type === 'platform')),
-      affiliate: money(sum((l) => l.account_type === 'affiliate')),
-      net: money(sum((l) => l.account_type === 'vendor')),
+      ...sale.money,
       lines: lines.map((l) => ({
         paymentRef: l.payment_ref,
         entryType: l.entry_type,

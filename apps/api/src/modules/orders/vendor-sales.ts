@@ -9,6 +9,7 @@ import * as users from '../users/index.ts';
 import { afterCursor, encodeCursor } from './purchases.ts';
 import { loadWithBuyers } from './repository.ts';
 import { latestPayments, refundableOf } from './refund-state.ts';
+import { saleMoneyOf, saleMoneyView } from './sale-money.ts';
 
 /** The caller's vendor id; 403 for anyone who does not sell. */
 export async function sellingVendor(db: Tx, userId: string): Promise<string> {
@@ -21,16 +22,16 @@ export async function sellingVendor(db: Tx, userId: string): Promise<string> {
 export async function salesWhere(db: Tx, where: SQL, limit: number): Promise<VendorSale[]> {
   const found = await loadWithBuyers(db, where, limit);
   const contacts = await users.contactsOf(db, [...new Set(found.map((p) => p.buyerId))]);
-  const payments = await latestPayments(
-    db,
-    found.map((p) => p.purchase.id),
-  );
+  const ids = found.map((p) => p.purchase.id);
+  const payments = await latestPayments(db, ids);
+  const figures = await saleMoneyOf(db, ids);
   return found.map(({ purchase, buyerId }) => {
     const pay = payments.get(purchase.id);
     const money = (amount: number) => ({ amount, currency: purchase.total.currency });
     return {
       ...purchase,
       buyer: contacts.get(buyerId) ?? { email: '', username: null },
+      money: saleMoneyView(figures.get(purchase.id)!, purchase.total.currency),
       pendingRefund: money(pay?.pending ?? 0),
       refundable: money(
         refundableOf({ status: purchase.status, disputed_at: purchase.disputedAt }, pay),

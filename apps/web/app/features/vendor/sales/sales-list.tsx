@@ -149,7 +149,7 @@ export function SalesList() {
                     <td className="px-4 py-3">{s.item.title}</td>
                     <td className="px-4 py-3">{s.buyer.username ?? s.buyer.email}</td>
                     <td className="px-4 py-3 text-right tabular-nums">
-                      {exactMoney(s.paid.amount ? s.paid : s.total)}
+                      {exactMoney(s.money.gross)}
                     </td>
                     <td className="px-4 py-3">
                       <span className={badgeClass(st.tone)}>{st.label}</span>
