@@ -134,6 +134,11 @@ export const vendorPayoutsSchema = z
     disabledReason: z.string().nullable(),
     chargesEnabled: z.boolean(),
     payoutsEnabled: z.boolean(),
+    /**
+     * Where checkout sends the vendor's sales now, in words: into the account when the provider says it
+     * takes charges, else collected by the platform. It is what checkout does (issue 27).
+     */
+    salesNote: z.string(),
     /** The vendor's share of sales per currency, from the ledger. */
     balances: z.array(balanceSchema),
     /** The available balance in the main currency (the largest), for the headline. */

@@ -247,6 +247,9 @@ export const payoutMessages = {
   active: 'Your payout account is active: sales pay out to it.',
   restricted: 'The payment provider has restricted your account. Continue onboarding to fix it.',
   unavailable: 'The payment provider did not answer. Try again in a minute.',
+  salesToAccount: 'Checkout pays your sales into this account.',
+  salesCollected:
+    'Sales still go through while the account cannot take payments: Tradeshelf collects them and records your share here.',
   paidOutByProvider:
     'The payment provider sends your balance to your bank on its schedule; its dashboard lists each payout.',
 } as const;

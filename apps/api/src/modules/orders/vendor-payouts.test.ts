@@ -198,3 +198,52 @@ describe('balances from the ledger', () => {
     expect(refunded.available + refunded.pending).toBe(share - refunded.refunded);
   });
 });
+
+describe('an abandoned onboarding (issue 27)', () => {
+  /** A buyer's checkout of the vendor's product: the account the provider's session pays into. */
+  async function checkoutPaysInto(vendorUrl: string, priceId: string): Promise<string | null> {
+    const buyer = await createUser(t);
+    const buyerToken = (await t.call(authRoutes.login, { body: buyer })).json().token as string;
+    const res = await t.call(ordersRoutes.checkoutProduct, {
+      token: buyerToken,
+      query: { vendorUrl },
+      body: { priceId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const found = await t.database.db.execute<{ account: string | null }>(
+      sql`select request->>'connectedAccountId' as account from sandbox_sessions
+        where id = ${res.json().sessionId as string}`,
+    );
+    return found.rows[0]!.account;
+  }
+
+  it('says what the provider says, and that sales go through as checkout lets them', async () => {
+    const { token, vendorId, vendorUrl } = await vendorWithStorefront();
+    const product = await createProduct(t, vendorId, { amount: 1_500 });
+    const started = await t.call(ordersRoutes.connectAccount, { token });
+    expect(started.statusCode, started.body).toBe(200);
+    // The vendor leaves the provider's page: the account takes no charges, has details overdue.
+    const left = await payouts(token);
+    expect(left).toMatchObject({
+      status: 'incomplete',
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      salesNote: payoutMessages.salesCollected,
+    });
+    expect(left.disabledReason).toMatch(/cannot take payments/);
+    // Checkout still sells, collected by the platform, as the screen says.
+    expect(await checkoutPaysInto(vendorUrl, product.priceId)).toBeNull();
+
+    await completeSandboxOnboarding(t, started.json().url as string, 'active');
+    const active = await payouts(token);
+    expect(active).toMatchObject({
+      status: 'active',
+      chargesEnabled: true,
+      salesNote: payoutMessages.salesToAccount,
+    });
+    const account = await t.database.db.execute<{ account_id: string }>(
+      sql`select account_id from vendor_payment_accounts where vendor_id = ${vendorId}`,
+    );
+    expect(await checkoutPaysInto(vendorUrl, product.priceId)).toBe(account.rows[0]!.account_id);
+  });
+});

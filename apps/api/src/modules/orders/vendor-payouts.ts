@@ -104,6 +104,8 @@ export async function vendorPayouts(
       disabledReason: state === 'pending_verification' ? null : (status?.disabledReason ?? null),
       chargesEnabled: status?.chargesEnabled ?? false,
       payoutsEnabled: status?.payoutsEnabled ?? false,
+      // Checkout's rule (createProviderSession): the account gets the sale once it takes charges.
+      salesNote: status?.chargesEnabled ? m.salesToAccount : m.salesCollected,
       balances,
       available: { amount: main.available, currency: main.currency },
       pending: { amount: main.pending, currency: main.currency },

@@ -50,6 +50,9 @@ export function AccountPanel({
       </div>
       <p className="text-sm text-slate-300">{payouts.message}</p>
       {payouts.disabledReason && <p className="text-sm text-slate-400">{payouts.disabledReason}</p>}
+      <p className="text-sm text-slate-400" data-testid="payout-sales-note">
+        {payouts.salesNote}
+      </p>
       {payouts.requirements.length > 0 && (
         <div>
           <h3 className="text-sm font-semibold text-slate-200">Still needed</h3>
