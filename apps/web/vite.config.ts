@@ -92,6 +92,14 @@ const clientChunks = {
     // it (coupon and TradingView rules); left alone, the bundler cut it into six small
     // chunks by who shares what, and the product page paid ~0.6 KB more on the wire for the same code.
     { name: 'product-page', test: productPage, priority: 1, includeDependenciesRecursively: false },
+    // The reviews' views and what only they bring (their constants, the Markdown view): product and
+    // storefront pages load them together, as one file rather than three (issue 27).
+    {
+      name: 'reviews-view',
+      test: /[\\/]app[\\/](features[\\/]reviews[\\/](components|hooks)|lib[\\/]markdown)\.|[\\/]contract[\\/]src[\\/]constants[\\/]reviews\./,
+      priority: 1,
+      includeDependenciesRecursively: false,
+    },
     {
       name: 'app',
       test: (id: string) =>
