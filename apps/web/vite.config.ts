@@ -53,8 +53,8 @@ const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]stor
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard
  * and the username drawer (loaded when it shows); whole features no public page shows (affiliate,
  * courses, licences, support, TradingView, whose slices register when their code loads), but for
- * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel and
- * Markdown (product and bundle pages); the search page's filters and no-results helper.
+ * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
+ * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters and no-results helper.
  * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
  */
 const notInShell = new RegExp(
@@ -78,7 +78,7 @@ const notInShell = new RegExp(
 );
 
 const productPage =
-  /[\\/]app[\\/](lib[\\/]markdown|features[\\/](catalog|tradingview)[\\/]checkout)\.|[\\/]contract[\\/]src[\\/](constants[\\/]tradingview|rules[\\/]coupon)\./;
+  /[\\/]app[\\/]features[\\/](catalog|tradingview)[\\/]checkout\.|[\\/]contract[\\/]src[\\/](constants[\\/]tradingview|rules[\\/]coupon)\./;
 
 /**
  * Browser chunks: React and React Router in one; our shared code with Redux Toolkit in another
@@ -89,9 +89,17 @@ const clientChunks = {
   groups: [
     { name: 'router', test: /node_modules[\\/](react|react-router)[\\/]/, priority: 2 },
     // What the product page loads beyond the shell, in one chunk. The vendor workspace shares some of
-    // it (Markdown preview, coupon and TradingView rules); left alone, the bundler cut it into six small
+    // it (coupon and TradingView rules); left alone, the bundler cut it into six small
     // chunks by who shares what, and the product page paid ~0.6 KB more on the wire for the same code.
     { name: 'product-page', test: productPage, priority: 1, includeDependenciesRecursively: false },
+    // The reviews' views and what only they bring (their constants, the Markdown view): product and
+    // storefront pages load them together, as one file rather than three (issue 27).
+    {
+      name: 'reviews-view',
+      test: /[\\/]app[\\/](features[\\/]reviews[\\/](components|hooks)|lib[\\/]markdown)\.|[\\/]contract[\\/]src[\\/]constants[\\/]reviews\./,
+      priority: 1,
+      includeDependenciesRecursively: false,
+    },
     {
       name: 'app',
       test: (id: string) =>

@@ -95,6 +95,8 @@ export type BundleCard = z.infer<typeof bundleCard>;
 export const productDetails = productCard
   .extend({
     description: z.string(),
+    /** `description` rendered from Markdown and sanitised (ADR 056): pages insert it as it is. */
+    descriptionHtml: z.string(),
     images: z.array(z.string()),
     /** `images` with their variants, cover first; legacy single files are left out. */
     gallery: z.array(responsiveImage),
@@ -166,6 +168,8 @@ export type SearchSuggestion = z.infer<typeof searchSuggestion>;
 export const bundleDetails = bundleCard
   .extend({
     description: z.string(),
+    /** `description` rendered from Markdown and sanitised (ADR 056). */
+    descriptionHtml: z.string(),
     products: z.array(productCard),
     /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
     soldByYou: z.boolean(),

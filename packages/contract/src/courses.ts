@@ -63,6 +63,8 @@ export const courseLesson = z.object({
   opensAt: isoDateTime.nullable(),
   video: z.object({ id: z.string(), captions: z.array(captionTrack) }).nullable(),
   text: z.string().nullable(),
+  /** `text` rendered from Markdown and sanitised (ADR 056); null with `text`. */
+  textHtml: z.string().nullable(),
   attachments: z.array(courseAttachment),
   progress: lessonProgress.nullable(),
 });

@@ -30,8 +30,10 @@ export const reviewSchema = z
     id: z.string(),
     product: z.object({ id: z.string(), slug: z.string(), title: z.string() }),
     rating: z.number().int(),
-    /** Stored exactly as written; clients render it as text. */
+    /** Stored exactly as written (Markdown). */
     text: z.string(),
+    /** `text` rendered from Markdown and sanitised (ADR 056): clients insert it as it is. */
+    textHtml: z.string(),
     /** `null`: the buyer has not chosen a username yet. */
     reviewer: z.object({ username: z.string().nullable() }),
     createdAt: isoDateTime,
@@ -39,7 +41,7 @@ export const reviewSchema = z
     /** Changed after it was first published. */
     edited: z.boolean(),
     /** The vendor's one reply. */
-    reply: z.object({ text: z.string(), createdAt: isoDateTime }).nullable(),
+    reply: z.object({ text: z.string(), textHtml: z.string(), createdAt: isoDateTime }).nullable(),
   })
   .meta({ id: 'Review' });
 export type Review = z.infer<typeof reviewSchema>;

@@ -10,7 +10,7 @@ import { useOwnedBundle } from '../features/catalog/hooks.ts';
 import { formatMoney } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
-import { Markdown } from '../lib/markdown.tsx';
+import { MarkdownHtml } from '../lib/markdown.tsx';
 import { shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/bundle';
@@ -102,7 +102,11 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
           <div className="mt-4">
-            <Markdown source={bundle.description || bundle.summary} />
+            {bundle.descriptionHtml ? (
+              <MarkdownHtml html={bundle.descriptionHtml} testId="bundle-description" />
+            ) : (
+              <p className="text-slate-300">{bundle.summary}</p>
+            )}
           </div>
         </div>
         <div className="flex flex-col gap-3 rounded-xl bg-ink-800 p-5">

@@ -33,7 +33,7 @@ import { useProductRating } from '../features/reviews/hooks.ts';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
-import { Markdown } from '../lib/markdown.tsx';
+import { MarkdownHtml } from '../lib/markdown.tsx';
 import { Picture, shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/product';
@@ -349,7 +349,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <h2 id="about" className="sr-only">
               About this product
             </h2>
-            <Markdown source={product.description || product.summary} />
+            {product.descriptionHtml ? (
+              <MarkdownHtml html={product.descriptionHtml} testId="product-description" />
+            ) : (
+              <p className="text-slate-300">{product.summary}</p>
+            )}
           </section>
           <ProductReviews
             key={product.id}

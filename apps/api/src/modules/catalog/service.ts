@@ -8,6 +8,7 @@ import {
   type VendorProfile,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 import type { AppDeps } from '../../deps.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -96,6 +97,7 @@ export async function productDetails(
   return {
     ...card,
     description: row.description,
+    descriptionHtml: renderMarkdown(row.description),
     images: row.images.map((k) => imageFileUrl(deps.storage, k)!),
     gallery: row.images.flatMap((k) => presentImage(deps.storage, k) ?? []),
     assetClasses: row.asset_classes as ProductDetails['assetClasses'],
@@ -135,6 +137,7 @@ export async function bundleDetails(
   return {
     ...presentBundleCard(row, deps.storage),
     description: row.description,
+    descriptionHtml: renderMarkdown(row.description),
     products: products.map((r) => presentProductCard(r, deps.storage)),
     soldByYou: row.sold_by_you,
   };

@@ -248,6 +248,30 @@ describe('publishing, edits and unpublishing reach the public side at once', () 
     );
   });
 
+  it("a description's Markdown reaches the page as sanitised HTML (issue 27)", async () => {
+    const v = await newVendor();
+    const description =
+      '## Setup\nAdd it to a chart.\n\n- **Fast**\n- [docs](https://example.com/docs)\n\n' +
+      '[click](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror="alert(2)">';
+    const product = await create(v.token, draft({ description }));
+    expect((await publish(v.token, product.id)).statusCode).toBe(200);
+    const details = await t.call(catalogRoutes.productDetails, { query: { id: product.id } });
+    const html = details.json().product.descriptionHtml as string;
+    // The heading on the line before its text is a heading (the old parser printed "##").
+    expect(html).toContain('<h2>Setup</h2>\n<p>Add it to a chart.</p>');
+    expect(html).toContain('<li><strong>Fast</strong></li>');
+    expect(html).toContain(
+      '<a href="https://example.com/docs" rel="nofollow ugc noopener noreferrer" target="_blank">docs</a>',
+    );
+    expect(html).not.toMatch(/<script|<img|href="javascript/i);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // The server-rendered page carries that HTML, and no live markup from the text anywhere.
+    const res = await page(product.publicPath);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<h2>Setup</h2>');
+    expect(res.body).not.toMatch(/<script>alert|<img src=x|href="javascript/i);
+  });
+
   it('an edited title is found by its new word, not its old one, and cached pages follow', async () => {
     const v = await newVendor();
     const [oldWord, newWord, bodyWord] = [searchWord(), searchWord(), searchWord()];

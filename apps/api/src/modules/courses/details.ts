@@ -1,6 +1,7 @@
 // Use case: a course's page. Enrolled buyers get their opened lessons' content and progress; anyone
 // else the outline, the previews and what to buy, never a paid lesson's video, text or files.
 import { courseMessages as m, type Course, type CourseLesson } from '@tradeshelf/contract';
+import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, productCardsById } from '../catalog/index.ts';
@@ -59,6 +60,7 @@ export async function courseDetails(
             }
           : null,
       text: state.open ? l.body : null,
+      textHtml: state.open ? renderMarkdown(l.body) : null,
       attachments: own
         .filter((f) => f.kind === 'attachment')
         .map((f) => ({

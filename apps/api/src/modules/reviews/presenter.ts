@@ -1,4 +1,5 @@
 import type { OwnReview, Review, ReviewSummary } from '@tradeshelf/contract';
+import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 import type { ReviewRow, StatsRow } from './repository.ts';
 
 const iso = (d: string | Date) => (d instanceof Date ? d : new Date(d)).toISOString();
@@ -14,13 +15,18 @@ export function presentReview(
     product: { id: product.id, slug: product.slug, title: product.title },
     rating: Number(r.rating),
     text: r.text,
+    textHtml: renderMarkdown(r.text),
     reviewer: { username },
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     edited: r.edited_at !== null,
     reply:
       r.reply_text !== null && r.replied_at !== null
-        ? { text: r.reply_text, createdAt: iso(r.replied_at) }
+        ? {
+            text: r.reply_text,
+            textHtml: renderMarkdown(r.reply_text),
+            createdAt: iso(r.replied_at),
+          }
         : null,
   };
 }

@@ -9,6 +9,7 @@ import type {
 } from '@tradeshelf/contract';
 import { Alert, Button } from '../../components/ui.tsx';
 import { formatDate, formatPrice } from '../../lib/format.ts';
+import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { productPath } from '../catalog/index.ts';
 import { fetchAttachmentUrl, fetchVideoUrl } from './api.ts';
@@ -313,10 +314,12 @@ export function LessonView({ course, lesson }: { course: Course; lesson: CourseL
           {lesson.kind === 'video' && lesson.video && (
             <VideoPlayer course={course} lesson={lesson} startAt={startAt} />
           )}
-          {lesson.text && (
-            <div className="flex flex-col gap-3 leading-relaxed whitespace-pre-line text-slate-200">
-              {lesson.text}
-            </div>
+          {lesson.textHtml && (
+            <MarkdownHtml
+              html={lesson.textHtml}
+              className="leading-relaxed text-slate-200"
+              testId="lesson-text"
+            />
           )}
           {lesson.attachments.length > 0 && <Attachments items={lesson.attachments} />}
           {course.enrolled && (

@@ -1,4 +1,5 @@
 import type { Course, CourseLesson } from '@tradeshelf/contract';
+import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 
 export const OPENS_AT = '2026-12-01T10:00:00.000Z';
 
@@ -17,6 +18,7 @@ export function lesson(
     opensAt: null,
     video: null,
     text: null,
+    textHtml: over.text ? renderMarkdown(over.text) : null,
     attachments: [],
     progress: null,
     ...over,

@@ -9,6 +9,7 @@ import {
 import type { Review, ReviewSummary } from '@tradeshelf/contract';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useAppSelector } from '../../lib/hooks.ts';
+import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { productPath } from '../catalog/index.ts';
 import type { ReviewDetails, ReviewPage } from './api.ts';
 import { useOpenReviewForm, useReviewDetails, useReviewList } from './hooks.ts';
@@ -100,8 +101,8 @@ export function ReviewItem({
           </Link>
         </p>
       )}
-      {/* Text as the buyer wrote it: React renders it as text, line breaks kept. */}
-      <p className="break-words whitespace-pre-line text-slate-200">{review.text}</p>
+      {/* The buyer's Markdown, rendered and sanitised by the API (ADR 056). */}
+      <MarkdownHtml html={review.textHtml} className="text-slate-200" />
       {review.reply && (
         <div className="ml-4 rounded-lg border-l-2 border-brand-500/60 bg-ink-800 px-4 py-3 text-sm">
           <p className="font-semibold text-slate-100">
@@ -110,7 +111,7 @@ export function ReviewItem({
               · {formatDay(review.reply.createdAt)}
             </span>
           </p>
-          <p className="mt-1 break-words whitespace-pre-line text-slate-300">{review.reply.text}</p>
+          <MarkdownHtml html={review.reply.textHtml} className="mt-1" />
         </div>
       )}
     </article>

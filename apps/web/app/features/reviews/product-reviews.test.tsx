@@ -5,7 +5,7 @@ import { reviewMessages as m } from '@tradeshelf/contract/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.tsx';
 import { ProductReviews, ReviewPrompt } from './components.tsx';
-import { own, page, PRODUCT, review, summary } from './test-fixtures.ts';
+import { own, page, PRODUCT, reply, review, summary } from './test-fixtures.ts';
 
 afterEach(cleanup);
 // user-event walks a radio group with CSS.escape, which jsdom lacks.
@@ -42,11 +42,11 @@ function renderReviews(
 
 // Whole user flows with many events: a busy two-core machine needs more than the default 5 s.
 describe('product reviews', { timeout: 20_000 }, () => {
-  it('renders the server’s reviews with the summary; text is text, never markup', async () => {
+  it('renders the server’s reviews with the summary; raw HTML is text, never markup', async () => {
     const initial = page([
       review(1, {
-        text: '<script>alert(1)</script><b>bold</b>',
-        reply: { text: 'Thanks!', createdAt: '2026-05-12T10:00:00.000Z' },
+        text: '<script>alert(1)</script><b>bold</b> and **strong**',
+        reply: reply('Thanks!', '2026-05-12T10:00:00.000Z'),
       }),
     ]);
     const { container } = renderReviews(initial, undefined, false);
@@ -55,6 +55,8 @@ describe('product reviews', { timeout: 20_000 }, () => {
     expect(items[0]!.textContent).toContain('<script>alert(1)</script><b>bold</b>');
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('b')).toBeNull();
+    // Markdown is Markdown (ADR 056).
+    expect(within(items[0]!).getByText('strong').tagName).toBe('STRONG');
     expect(
       within(items[0]!).getByText('Reply from Alpha Edge Labs', { exact: false }),
     ).toBeTruthy();
@@ -85,7 +87,8 @@ describe('product reviews', { timeout: 20_000 }, () => {
     const form = await screen.findByTestId('review-form');
     const stars = within(form).getAllByRole('radio');
     expect(stars).toHaveLength(5);
-    expect(document.activeElement).toBe(stars[0]);
+    // Focused by the lazily loaded form's effect, which may run after its first paint.
+    await waitFor(() => expect(document.activeElement).toBe(stars[0]));
 
     // Nothing chosen, nothing written: both fields say what is missing, nothing is sent.
     await ui.click(within(form).getByRole('button', { name: 'Publish review' }));

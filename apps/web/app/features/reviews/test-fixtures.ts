@@ -1,14 +1,24 @@
 import type { OwnReview, Review, ReviewSummary } from '@tradeshelf/contract';
+import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 import type { ReviewPage } from './api.ts';
 
 export const PRODUCT = { id: 'prd_1', slug: 'rsi-divergence-pro', title: 'RSI Divergence Pro' };
 
+/** Reply text as the API sends it, rendered as the API renders it. */
+export const reply = (text: string, createdAt: string) => ({
+  text,
+  textHtml: renderMarkdown(text),
+  createdAt,
+});
+
 export function review(n: number, over: Partial<Review> = {}): Review {
+  const text = over.text ?? `Review number ${n}.`;
   return {
     id: `rev_${n}`,
     product: PRODUCT,
     rating: 4,
-    text: `Review number ${n}.`,
+    text,
+    textHtml: renderMarkdown(text),
     reviewer: { username: `trader_${n}` },
     createdAt: `2026-05-${String(10 + n).padStart(2, '0')}T10:00:00.000Z`,
     updatedAt: `2026-05-${String(10 + n).padStart(2, '0')}T10:00:00.000Z`,
@@ -19,7 +29,7 @@ export function review(n: number, over: Partial<Review> = {}): Review {
 }
 
 export function own(n: number, over: Partial<OwnReview> = {}): OwnReview {
-  return { ...review(n), hidden: null, ...over };
+  return { ...review(n, over), hidden: null, ...over };
 }
 
 export function summary(ratings: number[]): ReviewSummary {

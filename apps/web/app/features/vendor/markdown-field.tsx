@@ -1,6 +1,6 @@
 // A Markdown text area with a preview rendered as the public pages render it (products, bundles).
 import { useId, useState } from 'react';
-import { Markdown } from '../../lib/markdown.tsx';
+import { MarkdownPreview } from './markdown-preview.tsx';
 
 export const fieldBox =
   'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400';
@@ -73,7 +73,7 @@ export function MarkdownField({
           className="min-h-40 rounded-lg border border-ink-700 bg-ink-950 p-4"
         >
           {value.trim() ? (
-            <Markdown source={value} />
+            <MarkdownPreview source={value} />
           ) : (
             <p className="text-slate-400">Nothing to preview yet.</p>
           )}

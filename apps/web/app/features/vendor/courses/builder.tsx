@@ -10,7 +10,7 @@ import type { AsyncThunk } from '@reduxjs/toolkit';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
-import { Markdown } from '../../../lib/markdown.tsx';
+import { MarkdownPreview } from '../markdown-preview.tsx';
 import type { ThunkConfig } from '../../../lib/thunk.ts';
 import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
@@ -506,8 +506,8 @@ function LessonEditor({
             </button>
           </div>
           {showPreview ? (
-            <div className="prose prose-invert max-w-none rounded-lg border border-ink-600 p-3">
-              <Markdown source={body || '_Nothing yet._'} />
+            <div className="rounded-lg border border-ink-600 p-3">
+              <MarkdownPreview source={body || '_Nothing yet._'} />
             </div>
           ) : (
             <textarea

@@ -203,7 +203,10 @@ describe('the editor', () => {
   it('previews the description as the product page renders it', async () => {
     const ui = userEvent.setup();
     renderWithApp(
-      <VendorProductEditor product={product({ description: '## Setup\n\n**Fast**' })} />,
+      // A heading on the line before its text (issue 27: the old parser showed "## Setup").
+      <VendorProductEditor
+        product={product({ description: '## Setup\n**Fast** and <img src=x onerror="alert(1)">' })}
+      />,
       {
         signedIn: true,
         answer: api(product()),
@@ -211,8 +214,11 @@ describe('the editor', () => {
     );
     await ui.click(screen.getByRole('tab', { name: 'Preview' }));
     const panel = screen.getByRole('tabpanel', { name: 'Preview' });
-    expect(within(panel).getByRole('heading', { name: 'Setup' })).toBeTruthy();
+    // The renderer loads with the first preview.
+    expect(await within(panel).findByRole('heading', { level: 2, name: 'Setup' })).toBeTruthy();
     expect(within(panel).getByText('Fast').tagName).toBe('STRONG');
+    expect(panel.querySelector('img')).toBeNull();
+    expect(panel.textContent).toContain('<img src=x onerror="alert(1)">');
   });
 
   it('shows what the server says publishing needs, by field', async () => {
