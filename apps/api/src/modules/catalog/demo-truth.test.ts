@@ -25,14 +25,14 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-interface SeededProduct {
+type SeededProduct = {
   id: string;
   title: string;
   summary: string;
   description: string;
   kind: string;
   schemes: string[];
-}
+};
 
 const seeded = async () =>
   (
