@@ -11,6 +11,7 @@ import {
 } from '../features/courses/components.tsx';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { countLabel } from '../lib/format.ts';
 
 export const meta = () => [...pageMeta('Course'), { name: 'robots', content: 'noindex' }];
 
@@ -59,7 +60,8 @@ export function CoursePage() {
         )}
         <h1 className="text-2xl font-bold text-white">{course.title}</h1>
         <p className="text-sm text-slate-400">
-          {course.product.vendor.displayName} · {course.lessonCount} lessons
+          {course.product.vendor.displayName} · {countLabel(course.modules.length, 'module')} ·{' '}
+          {countLabel(course.lessonCount, 'lesson')}
         </p>
         {course.enrolled && <ProgressBar summary={course.progress} label="Course progress" />}
       </header>

@@ -1,6 +1,9 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { planFeatures, planOfPath, PLATFORM_VENDOR_URL } from '@tradeshelf/contract/client';
-import { productPath } from '../features/catalog/components.tsx';
+import type { ProductDetails } from '@tradeshelf/contract';
+import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
+import { useOwnedDetails } from '../features/catalog/hooks.ts';
 import { formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -32,6 +35,80 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) =>
     origin: originOf(matches),
   });
 
+/**
+ * The plan's own checkout: billing choice and the buy button, no coupon box (plans do not combine
+ * with coupons), no vendor contact and no platform list: a plan is not a vendor's product.
+ */
+function PlanCheckout({ product }: { product: ProductDetails }) {
+  const details = useOwnedDetails(product);
+  const [params] = useSearchParams();
+  const [priceId, setPriceId] = useState(params.get('priceId') ?? product.priceId);
+  const chosen = details.prices.find((p) => p.priceId === priceId) ?? details.prices[0]!;
+  if (details.purchased)
+    return (
+      <div className="mx-auto flex w-full max-w-md flex-col gap-3 text-left">
+        <Owned what="You are a member." />
+        <Link to="/account" className="text-sm text-brand-400 underline underline-offset-2">
+          Your plan, renewal date and billing are on your account page
+        </Link>
+      </div>
+    );
+  const trial = chosen.trialDays;
+  return (
+    <div
+      className="mx-auto flex w-full max-w-md flex-col gap-3 text-left"
+      data-testid="plan-checkout"
+    >
+      {params.get('checkout') === 'cancelled' && <CheckoutCancelled />}
+      <CheckoutPanel
+        target={{
+          kind: 'product',
+          vendorUrl: PLATFORM_VENDOR_URL,
+          priceId: chosen.priceId,
+          scheme: chosen.scheme === 'one_time' ? 'one_time' : (chosen.interval ?? 'month'),
+        }}
+        price={chosen}
+        recurring={chosen.scheme === 'recurring'}
+        label={trial ? `Start ${trial}-day free trial` : 'Join'}
+        trialNote={
+          trial
+            ? `Then ${formatPrice(chosen)}. Cancel before the trial ends and you pay nothing.`
+            : null
+        }
+        coupons={false}
+      >
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-sm font-medium text-slate-200">Billing</legend>
+          {details.prices.map((p) => (
+            <label
+              key={p.priceId}
+              className={`flex cursor-pointer items-center justify-between gap-3 rounded-xl border px-4 py-3 ${
+                p.priceId === chosen.priceId ? 'border-brand-500 bg-brand-500/10' : 'border-ink-600'
+              }`}
+            >
+              <span className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="priceId"
+                  value={p.priceId}
+                  checked={p.priceId === chosen.priceId}
+                  onChange={() => setPriceId(p.priceId)}
+                />
+                <span className="font-semibold text-white">{formatPrice(p)}</span>
+              </span>
+              {trialLabel(p) && <span className="text-sm text-brand-300">{trialLabel(p)}</span>}
+            </label>
+          ))}
+        </fieldset>
+      </CheckoutPanel>
+      <p className="text-center text-xs text-slate-400">
+        Billed by Tradeshelf. Plan prices are not combined with coupons; cancel any time from your
+        account page.
+      </p>
+    </div>
+  );
+}
+
 export default function Plan({ loaderData }: Route.ComponentProps) {
   const { plan, product } = loaderData;
   return (
@@ -46,21 +123,7 @@ export default function Plan({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
       {product ? (
-        <div className="mx-auto flex w-full max-w-md flex-col gap-3">
-          {product.prices.map((p) => (
-            <a
-              key={p.priceId}
-              href={`${productPath(product)}?priceId=${encodeURIComponent(p.priceId)}`}
-              className="flex items-center justify-between rounded-xl border border-ink-600 bg-ink-900 px-5 py-4 hover:border-brand-500"
-            >
-              <span className="font-semibold text-white">{formatPrice(p)}</span>
-              <span className="text-sm text-brand-300">{trialLabel(p) ?? 'Choose'}</span>
-            </a>
-          ))}
-          <Link to={productPath(product)} className="text-sm text-slate-400 hover:text-white">
-            Plan details
-          </Link>
-        </div>
+        <PlanCheckout product={product} />
       ) : (
         <p className="text-slate-400">This plan is not on sale right now.</p>
       )}

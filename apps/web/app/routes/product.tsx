@@ -3,6 +3,7 @@ import { Link, redirect, useSearchParams } from 'react-router';
 import {
   categoryLabels,
   platformLabels,
+  platformPlanOf,
   reviewSorts,
   type ReviewSort,
 } from '@tradeshelf/contract/client';
@@ -48,6 +49,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       query: { productId: params.id, sort: reviewSort, limit: REVIEWS_PAGE },
     }),
   ]);
+  // A platform plan is sold on its own page (no coupons, no vendor, no platforms): its product URL,
+  // and the hosted checkout's cancel link to it, lead there with the query kept.
+  const plan = platformPlanOf(product);
+  if (plan) throw redirect(plan.path + new URL(request.url).search, 301);
   // One canonical URL per product: a missing or stale slug redirects permanently.
   if (params.slug !== product.slug) throw redirect(productPath(product), 301);
   return { product, reviews, reviewSort };

@@ -6,6 +6,7 @@ import { REVIEWS_PAGE } from '../features/reviews/api.ts';
 import { reviewsJsonLd, VendorReviews } from '../features/reviews/components.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
+import { countLabel } from '../lib/format.ts';
 import { Picture, shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor';
@@ -45,11 +46,11 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     title: `${data.vendor.displayName}: trading tools and communities`,
     description:
       data.vendor.bio ||
-      `${data.vendor.displayName} sells ${data.products.length} products on Tradeshelf.`,
+      `${data.vendor.displayName} sells ${countLabel(data.products.length, 'product')} on Tradeshelf.`,
     path,
     origin,
     type: 'profile',
-    // Its banner (for demo storefronts, a generated card with logo and name), else its first cover.
+    // Its banner (for demo storefronts, a generated decoration), else its first cover.
     image:
       shareImage(
         data.vendor.banner,
@@ -138,7 +139,11 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
             <p className="max-w-3xl whitespace-pre-line text-slate-300">{vendor.bio}</p>
           )}
           <div className="flex flex-wrap gap-4 text-sm text-slate-400">
-            <span>{vendor.productCount} products</span>
+            {/* Counted from the lists below: what a visitor sees is what the page counts. */}
+            <span data-testid="storefront-counts">
+              {countLabel(products.length, 'product')}
+              {bundles.length > 0 && ` · ${countLabel(bundles.length, 'bundle')}`}
+            </span>
             {vendor.discordServer && <span>Discord: {vendor.discordServer.name}</span>}
             <span>
               Selling since{' '}

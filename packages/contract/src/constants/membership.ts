@@ -56,6 +56,15 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
 export const planOfPath = (path: string): Plan | null =>
   Object.values(plans).find((p) => p.path === path) ?? null;
 
+/** The plan a product is, when it is one of the platform's (sold on the plan's page), else null. */
+export const platformPlanOf = (product: {
+  slug: string;
+  vendor: { vendorUrl: string };
+}): Plan | null =>
+  product.vendor.vendorUrl.toLowerCase() === PLATFORM_VENDOR_URL
+    ? (Object.values(plans).find((p) => p.slug === product.slug) ?? null)
+    : null;
+
 /** Everything a plan grants, as its page and the account page list it. Each line is enforced. */
 export function planFeatures(plan: PlanGrants): string[] {
   return [

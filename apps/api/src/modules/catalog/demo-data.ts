@@ -83,7 +83,7 @@ export const demoVendors = [
   },
 ] as const;
 
-interface Template {
+export interface DemoTemplate {
   kind: ProductKind;
   title: string;
   summary: string;
@@ -108,7 +108,7 @@ const y = (amount: number) => ({ amount, scheme: 'recurring' as const, interval:
 const once = (amount: number) => ({ amount, scheme: 'one_time' as const });
 
 /** Templates per vendor (index into demoVendors). */
-export const demoProducts: Record<string, Template[]> = {
+export const demoProducts: Record<string, DemoTemplate[]> = {
   tradeshelf: [
     {
       kind: 'app',
@@ -207,7 +207,7 @@ export const demoProducts: Record<string, Template[]> = {
     {
       kind: 'course',
       title: 'Momentum Trading Masterclass',
-      summary: '12 modules on momentum, divergence and position sizing.',
+      summary: 'Momentum, divergence and position sizing, from reading a swing to a live trade.',
       tags: ['course', 'momentum', 'risk'],
       platforms: ['tradingview'],
       assets: ['stocks'],
@@ -523,7 +523,7 @@ export const demoProducts: Record<string, Template[]> = {
     {
       kind: 'course',
       title: 'Swing Trading Setups',
-      summary: 'Seven repeatable swing setups with entries, stops and targets.',
+      summary: 'Repeatable swing setups, each with its entry, stop and target.',
       tags: ['course', 'swing trading', 'setups'],
       platforms: ['tradingview'],
       assets: ['stocks'],
@@ -532,7 +532,7 @@ export const demoProducts: Record<string, Template[]> = {
     {
       kind: 'indicator',
       title: 'Swing Setup Highlighter',
-      summary: 'Highlights the seven Swing School setups on any chart.',
+      summary: 'Highlights the Swing School setups on any chart.',
       tags: ['swing trading', 'setups', 'price action'],
       platforms: ['tradingview'],
       assets: ['stocks'],

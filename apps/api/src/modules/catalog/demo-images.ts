@@ -15,7 +15,7 @@ import {
   svg,
   type ProductPicture,
 } from './pictures/draw.ts';
-import { appSvg, communitySvg, courseSvg } from './pictures/screens.ts';
+import { appSvg, calculatorSvg, communitySvg, courseSvg, planSvg } from './pictures/screens.ts';
 
 /**
  * Demo pictures drawn as SVG in each product's platform style (ADR 026). Everything is derived from
@@ -27,6 +27,11 @@ export { COVER, LOGO, SHARE, type ProductPicture };
 
 /** The product's pictures: cover first, then a second view (another symbol, another screen). */
 export function productSvgs(p: ProductPicture): string[] {
+  // A desktop app's screen shows what it does: a calculator is no back-tester, a plan no app.
+  const desktop = p.kind === 'app' && !p.platforms.some((x) => x !== 'other');
+  if (desktop && p.tags.includes('plan')) return [planSvg(p)];
+  if (desktop && p.tags.includes('position sizing'))
+    return [calculatorSvg(p, 0), calculatorSvg(p, 1)];
   const draw =
     p.kind === 'community'
       ? communitySvg
@@ -48,41 +53,30 @@ export function logoSvg(name: string): string {
   ]);
 }
 
-/** A storefront's share card (and banner): logo, name, what it sells, on a faint chart. */
-export function vendorCardSvg(v: {
-  displayName: string;
-  bio: string;
-  products: number;
-  verified: boolean;
-}): string {
+/**
+ * A storefront's banner (and share card): decoration only, a faint chart in the vendor's colour. The
+ * page shows the name, logo and product count live beneath it; a picture would go stale (issue 27).
+ */
+export function vendorCardSvg(v: { displayName: string }): string {
   const { width: W, height: H } = SHARE;
   const hue = hueOf(v.displayName);
   const random = rng(seedOf(v.displayName));
   const data = candles(random, 60, 100);
   const hi = Math.max(...data.map((d) => d.h));
   const lo = Math.min(...data.map((d) => d.l));
-  const cy = (v: number) => n1(180 + ((hi - v) / (hi - lo)) * 400);
-  const bio = v.bio.length > 64 ? v.bio.slice(0, v.bio.lastIndexOf(' ', 62)) + '…' : v.bio;
+  const cy = (v: number) => n1(120 + ((hi - v) / (hi - lo)) * 400);
   const parts = [
-    `<defs><linearGradient id="vg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0b0f17"/><stop offset="1" stop-color="hsl(${hue},45%,14%)"/></linearGradient></defs>`,
+    `<defs><linearGradient id="vg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0b0f17"/><stop offset="1" stop-color="hsl(${hue},45%,18%)"/></linearGradient></defs>`,
     `<rect width="${W}" height="${H}" fill="url(#vg)"/>`,
   ];
   data.forEach((d, k) => {
     const cx = 20 + k * 20;
     const up = d.c >= d.o;
     parts.push(
-      `<rect x="${cx - 6}" y="${Math.min(cy(d.o), cy(d.c))}" width="12" height="${Math.max(2, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.16"/>`,
+      `<line x1="${cx}" y1="${cy(d.h)}" x2="${cx}" y2="${cy(d.l)}" stroke="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.3"/>`,
+      `<rect x="${cx - 6}" y="${Math.min(cy(d.o), cy(d.c))}" width="12" height="${Math.max(2, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.3"/>`,
     );
   });
-  // Logo, name and figures sit in the middle band, so a storefront banner (a wide crop of this
-  // card) still shows them; the brand mark at the top shows on share cards only.
-  parts.push(
-    `<g transform="translate(80 235) scale(0.625)">${logoSvg(v.displayName).replace(/^<svg[^>]*>|<\/svg>$/g, '')}</g>`,
-    `<text x="280" y="300" ${FONT} font-size="56" font-weight="bold" fill="#ffffff">${esc(clip(v.displayName, 26))}${v.verified ? ` <tspan fill="hsl(${hue},80%,65%)">✓</tspan>` : ''}</text>`,
-    `<text x="280" y="348" ${FONT} font-size="24" fill="#cbd5e1">${esc(bio)}</text>`,
-    `<text x="280" y="392" ${FONT} font-size="22" font-weight="bold" fill="hsl(${hue},80%,70%)">${v.products} ${v.products === 1 ? 'product' : 'products'} on Tradeshelf</text>`,
-    `<text x="${W - 80}" y="96" ${FONT} font-size="28" font-weight="bold" fill="#ffffff" text-anchor="end">Tradeshelf</text>`,
-  );
   return svg(W, H, parts);
 }
 

@@ -72,12 +72,7 @@ export function demoPicturePlan(): DemoPicturePlan {
       logo: plan('public/demo/vendors', logoSvg(v.displayName), LOGO, LOGO),
       card: plan(
         'public/demo/vendors',
-        vendorCardSvg({
-          displayName: v.displayName,
-          bio: v.bio,
-          products: list.length,
-          verified: v.verified,
-        }),
+        vendorCardSvg({ displayName: v.displayName }),
         SHARE.width,
         SHARE.height,
       ),
@@ -108,11 +103,11 @@ export function demoPicturePlan(): DemoPicturePlan {
 export async function attachDemoPictures(db: Db): Promise<void> {
   const p = demoPicturePlan();
   const productKeys = [...p.products.keys()];
-  await db.execute(sql`update products pr set images = array[x.cover, x.second], updated_at = now()
+  await db.execute(sql`update products pr set images = array_remove(array[x.cover, x.second], null), updated_at = now()
     from vendors v, unnest(${sql.param(productKeys.map((k) => k.split('/')[0]!))}::text[],
       ${sql.param(productKeys.map((k) => k.split('/')[1]!))}::text[],
       ${sql.param(productKeys.map((k) => p.products.get(k)![0]!.ref))}::text[],
-      ${sql.param(productKeys.map((k) => p.products.get(k)![1]!.ref))}::text[]) as x(vendor_url, slug, cover, second)
+      ${sql.param(productKeys.map((k) => p.products.get(k)![1]?.ref ?? null))}::text[]) as x(vendor_url, slug, cover, second)
     where pr.vendor_id = v.id and v.vendor_url = x.vendor_url and pr.slug = x.slug and pr.images = '{}'`);
   const bundleKeys = [...p.bundles.keys()];
   await db.execute(sql`update bundles b set image_key = x.ref

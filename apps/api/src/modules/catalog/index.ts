@@ -29,3 +29,9 @@ export {
   vendorProductsOfKind,
   type VendorProductRow,
 } from './vendor-kinds.ts';
+export {
+  demoCourseCounts,
+  demoCourseOutline,
+  demoLessonRole,
+  type DemoModule,
+} from './demo-courses.ts';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
 import { hashPassword } from '../auth/index.ts';
+import { demoDescription } from './demo-copy.ts';
 import { demoBundles, demoPrerequisites, demoProducts, demoVendors } from './demo-data.ts';
 
 export function slugify(title: string): string {
@@ -79,11 +80,7 @@ export async function seedDemoCatalog(
           ? `## What you get\n\n${planFeatures(plan)
               .map((f) => `- ${f}`)
               .join('\n')}`
-          : [
-              `## What it does\n\n${p.summary}`,
-              `## Who it is for\n\nTraders in ${p.assets.join(', ')} who want ${p.tags.slice(0, 2).join(' and ')} without building it themselves.`,
-              `## What you get\n\n- Lifetime updates while your plan is active\n- Setup guide and video walkthrough\n- Support from ${v.displayName}`,
-            ].join('\n\n');
+          : demoDescription(p, v);
         await tx.execute(sql`insert into products (id, vendor_id, kind, category, slug, title, summary, description, tags,
             platforms, asset_classes, is_active, default_price_id, sort_amount, sales_count, rating_average, rating_count, created_at, updated_at,
             published_at)

@@ -1,6 +1,7 @@
-// Demo data: every course product gets modules and lessons that play real short videos with
-// captions and download a real worksheet (files in `demo-media/`, copied into storage at start), with
-// one free preview and one drip lesson; the demo buyer is enrolled in one course with some progress.
+// Demo data: every course product gets the modules and lessons of its outline (catalog's demo data,
+// which its description and cover count from), playing real short videos with captions and a real
+// worksheet (files in `demo-media/`, copied into storage at start), with one free preview and one drip
+// lesson; the demo buyer is enrolled in one course with some progress.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +9,14 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
 import { newId } from '../../lib.ts';
+import { demoCourseOutline, demoLessonRole } from '../catalog/index.ts';
 
 const MEDIA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-media');
 
 /** Demo files and their storage keys (private: served only through signed URLs). */
 export const demoCourseMedia = {
-  intro: { file: 'momentum-intro.mp4', type: 'video/mp4', seconds: 6 },
-  reading: { file: 'reading-momentum.mp4', type: 'video/mp4', seconds: 5 },
+  intro: { file: 'momentum-intro.mp4', type: 'video/mp4' },
+  reading: { file: 'reading-momentum.mp4', type: 'video/mp4' },
   introCaptions: { file: 'momentum-intro.en.vtt', type: 'text/vtt' },
   readingCaptions: { file: 'reading-momentum.en.vtt', type: 'text/vtt' },
   worksheet: { file: 'position-sizing-worksheet.pdf', type: 'application/pdf' },
@@ -38,8 +40,53 @@ export async function storeDemoCourseMedia(storage: Storage): Promise<number> {
 
 const sizeOf = async (file: string) => (await stat(path.join(MEDIA_DIR, file))).size;
 
+/**
+ * An MP4's length in whole seconds (at least 1), read from its movie header (`moov/mvhd`), or null
+ * when the file has none. The lesson's length is the media's, never a figure typed beside it.
+ */
+export function mp4Seconds(bytes: Buffer): number | null {
+  const box = (from: number, to: number, type: string): [number, number] | null => {
+    for (let at = from; at + 8 <= to;) {
+      let size = bytes.readUInt32BE(at);
+      let head = 8;
+      if (size === 1) {
+        size = Number(bytes.readBigUInt64BE(at + 8));
+        head = 16;
+      } else if (size === 0) size = to - at;
+      if (size < head) return null;
+      if (bytes.toString('latin1', at + 4, at + 8) === type) return [at + head, at + size];
+      at += size;
+    }
+    return null;
+  };
+  const moov = box(0, bytes.length, 'moov');
+  const mvhd = moov && box(moov[0], moov[1], 'mvhd');
+  if (!mvhd) return null;
+  const [at] = mvhd;
+  const v1 = bytes[at] === 1;
+  const timescale = bytes.readUInt32BE(at + (v1 ? 20 : 12));
+  const units = v1 ? Number(bytes.readBigUInt64BE(at + 24)) : bytes.readUInt32BE(at + 16);
+  return timescale ? Math.max(1, Math.round(units / timescale)) : null;
+}
+
+/** The demo videos' lengths, probed from the files the lessons play. */
+export async function demoVideoSeconds(): Promise<{ intro: number; reading: number }> {
+  const probe = async (file: string) => {
+    const seconds = mp4Seconds(await readFile(path.join(MEDIA_DIR, file)));
+    if (seconds === null) throw new Error(`${file} has no movie header`);
+    return seconds;
+  };
+  const [intro, reading] = await Promise.all([
+    probe(demoCourseMedia.intro.file),
+    probe(demoCourseMedia.reading.file),
+  ]);
+  return { intro, reading };
+}
+
 /** The drip lesson of a demo course opens this many days after enrolment. */
 export const DEMO_DRIP_DAYS = 7;
+
+type Media = { file: string; type: string };
 
 /** Idempotent: gives each course product without content its demo modules and lessons. */
 export async function seedDemoCourses(db: Db): Promise<number> {
@@ -49,82 +96,49 @@ export async function seedDemoCourses(db: Db): Promise<number> {
       where p.kind = 'course' and not exists (select 1 from courses c where c.product_id = p.id)
       order by p.title`)
   ).rows;
+  if (!products.length) return 0;
   const m = demoCourseMedia;
   const sizes = Object.fromEntries(
     await Promise.all(Object.entries(m).map(async ([k, v]) => [k, await sizeOf(v.file)] as const)),
   ) as Record<keyof typeof m, number>;
+  const seconds = await demoVideoSeconds();
+  const intro = { media: m.intro, seconds: seconds.intro, captions: m.introCaptions };
+  const reading = { media: m.reading, seconds: seconds.reading, captions: m.readingCaptions };
   for (const product of products) {
+    const outline = demoCourseOutline(product.title);
+    const count = outline.reduce((sum, mod) => sum + mod.lessons.length, 0);
     await db.transaction(async (tx) => {
       const courseId = newId('crs');
       await tx.execute(
         sql`insert into courses (id, product_id) values (${courseId}, ${product.id})`,
       );
-      const outline = [
-        {
-          title: 'Getting started',
-          lessons: [
-            {
-              title: 'Welcome and how the course works',
-              kind: 'video',
-              video: m.intro,
-              preview: true,
-              body: `What ${product.title} covers, how the lessons build on each other and how to practise between them.`,
-              captions: [m.introCaptions],
-              attachments: [],
-            },
-            {
-              title: 'Reading momentum on the chart',
-              kind: 'video',
-              video: m.reading,
-              body: 'Compare each swing with the one before it: speed, not direction, is what fades first.',
-              captions: [m.readingCaptions],
-              attachments: [m.worksheet],
-            },
-          ],
-        },
-        {
-          title: 'Putting it to work',
-          lessons: [
-            {
-              title: 'Position sizing checklist',
-              kind: 'text',
-              body: 'Risk a fixed share of the account per trade. Size = risk ÷ distance to the stop. Write the numbers down before you enter.',
-              captions: [],
-              attachments: [m.worksheet],
-            },
-            {
-              title: 'Live trade review',
-              kind: 'video',
-              video: m.intro,
-              dripDays: DEMO_DRIP_DAYS,
-              body: 'A trade from plan to exit, with what went right and what did not.',
-              captions: [m.introCaptions],
-              attachments: [],
-            },
-          ],
-        },
-      ] as const;
       let lessonPosition = 0;
       for (const [modulePosition, mod] of outline.entries()) {
         const moduleId = newId('cmod');
         await tx.execute(sql`insert into course_modules (id, course_id, title, position)
           values (${moduleId}, ${courseId}, ${mod.title}, ${modulePosition})`);
-        for (const lesson of mod.lessons) {
+        for (const [title, body] of mod.lessons) {
+          const role = demoLessonRole(lessonPosition, count);
+          // Videos take turns between the two demo files; readings have none.
+          const video =
+            role === 'reading' ? null : role === 'worksheet' || role === 'video' ? reading : intro;
+          const attachments: Media[] =
+            role === 'worksheet' || role === 'reading' ? [m.worksheet] : [];
           const lessonId = newId('les');
-          const video = 'video' in lesson ? lesson.video : null;
           await tx.execute(sql`insert into course_lessons (id, course_id, module_id, title, position,
               kind, body, video_id, video_key, video_type, duration_seconds, preview, drip_days)
-            values (${lessonId}, ${courseId}, ${moduleId}, ${lesson.title}, ${lessonPosition++},
-              ${lesson.kind}, ${lesson.body}, ${video ? newId('vid') : null},
-              ${video ? keyOf(video.file) : null}, ${video?.type ?? null}, ${video?.seconds ?? null},
-              ${'preview' in lesson}, ${'dripDays' in lesson ? lesson.dripDays : 0})`);
-          for (const [i, file] of lesson.captions.entries())
+            values (${lessonId}, ${courseId}, ${moduleId}, ${title}, ${lessonPosition++},
+              ${video ? 'video' : 'text'}, ${body}, ${video ? newId('vid') : null},
+              ${video ? keyOf(video.media.file) : null}, ${video?.media.type ?? null},
+              ${video?.seconds ?? null}, ${role === 'preview'},
+              ${role === 'drip' ? DEMO_DRIP_DAYS : 0})`);
+          if (video)
             await tx.execute(sql`insert into course_files (id, lesson_id, kind, name, storage_key,
                 content_type, size_bytes, language, label, position)
-              values (${newId('cap')}, ${lessonId}, 'caption', ${file.file}, ${keyOf(file.file)},
-                ${file.type}, ${sizes[file === m.introCaptions ? 'introCaptions' : 'readingCaptions']},
-                'en', 'English', ${i})`);
-          for (const [i, file] of lesson.attachments.entries())
+              values (${newId('cap')}, ${lessonId}, 'caption', ${video.captions.file},
+                ${keyOf(video.captions.file)}, ${video.captions.type},
+                ${sizes[video === intro ? 'introCaptions' : 'readingCaptions']}, 'en', 'English', 0)`);
+          for (const [i, file] of attachments.entries())
             await tx.execute(sql`insert into course_files (id, lesson_id, kind, name, storage_key,
                 content_type, size_bytes, position)
               values (${newId('att')}, ${lessonId}, 'attachment', ${file.file}, ${keyOf(file.file)},

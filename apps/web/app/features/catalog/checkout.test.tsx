@@ -36,7 +36,7 @@ function api(req: SeenRequest) {
   return { status: 404, body: { error: 'Not found.', code: 'not_found' } };
 }
 
-function renderPanel(signedIn: boolean, props: { blocked?: boolean } = {}) {
+function renderPanel(signedIn: boolean, props: { blocked?: boolean; coupons?: boolean } = {}) {
   const ui = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   const app = renderWithApp(
     <Routes>
@@ -108,6 +108,16 @@ describe('buy box', () => {
     expect(sent[0]!.body).toEqual({ priceId: 'price_1', scheme: 'one_time' });
     expect(sent[0]!.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{32,36}$/);
     expect(sent[0]!.headers.get('authorization')).toBe('Bearer access-token');
+  });
+
+  // Issue 27: a platform plan does not combine with coupons, so its checkout has no coupon box.
+  it('without coupons (a platform plan): no coupon box, and checkout sends no coupon', async () => {
+    const { ui, requests } = renderPanel(true, { coupons: false });
+    expect(screen.queryByLabelText(/Coupon code/)).toBeNull();
+    await ui.click(screen.getByRole('button', { name: 'Buy now · $199' }));
+    await screen.findByRole('alert');
+    const sent = requests.filter((r) => r.path === '/api/v1/user/product');
+    expect(sent[0]!.body).toEqual({ priceId: 'price_1', scheme: 'one_time' });
   });
 
   it('blocked (a missing prerequisite): nothing to press, signed in or not', () => {

@@ -97,6 +97,7 @@ export function CheckoutPanel({
   blocked = false,
   vendorUrl,
   beforeBuy,
+  coupons = true,
   children,
 }: {
   target: CheckoutTarget;
@@ -111,6 +112,8 @@ export function CheckoutPanel({
   blocked?: boolean;
   /** Runs first when the buyer clicks buy (e.g. saves a TradingView username); false stops it. */
   beforeBuy?: () => Promise<boolean>;
+  /** False for the platform's plans: they do not combine with coupons, so there is no coupon box. */
+  coupons?: boolean;
   children?: ReactNode;
 }) {
   const dispatch = useAppDispatch();
@@ -199,53 +202,55 @@ export function CheckoutPanel({
   return (
     <div className="flex flex-col gap-3">
       {children}
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={couponId} className="text-sm font-medium text-slate-200">
-          Coupon code <span className="font-normal text-slate-400">(optional)</span>
-        </label>
-        <div className="relative">
-          <input
-            id={couponId}
-            name="coupon"
-            value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
-              if (checkout.status === 'failure') dispatch(resetCheckout());
-            }}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={64}
-            aria-invalid={coupon.state === 'invalid' || undefined}
-            aria-describedby={coupon.state === 'empty' ? undefined : couponMessageId}
-            placeholder="e.g. SAVE20"
-            className="w-full rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 uppercase placeholder:text-slate-400 placeholder:normal-case focus:border-brand-400"
-          />
-          {coupon.state === 'checking' && (
-            <span className="absolute top-1/2 right-3 -translate-y-1/2 text-slate-400">
-              <Spinner />
-            </span>
-          )}
+      {coupons && (
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={couponId} className="text-sm font-medium text-slate-200">
+            Coupon code <span className="font-normal text-slate-400">(optional)</span>
+          </label>
+          <div className="relative">
+            <input
+              id={couponId}
+              name="coupon"
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                if (checkout.status === 'failure') dispatch(resetCheckout());
+              }}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={64}
+              aria-invalid={coupon.state === 'invalid' || undefined}
+              aria-describedby={coupon.state === 'empty' ? undefined : couponMessageId}
+              placeholder="e.g. SAVE20"
+              className="w-full rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 uppercase placeholder:text-slate-400 placeholder:normal-case focus:border-brand-400"
+            />
+            {coupon.state === 'checking' && (
+              <span className="absolute top-1/2 right-3 -translate-y-1/2 text-slate-400">
+                <Spinner />
+              </span>
+            )}
+          </div>
+          <div id={couponMessageId} aria-live="polite" className="text-sm">
+            {coupon.state === 'checking' && (
+              <span className="text-slate-400">Checking the coupon…</span>
+            )}
+            {coupon.state === 'invalid' && <span className="text-rose-400">{coupon.message}</span>}
+            {coupon.state === 'unknown' && <span className="text-amber-300">{coupon.message}</span>}
+            {coupon.state === 'valid' && (
+              <span className="text-brand-300">
+                {coupon.preview.code.toUpperCase()} applied:{' '}
+                {coupon.preview.type === 'percent'
+                  ? `${coupon.preview.percentOff}% off`
+                  : `${formatMoney(coupon.preview.discount.amount, coupon.preview.discount.currency)} off`}
+                {durationNote(coupon.preview, recurring) &&
+                  ` ${durationNote(coupon.preview, recurring)}`}
+                .
+              </span>
+            )}
+          </div>
         </div>
-        <div id={couponMessageId} aria-live="polite" className="text-sm">
-          {coupon.state === 'checking' && (
-            <span className="text-slate-400">Checking the coupon…</span>
-          )}
-          {coupon.state === 'invalid' && <span className="text-rose-400">{coupon.message}</span>}
-          {coupon.state === 'unknown' && <span className="text-amber-300">{coupon.message}</span>}
-          {coupon.state === 'valid' && (
-            <span className="text-brand-300">
-              {coupon.preview.code.toUpperCase()} applied:{' '}
-              {coupon.preview.type === 'percent'
-                ? `${coupon.preview.percentOff}% off`
-                : `${formatMoney(coupon.preview.discount.amount, coupon.preview.discount.currency)} off`}
-              {durationNote(coupon.preview, recurring) &&
-                ` ${durationNote(coupon.preview, recurring)}`}
-              .
-            </span>
-          )}
-        </div>
-      </div>
+      )}
       {memberApplies && (
         <dl
           aria-label="Member price"

@@ -8,7 +8,7 @@ import type {
   VendorSummary,
 } from '@tradeshelf/contract';
 import { Picture } from '../../lib/images.tsx';
-import { formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
+import { countLabel, formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 
 export const productPath = (p: { id: string; slug: string }) =>
   `/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`;
@@ -92,7 +92,7 @@ export function Stars({ average, count }: { average: number; count: number }) {
   return (
     <span
       className="text-xs text-amber-300"
-      aria-label={`Rated ${average.toFixed(1)} out of 5 from ${count} reviews`}
+      aria-label={`Rated ${average.toFixed(1)} out of 5 from ${countLabel(count, 'review')}`}
     >
       ★ {average.toFixed(1)} <span className="text-slate-400">({count})</span>
     </span>
@@ -177,7 +177,7 @@ export function BundleTile({ bundle }: { bundle: BundleCard }) {
       )}
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-4">
         <span className="self-start rounded bg-amber-500/20 px-1.5 py-0.5 text-xs font-semibold text-amber-200">
-          Bundle · {bundle.productIds.length} products
+          Bundle · {countLabel(bundle.productIds.length, 'product')}
         </span>
         <h3 className="line-clamp-2 text-sm font-semibold text-white sm:text-base">
           <Link to={bundlePath(bundle)} className="hover:text-brand-300">
@@ -267,7 +267,7 @@ export function VendorTile({ vendor }: { vendor: VendorProfile }) {
         <span className="block truncate text-sm font-semibold text-white sm:text-base">
           {vendor.displayName} {vendor.verified && <span className="text-brand-400">✓</span>}
         </span>
-        <span className="text-xs text-slate-400">{vendor.productCount} products</span>
+        <span className="text-xs text-slate-400">{countLabel(vendor.productCount, 'product')}</span>
       </span>
     </Link>
   );

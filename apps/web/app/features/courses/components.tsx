@@ -8,7 +8,7 @@ import type {
   CourseSummary,
 } from '@tradeshelf/contract';
 import { Alert, Button } from '../../components/ui.tsx';
-import { formatDate, formatPrice } from '../../lib/format.ts';
+import { countLabel, formatDate, formatDuration, formatPrice } from '../../lib/format.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { productPath } from '../catalog/index.ts';
@@ -47,7 +47,7 @@ export function ProgressBar({ summary, label }: { summary: CourseProgressSummary
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={summary.percent}
-        aria-valuetext={`${summary.percent}% (${summary.completed} of ${summary.total} lessons)`}
+        aria-valuetext={`${summary.percent}% (${summary.completed} of ${countLabel(summary.total, 'lesson')})`}
       />
       <span className="text-xs whitespace-nowrap text-slate-400 tabular-nums">
         {summary.completed}/{summary.total} · {summary.percent}%
@@ -69,8 +69,8 @@ export function CourseCard({ course }: { course: CourseSummary }) {
           </Link>
         </h2>
         <p className="text-xs text-slate-400">
-          {course.product.vendor.displayName} · {course.lessonCount} lessons · enrolled{' '}
-          <time dateTime={course.enrolledAt}>{formatDate(course.enrolledAt)}</time>
+          {course.product.vendor.displayName} · {countLabel(course.lessonCount, 'lesson')} ·
+          enrolled <time dateTime={course.enrolledAt}>{formatDate(course.enrolledAt)}</time>
         </p>
       </div>
       <ProgressBar summary={course.progress} label={`${course.title} progress`} />
@@ -101,7 +101,8 @@ function lockLine(lesson: CourseLesson): string | null {
   return 'Buy the course to unlock';
 }
 
-const minutes = (s: number | null) => (s ? `${Math.max(1, Math.round(s / 60))} min` : null);
+// The media's own length (seconds), as a player shows it: a 6 s clip is "0:06", not "1 min".
+const length = (s: number | null) => (s ? formatDuration(s) : null);
 
 /** Modules and their lessons, each lesson a link; locked ones say when they open. */
 export function CourseOutline({ course, current }: { course: Course; current: string | null }) {
@@ -146,11 +147,7 @@ export function CourseOutline({ course, current }: { course: Course; current: st
                         )}
                       </span>
                       <span className="text-xs text-slate-400">
-                        {[
-                          l.kind === 'video' ? 'Video' : 'Reading',
-                          minutes(l.durationSeconds),
-                          lock,
-                        ]
+                        {[l.kind === 'video' ? 'Video' : 'Reading', length(l.durationSeconds), lock]
                           .filter(Boolean)
                           .join(' · ')}
                       </span>

@@ -59,6 +59,18 @@ function renderCourse(url: string, course: Course, signedIn = true) {
 afterEach(cleanup);
 
 describe('course page', () => {
+  // Issue 27: a 6-second clip was "1 min"; the page counts modules and lessons from the course.
+  it('shows each lesson with its media length and counts what the course holds', async () => {
+    const course = enrolledCourse();
+    course.modules[0]!.lessons[1]!.durationSeconds = 6;
+    renderCourse('/courses/prd_1', course);
+    const links = await screen.findAllByTestId('lesson-link');
+    expect(links[1]!.textContent).toContain('Video · 0:06');
+    expect(links[0]!.textContent).toContain('Video · 2:00');
+    expect(document.body.textContent).not.toContain('1 min');
+    expect(screen.getByText(/Alpha Edge · 2 modules · 3 lessons/)).toBeTruthy();
+  });
+
   it('opens the lesson to resume and seeks to its saved position once the video loads', async () => {
     const app = renderCourse('/courses/prd_1', enrolledCourse());
     expect(await screen.findByRole('heading', { level: 2, name: 'Reading momentum' })).toBeTruthy();

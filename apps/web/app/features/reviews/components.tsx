@@ -13,6 +13,7 @@ import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { productPath } from '../catalog/index.ts';
 import type { ReviewDetails, ReviewPage } from './api.ts';
 import { useOpenReviewForm, useReviewDetails, useReviewList } from './hooks.ts';
+import { countLabel } from '../../lib/format.ts';
 
 // Only a buyer who opens it needs the form: it loads then, not with every product page.
 const ReviewForm = lazy(() => import('./form.tsx'));
@@ -20,8 +21,6 @@ const ReviewForm = lazy(() => import('./form.tsx'));
 // Dates as the server renders them, so hydration matches wherever the reader is.
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const formatDay = (iso: string) => dateFormat.format(new Date(iso));
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Five stars, filled to the rating (rounded to the nearest half down to whole stars). */
 export function StarRow({
@@ -50,12 +49,12 @@ function ReviewSummaryView({ summary }: { summary: ReviewSummary }) {
           <span className="sr-only"> out of 5</span>
         </p>
         <StarRow rating={summary.average} className="text-lg" />
-        <p className="text-sm text-slate-400">Based on {plural(summary.count, 'review')}</p>
+        <p className="text-sm text-slate-400">Based on {countLabel(summary.count, 'review')}</p>
       </div>
       <ul className="flex min-w-52 flex-1 flex-col gap-1 text-sm" aria-label="Ratings by stars">
         {summary.distribution.map((d) => (
           <li key={d.rating} className="flex items-center gap-2">
-            <span className="w-14 text-slate-300">{plural(d.rating, 'star')}</span>
+            <span className="w-14 text-slate-300">{countLabel(d.rating, 'star')}</span>
             <progress className="review-bar" max={summary.count} value={d.count} aria-hidden />
             <span className="w-8 text-right text-slate-300 tabular-nums">
               {d.count}

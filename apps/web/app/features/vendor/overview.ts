@@ -1,5 +1,6 @@
 import { endpoints, vendorEndpoints } from '@tradeshelf/contract/client';
 import type { PayoutAccountStatus, Storefront, VendorPayouts } from '@tradeshelf/contract';
+import { countLabel } from '../../lib/format.ts';
 import { requestThunk } from '../../lib/thunk.ts';
 
 export type StepState = 'done' | 'in_progress' | 'todo' | 'blocked';
@@ -19,9 +20,14 @@ export interface Overview {
   payouts: VendorPayouts | null;
   /** Why payouts could not be read (the provider did not answer), else null. */
   payoutsError: string | null;
-  /** Listings: drafts and published, products and bundles (null without a storefront). */
+  /**
+   * Listings, products and bundles (null without a storefront): `published` are the ones buyers see
+   * (the storefront counts the same lists); `drafts` are the rest, drafts and unpublished ones.
+   */
   drafts: number | null;
   published: number | null;
+  /** How many of the published listings are bundles. */
+  publishedBundles?: number;
 }
 
 /**
@@ -56,6 +62,7 @@ export const fetchOverview = requestThunk<void, Overview>(
       payoutsError,
       drafts: count(drafts),
       published: count(published),
+      publishedBundles: published.bundles.length,
     };
   },
 );
@@ -67,6 +74,15 @@ const payoutDetail: Record<PayoutAccountStatus, string> = {
   active: 'Your payout account is active.',
   restricted: 'The payment provider restricted your account.',
 };
+
+/** "9 listings published (8 products and 1 bundle): …", and what is not published. */
+function publishedLine(published: number, bundles: number, notPublished: number): string {
+  const parts = [countLabel(published - bundles, 'product')];
+  if (bundles) parts.push(countLabel(bundles, 'bundle'));
+  const line = `${countLabel(published, 'listing')} published (${parts.join(' and ')}): on your storefront and in search.`;
+  if (!notPublished) return line;
+  return `${line} ${countLabel(notPublished, 'listing')} not published (drafts and unpublished): only you see ${notPublished === 1 ? 'it' : 'them'}.`;
+}
 
 /** The checklist, in order: storefront → payouts → first product → publish. */
 export function onboardingSteps(o: Overview): OnboardingStep[] {
@@ -108,7 +124,7 @@ export function onboardingSteps(o: Overview): OnboardingStep[] {
       detail: !hasStorefront
         ? 'Comes after your storefront.'
         : listings > 0
-          ? `${listings} ${listings === 1 ? 'listing' : 'listings'} so far.`
+          ? `${countLabel(listings, 'listing')}: ${o.published ?? 0} published, ${o.drafts ?? 0} not published.`
           : 'An indicator, a course, a Discord community…',
       state: !hasStorefront ? 'blocked' : listings > 0 ? 'done' : 'todo',
       to: '/vendor/products/new',
@@ -119,7 +135,7 @@ export function onboardingSteps(o: Overview): OnboardingStep[] {
       title: 'Publish it',
       detail:
         (o.published ?? 0) > 0
-          ? `${o.published} published: buyers can find and buy ${o.published === 1 ? 'it' : 'them'}.`
+          ? publishedLine(o.published!, o.publishedBundles ?? 0, o.drafts ?? 0)
           : listings > 0
             ? 'Your drafts are not visible to buyers until you publish them.'
             : 'Comes after your first product.',

@@ -13,6 +13,8 @@ import {
   svg,
   type ProductPicture,
 } from './draw.ts';
+import { demoCourseCounts, demoCourseOutline } from '../demo-courses.ts';
+import { countOf } from '../demo-copy.ts';
 
 /** A Discord community: server rail, channels and a chat with a shared chart. */
 export function communitySvg(p: ProductPicture, variant: number): string {
@@ -123,15 +125,10 @@ export function courseSvg(p: ProductPicture, variant: number): string {
   const { width: W, height: H } = COVER;
   const random = rng(seedOf(`${p.title}#${variant}`));
   const hue = hueOf(p.title);
-  const lessons = [
-    'Reading market structure',
-    'Support, resistance and liquidity',
-    'Entries that define the risk',
-    'Position sizing and the 1% rule',
-    'Managing a winning trade',
-    'Journaling and review',
-    'Building your written plan',
-  ];
+  // The course's own outline (the one its lessons are seeded from): the picture counts from it.
+  const outline = demoCourseOutline(p.title);
+  const counts = demoCourseCounts(outline);
+  const lessons = outline.flatMap((m) => m.lessons.map(([title]) => title)).slice(0, 7);
   const parts = [
     `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},55%,16%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},55%,10%)"/></linearGradient></defs>`,
     `<rect width="${W}" height="${H}" fill="url(#g)"/>`,
@@ -161,7 +158,7 @@ export function courseSvg(p: ProductPicture, variant: number): string {
     `<rect x="60" y="412" width="${200 + Math.floor(random() * 300)}" height="6" rx="3" fill="hsl(${hue},70%,55%)"/>`,
     `<text x="40" y="500" ${FONT} font-size="34" font-weight="bold" fill="#ffffff">${esc(clip(p.title, 40))}</text>`,
     `<text x="40" y="540" ${FONT} font-size="20" fill="#cbd5e1">A video course by ${esc(clip(p.vendorName, 30))}</text>`,
-    `<text x="40" y="590" ${FONT} font-size="18" fill="hsl(${hue},70%,70%)">${lessons.length} modules · ${12 + (seedOf(p.title) % 30)} lessons · ${4 + (seedOf(p.title) % 9)} h of video</text>`,
+    `<text x="40" y="590" ${FONT} font-size="18" fill="hsl(${hue},70%,70%)">${countOf(counts.modules, 'module')} · ${countOf(counts.lessons, 'lesson')}</text>`,
     `<rect x="790" y="40" width="370" height="595" rx="12" fill="#0b0f17" opacity="0.75"/>`,
     `<text x="814" y="80" ${FONT} font-size="16" font-weight="bold" fill="#ffffff">Course content</text>`,
   );
@@ -171,8 +168,7 @@ export function courseSvg(p: ProductPicture, variant: number): string {
     parts.push(
       `<circle cx="830" cy="${yy}" r="14" fill="${done ? `hsl(${hue},70%,50%)` : 'none'}" stroke="hsl(${hue},70%,60%)" stroke-width="2"/>`,
       `<text x="830" y="${yy + 5}" ${FONT} font-size="13" font-weight="bold" fill="#fff" text-anchor="middle">${i + 1}</text>`,
-      `<text x="856" y="${yy - 2}" ${FONT} font-size="15" fill="#e2e8f0">${esc(l)}</text>`,
-      `<text x="856" y="${yy + 20}" ${FONT} font-size="13" fill="#94a3b8">${2 + ((i * 7 + seedOf(p.title)) % 5)} lessons · ${10 + ((i * 13) % 40)} min</text>`,
+      `<text x="856" y="${yy + 5}" ${FONT} font-size="15" fill="#e2e8f0">${esc(clip(l, 34))}</text>`,
     );
   });
   return svg(W, H, parts);
@@ -236,4 +232,62 @@ export function appSvg(p: ProductPicture, variant: number): string {
     `<path d="M${ex(0)} 505${pts.map(([i, , d]) => `L${ex(i)} ${dy(d)}`).join('')}L${ex(119)} 505Z" fill="#f87171" opacity="0.5"/>`,
   );
   return svg(W, H, parts);
+}
+
+/** A position-size calculator: the inputs a trader types and the size they give, worked out. */
+export function calculatorSvg(p: ProductPicture, variant: number): string {
+  const { width: W, height: H } = COVER;
+  const random = rng(seedOf(`${p.title}#${variant}`));
+  const hue = hueOf(p.title);
+  const balance = 10_000 + Math.floor(random() * 40) * 1_000;
+  const riskPercent = [0.5, 1, 1.5, 2][Math.floor(random() * 4)]!;
+  const entry = Math.round((40 + random() * 300) * 100) / 100;
+  const stop = Math.round(entry * (0.97 - random() * 0.03) * 100) / 100;
+  const risk = (balance * riskPercent) / 100;
+  const shares = Math.floor(risk / (entry - stop));
+  const money = (v: number) =>
+    `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const parts = [
+    `<rect width="${W}" height="${H}" fill="#0f172a"/>`,
+    `<rect width="${W}" height="40" fill="#1e293b"/>`,
+    `<circle cx="22" cy="20" r="6" fill="#f87171"/><circle cx="42" cy="20" r="6" fill="#fbbf24"/><circle cx="62" cy="20" r="6" fill="#34d399"/>`,
+    `<text x="${W / 2}" y="26" ${FONT} font-size="14" fill="#cbd5e1" text-anchor="middle">${esc(clip(p.title, 50))}</text>`,
+    `<text x="80" y="110" ${FONT} font-size="28" font-weight="bold" fill="#ffffff">${variant ? 'Futures' : 'Stocks'} · risk-based size</text>`,
+  ];
+  const fields: Array<[string, string]> = [
+    ['Account balance', money(balance)],
+    ['Risk per trade', `${riskPercent} %`],
+    ['Entry price', money(entry)],
+    ['Stop price', money(stop)],
+  ];
+  fields.forEach(([label, value], i) => {
+    const y0 = 150 + i * 100;
+    parts.push(
+      `<text x="80" y="${y0 + 20}" ${FONT} font-size="16" fill="#94a3b8">${label}</text>`,
+      `<rect x="80" y="${y0 + 32}" width="460" height="48" rx="8" fill="#1e293b" stroke="#334155"/>`,
+      `<text x="100" y="${y0 + 64}" ${FONT} font-size="20" fill="#e2e8f0">${value}</text>`,
+    );
+  });
+  parts.push(
+    `<rect x="620" y="150" width="500" height="430" rx="14" fill="#111c33" stroke="hsl(${hue},60%,45%)"/>`,
+    `<text x="660" y="210" ${FONT} font-size="18" fill="#94a3b8">Position size</text>`,
+    `<text x="660" y="290" ${FONT} font-size="64" font-weight="bold" fill="hsl(${hue},80%,65%)">${shares.toLocaleString('en-US')}</text>`,
+    `<text x="660" y="330" ${FONT} font-size="20" fill="#cbd5e1">${variant ? 'units' : 'shares'}</text>`,
+    `<text x="660" y="410" ${FONT} font-size="18" fill="#94a3b8">Money at risk</text>`,
+    `<text x="660" y="450" ${FONT} font-size="30" font-weight="bold" fill="#f87171">${money(shares * (entry - stop))}</text>`,
+    `<text x="660" y="520" ${FONT} font-size="16" fill="#94a3b8">Risk ÷ distance to the stop (${money(entry - stop)})</text>`,
+  );
+  return svg(W, H, parts);
+}
+
+/** A platform plan: what membership is about, no chart and no figures that are not the plan's. */
+export function planSvg(p: ProductPicture): string {
+  const { width: W, height: H } = COVER;
+  const hue = hueOf(p.title);
+  return svg(W, H, [
+    `<defs><linearGradient id="pg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},55%,18%)"/><stop offset="1" stop-color="#0b0f17"/></linearGradient></defs>`,
+    `<rect width="${W}" height="${H}" fill="url(#pg)"/>`,
+    `<text x="80" y="300" ${FONT} font-size="64" font-weight="bold" fill="#ffffff">${esc(clip(p.title, 28))}</text>`,
+    `<text x="80" y="370" ${FONT} font-size="28" fill="hsl(${hue},80%,75%)">Member prices · Saved-search alerts · Priority support</text>`,
+  ]);
 }

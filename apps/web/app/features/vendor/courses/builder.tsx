@@ -26,6 +26,7 @@ import {
   titleProblem,
   type Direction,
 } from './outline.ts';
+import { countLabel } from '../../../lib/format.ts';
 
 type SetCourse = (course: VendorCourse) => void;
 
@@ -75,7 +76,8 @@ export function CourseBuilder({ productId }: { productId: string }) {
           </Link>
           <h1 className="mt-1 text-2xl font-bold text-white">{course.title}</h1>
           <p className="mt-1 text-sm text-slate-400">
-            {counts.modules} modules · {counts.lessons} lessons · {counts.videos} videos
+            {countLabel(counts.modules, 'module')} · {countLabel(counts.lessons, 'lesson')} ·{' '}
+            {countLabel(counts.videos, 'video')}
             {course.isActive ? '' : ' · not on sale'}
           </p>
         </div>
@@ -315,7 +317,7 @@ function ModuleCard({
             <ConfirmButton
               label="Delete"
               ariaLabel={`Delete module ${mod.title}`}
-              question={`Delete “${mod.title}” and its ${mod.lessons.length} lessons? Buyers stop seeing them at once; their progress is kept and you can restore each lesson.`}
+              question={`Delete “${mod.title}” and its ${countLabel(mod.lessons.length, 'lesson')}? Buyers stop seeing them at once; their progress is kept and you can restore each lesson.`}
               confirmLabel="Delete module"
               busy={remove.busy}
               onConfirm={async () => {
@@ -384,7 +386,7 @@ function LessonRow({
             {lesson.video ? 'Video' : 'Text'}
             {lesson.dripDays > 0 ? ` · opens day ${lesson.dripDays}` : ''}
             {lesson.preview ? ' · free preview' : ''}
-            {lesson.attachments.length ? ` · ${lesson.attachments.length} files` : ''}
+            {lesson.attachments.length ? ` · ${countLabel(lesson.attachments.length, 'file')}` : ''}
           </span>
         </span>
         <MoveButtons

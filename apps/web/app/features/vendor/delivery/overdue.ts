@@ -1,10 +1,11 @@
 import type { TradingViewTask } from '@tradeshelf/contract';
+import { countLabel } from '../../../lib/format.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => countLabel(n, word);
 
 /** "2 days 3 hours", "5 hours", "12 minutes", "less than a minute": the two largest units. */
 export function formatSpan(ms: number): string {

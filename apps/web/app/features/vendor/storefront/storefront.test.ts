@@ -152,6 +152,32 @@ describe('onboarding checklist', () => {
     });
   });
 
+  // Issue 27: "10 listings, 9 published" left the reader to guess; the lines say what is what.
+  it('says what is published (products and bundles) and what only the vendor sees', () => {
+    const steps = onboardingSteps({
+      storefront,
+      payouts: payouts('active'),
+      payoutsError: null,
+      drafts: 1,
+      published: 9,
+      publishedBundles: 1,
+    });
+    expect(steps[2]!.detail).toBe('10 listings: 9 published, 1 not published.');
+    expect(steps[3]!.detail).toBe(
+      '9 listings published (8 products and 1 bundle): on your storefront and in search. 1 listing not published (drafts and unpublished): only you see it.',
+    );
+    expect(
+      onboardingSteps({
+        storefront,
+        payouts: payouts('active'),
+        payoutsError: null,
+        drafts: 0,
+        published: 1,
+        publishedBundles: 0,
+      })[3]!.detail,
+    ).toBe('1 listing published (1 product): on your storefront and in search.');
+  });
+
   it('follows payouts, the first draft and publishing', () => {
     expect(
       states({
