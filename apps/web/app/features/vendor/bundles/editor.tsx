@@ -9,7 +9,7 @@ import type { ApiError, VendorBundle, VendorBundleInput } from '@tradeshelf/cont
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton, UploadControl, type UploadRun } from '../courses/index.ts';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
@@ -240,8 +240,9 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
         </Link>
       </div>
 
-      {failure && <Alert>{failure.error}</Alert>}
-      {Object.keys(errors).length > 0 && !failure && (
+      {/* A message for a field is said at the field; the banner only points there (issue 27). */}
+      <FormError error={failure} />
+      {Object.keys(shown).some((k) => shown[k]) && !formLevelMessage(failure) && (
         <Alert>Some fields need attention: see the messages below.</Alert>
       )}
 
