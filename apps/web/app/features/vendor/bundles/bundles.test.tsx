@@ -229,6 +229,50 @@ describe('the editor', () => {
     );
   });
 
+  it('asks the vendor to confirm a price above the products’ value, and sends that word (issue 27)', async () => {
+    const ui = userEvent.setup();
+    const dearer = bundle({
+      price: { priceId: 'price_1', amount: 9000, currency: 'usd' },
+      saving: { value: 7800, amount: -1200, percent: -15 },
+    });
+    const published = bundle({ ...dearer, status: 'published' });
+    const { requests } = renderWithApp(<VendorBundleEditor bundle={dearer} />, {
+      signedIn: true,
+      answer: api(dearer, (req) =>
+        req.path === '/api/v1/vendor/bundles/bnd_1/publish'
+          ? { status: 200, body: { bundle: published } }
+          : null,
+      ),
+    });
+    const box = screen.getByRole('checkbox', { name: m.confirmPriceAboveValue });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    // Not confirmed: said at the checkbox, nothing sent.
+    await ui.click(screen.getByRole('button', { name: 'Publish…' }));
+    await ui.click(screen.getByRole('button', { name: 'Publish' }));
+    const said =
+      'The bundle costs $90.00, $12.00 more than its products bought separately ($78.00), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.';
+    expect(await screen.findAllByText(said)).toHaveLength(1);
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(writes(requests)).toEqual([]);
+    // Confirmed: the publish call carries it.
+    await ui.click(box);
+    await ui.click(screen.getByRole('button', { name: 'Publish…' }));
+    await ui.click(screen.getByRole('button', { name: 'Publish' }));
+    await waitFor(() =>
+      expect(writes(requests).map((r) => [r.path, r.body])).toEqual([
+        ['/api/v1/vendor/bundles/bnd_1/publish', { confirmPriceAboveValue: true }],
+      ]),
+    );
+  });
+
+  it('asks for no confirmation when the bundle saves buyers money', () => {
+    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
+      signedIn: true,
+      answer: api(bundle()),
+    });
+    expect(screen.queryByRole('checkbox', { name: m.confirmPriceAboveValue })).toBeNull();
+  });
+
   it("shows the server's field message when a product is not the vendor's", async () => {
     const ui = userEvent.setup();
     renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
