@@ -52,16 +52,17 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
   ).toBeAttached();
   expect(await a11yViolations(page)).toEqual([]);
 
-  // Join an open programme: a share link appears with a copy button.
+  // Join an open programme: the link appears in the same row with a copy button (issue 27).
   await page.getByRole('button', { name: `Generate a referral link for ${VENDOR}` }).click();
-  const link = page.getByRole('textbox', { name: `Referral link for ${VENDOR}` });
+  const made = page.getByTestId('made-link');
+  const link = made.getByRole('textbox', { name: `Referral link for ${VENDOR}` });
   await expect(link).toHaveValue(/\/v\/orderflow-pro\?ref=orderflow-pro-[a-z0-9]+$/, {
     timeout: SLOW,
   });
   const shareUrl = new URL(await link.inputValue());
   await expect(
-    page.getByRole('button', { name: `Copy the referral link for ${VENDOR}` }),
-  ).toBeVisible();
+    made.getByRole('button', { name: `Copy the referral link for ${VENDOR}` }),
+  ).toBeFocused();
 
   // A fresh buyer arrives through the link, signs up and buys with the sandbox's Pay.
   const buyerContext = await browser.newContext();
@@ -111,7 +112,10 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
     .innerText();
 
   // Pay out: the withdrawal is listed first, paid, and the balance is spent.
+  // Asked first, with the amount and the account.
   await page.getByRole('button', { name: 'Request payout' }).click();
+  await expect(page.getByTestId('payout-confirm-text')).toContainText(available);
+  await page.getByRole('button', { name: `Pay out ${available}` }).click();
   const first = page.getByTestId('withdrawals-table').getByRole('row').nth(1);
   await expect(first).toContainText(available, { timeout: SLOW });
   await expect(first).toContainText('Paid');

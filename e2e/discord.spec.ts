@@ -96,7 +96,8 @@ test('buy a community, connect Discord in the sandbox, get the role; a refund ta
   expect(await a11yViolations(page)).toEqual([]);
 
   // Connect: the sandbox's authorise page (a Discord look-alike), any username, Authorize.
-  await card.getByTestId('community-connect').click();
+  // The one Connect Discord button of the library (issue 27): the account panel's.
+  await page.getByTestId('discord-connect').click();
   await expect(page).toHaveURL(/\/sandbox\/discord\/oauth2\/authorize\?/);
   const discordName = `pip_${Date.now() % 1_000_000}`;
   await page.getByLabel('Signed in as').fill(discordName);

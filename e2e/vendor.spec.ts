@@ -306,7 +306,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
     await buyer.goto('/library');
     const community = buyer.getByTestId('community-card').filter({ hasText: COMMUNITY });
     await expect(community).toHaveAttribute('data-health', 'needs_link', { timeout: SLOW });
-    await community.getByTestId('community-connect').click();
+    await buyer.getByTestId('discord-connect').click();
     await expect(buyer).toHaveURL(/\/sandbox\/discord\/oauth2\/authorize\?/);
     buyerDiscord = `${buyerName}_dc`;
     await buyer.getByLabel('Signed in as').fill(buyerDiscord);

@@ -121,6 +121,8 @@ export const affiliateStatsSchema = z
     holdDays: z.number().int(),
     minimumPayout: moneySchema,
     payoutAccount: z.enum(payoutAccountStates),
+    /** The account payouts go to, in words ("Stripe account ••••Xy12"); null without one. */
+    payoutAccountName: z.string().nullable(),
     canRequestPayout: z.boolean(),
     /** Why "Request payout" is disabled (no account, below the minimum), else null. */
     payoutBlockedReason: z.string().nullable(),

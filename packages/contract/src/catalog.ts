@@ -82,7 +82,10 @@ export const bundleCard = z
     image: responsiveImage.nullable(),
     priceId: z.string(),
     price: priceSchema,
-    /** Sum of the included products' default prices, in the bundle's currency. */
+    /**
+     * Sum of the included products' one-time (else first) prices in the bundle's currency; 0 when one
+     * has no price in it (ADR 046).
+     */
     valueAmount: z.number().int(),
     productIds: z.array(z.string()),
     vendor: vendorSummary,
@@ -171,6 +174,11 @@ export const bundleDetails = bundleCard
     /** `description` rendered from Markdown and sanitised (ADR 056). */
     descriptionHtml: z.string(),
     products: z.array(productCard),
+    /**
+     * Per product (as `products`): the price the bundle's value counts for it, its one-time plan, else
+     * its first plan (ADR 046); null when it has none. The term the bundle gives is `bundleItemTerms`.
+     */
+    items: z.array(z.object({ productId: z.string(), counted: priceSchema.nullable() })),
     /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
     soldByYou: z.boolean(),
   })

@@ -61,6 +61,14 @@ export const platformTerms = z
     }),
     /** Where support answers from (the contact form mails it). */
     supportEmail: z.string(),
+    /**
+     * How long an affiliate's referral is remembered: each vendor sets it, 1 to `maxDays` days; `open`
+     * is the shortest and longest of the programmes open now (null when none is).
+     */
+    referralWindow: z.object({
+      maxDays: z.number().int(),
+      open: z.object({ minDays: z.number().int(), maxDays: z.number().int() }).nullable(),
+    }),
   })
   .meta({ id: 'PlatformTerms' });
 export type PlatformTerms = z.infer<typeof platformTerms>;

@@ -37,8 +37,19 @@ export const vendorBundleInput = z.object({
     .max(BUNDLE_PRODUCTS_MAX, m.productsMax)
     .refine((ids) => new Set(ids).size === ids.length, m.productsUnique),
   price: vendorBundlePriceInput.nullable().default(null),
+  /**
+   * Saving a bundle on sale whose price is above its products' value (a negative saving) needs this
+   * (422 on this field without it): buyers would pay more than for the parts.
+   */
+  confirmPriceAboveValue: z.boolean().default(false),
 });
 export type VendorBundleInput = z.input<typeof vendorBundleInput>;
+
+/** Publishing: the same confirmation, for a bundle that costs more than its products. No body: not confirmed. */
+export const vendorBundlePublishInput = z
+  .object({ confirmPriceAboveValue: z.boolean().default(false) })
+  .nullish();
+export type VendorBundlePublishInput = z.input<typeof vendorBundlePublishInput>;
 
 const price = z.object({ amount: z.number().int(), currency: z.string() });
 
@@ -173,10 +184,11 @@ export const vendorBundlesRoutes = {
     path: '/api/v1/vendor/bundles/{id}/publish',
     auth: 'bearer',
     summary:
-      'Publishes the bundle (a title, a summary, a price and at least 2 published products are needed; 422 says what is missing). Publishing again changes nothing.',
+      'Publishes the bundle (a title, a summary, a price and at least 2 published products are needed; 422 says what is missing). A bundle priced above its products bought separately is refused (422 on `confirmPriceAboveValue`) unless `confirmPriceAboveValue` is true. Publishing again changes nothing.',
     tags: ['vendor'],
     status: 200,
     params: bundleParams,
+    body: vendorBundlePublishInput,
     response: bundleResponse,
   }),
   unpublishVendorBundle: defineRoute({

@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@tradeshelf/contract/client';
 import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
+import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
 import { reset } from '../features/auth/slice.ts';
 import { clearUser } from '../features/user/slice.ts';
 import { clearVendorCookies } from '../lib/cookies.ts';
@@ -64,6 +65,19 @@ function LibraryIcon() {
         stroke="currentColor"
         strokeWidth="1.75"
         strokeLinecap="round"
+      />
+    </svg>
+  );
+}
+
+function WorkspaceIcon() {
+  return (
+    <svg aria-hidden viewBox="0 0 20 20" fill="none" className="h-5 w-5 sm:hidden">
+      <path
+        d="M3.5 8.25 4.75 3.5h10.5l1.25 4.75M3.5 8.25h13M3.5 8.25V16.5h13V8.25M8 16.5v-4.25h4v4.25"
+        stroke="currentColor"
+        strokeWidth="1.75"
+        strokeLinejoin="round"
       />
     </svg>
   );
@@ -145,6 +159,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
   const checked = useAppSelector((s) => s.auth.sessionChecked);
   const signingIn = useAppSelector((s) => s.auth.signingIn);
   const profile = useAppSelector((s) => s.user.profile.data);
+  const isVendor = profile?.roles.includes('vendor') ?? false;
   const logout = useLogout(session, api);
   return (
     <header className="relative z-40 border-b border-ink-800 bg-ink-950/90 backdrop-blur print:hidden">
@@ -188,6 +203,18 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 <LibraryIcon />
                 <span className="max-sm:sr-only">Library</span>
               </Link>
+              {isVendor && (
+                // Vendors reach their workspace from every page, phones included (issue 27).
+                <Link
+                  to={VENDOR_HOME_PATH}
+                  title="Vendor workspace"
+                  data-testid="header-workspace"
+                  className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                >
+                  <WorkspaceIcon />
+                  <span className="max-sm:sr-only">Workspace</span>
+                </Link>
+              )}
               <Link
                 to="/orders"
                 title="Orders"

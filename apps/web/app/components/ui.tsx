@@ -1,4 +1,11 @@
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+} from 'react';
+import type { ApiError } from '@tradeshelf/contract';
 
 export function Spinner() {
   return (
@@ -16,6 +23,7 @@ export function Button({
   className = '',
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
+  ref?: Ref<HTMLButtonElement>;
   loading?: boolean;
   variant?: 'primary' | 'ghost' | 'danger';
 }) {
@@ -94,6 +102,36 @@ export function Alert({
       {children}
     </div>
   );
+}
+
+/**
+ * What a form's banner says for a failed call: form-level errors only. An answer naming fields
+ * (`{ error, fields }`, its `error` being the first field's message) is said at those fields, once;
+ * a field the form does not show (`shows` lists those it does, when given) keeps its message here.
+ */
+export function formLevelMessage(
+  error: ApiError | null | undefined,
+  shows?: readonly string[],
+): string | null {
+  if (!error) return null;
+  if (!error.fields) return error.error;
+  if (!shows) return null;
+  const elsewhere = Object.entries(error.fields)
+    .filter(([field]) => !shows.includes(field))
+    .map(([, message]) => message);
+  return elsewhere.length ? [...new Set(elsewhere)].join(' ') : null;
+}
+
+/** The banner of a form for a failed call: `formLevelMessage`, or nothing. */
+export function FormError({
+  error,
+  shows,
+}: {
+  error: ApiError | null | undefined;
+  shows?: readonly string[];
+}) {
+  const message = formLevelMessage(error, shows);
+  return message ? <Alert>{message}</Alert> : null;
 }
 
 export function Card({

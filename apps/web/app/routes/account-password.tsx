@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
-import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { changePassword } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -52,7 +52,9 @@ function ChangePasswordForm() {
   return (
     <Card title="Change password" subtitle="Other devices will be signed out.">
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {state.status === 'failure' && state.error && <Alert>{state.error.error}</Alert>}
+        {state.status === 'failure' && (
+          <FormError error={state.error} shows={['currentPassword', 'newPassword']} />
+        )}
         <Field
           label="Current password"
           name="currentPassword"

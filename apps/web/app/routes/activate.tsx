@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { fetchProfile } from '../features/user/api.ts';
@@ -87,7 +87,9 @@ export default function Activate() {
       }
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {verify.status === 'failure' && verify.error && <Alert>{verify.error.error}</Alert>}
+        {verify.status === 'failure' && (
+          <FormError error={verify.error} shows={['email', 'code']} />
+        )}
         {resend.status === 'success' && <Alert tone="success">{resend.data?.message}</Alert>}
         {resend.status === 'failure' && resend.error && <Alert>{resend.error.error}</Alert>}
         <Field

@@ -7,6 +7,7 @@ import {
 } from '../features/catalog/checkout.tsx';
 import { bundlePath, Cover, ProductGrid, vendorPath } from '../features/catalog/components.tsx';
 import { useOwnedBundle } from '../features/catalog/hooks.ts';
+import { BundleTerms } from '../features/catalog/bundle-terms.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -136,6 +137,7 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       </section>
+      <BundleTerms bundle={bundle} />
       <section aria-labelledby="included">
         <h2 id="included" className="text-xl font-bold text-white">
           What is included

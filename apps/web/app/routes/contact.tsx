@@ -20,7 +20,7 @@ import {
   supportMessages as m,
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
-import { Alert, Button, Field } from '../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../components/ui.tsx';
 import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
 import { resetContact } from '../features/support/slice.ts';
@@ -277,9 +277,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               noValidate
               className="flex flex-col gap-4"
             >
-              {state.status === 'failure' && state.error && !state.error.fields && (
-                <Alert>{state.error.error}</Alert>
-              )}
+              {state.status === 'failure' && <FormError error={state.error} />}
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="Your name"

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import {
   checkForgotPasswordCode,
   resetForgotPassword,
@@ -59,8 +59,8 @@ export default function ForgotPassword() {
     <Card title="Reset your password" subtitle={`Step ${Math.min(step, 3)} of 3`}>
       {step === 1 && (
         <form onSubmit={send} noValidate className="flex flex-col gap-4">
-          {sendEmail.status === 'failure' && sendEmail.error && (
-            <Alert>{sendEmail.error.error}</Alert>
+          {sendEmail.status === 'failure' && (
+            <FormError error={sendEmail.error} shows={['email']} />
           )}
           <Field
             label="Email"
@@ -110,8 +110,8 @@ export default function ForgotPassword() {
       {step === 3 && (
         <form onSubmit={submitReset} noValidate className="flex flex-col gap-4">
           <Alert tone="success">{checkCode.data?.message}</Alert>
-          {resetState.status === 'failure' && resetState.error && (
-            <Alert>{resetState.error.error}</Alert>
+          {resetState.status === 'failure' && (
+            <FormError error={resetState.error} shows={['password']} />
           )}
           <Field
             label="New password"

@@ -4,6 +4,7 @@ import type { Purchase } from '@tradeshelf/contract';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { CommunityList, DiscordAccountPanel } from '../features/discord/components.tsx';
+import { coursePath } from '../features/courses/index.ts';
 import { APPS_PATH } from '../features/licences/index.ts';
 import { fetchPurchaseList } from '../features/orders/api.ts';
 import { TradingViewSection } from '../features/tradingview/index.ts';
@@ -34,6 +35,10 @@ function ownedProducts(p: Purchase) {
 /** An app's licence came with it: its key and devices are on the apps page. */
 const hasLicence = (p: Purchase) =>
   p.entitlements.some((e) => e.kind === 'licence' && e.status === 'active');
+
+/** The courses a purchase enrols its buyer in (a course, or a bundle's courses): each opens in the player. */
+const coursesOf = (p: Purchase) =>
+  p.entitlements.filter((e) => e.kind === 'course_enrolment' && e.status === 'active');
 
 function OtherPurchases() {
   const dispatch = useAppDispatch();
@@ -77,6 +82,16 @@ function OtherPurchases() {
                   )}
                 </div>
                 <div className="flex shrink-0 flex-wrap gap-x-4 gap-y-1">
+                  {coursesOf(p).map((e) => (
+                    <Link
+                      key={e.productId}
+                      to={coursePath(e.productId)}
+                      className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+                      data-testid="library-course-link"
+                    >
+                      Open course <span className="sr-only">{e.productTitle}</span>
+                    </Link>
+                  ))}
                   {hasLicence(p) && (
                     <Link
                       to={APPS_PATH}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { login } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -83,7 +83,9 @@ export default function Login() {
   return (
     <Card title="Log in" subtitle="Welcome back. Pick up where you left off.">
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {state.status === 'failure' && state.error && <Alert>{state.error.error}</Alert>}
+        {state.status === 'failure' && (
+          <FormError error={state.error} shows={['email', 'password']} />
+        )}
         {blocked && (
           <Alert>
             {authMessages.verificationExpired}{' '}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field } from '../components/ui.tsx';
+import { Button, Card, Field, FormError } from '../components/ui.tsx';
 import { signup } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -39,7 +39,9 @@ export default function Signup() {
       subtitle="Buy tools, join communities and take courses from trading vendors."
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        {state.status === 'failure' && state.error && <Alert>{state.error.error}</Alert>}
+        {state.status === 'failure' && (
+          <FormError error={state.error} shows={['email', 'password']} />
+        )}
         <Field
           label="Email"
           name="email"

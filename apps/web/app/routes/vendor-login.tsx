@@ -1,9 +1,5 @@
 import { Link } from 'react-router';
-import {
-  planBillingLabels,
-  priceIntervals,
-  REFERRAL_WINDOW_DAYS,
-} from '@tradeshelf/contract/client';
+import { planBillingLabels, priceIntervals } from '@tradeshelf/contract/client';
 import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
 import { useAppSelector } from '../lib/hooks.ts';
 import { formatFee } from '../legal/policy.tsx';
@@ -15,7 +11,7 @@ import type { Route } from './+types/vendor-login';
 /** The fee is the one checkout charges (PLATFORM_FEE_BPS / PLATFORM_FEE_FIXED), read from the API. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const terms = await loadFrom(context, request, routes.platformTerms, {});
-  return { fee: formatFee(terms.platformFee) };
+  return { fee: formatFee(terms.platformFee), referralWindow: terms.referralWindow };
 }
 
 export const headers = publicPageHeaders;
@@ -87,7 +83,14 @@ function Start() {
 }
 
 export default function VendorLanding({ loaderData }: Route.ComponentProps) {
-  const { fee } = loaderData;
+  const { fee, referralWindow } = loaderData;
+  // From the programmes' settings, never copy (issue 27: it said 30 days while they ran 14 to 60).
+  const open = referralWindow.open;
+  const windowDays = !open
+    ? `1–${referralWindow.maxDays} days`
+    : open.minDays === open.maxDays
+      ? `${open.minDays} days`
+      : `${open.minDays}–${open.maxDays} days`;
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-10 sm:gap-12">
       <section className="text-center sm:pt-6">
@@ -124,12 +127,15 @@ export default function VendorLanding({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
         <div className="rounded-2xl border border-ink-700 bg-ink-900 p-5">
-          <p className="text-3xl font-extrabold text-brand-400">{REFERRAL_WINDOW_DAYS} days</p>
+          <p className="text-3xl font-extrabold text-brand-400" data-testid="referral-window">
+            {windowDays}
+          </p>
           <p className="mt-1 font-semibold text-white">Affiliate referrals</p>
-          <p className="mt-2 text-sm text-slate-400">
-            Buyers who arrive through an affiliate&apos;s link are remembered for{' '}
-            {REFERRAL_WINDOW_DAYS} days. The commission comes out of the payments they make and is
-            reversed in proportion if one is refunded.
+          <p className="mt-2 text-sm text-slate-400" data-testid="referral-window-text">
+            You choose how long buyers who arrive through an affiliate&apos;s link are remembered,
+            from 1 to {referralWindow.maxDays} days
+            {open ? `; programmes open now remember them for ${windowDays}` : ''}. The commission
+            comes out of the payments they make and is reversed in proportion if one is refunded.
           </p>
         </div>
       </section>

@@ -10,6 +10,20 @@ export const productKinds = [
 ] as const;
 export type ProductKind = (typeof productKinds)[number];
 
+/**
+ * What a bundle gives of each product, by kind. A bundle is paid once, so what it grants has no end
+ * date and nothing renews (entitlements and licences end only on a refund, a dispute or a revocation:
+ * ADR 031, 032, 046), whatever plan the product is sold on by itself (issue 27).
+ */
+export const bundleItemTerms: Record<ProductKind, string> = {
+  indicator: 'Access with no end date, no renewals',
+  scanner: 'Access with no end date, no renewals',
+  alert: 'Alerts with no end date, no renewals',
+  community: 'Discord role with no end date, no renewals',
+  course: 'Course access with no end date, no renewals',
+  app: 'Licence with no expiry, no renewals',
+};
+
 /** Catalogue categories as buyers see them (`category=discord` lists Discord communities). */
 export const catalogCategories = [
   'indicators',

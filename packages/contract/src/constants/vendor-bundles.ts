@@ -40,6 +40,8 @@ export const vendorBundleMessages = {
   amount: vendorProductMessages.amount,
   currency: vendorProductMessages.currency,
   publishedProducts: `A bundle needs at least ${BUNDLE_PRODUCTS_MIN} published products to go on sale. Publish its products first, or choose published ones.`,
+  confirmPriceAboveValue:
+    'I know buyers pay more for this bundle than for its products bought separately.',
   published: 'Published. The bundle is on your storefront and in search now.',
   unpublished: 'Unpublished. Buyers who bought it keep their access.',
   saved: 'Saved.',
@@ -151,3 +153,24 @@ export function bundleSaving(
   const amount = value - price.amount;
   return { value, amount, percent: value > 0 ? Math.round((amount / value) * 100) : 0 };
 }
+
+/** Minor units in words for messages: "$399.00" (the API has no page formatter; ADR 012). */
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+    amount / 100,
+  );
+
+/**
+ * The 422 when a bundle on sale would cost more than its products bought separately (its saving
+ * negative) and the vendor has not confirmed it (`confirmPriceAboveValue`, issue 27).
+ */
+export function bundlePriceAboveValueMessage(
+  price: BundlePriceDraft,
+  saving: Pick<BundleSaving, 'value' | 'amount'>,
+): string {
+  return `The bundle costs ${money(price.amount, price.currency)}, ${money(-saving.amount, price.currency)} more than its products bought separately (${money(saving.value, price.currency)}), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.`;
+}
+
+/** True when publishing (or keeping on sale) at this price needs the vendor's confirmation. */
+export const bundleNeedsPriceConfirmation = (saving: Pick<BundleSaving, 'amount'> | null) =>
+  saving !== null && saving.amount < 0;

@@ -116,6 +116,9 @@ export async function affiliateOverview(
     holdDays: deps.config.AFFILIATE_HOLD_DAYS,
     minimumPayout: money(minimum),
     payoutAccount,
+    payoutAccountName: account
+      ? `${deps.payments.name === 'stripe' ? 'Stripe' : 'Sandbox'} account ••••${account.account_id.slice(-4)}`
+      : null,
     canRequestPayout: blocked === null,
     payoutBlockedReason: blocked,
     balances: balances.map((b) => ({

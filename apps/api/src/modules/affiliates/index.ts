@@ -2,3 +2,4 @@
 export { referralFor } from './referrals.ts';
 export { connectPayoutAccount, payoutAccountCallback } from './connect.ts';
 export { applyTransferEvent, retryPayouts } from './payouts.ts';
+export { openReferralWindows } from './programme.ts';

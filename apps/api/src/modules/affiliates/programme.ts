@@ -59,3 +59,18 @@ export async function updateProgramme(
   );
   return { programme: view(found.rows[0]!) };
 }
+
+/**
+ * The shortest and longest referral windows (cookie days) of the programmes open now, for pages that
+ * describe them (issue 27: the vendor page said 30 days while programmes ran 14 to 60); null if none.
+ */
+export async function openReferralWindows(
+  db: Tx,
+): Promise<{ minDays: number; maxDays: number } | null> {
+  const { rows } = await db.execute<{ min: number | null; max: number | null }>(
+    sql`select min(cookie_days)::int as min, max(cookie_days)::int as max
+      from affiliate_programmes where open`,
+  );
+  const r = rows[0];
+  return r && r.min !== null && r.max !== null ? { minDays: r.min, maxDays: r.max } : null;
+}

@@ -13,7 +13,7 @@ export const bundleItemsOnSale = (bundleId: SQL, join: SQL = sql``): SQL =>
 
 /** A product's price as a bundle's value counts it (`amount`, `currency`): join it `lateral … on true`. */
 export const itemPrice = (productId: SQL): SQL =>
-  sql`(select x.amount, x.currency from prices x where x.product_id = ${productId} and x.is_active
+  sql`(select x.id, x.amount, x.currency, x.scheme, x.interval, x.trial_days from prices x where x.product_id = ${productId} and x.is_active
     order by (x.scheme = 'one_time') desc, x.position, x.created_at, x.id limit 1)`;
 
 /**

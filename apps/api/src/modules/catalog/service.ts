@@ -12,6 +12,7 @@ import { renderMarkdown } from '@tradeshelf/contract/rules/markdown';
 import type { AppDeps } from '../../deps.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { AppError } from '../../platform/errors.ts';
+import { itemPrice } from './bundle-items.ts';
 import { ownsProductSql } from './ownership.ts';
 import { presentBundleCard, presentPrice, presentProductCard, presentVendor } from './presenter.ts';
 import {
@@ -115,6 +116,16 @@ export async function productDetails(
   };
 }
 
+/** A bundle product's counted price (`itemPrice`), its columns prefixed `counted_`. */
+type CountedPriceRow = {
+  counted_id: string | null;
+  counted_amount: number | null;
+  counted_currency: string | null;
+  counted_scheme: string | null;
+  counted_interval: string | null;
+  counted_trial_days: number | null;
+};
+
 export async function bundleDetails(
   deps: AppDeps,
   userId: string | null,
@@ -127,10 +138,14 @@ export async function bundleDetails(
   );
   const row = found[0];
   if (!row) throw new AppError('not_found', catalogMessages.bundleNotFound);
-  const products = await preparedRows<ProductCardRow>(
+  const products = await preparedRows<ProductCardRow & CountedPriceRow>(
     deps.database,
-    sql`select ${productCardColumns(userId)} ${productCardFrom}
+    sql`select ${productCardColumns(userId)}, vp.id as counted_id, vp.amount as counted_amount,
+          vp.currency as counted_currency, vp.scheme as counted_scheme,
+          vp.interval as counted_interval, vp.trial_days as counted_trial_days
+        ${productCardFrom}
         join bundle_items bi on bi.product_id = p.id and bi.bundle_id = ${id}
+        left join lateral ${itemPrice(sql`p.id`)} vp on true
         where p.is_active
         order by p.title`,
   );
@@ -139,6 +154,20 @@ export async function bundleDetails(
     description: row.description,
     descriptionHtml: renderMarkdown(row.description),
     products: products.map((r) => presentProductCard(r, deps.storage)),
+    items: products.map((r) => ({
+      productId: r.id,
+      counted:
+        r.counted_id === null
+          ? null
+          : presentPrice({
+              price_id: r.counted_id,
+              amount: r.counted_amount!,
+              currency: r.counted_currency!,
+              scheme: r.counted_scheme!,
+              interval: r.counted_interval,
+              trial_days: r.counted_trial_days,
+            }),
+    })),
     soldByYou: row.sold_by_you,
   };
 }

@@ -509,13 +509,23 @@ describe('the price', () => {
       body: draft([v.a.id, monthlyFirst.id], { title: bundle.title }),
     });
     expect(kept.json().bundle.price.priceId).toBe(old);
+    const dearer = draft([v.a.id, monthlyFirst.id], {
+      title: bundle.title,
+      price: { amount: 16_000, currency: 'usd' },
+    });
+    // On sale, dearer than its products: refused until the vendor confirms it (issue 27).
+    const refused = await call(r.updateVendorBundle, {
+      token: v.token,
+      params: { id: bundle.id },
+      body: dearer,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().fields).toHaveProperty('confirmPriceAboveValue');
+    expect((await details(bundle.id)).json().bundle.price.priceId).toBe(old);
     const res = await call(r.updateVendorBundle, {
       token: v.token,
       params: { id: bundle.id },
-      body: draft([v.a.id, monthlyFirst.id], {
-        title: bundle.title,
-        price: { amount: 16_000, currency: 'usd' },
-      }),
+      body: { ...dearer, confirmPriceAboveValue: true },
     });
     expect(res.statusCode, res.body).toBe(200);
     const edited = res.json().bundle as Bundle;
@@ -542,6 +552,91 @@ describe('the price', () => {
   });
 });
 
+describe('a bundle dearer than its products (issue 27)', () => {
+  it('publishing is refused (422, in words and on its field) unless the vendor confirms', async () => {
+    const v = await newVendor();
+    // 49.00 + 29.00 = 78.00 of products for 90.00: buyers would pay 12.00 more.
+    const bundle = await create(
+      v.token,
+      draft([v.a.id, v.b.id], { price: { amount: 9000, currency: 'usd' } }),
+    );
+    expect(bundle.saving).toEqual({ value: 7800, amount: -1200, percent: -15 });
+    const message =
+      'The bundle costs $90.00, $12.00 more than its products bought separately ($78.00), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.';
+    for (const body of [undefined, {}, { confirmPriceAboveValue: false }]) {
+      const res = await call(r.publishVendorBundle, {
+        token: v.token,
+        params: { id: bundle.id },
+        ...(body ? { body } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toEqual({
+        error: message,
+        code: 'business_rule',
+        fields: { confirmPriceAboveValue: message },
+      });
+    }
+    expect((await details(bundle.id)).statusCode).toBe(404);
+    const ok = await call(r.publishVendorBundle, {
+      token: v.token,
+      params: { id: bundle.id },
+      body: { confirmPriceAboveValue: true },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().bundle.status).toBe('published');
+  });
+
+  it('a bundle at or below its value publishes as before, with no confirmation', async () => {
+    const v = await newVendor();
+    for (const amount of [7800, 6000]) {
+      const bundle = await create(
+        v.token,
+        draft([v.a.id, v.b.id], { price: { amount, currency: 'usd' } }),
+      );
+      expect((await publish(v.token, bundle.id)).statusCode).toBe(200);
+    }
+  });
+
+  it('the page reads what each product counts for and on which plan', async () => {
+    const v = await newVendor();
+    // Sold only monthly at 19.00: the bundle counts its first payment.
+    const room = await createProduct(t, v.id, {
+      title: `Room ${searchWord()}`,
+      kind: 'community',
+      amount: 1900,
+    });
+    await t.database.db.execute(
+      sql`update prices set scheme = 'recurring', interval = 'month' where product_id = ${room.id}`,
+    );
+    const bundle = await create(
+      v.token,
+      draft([v.a.id, room.id], { price: { amount: 6000, currency: 'usd' } }),
+    );
+    expect((await publish(v.token, bundle.id)).statusCode).toBe(200);
+    const page = (await details(bundle.id)).json().bundle;
+    expect(page.valueAmount).toBe(6800);
+    expect(page.items).toEqual(
+      expect.arrayContaining([
+        {
+          productId: v.a.id,
+          counted: expect.objectContaining({ amount: 4900, scheme: 'one_time' }),
+        },
+        {
+          productId: room.id,
+          counted: expect.objectContaining({
+            amount: 1900,
+            scheme: 'recurring',
+            interval: 'month',
+          }),
+        },
+      ]),
+    );
+    expect(page.items.map((i: { productId: string }) => i.productId)).toEqual(
+      page.products.map((p: { id: string }) => p.id),
+    );
+  });
+});
+
 describe('buyers keep what they bought', () => {
   it('taking a product out of a bundle takes nothing from its buyers; adding one gives nothing', async () => {
     const v = await newVendor();
@@ -558,7 +653,8 @@ describe('buyers keep what they bought', () => {
     const res = await call(r.updateVendorBundle, {
       token: v.token,
       params: { id: bundle.id },
-      body: draft([v.b.id, c.id], { title: bundle.title }),
+      // Now above its products' value (48.00): on sale only with the vendor's confirmation.
+      body: draft([v.b.id, c.id], { title: bundle.title, confirmPriceAboveValue: true }),
     });
     expect(res.statusCode, res.body).toBe(200);
     // A is no longer in the bundle, but the buyer paid for it: still theirs, everywhere it is read.

@@ -1,4 +1,5 @@
 import {
+  AFFILIATE_COOKIE_DAYS_MAX,
   supportMessages as m,
   type contactRequest,
   type PlatformTerms,
@@ -9,6 +10,7 @@ import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { addressKey, type RateRule } from '../../platform/rate-limit.ts';
+import { openReferralWindows } from '../affiliates/index.ts';
 import * as catalog from '../catalog/index.ts';
 import { currentPlan } from '../membership/index.ts';
 import * as users from '../users/index.ts';
@@ -22,10 +24,14 @@ export const contactRules = {
   email: { name: 'contact:email', limit: 5, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateRule>;
 
-export function platformTerms(deps: AppDeps): PlatformTerms {
+export async function platformTerms(deps: AppDeps): Promise<PlatformTerms> {
   return {
     platformFee: { bps: deps.config.PLATFORM_FEE_BPS, fixed: deps.config.PLATFORM_FEE_FIXED },
     supportEmail: deps.config.SUPPORT_EMAIL,
+    referralWindow: {
+      maxDays: AFFILIATE_COOKIE_DAYS_MAX,
+      open: await openReferralWindows(deps.database.db),
+    },
   };
 }
 

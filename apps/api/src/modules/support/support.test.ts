@@ -1,4 +1,8 @@
-import { supportMessages as m, supportRoutes } from '@tradeshelf/contract';
+import {
+  AFFILIATE_COOKIE_DAYS_MAX,
+  supportMessages as m,
+  supportRoutes,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createVendor } from '../../../test/factories/catalog.ts';
@@ -261,7 +265,22 @@ describe('GET /api/v1/platform/terms', () => {
   it('reads the fee and support address from the configuration', async () => {
     const res = await t.call(supportRoutes.platformTerms);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ platformFee: { bps: 650, fixed: 45 }, supportEmail: SUPPORT });
+    expect(res.json()).toMatchObject({
+      platformFee: { bps: 650, fixed: 45 },
+      supportEmail: SUPPORT,
+    });
+  });
+
+  it('reads the referral window from the open programmes, not from copy (issue 27)', async () => {
+    const { rows } = await t.database.db.execute<{ min: number | null; max: number | null }>(
+      sql`select min(cookie_days)::int as min, max(cookie_days)::int as max
+        from affiliate_programmes where open`,
+    );
+    const res = await t.call(supportRoutes.platformTerms);
+    expect(res.json().referralWindow).toEqual({
+      maxDays: AFFILIATE_COOKIE_DAYS_MAX,
+      open: rows[0]!.min === null ? null : { minDays: rows[0]!.min, maxDays: rows[0]!.max },
+    });
   });
 });
 

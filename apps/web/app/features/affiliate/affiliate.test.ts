@@ -44,6 +44,7 @@ const page = (available: number, withdrawn: number): ReferralsPage => ({
     holdDays: 30,
     minimumPayout: usd(5000),
     payoutAccount: 'ready',
+    payoutAccountName: 'Stripe account ••••ab12',
     canRequestPayout: true,
     payoutBlockedReason: null,
     balances: [],

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type {
   AffiliateStats,
@@ -7,6 +7,7 @@ import type {
   Payout,
   ReferralSale,
 } from '@tradeshelf/contract';
+import { ConfirmStep } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
@@ -61,8 +62,16 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
   const payout = useAppSelector((s) => s.affiliate.payout);
   const connect = useAppSelector((s) => s.affiliate.connect);
   const reasonId = useId();
+  // A payout sends the whole balance: asked first, with the amount and the account (issue 27).
+  const [confirming, setConfirming] = useState(false);
+  const payoutButton = useRef<HTMLButtonElement>(null);
+  const closeConfirm = () => {
+    setConfirming(false);
+    requestAnimationFrame(() => payoutButton.current?.focus());
+  };
   const onPayout = async () => {
     const done = await dispatch(requestPayout());
+    setConfirming(false);
     if (requestPayout.fulfilled.match(done)) {
       const p = done.payload;
       toast(
@@ -101,17 +110,36 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
               : 'Connect payout account'}
           </Button>
         )}
-        <Button
-          type="button"
-          variant={needsAccount ? 'ghost' : 'primary'}
-          disabled={!stats.canRequestPayout}
-          loading={payout.status === 'loading'}
-          aria-describedby={stats.payoutBlockedReason ? reasonId : undefined}
-          onClick={() => void onPayout()}
-        >
-          Request payout
-        </Button>
+        {!confirming && (
+          <Button
+            ref={payoutButton}
+            type="button"
+            variant={needsAccount ? 'ghost' : 'primary'}
+            disabled={!stats.canRequestPayout}
+            loading={payout.status === 'loading'}
+            aria-describedby={stats.payoutBlockedReason ? reasonId : undefined}
+            onClick={() => setConfirming(true)}
+          >
+            Request payout
+          </Button>
+        )}
       </div>
+      {confirming && (
+        <ConfirmStep
+          tone="primary"
+          title={`Pay out ${money(stats.availableBalance)}?`}
+          confirmLabel={`Pay out ${money(stats.availableBalance)}`}
+          busy={payout.status === 'loading'}
+          error={null}
+          onConfirm={() => void onPayout()}
+          onCancel={closeConfirm}
+        >
+          <p data-testid="payout-confirm-text">
+            Your whole available balance, {money(stats.availableBalance)}, goes to{' '}
+            {stats.payoutAccountName ?? 'your payout account'}. It cannot be taken back once sent.
+          </p>
+        </ConfirmStep>
+      )}
       {stats.payoutBlockedReason && (
         <p id={reasonId} className="text-sm text-slate-400">
           {stats.payoutBlockedReason}
@@ -224,11 +252,59 @@ export function ShareLinks({
   );
 }
 
-/** Open programmes the affiliate has not joined yet. */
+/** A link just made, in its row: the link and a copy button that takes the focus and says "Copied". */
+function MadeLink({ vendor: v }: { vendor: AffiliateVendor }) {
+  const { copied, copy } = useCopy();
+  const toast = useToast();
+  const button = useRef<HTMLButtonElement>(null);
+  // The Generate button is gone: the keyboard's place moves to Copy, in the same row.
+  useEffect(() => button.current?.focus(), []);
+  return (
+    <div className="flex w-full min-w-0 gap-2 sm:w-auto sm:flex-1" data-testid="made-link">
+      <label className="sr-only" htmlFor={`made-${v.vendorId}`}>
+        Referral link for {v.name}
+      </label>
+      <input
+        id={`made-${v.vendorId}`}
+        readOnly
+        value={v.shareUrl!}
+        onFocus={(e) => e.currentTarget.select()}
+        className="min-w-0 flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 text-sm text-slate-100"
+      />
+      <Button
+        ref={button}
+        type="button"
+        variant="ghost"
+        aria-label={`Copy the referral link for ${v.name}`}
+        onClick={() =>
+          void copy(v.vendorId, v.shareUrl!).then((ok) => {
+            if (!ok) toast('Copy did not work: select the link and copy it.', 'error');
+          })
+        }
+      >
+        {copied === v.vendorId ? 'Copied' : 'Copy'}
+      </Button>
+      <span role="status" className="sr-only">
+        {copied === v.vendorId ? 'Copied' : ''}
+      </span>
+    </div>
+  );
+}
+
+/** Open programmes the affiliate has not joined yet (and those joined here, with their new link). */
 export function VendorsToJoin({ vendors }: { vendors: AffiliateVendor[] }) {
   const dispatch = useAppDispatch();
   const generate = useAppSelector((s) => s.affiliate.generate);
-  const open = vendors.filter((v) => !v.refId && v.open);
+  // Links made here stay in their row with a copy button, not moved up the page (issue 27).
+  const [made, setMade] = useState<readonly string[]>([]);
+  const [pending, setPending] = useState<string | null>(null);
+  const open = vendors.filter((v) => v.open && (!v.refId || made.includes(v.vendorId)));
+  const onGenerate = async (vendorId: string) => {
+    setPending(vendorId);
+    const done = await dispatch(generateReferral(vendorId));
+    setPending(null);
+    if (generateReferral.fulfilled.match(done)) setMade((m) => [...m, vendorId]);
+  };
   if (!open.length) return null;
   return (
     <section className={panel} aria-labelledby="vendors-heading">
@@ -250,15 +326,20 @@ export function VendorsToJoin({ vendors }: { vendors: AffiliateVendor[] }) {
                 {percent(v.commissionBps)} of every payment · remembered {v.cookieDays} days
               </p>
             </div>
-            <Button
-              type="button"
-              variant="ghost"
-              aria-label={`Generate a referral link for ${v.name}`}
-              loading={generate.status === 'loading'}
-              onClick={() => void dispatch(generateReferral(v.vendorId))}
-            >
-              Generate link
-            </Button>
+            {v.refId && v.shareUrl ? (
+              <MadeLink vendor={v} />
+            ) : (
+              <Button
+                type="button"
+                variant="ghost"
+                aria-label={`Generate a referral link for ${v.name}`}
+                loading={generate.status === 'loading' && pending === v.vendorId}
+                disabled={generate.status === 'loading'}
+                onClick={() => void onGenerate(v.vendorId)}
+              >
+                Generate link
+              </Button>
+            )}
           </li>
         ))}
       </ul>

@@ -7,6 +7,7 @@ import type {
   CourseProgressSummary,
   CourseSummary,
 } from '@tradeshelf/contract';
+import { LockIcon } from '../../components/icons.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { countLabel, formatDate, formatDuration, formatPrice } from '../../lib/format.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
@@ -134,7 +135,7 @@ export function CourseOutline({ course, current }: { course: Course; current: st
                         done ? 'bg-brand-500 text-ink-950' : 'border border-ink-600'
                       }`}
                     >
-                      {done ? '✓' : l.locked ? '🔒' : ''}
+                      {done ? '✓' : l.locked ? <LockIcon className="h-2.5 w-2.5" /> : ''}
                     </span>
                     <span className="flex flex-col">
                       <span>

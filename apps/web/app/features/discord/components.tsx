@@ -14,7 +14,7 @@ import { useCommunities } from './poll.ts';
 const healthLabels: Record<AccessHealthStatus, [string, string]> = {
   active: ['Active', 'bg-brand-500/20 text-brand-200'],
   granting: ['Giving access', 'bg-sky-500/20 text-sky-200'],
-  needs_link: ['Connect Discord', 'bg-amber-500/20 text-amber-200'],
+  needs_link: ['Discord not connected', 'bg-amber-500/20 text-amber-200'],
   needs_join: ['Join the server', 'bg-amber-500/20 text-amber-200'],
   failing: ['Having trouble', 'bg-rose-500/20 text-rose-200'],
   ended: ['Ended', 'bg-slate-500/20 text-slate-300'],
@@ -118,23 +118,12 @@ function History({ items }: { items: AccessEvent[] }) {
 function CommunityActions({ community }: { community: Community }) {
   const dispatch = useAppDispatch();
   const reconnect = useAppSelector((s) => s.discord.reconnect);
-  const { connect, leaving } = useConnectDiscord();
   const busy = reconnect.status === 'loading' && reconnect.id === community._id;
   const again = () => void dispatch(reconnectCommunity(community._id));
   const title = community.product.title;
 
   switch (community.health.status) {
-    case 'needs_link':
-      return (
-        <Button
-          type="button"
-          data-testid="community-connect"
-          loading={leaving}
-          onClick={() => connect()}
-        >
-          Connect Discord
-        </Button>
-      );
+    // Connecting is one button for every community: the Discord account panel's (issue 27).
     case 'needs_join':
       return (
         <>

@@ -192,8 +192,13 @@ describe('/library', () => {
       expect.stringMatching(/Waiting for you · Waiting for Discord\./),
     ]);
 
-    // Connect Discord on a card starts the authorisation.
-    await ui.click(within(linkMe).getByTestId('community-connect'));
+    // One Connect Discord button on the screen (issue 27): the account panel's, not one per card.
+    expect(within(linkMe).queryByRole('button')).toBeNull();
+    expect(within(linkMe).getByTestId('community-health').textContent).toMatch(
+      /^Discord not connected/,
+    );
+    expect(screen.getAllByRole('button', { name: /Connect Discord/ })).toHaveLength(1);
+    await ui.click(screen.getByTestId('discord-connect'));
     await waitFor(() =>
       expect(leaveFor).toHaveBeenCalledWith('/sandbox/discord/oauth2/authorize?s=1'),
     );
@@ -338,6 +343,35 @@ describe('/library', () => {
         .getAttribute('href'),
     ).toBe('/orders/pur_tool');
     expect(screen.getByRole('heading', { name: 'Your other purchases' })).toBeTruthy();
+  });
+
+  it('a course purchase opens its course in the player: “Open course” (issue 27)', async () => {
+    const course = paid({
+      id: 'pur_course',
+      item: { ...paid().item, id: 'prd_course', title: 'Order Flow Masterclass' },
+      entitlements: [
+        {
+          ...indicator.entitlements[0]!,
+          productId: 'prd_course',
+          productTitle: 'Order Flow Masterclass',
+        },
+        {
+          ...indicator.entitlements[0]!,
+          kind: 'course_enrolment',
+          productId: 'prd_course',
+          productTitle: 'Order Flow Masterclass',
+        },
+      ],
+    });
+    setup({ purchases: [course, indicator] });
+    const others = await screen.findByRole('list', { name: 'Other purchases' });
+    const [courseRow, toolRow] = within(others).getAllByRole('listitem');
+    expect(
+      within(courseRow!)
+        .getByRole('link', { name: 'Open course Order Flow Masterclass' })
+        .getAttribute('href'),
+    ).toBe('/courses/prd_course');
+    expect(within(toolRow!).queryByRole('link', { name: /Open course/ })).toBeNull();
   });
 
   it('nothing owned: “Nothing here yet” with a way to the marketplace', async () => {

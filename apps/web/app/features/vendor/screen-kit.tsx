@@ -1,6 +1,6 @@
 import type { AsyncThunk } from '@reduxjs/toolkit';
 import type { ApiError } from '@tradeshelf/contract';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Alert, Button } from '../../components/ui.tsx';
 import type { ThunkConfig } from '../../lib/thunk.ts';
 import { useAction, useRead } from './request.ts';
@@ -65,57 +65,8 @@ export function ReadError({ error, onRetry }: { error: ApiError | null; onRetry:
   );
 }
 
-/**
- * A confirm step in place of the button that opened it: it takes the focus when it opens, Escape
- * or Cancel closes it.
- */
-export function ConfirmStep({
-  title,
-  children,
-  confirmLabel,
-  busy,
-  error,
-  onConfirm,
-  onCancel,
-}: {
-  title: string;
-  children?: ReactNode;
-  confirmLabel: string;
-  busy: boolean;
-  error: string | null;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const id = useId();
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <div
-      ref={ref}
-      tabIndex={-1}
-      role="group"
-      aria-labelledby={`${id}-title`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !busy) onCancel();
-      }}
-      className={`flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4 ${focusRing}`}
-    >
-      <p id={`${id}-title`} className="font-semibold text-white">
-        {title}
-      </p>
-      {children && <div className="flex flex-col gap-2 text-sm text-slate-200">{children}</div>}
-      {error && <Alert>{error}</Alert>}
-      <div className="flex flex-wrap gap-2">
-        <Button type="button" variant="danger" loading={busy} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-        <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </div>
-  );
-}
+// The confirm step is shared with the buyer's screens (the affiliate payout): components/confirm-step.tsx.
+export { ConfirmStep } from '../../components/confirm-step.tsx';
 
 /** Copies a value; says "Copied", or selects it for copying by hand when the clipboard is shut. */
 export function CopyButton({ value, label }: { value: string; label: string }) {

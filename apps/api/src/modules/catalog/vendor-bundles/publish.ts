@@ -1,4 +1,6 @@
 import {
+  bundleNeedsPriceConfirmation,
+  bundlePriceAboveValueMessage,
   bundlePublishBlockedMessage,
   type BundlePublishField,
   type VendorBundle,
@@ -24,6 +26,17 @@ export function bundlePublishBlocked(
 }
 
 /**
+ * 422 on `confirmPriceAboveValue` when the bundle, going or staying on sale, costs more than its
+ * products bought separately and the vendor has not said so knowingly (issue 27).
+ */
+export function checkPriceAboveValue(bundle: VendorBundle, confirmed: boolean): void {
+  if (confirmed || !bundle.price || !bundle.saving) return;
+  if (!bundleNeedsPriceConfirmation(bundle.saving)) return;
+  const message = bundlePriceAboveValueMessage(bundle.price, bundle.saving);
+  throw new AppError('business_rule', message, { confirmPriceAboveValue: message });
+}
+
+/**
  * Publishes or unpublishes. Doing it again changes nothing. The first publication dates the bundle
  * (`created_at`: search lists bundles newest first), so a long-kept draft counts as new. Unpublishing
  * only hides it: purchases and what they gave stay.
@@ -33,6 +46,7 @@ export async function setBundlePublished(
   userId: string,
   bundleId: string,
   publish: boolean,
+  confirmPriceAboveValue = false,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
   const vendorId = await bundleVendorOf(db, userId);
@@ -44,6 +58,7 @@ export async function setBundlePublished(
     if (publish) {
       if (Object.keys(current.missingToPublish).length)
         throw bundlePublishBlocked(current.missingToPublish);
+      checkPriceAboveValue(current, confirmPriceAboveValue);
       await tx.execute(sql`update bundles set is_active = true, updated_at = now(),
           created_at = case when published_at is null then now() else created_at end,
           published_at = coalesce(published_at, now())

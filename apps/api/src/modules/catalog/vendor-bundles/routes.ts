@@ -27,8 +27,14 @@ export function vendorBundleRoutes(app: FastifyInstance): void {
   registerRoute(app, r.updateVendorBundle, async ({ params, body, auth }) => ({
     bundle: await updateVendorBundle(deps, auth.sub, params.id, body),
   }));
-  registerRoute(app, r.publishVendorBundle, async ({ params, auth }) => ({
-    bundle: await setBundlePublished(deps, auth.sub, params.id, true),
+  registerRoute(app, r.publishVendorBundle, async ({ params, body, auth }) => ({
+    bundle: await setBundlePublished(
+      deps,
+      auth.sub,
+      params.id,
+      true,
+      body?.confirmPriceAboveValue ?? false,
+    ),
   }));
   registerRoute(app, r.unpublishVendorBundle, async ({ params, auth }) => ({
     bundle: await setBundlePublished(deps, auth.sub, params.id, false),

@@ -13,7 +13,7 @@ import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { freeSlug, lockVendor } from '../vendor-edits.ts';
 import { bundleVendorOf, ownedBundle } from './access.ts';
-import { bundlePublishBlocked } from './publish.ts';
+import { bundlePublishBlocked, checkPriceAboveValue } from './publish.ts';
 import { readVendorBundle } from './read.ts';
 
 type Input = z.output<typeof vendorBundleInput>;
@@ -114,8 +114,11 @@ export async function updateVendorBundle(
         updated_at = now()
       where id = ${bundleId}`);
     await writeItems(tx, bundleId, input.productIds);
+    const after = await readVendorBundle(deps, vendorId, bundleId, tx);
+    // On sale, a price above the parts' value needs the vendor's word, as publishing does.
+    if (bundle.is_active) checkPriceAboveValue(after, input.confirmPriceAboveValue);
     const version = bundle.is_active ? await bumpCatalogVersion(tx) : null;
-    return { bundle: await readVendorBundle(deps, vendorId, bundleId, tx), version };
+    return { bundle: after, version };
   });
   if (saved.version !== null) catalogChanged(deps, saved.version);
   return saved.bundle;

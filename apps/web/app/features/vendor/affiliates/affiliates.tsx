@@ -6,7 +6,7 @@ import {
 import type { Invitation, Programme } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import {
   ConfirmStep,
@@ -136,7 +136,7 @@ function ProgrammeForm({
           hint="How long a visit through a link counts towards a sale."
         />
       </div>
-      {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+      <FormError error={save.error} />
       <p className="text-sm text-slate-400">
         Links affiliates already have keep the terms they were made with.
       </p>
@@ -191,7 +191,7 @@ function InviteForm({
         error={problem ?? send.error?.fields?.email}
         hint={`They get ${percent(terms.commissionBps)} with a ${terms.cookieDays}-day cookie window.`}
       />
-      {send.error && !send.error.fields && <Alert>{send.error.error}</Alert>}
+      <FormError error={send.error} />
       <Button type="submit" className="self-start" loading={send.busy}>
         Send invitation
       </Button>

@@ -49,10 +49,18 @@ export const updateVendorBundle = requestThunk<
     (await api.call(vendorEndpoints.updateVendorBundle, { params: { id }, body })).bundle,
 );
 
-export const publishVendorBundle = requestThunk<string, VendorBundle>(
+export const publishVendorBundle = requestThunk<
+  { id: string; confirmPriceAboveValue: boolean },
+  VendorBundle
+>(
   'vendorBundles/publish',
-  async (id, { api }) =>
-    (await api.call(vendorEndpoints.publishVendorBundle, { params: { id } })).bundle,
+  async ({ id, confirmPriceAboveValue }, { api }) =>
+    (
+      await api.call(vendorEndpoints.publishVendorBundle, {
+        params: { id },
+        body: { confirmPriceAboveValue },
+      })
+    ).bundle,
 );
 
 export const unpublishVendorBundle = requestThunk<string, VendorBundle>(

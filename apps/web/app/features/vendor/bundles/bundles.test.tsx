@@ -18,6 +18,8 @@ import {
 } from './form.ts';
 import { VendorBundleList } from './list.tsx';
 
+const FIELDS_NEED_ATTENTION = 'Some fields need attention: see the messages below.';
+
 afterEach(cleanup);
 
 const item = (over: Partial<VendorBundleProduct> = {}): VendorBundleProduct => ({
@@ -227,6 +229,50 @@ describe('the editor', () => {
     );
   });
 
+  it('asks the vendor to confirm a price above the products’ value, and sends that word (issue 27)', async () => {
+    const ui = userEvent.setup();
+    const dearer = bundle({
+      price: { priceId: 'price_1', amount: 9000, currency: 'usd' },
+      saving: { value: 7800, amount: -1200, percent: -15 },
+    });
+    const published = bundle({ ...dearer, status: 'published' });
+    const { requests } = renderWithApp(<VendorBundleEditor bundle={dearer} />, {
+      signedIn: true,
+      answer: api(dearer, (req) =>
+        req.path === '/api/v1/vendor/bundles/bnd_1/publish'
+          ? { status: 200, body: { bundle: published } }
+          : null,
+      ),
+    });
+    const box = screen.getByRole('checkbox', { name: m.confirmPriceAboveValue });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    // Not confirmed: said at the checkbox, nothing sent.
+    await ui.click(screen.getByRole('button', { name: 'Publish…' }));
+    await ui.click(screen.getByRole('button', { name: 'Publish' }));
+    const said =
+      'The bundle costs $90.00, $12.00 more than its products bought separately ($78.00), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.';
+    expect(await screen.findAllByText(said)).toHaveLength(1);
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(writes(requests)).toEqual([]);
+    // Confirmed: the publish call carries it.
+    await ui.click(box);
+    await ui.click(screen.getByRole('button', { name: 'Publish…' }));
+    await ui.click(screen.getByRole('button', { name: 'Publish' }));
+    await waitFor(() =>
+      expect(writes(requests).map((r) => [r.path, r.body])).toEqual([
+        ['/api/v1/vendor/bundles/bnd_1/publish', { confirmPriceAboveValue: true }],
+      ]),
+    );
+  });
+
+  it('asks for no confirmation when the bundle saves buyers money', () => {
+    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
+      signedIn: true,
+      answer: api(bundle()),
+    });
+    expect(screen.queryByRole('checkbox', { name: m.confirmPriceAboveValue })).toBeNull();
+  });
+
   it("shows the server's field message when a product is not the vendor's", async () => {
     const ui = userEvent.setup();
     renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
@@ -235,11 +281,11 @@ describe('the editor', () => {
     });
     await ui.type(screen.getByLabelText('Title'), ' 2');
     await ui.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', m.productUnknown);
-    // Shown by the picker too, tied to the search box.
+    // Said once, by the picker, tied to the search box; the banner points there (issue 27).
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', FIELDS_NEED_ATTENTION);
     const search = screen.getByRole('combobox', { name: 'Find your products' });
     expect(search.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getAllByText(m.productUnknown)).toHaveLength(2);
+    expect(screen.getAllByText(m.productUnknown)).toHaveLength(1);
   });
 
   it('asks before publishing, and shows what the server says publishing needs', async () => {
@@ -255,7 +301,8 @@ describe('the editor', () => {
     await waitFor(() =>
       expect(writes(requests).map((r) => r.path)).toEqual(['/api/v1/vendor/bundles/bnd_1/publish']),
     );
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', m.publishedProducts);
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', FIELDS_NEED_ATTENTION);
+    expect(screen.getAllByText(m.publishedProducts)).toHaveLength(1);
   });
 
   it('checks what publishing needs before asking the server', async () => {

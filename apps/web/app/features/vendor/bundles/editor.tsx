@@ -1,5 +1,7 @@
 import {
   AVATAR_MAX_BYTES,
+  bundleNeedsPriceConfirmation,
+  bundlePriceAboveValueMessage,
   planCurrencies,
   usersMessages,
   vendorBundleMessages as m,
@@ -9,7 +11,7 @@ import type { ApiError, VendorBundle, VendorBundleInput } from '@tradeshelf/cont
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton, UploadControl, type UploadRun } from '../courses/index.ts';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
@@ -154,7 +156,13 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
   const update = useAction<{ id: string; body: VendorBundleInput }, VendorBundle>(
     updateVendorBundle,
   );
-  const publish = useAction<string, VendorBundle>(publishVendorBundle);
+  const publish = useAction<{ id: string; confirmPriceAboveValue: boolean }, VendorBundle>(
+    publishVendorBundle,
+  );
+  // Dearer than its products: on sale only when the vendor ticks that they know (issue 27).
+  const [confirmAbove, setConfirmAbove] = useState(false);
+  const saving = savingOf(form);
+  const needsConfirm = bundleNeedsPriceConfirmation(saving);
   const unpublish = useAction<string, VendorBundle>(unpublishVendorBundle);
   const busy = create.busy || update.busy || publish.busy || unpublish.busy;
   const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
@@ -173,7 +181,10 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
     if (Object.keys(problems).length) return null;
     publish.reset();
     unpublish.reset();
-    const body = toInput(form);
+    const body = {
+      ...toInput(form),
+      ...(needsConfirm && confirmAbove ? { confirmPriceAboveValue: true } : {}),
+    };
     const saved = bundle ? await update.run({ id: bundle.id, body }) : await create.run(body);
     if (!saved) return null;
     setBundle(saved);
@@ -188,14 +199,19 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
     if (await save()) toast(m.saved);
   };
   const onPublish = async () => {
-    const missing = publishProblems(form);
+    const missing: Record<string, string> = publishProblems(form);
+    if (needsConfirm && !confirmAbove && saving && priceOf(form))
+      missing.confirmPriceAboveValue = bundlePriceAboveValueMessage(priceOf(form)!, saving);
     if (Object.keys(missing).length) {
       setErrors({ ...checkForm(form), ...missing });
       return;
     }
     const saved = dirty || !bundle ? await save() : bundle;
     if (!saved) return;
-    const published = await publish.run(saved.id);
+    const published = await publish.run({
+      id: saved.id,
+      confirmPriceAboveValue: needsConfirm && confirmAbove,
+    });
     if (published) {
       setBundle(published);
       toast(m.published);
@@ -240,8 +256,9 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
         </Link>
       </div>
 
-      {failure && <Alert>{failure.error}</Alert>}
-      {Object.keys(errors).length > 0 && !failure && (
+      {/* A message for a field is said at the field; the banner only points there (issue 27). */}
+      <FormError error={failure} />
+      {Object.keys(shown).some((k) => shown[k]) && !formLevelMessage(failure) && (
         <Alert>Some fields need attention: see the messages below.</Alert>
       )}
 
@@ -305,6 +322,29 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
           </label>
         </div>
         <SavingNote form={form} />
+        {needsConfirm && (
+          <div className="flex flex-col gap-1">
+            <label className="flex items-start gap-2 text-sm text-slate-200">
+              <input
+                type="checkbox"
+                className="mt-0.5 h-4 w-4 accent-amber-400"
+                checked={confirmAbove}
+                aria-invalid={shown.confirmPriceAboveValue ? true : undefined}
+                aria-describedby={shown.confirmPriceAboveValue ? 'confirm-above-error' : undefined}
+                onChange={(e) => {
+                  setConfirmAbove(e.target.checked);
+                  setErrors(({ confirmPriceAboveValue: _, ...rest }) => rest);
+                }}
+              />
+              {m.confirmPriceAboveValue}
+            </label>
+            {shown.confirmPriceAboveValue && (
+              <p id="confirm-above-error" className="text-sm text-rose-400">
+                {shown.confirmPriceAboveValue}
+              </p>
+            )}
+          </div>
+        )}
         <p className="text-sm text-slate-400">
           Changing the price puts a new price on sale; buyers who already paid keep what they
           bought.

@@ -6,7 +6,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ApiError, CouponInput, VendorCoupon } from '@tradeshelf/contract';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { amountText, parseAmount } from '../money-format.ts';
 
 /** The form's text, as typed. */
@@ -291,7 +291,7 @@ export function CouponForm({
         />
         Active (buyers can use it)
       </label>
-      {failed && error && <Alert>{error.error}</Alert>}
+      {failed && <FormError error={error} />}
       <div className="flex gap-2">
         <Button type="submit" loading={busy}>
           {coupon ? 'Save changes' : 'Create coupon'}

@@ -9,7 +9,7 @@ import type { ApiError, VendorCourse, VendorLesson, VendorModule } from '@trades
 import type { AsyncThunk } from '@reduxjs/toolkit';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { MarkdownPreview } from '../markdown-preview.tsx';
 import type { ThunkConfig } from '../../../lib/thunk.ts';
 import { useAction, useRead } from '../request.ts';
@@ -550,7 +550,7 @@ function LessonEditor({
           />
           Free preview (anyone can watch it before buying)
         </label>
-        {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+        <FormError error={save.error} />
         {saved && <Alert tone="success">Lesson saved.</Alert>}
         <div>
           <Button type="submit" loading={save.busy}>

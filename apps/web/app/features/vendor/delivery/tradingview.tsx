@@ -14,7 +14,7 @@ import type {
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import {
@@ -248,7 +248,7 @@ function ScriptForm({ onAdded }: { onAdded: (s: VendorTradingViewScript) => void
           error={shown.url ?? server.url}
         />
       </div>
-      {create.error && !create.error.fields && <Alert>{create.error.error}</Alert>}
+      <FormError error={create.error} />
       <Button type="submit" className="self-start" loading={create.busy}>
         Add script
       </Button>

@@ -8,7 +8,7 @@ import {
 import type { LicencePolicyBody, SigningKey, VendorLicencePolicy } from '@tradeshelf/contract';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { ConfirmButton, formatBytes, UploadControl } from '../courses/index.ts';
 import { useAction, useRead } from '../request.ts';
@@ -111,7 +111,7 @@ function TermsForm({ policy, set }: { policy: VendorLicencePolicy; set: Set }) {
               : 'Activations may use a MetaTrader account, a NinjaTrader machine id or a device id.'}
           </p>
         </div>
-        {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+        <FormError error={save.error} />
         {saved && <Alert tone="success">{m.saved}</Alert>}
         <div>
           <Button type="submit" loading={save.busy}>

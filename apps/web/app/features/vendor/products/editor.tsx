@@ -25,7 +25,7 @@ import type {
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
@@ -499,7 +499,8 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         </Link>
       </div>
 
-      {failure && !conflict && <Alert>{failure.error}</Alert>}
+      {/* A message for a field is said at the field; the banner only points there (issue 27). */}
+      {!conflict && <FormError error={failure} />}
       {conflict && (
         <div
           role="alert"
@@ -517,7 +518,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
           </div>
         </div>
       )}
-      {Object.keys(errors).length > 0 && !failure && (
+      {Object.values(shown).some(Boolean) && !conflict && !formLevelMessage(failure) && (
         <Alert>Some fields need attention: see the messages below.</Alert>
       )}
 

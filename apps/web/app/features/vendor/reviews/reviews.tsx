@@ -2,7 +2,7 @@ import { REVIEW_REPLY_MAX, reviewMessages } from '@tradeshelf/contract/client';
 import type { Review } from '@tradeshelf/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button } from '../../../components/ui.tsx';
+import { Button, FormError } from '../../../components/ui.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import {
   focusRing,
@@ -87,7 +87,7 @@ function ReplyForm({
         {error ??
           `Shown under the review on your product page. ${text.trim().length}/${REVIEW_REPLY_MAX}`}
       </p>
-      {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+      <FormError error={save.error} />
       <div className="flex gap-2">
         <Button type="submit" loading={save.busy}>
           {editing ? 'Save reply' : 'Publish reply'}

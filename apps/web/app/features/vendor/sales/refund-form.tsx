@@ -6,7 +6,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ApiError, VendorRefundBody, VendorSale } from '@tradeshelf/contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { amountText, money, parseAmount } from '../money-format.ts';
 
 const newKey = () =>
@@ -157,7 +157,7 @@ export function RefundForm({
           </p>
         )}
       </div>
-      {failed && error && <Alert>{error.error}</Alert>}
+      {failed && <FormError error={error} />}
       {done && <Alert tone="success">{done}</Alert>}
       {confirming && asked ? (
         <div

@@ -9,7 +9,7 @@ import type {
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button } from '../../../components/ui.tsx';
+import { Alert, Button, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
@@ -91,7 +91,7 @@ function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }
           {error}
         </p>
       )}
-      {revoke.error && !revoke.error.fields && <Alert>{revoke.error.error}</Alert>}
+      <FormError error={revoke.error} />
       {confirming ? (
         <div
           role="alertdialog"

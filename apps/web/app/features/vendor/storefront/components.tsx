@@ -14,7 +14,7 @@ import {
 import type { Storefront, StorefrontBody, VendorUrlAvailability } from '@tradeshelf/contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { Picture } from '../../../lib/images.tsx';
 import { useAction } from '../request.ts';
 import {
@@ -221,7 +221,7 @@ export function StorefrontForm({
   };
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
-      {save.error && !save.error.fields && <Alert>{save.error.error}</Alert>}
+      <FormError error={save.error} />
       <Field
         label="Storefront address"
         value={values.vendorUrl}
