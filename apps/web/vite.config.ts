@@ -42,6 +42,21 @@ function zodStaysOnTheServer(): Plugin {
   };
 }
 
+/**
+ * React Router's Environment API build (future.v8_viteEnvironmentApi) sets the client's entry
+ * signatures to `exports-only`, over ours; the product-page group needs `allow-extension` (below).
+ */
+function routeEntriesMayGrow(): Plugin {
+  return {
+    name: 'tradeshelf:route-entries-may-grow',
+    enforce: 'post',
+    configEnvironment(name) {
+      if (name !== 'client') return;
+      return { build: { rolldownOptions: { preserveEntrySignatures: 'allow-extension' } } };
+    },
+  };
+}
+
 /** Redux Toolkit and what it brings: loaded by every page, with the shell. */
 const stateLibs =
   /(?<!recharts[\\/])node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store)[\\/]/;
@@ -110,7 +125,10 @@ const clientChunks = {
 };
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), zodStaysOnTheServer()],
+  plugins: [tailwindcss(), reactRouter(), zodStaysOnTheServer(), routeEntriesMayGrow()],
+  // On a busy machine every build ended in a timings warning naming React Router's own plugin
+  // (its virtual modules), which no setting of ours changes: `npm start` prints warnings we can act on.
+  build: { rolldownOptions: { checks: { bundlerTimings: false } } },
   environments: {
     client: {
       build: {

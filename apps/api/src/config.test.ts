@@ -77,6 +77,25 @@ describe('PUBLIC_URL (ADR 049)', () => {
   });
 });
 
+describe('LOG_LEVEL (issue 27)', () => {
+  it('is warn locally, so `npm start` shows the banner rather than a line per request', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).LOG_LEVEL).toBe('warn');
+  });
+
+  it('is info in sandbox and production, where requests stay logged', () => {
+    expect(loadConfig(production()).LOG_LEVEL).toBe('info');
+    expect(loadConfig({ DATA_DIR: dataDir(), APP_ENV: 'sandbox' }).LOG_LEVEL).toBe('info');
+  });
+
+  it('is what it is set to, anywhere', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), LOG_LEVEL: 'debug' }).LOG_LEVEL).toBe('debug');
+    expect(loadConfig({ ...production(), LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
+    expect(problems({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' })).toEqual([
+      expect.stringMatching(/^LOG_LEVEL: /),
+    ]);
+  });
+});
+
 describe('secrets (ADR 049)', () => {
   it('refuses a secret of 32 identical or alternating characters, naming it', () => {
     for (const weak of ['a'.repeat(32), 'ab'.repeat(16), '0'.repeat(64)]) {

@@ -198,7 +198,11 @@ const envSchema = z.object({
   /** On shutdown, how long in-flight requests may run before their connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   TRUST_PROXY: trustProxy,
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * pino level. Unset: `warn` locally, so `npm start` shows its banner and demo accounts rather than
+   * a log line per request; `info` (request logs on) in sandbox and production.
+   */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** Seed the demo catalogue and accounts on first start. */
   SEED_DEMO: z
     .enum(['true', 'false'])
@@ -228,6 +232,7 @@ export type Config = Omit<
   | DiscordSettings
 > & {
   HOST: string;
+  LOG_LEVEL: NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
   /** Resolved: the sandbox's own URLs and credentials unless set. */
   DISCORD_API_URL: string;
   DISCORD_WEB_URL: string;
@@ -305,7 +310,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const secrets = resolveSecrets(cfg);
   const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
-  return { ...cfg, HOST, ...secrets, ...discordSettings(cfg) };
+  const LOG_LEVEL = cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' ? 'warn' : 'info');
+  return { ...cfg, HOST, LOG_LEVEL, ...secrets, ...discordSettings(cfg) };
 }
 
 /** The sandbox's well-known app: it guards nothing real, and a worker process must agree with the app. */

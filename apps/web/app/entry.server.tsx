@@ -1,6 +1,10 @@
 import { renderToString } from 'react-dom/server';
-import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
+import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { DocumentStylesContext } from './lib/inline-stylesheet.tsx';
+import { pageContext } from './lib/loader-api.ts';
+
+/** The server build's own key: our Node server sets each request's page context under it. */
+export { pageContext };
 
 /** How long deferred loader data may take before React Router aborts it (none of ours is deferred). */
 export const streamTimeout = 5_000;
@@ -45,8 +49,9 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext?: AppLoadContext,
+  loadContext: RouterContextProvider,
 ): Promise<Response> {
+  const page = loadContext.get(pageContext);
   responseHeaders.set('Content-Type', 'text/html');
   // https://httpwg.org/specs/rfc9110.html#HEAD: the headers a GET would send, no body.
   if (request.method.toUpperCase() === 'HEAD') {
@@ -55,9 +60,9 @@ export default async function handleRequest(
   const stream = routerContext.serverHandoffStream;
   const data = stream ? await readAll(stream) : null;
   // The server sends a policy that runs only scripts carrying this response's nonce (ADR 022).
-  const nonce = loadContext?.nonce;
+  const nonce = page.nonce;
   const attr = nonce ? ` nonce="${nonce}"` : '';
-  const read = loadContext?.stylesheet;
+  const read = page.stylesheet;
   let html = renderToString(
     <DocumentStylesContext.Provider value={read ? { read, nonce } : null}>
       <ServerRouter
@@ -78,7 +83,7 @@ export default async function handleRequest(
     html = end < 0 ? html + scripts : html.slice(0, end) + scripts + html.slice(end);
   }
   if (!html.startsWith('<!DOCTYPE')) html = `<!DOCTYPE html>${html}`;
-  const sink = loadContext?.document;
+  const sink = page.document;
   if (sink) {
     sink.html = html;
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../build/client');
+const clientDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  process.env.WEB_BUILD_DIR ?? 'build',
+  'client',
+);
 /** Text the browser downloads; fonts and images are compressed formats already. */
 const text = /\.(js|mjs|css|json|svg|txt|xml|html|webmanifest)$/;
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { createRequestHandler } from 'react-router';
+import { createRequestHandler, RouterContextProvider, type RouterContext } from 'react-router';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerBuild } from 'react-router';
@@ -155,7 +155,7 @@ interface DocumentSink {
   html: string | null;
 }
 
-/** What the server build gets per request (`AppLoadContext` in apps/web/app/lib/loader-api.ts). */
+/** What the server build gets per request (`PageContext` in apps/web/app/lib/loader-api.ts). */
 interface RequestContext {
   api?: PageApi;
   document: DocumentSink;
@@ -356,6 +356,10 @@ export async function loadWebApp(
   if (!existsSync(serverEntry)) return null;
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handle = createRequestHandler(build, process.env.NODE_ENV ?? 'production');
+  // Loaders read the request context under the build's own key (future.v8_middleware).
+  const pageContext = (build.entry.module as { pageContext?: RouterContext<RequestContext> })
+    .pageContext;
+  if (!pageContext) throw new Error(`${serverEntry}: entry.server exports no pageContext`);
   const ttl = options.pageCacheSeconds ?? 0;
   const pages = new TtlCache<CachedPage>(ttl * 1000, 1000);
   // Any page may show an edited product (its page, the storefront, home, search): drop them all. A
@@ -403,7 +407,11 @@ export async function loadWebApp(
           }
         : { document, nonce, stylesheet };
       return await toPage(
-        await handle(toRequest(req, from.origin), loadContext as never),
+        await handle(
+          toRequest(req, from.origin),
+          // Typed as `AppLoadContext` here: this compile does not see the web app's future flags.
+          new RouterContextProvider(new Map([[pageContext, loadContext]])) as never,
+        ),
         document,
       );
     } catch (err) {

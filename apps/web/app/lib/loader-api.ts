@@ -5,7 +5,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '@tradeshelf/contract';
-import { data } from 'react-router';
+import { createContext, data, type RouterContextProvider } from 'react-router';
 
 /** What the server gives loaders: the API called in-process (see apps/api/src/platform/web.ts). */
 export interface PageApi {
@@ -23,33 +23,39 @@ export interface DocumentSink {
   html: string | null;
 }
 
-declare module 'react-router' {
-  interface AppLoadContext {
-    api?: PageApi;
-    /** Set per request by our Node server; absent under the Vite dev server. */
-    document?: DocumentSink;
-    /**
-     * This response's Content-Security-Policy nonce (ADR 022), set per request by our Node server,
-     * which sends the policy; absent under the Vite dev server.
-     */
-    nonce?: string;
-    /** The text of a built stylesheet by URL, to inline it (ADR 025); absent under the dev server. */
-    stylesheet?: (href: string) => string | undefined;
-  }
+/**
+ * What our Node server gives each page request (apps/api/src/platform/web.ts), read through the
+ * router's context (future.v8_middleware); empty under the Vite dev server.
+ */
+export interface PageContext {
+  api?: PageApi;
+  /** Set per request by our Node server; absent under the Vite dev server. */
+  document?: DocumentSink;
+  /**
+   * This response's Content-Security-Policy nonce (ADR 022), set per request by our Node server,
+   * which sends the policy; absent under the Vite dev server.
+   */
+  nonce?: string;
+  /** The text of a built stylesheet by URL, to inline it (ADR 025); absent under the dev server. */
+  stylesheet?: (href: string) => string | undefined;
 }
+
+/** The key to {@link PageContext}; `entry.server` exports it so the server can set it. */
+export const pageContext = createContext<PageContext>({});
 
 /**
  * Calls the API from a loader: in-process under `npm start`, over HTTP to the same origin under the
  * Vite dev server. A 404 from the API becomes this page's 404, a 503 its 503.
  */
 export async function loadFrom<R extends RouteDef>(
-  context: { api?: PageApi } | undefined,
+  context: Readonly<RouterContextProvider>,
   request: Request,
   route: R,
   req: RequestOf<R>,
 ): Promise<ResponseOf<R>> {
   try {
-    if (context?.api) return (await context.api.call(route, req)) as ResponseOf<R>;
+    const { api } = context.get(pageContext);
+    if (api) return (await api.call(route, req)) as ResponseOf<R>;
     const url = new URL(
       buildPath(route.path, req.params as Record<string, string> | undefined),
       request.url,

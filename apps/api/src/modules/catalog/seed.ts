@@ -200,9 +200,10 @@ const WORDS = {
 
 /**
  * `npm run db:seed:large -- --products N`: a large synthetic catalogue for benchmarks, generated in
- * SQL so 100,000 products take seconds, not minutes.
+ * SQL so 100,000 products take seconds, not minutes. `first` numbers the products from there, so a
+ * catalogue grown in steps (the catalogue bench's sizes) holds the products one seed of its size would.
  */
-export async function seedLargeCatalog(db: Db, products: number): Promise<void> {
+export async function seedLargeCatalog(db: Db, products: number, first = 1): Promise<void> {
   const vendors = Math.max(10, Math.ceil(products / 200));
   const kinds = ['indicator', 'scanner', 'alert', 'community', 'course', 'app'];
   const cats = kinds.map((k) => categoryOfKind[k as keyof typeof categoryOfKind]);
@@ -238,13 +239,13 @@ export async function seedLargeCatalog(db: Db, products: number): Promise<void> 
         (g * 11) % 300,
         now() - ((g % 1000) || ' days')::interval,
         now() - ((g % 1000) || ' days')::interval
-      from generate_series(1, ${products}) g,
+      from generate_series(${first}::int, ${first + products - 1}::int) g,
       lateral (select (${sql.param(WORDS.adj)}::text[])[1 + (g * 31) % 20] || ' ' || (${sql.param(WORDS.noun)}::text[])[1 + (g * 7) % 20] || ' ' ||
                       (${sql.param(WORDS.type)}::text[])[1 + (g * 3) % 10] || ' ' || g as title) t`);
     await tx.execute(sql`insert into prices (id, product_id, amount, currency, scheme, interval)
       select 'price_l' || ${owner} || '_' || g, 'prd_l' || ${owner} || '_' || g, 500 + (g * 37) % 30000, 'usd',
         case when g % 3 = 0 then 'one_time' else 'recurring' end, case when g % 3 = 0 then null else 'month' end
-      from generate_series(1, ${products}) g`);
+      from generate_series(${first}::int, ${first + products - 1}::int) g`);
   });
   await db.execute(sql`analyze products`);
   await db.execute(sql`analyze prices`);
