@@ -250,13 +250,14 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 className="flex items-center gap-2 rounded-lg px-2 py-1.5 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
                 data-testid="header-account"
               >
-                {profile && <UserAvatar user={profile} size={32} />}
-                {/* Phones show the picture alone (named for assistive tech), so the row fits 360 px. */}
-                <span
-                  className={`truncate align-bottom sm:inline-block sm:max-w-none ${
-                    profile ? 'max-sm:sr-only' : 'inline-block max-w-[6rem]'
-                  }`}
-                >
+                {profile ? (
+                  <UserAvatar user={profile} size={32} />
+                ) : (
+                  <span aria-hidden="true" className="h-8 w-8 rounded-full bg-ink-800 sm:hidden" />
+                )}
+                {/* Phones show the picture alone (named for assistive tech), so the row fits 320 px;
+                    its place is kept while the profile loads. */}
+                <span className="truncate align-bottom max-sm:sr-only sm:inline-block sm:max-w-none">
                   {profile?.username || 'Account'}
                 </span>
               </Link>

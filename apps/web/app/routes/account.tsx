@@ -58,7 +58,7 @@ function AccountPage() {
       <h1 className="text-2xl font-bold text-white">Your account</h1>
       <section className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:flex-row sm:items-center">
         <UserAvatar user={user} size={80} alt="Your profile picture" />
-        <dl className="grid flex-1 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className="grid flex-1 grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm break-words">
           <dt className="text-slate-400">Username</dt>
           <dd className="font-semibold text-white">{user.username || '—'}</dd>
           <dt className="text-slate-400">Email</dt>

@@ -16,8 +16,8 @@ import { countLabel } from '../lib/format.ts';
 export const meta = () => [...pageMeta('Course'), { name: 'robots', content: 'noindex' }];
 
 /**
- * A course: its modules and lessons beside the open lesson (the one in the address, else the one to
- * resume). Visitors without the course see the outline, the free preview and a way to buy it.
+ * A course: the open lesson (the one in the address, else the one to resume) with its modules and
+ * lessons beside it. Visitors without the course see the outline, the free preview and a way to buy it.
  */
 export function CoursePage() {
   const { id = '', lessonId } = useParams();
@@ -66,8 +66,9 @@ export function CoursePage() {
         {course.enrolled && <ProgressBar summary={course.progress} label="Course progress" />}
       </header>
       {!course.enrolled && <BuyBox course={course} />}
-      <div className="grid gap-6 lg:grid-cols-[20rem_1fr]">
-        <CourseOutline course={course} current={lesson?.id ?? null} />
+      {/* The lesson first, so a phone shows the video on its first screen; the outline follows it,
+          beside it on a wide screen (the same order for the eye and the keyboard). */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0">
           {lesson ? (
             <LessonView key={lesson.id} course={course} lesson={lesson} />
@@ -75,6 +76,7 @@ export function CoursePage() {
             <p className="text-slate-400">This course has no lessons yet.</p>
           )}
         </div>
+        <CourseOutline course={course} current={lesson?.id ?? null} />
       </div>
     </div>
   );

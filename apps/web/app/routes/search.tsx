@@ -10,7 +10,8 @@ import {
 import type { SearchQuery } from '@tradeshelf/contract';
 import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedSearch } from '../features/catalog/hooks.ts';
-import { NoResults } from '../features/catalog/no-results.tsx';
+import { NoResults, suggestionPath } from '../features/catalog/no-results.tsx';
+import { resultCountLabel } from '../features/catalog/result-count.ts';
 import { SearchBox } from '../features/catalog/search-box.tsx';
 import { SearchFilters } from '../features/catalog/search-filters.tsx';
 import { SaveSearch } from '../features/membership/components.tsx';
@@ -141,10 +142,23 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         className={busy ? 'opacity-60 transition' : 'transition'}
       >
         <h1 className="text-2xl font-bold text-white">{heading}</h1>
+        <p className="mt-1 text-sm text-slate-400" data-testid="result-count">
+          {resultCountLabel({
+            shown: result.products.length + result.bundles.length,
+            more: Boolean(result.nextCursor),
+            laterPage: Boolean(query.cursor),
+          })}
+        </p>
         {result.didYouMean && (
           <p className="mt-1 text-sm text-slate-300">
             No exact matches. Showing results for{' '}
-            <strong className="text-white">“{result.didYouMean}”</strong>.
+            <Link
+              to={suggestionPath({ q: result.didYouMean, category: query.category })}
+              className="font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+            >
+              “{result.didYouMean}”
+            </Link>
+            .
           </p>
         )}
         <div className="mt-2">

@@ -166,23 +166,26 @@ export function EarningsPanel({ stats }: { stats: AffiliateStats }) {
       <Suspense fallback={<div className="h-56 animate-pulse rounded-lg bg-ink-800" />}>
         <EarningsChart points={stats.earnings} currency={currency} />
       </Suspense>
-      <table className="sr-only">
-        <caption>Commission earned per month, after clawbacks</caption>
-        <thead>
-          <tr>
-            <th scope="col">Month</th>
-            <th scope="col">Earned</th>
-          </tr>
-        </thead>
-        <tbody>
-          {stats.earnings.map((e) => (
-            <tr key={e.month}>
-              <th scope="row">{monthLabel(e.month)}</th>
-              <td>{formatMoney(e.amount, currency)}</td>
+      {/* A table is never narrower than its cells: the hidden box around it clips it instead. */}
+      <div className="sr-only">
+        <table>
+          <caption>Commission earned per month, after clawbacks</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">Earned</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {stats.earnings.map((e) => (
+              <tr key={e.month}>
+                <th scope="row">{monthLabel(e.month)}</th>
+                <td>{formatMoney(e.amount, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

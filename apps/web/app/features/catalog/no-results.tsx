@@ -3,7 +3,7 @@ import { categoryLabels, SEARCH_SUGGESTION_COUNT_MAX } from '@tradeshelf/contrac
 import type { SearchSuggestion } from '@tradeshelf/contract';
 
 /** The search page for another query: its words and category only, as the API counted it. */
-export function suggestionPath(s: SearchSuggestion): string {
+export function suggestionPath(s: Pick<SearchSuggestion, 'q' | 'category'>): string {
   const params = new URLSearchParams({ q: s.q });
   if (s.category) params.set('category', s.category);
   return `/search?${params}`;

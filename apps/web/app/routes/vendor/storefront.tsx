@@ -14,7 +14,7 @@ function Editor({ first }: { first: Storefront | null }) {
   const [storefront, setStorefront] = useState(first);
   const [values, setValues] = useState<StorefrontValues>(() => initialValues(first));
   return (
-    <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
       <div className="flex flex-col gap-6">
         <StorefrontForm
           storefront={storefront}
@@ -22,7 +22,7 @@ function Editor({ first }: { first: Storefront | null }) {
           values={values}
           setValues={setValues}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <ImageUpload kind="avatar" storefront={storefront} onSaved={setStorefront} />
           <ImageUpload kind="banner" storefront={storefront} onSaved={setStorefront} />
         </div>

@@ -104,7 +104,7 @@ export function AnalyticsScreen() {
       {download.error && <Alert>{download.error.error}</Alert>}
 
       <form
-        className="grid gap-4 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:grid-cols-2 lg:grid-cols-4"
+        className="grid grid-cols-1 gap-4 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:grid-cols-2 lg:grid-cols-4"
         onSubmit={(e) => e.preventDefault()}
         aria-label="Filters"
       >

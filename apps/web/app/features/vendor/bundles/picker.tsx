@@ -166,7 +166,10 @@ export function ProductPicker({
         ) : (
           <ul className="flex flex-col divide-y divide-ink-800 rounded-xl border border-ink-700">
             {chosen.map((p) => (
-              <li key={p.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
+              <li
+                key={p.id}
+                className="flex flex-wrap items-center justify-between gap-3 px-3 py-2 text-sm"
+              >
                 <span className="text-slate-100">{p.title || 'Untitled product'}</span>
                 <span className="flex items-center gap-3 text-slate-400">
                   {priceText(p)}

@@ -206,7 +206,7 @@ function BindForm({
         }
       }}
     >
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-1.5">
           <label htmlFor={productId} className="text-sm font-medium text-slate-200">
             Community product

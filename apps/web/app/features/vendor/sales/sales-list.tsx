@@ -111,8 +111,9 @@ export function SalesList() {
             : 'No sales yet. When a buyer pays, the sale shows here.'}
         </Alert>
       ) : (
+        // relative: the header's sr-only text is placed against this scroller, not the page.
         <div
-          className="overflow-x-auto rounded-2xl border border-ink-700"
+          className="relative overflow-x-auto rounded-2xl border border-ink-700"
           aria-busy={read.status === 'loading'}
         >
           <table className="w-full min-w-[40rem] text-left text-sm">
