@@ -28,7 +28,12 @@ beforeAll(async () => {
   t = await startTestApp();
   const vendor = await createVendor(t);
   vendorUrl = vendor.vendorUrl;
-  product = await createProduct(t, vendor.id, { kind: 'course', amount: 19_900 });
+  // The demo outline of four lessons: preview, worksheet video, reading, drip video.
+  product = await createProduct(t, vendor.id, {
+    kind: 'course',
+    amount: 19_900,
+    title: 'Chart Reading Fundamentals',
+  });
   await seedDemoCourses(t.database.db);
   await storeDemoCourseMedia(t.deps.storage);
   const db = t.database.db;
