@@ -240,8 +240,10 @@ test('subscribe, see the renewal on the receipt, manage it in the customer porta
   await expect(page).toHaveURL(/\/sandbox\/portal\/[^/?#]+$/);
   await expect(page.getByRole('heading', { name: 'Manage subscriptions' })).toBeVisible();
   expect(await a11yViolations(page)).toEqual([]);
-  await page.getByRole('button', { name: 'Cancel subscription' }).click();
-  await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeVisible();
+  // The demo buyer's seeded subscriptions are real sandbox ones too: act on this one's row.
+  const row = page.getByRole('row').filter({ hasText: 'Trend Pullback Scanner' });
+  await row.getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(row.getByRole('button', { name: 'Resume subscription' })).toBeVisible();
   await page.getByRole('link', { name: 'Back to your orders' }).click();
   await expect(page).toHaveURL('/orders');
   await page.goto(orderUrl);

@@ -203,7 +203,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
     await vendor.getByLabel('Upload a video').setInputFiles(VIDEO);
     await expect(vendor.getByText('momentum-intro.mp4 uploaded.')).toBeVisible({ timeout: SLOW });
     await expect(vendor.getByText(/^momentum-intro\.mp4 · \d+ KB$/)).toBeVisible();
-    await expect(vendor.getByText(/1 modules · 1 lessons · 1 videos/)).toBeVisible();
+    await expect(vendor.getByText(/1 module · 1 lesson · 1 video/)).toBeVisible();
     expect(await a11yViolations(vendor)).toEqual([]);
 
     communityEditor = await createProduct(vendor, {

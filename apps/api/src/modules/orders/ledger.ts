@@ -29,28 +29,47 @@ export async function writeSale(
     purchase.affiliate_user_id ? purchase.affiliate_bps : null,
   );
   const split = { ...full, platformFee: full.platformFee - member };
-  const line = (entry_type: string, account_type: string, account_id: string, value: number) => ({
+  await insertLedger(
+    tx,
+    purchase.id,
+    paymentRef,
+    saleLines({
+      amount,
+      currency: purchase.currency,
+      clearing: deps.payments.name,
+      vendorId: purchase.vendor_id,
+      affiliateUserId: purchase.affiliate_user_id,
+      split,
+    }),
+  );
+}
+
+/** A payment's zero-sum set: the clearing account pays the fee, the vendor's share and any commission. */
+export function saleLines(sale: {
+  amount: number;
+  currency: string;
+  /** The payment provider whose clearing account took the money. */
+  clearing: string;
+  vendorId: string;
+  affiliateUserId: string | null;
+  split: { platformFee: number; vendorShare: number; affiliateCommission: number };
+}): Array<LedgerLine & { entry_type: string }> {
+  const { split, currency } = sale;
+  const line = (entry_type: string, account_type: string, account_id: string, amount: number) => ({
     entry_type,
     account_type,
     account_id,
-    amount: value,
-    currency: purchase.currency,
+    amount,
+    currency,
   });
-  await insertLedger(tx, purchase.id, paymentRef, [
-    line('sale', 'clearing', deps.payments.name, -amount),
+  return [
+    line('sale', 'clearing', sale.clearing, -sale.amount),
     line('platform_fee', 'platform', 'platform', split.platformFee),
-    line('vendor_share', 'vendor', purchase.vendor_id, split.vendorShare),
-    ...(purchase.affiliate_user_id && split.affiliateCommission > 0
-      ? [
-          line(
-            'affiliate_commission',
-            'affiliate',
-            purchase.affiliate_user_id,
-            split.affiliateCommission,
-          ),
-        ]
+    line('vendor_share', 'vendor', sale.vendorId, split.vendorShare),
+    ...(sale.affiliateUserId && split.affiliateCommission > 0
+      ? [line('affiliate_commission', 'affiliate', sale.affiliateUserId, split.affiliateCommission)]
       : []),
-  ]);
+  ];
 }
 
 /**

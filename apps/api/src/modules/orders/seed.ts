@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Interval } from '../../integrations/payments/port.ts';
 import { seedSandboxPayment } from '../../integrations/payments/sandbox.ts';
-import { insertLedger, reverseLedger } from './ledger.ts';
+import { insertLedger, reverseLedger, saleLines } from './ledger.ts';
 import { splitPayment } from './pricing.ts';
 import { one, type PurchaseRow } from './repository.ts';
 
@@ -109,33 +109,19 @@ async function seedPaymentOf(
       DEMO_FEE,
       purchase.affiliate_user_id ? purchase.affiliate_bps : null,
     );
-    const line = (
-      entry_type: string,
-      account_type: string,
-      account_id: string,
-      amount: number,
-    ) => ({
-      entry_type,
-      account_type,
-      account_id,
-      amount,
-      currency: purchase.currency,
-    });
-    await insertLedger(tx, purchase.id, paymentRef, [
-      line('sale', 'clearing', 'sandbox', -purchase.total),
-      line('platform_fee', 'platform', 'platform', split.platformFee),
-      line('vendor_share', 'vendor', purchase.vendor_id, split.vendorShare),
-      ...(purchase.affiliate_user_id && split.affiliateCommission > 0
-        ? [
-            line(
-              'affiliate_commission',
-              'affiliate',
-              purchase.affiliate_user_id,
-              split.affiliateCommission,
-            ),
-          ]
-        : []),
-    ]);
+    await insertLedger(
+      tx,
+      purchase.id,
+      paymentRef,
+      saleLines({
+        amount: purchase.total,
+        currency: purchase.currency,
+        clearing: 'sandbox',
+        vendorId: purchase.vendor_id,
+        affiliateUserId: purchase.affiliate_user_id,
+        split,
+      }),
+    );
     // Dated when it was paid; the daily rollup follows the update (migration 0033).
     await tx.execute(sql`update ledger_entries set created_at = ${paidAt}
       where purchase_id = ${purchase.id} and payment_ref = ${paymentRef} and created_at > ${paidAt}`);
@@ -192,30 +178,20 @@ export async function seedDemoReferredSales(
         on conflict do nothing returning id`);
       if (!inserted.rows.length) return;
       const split = splitPayment(product.amount, options.fee, options.commissionBps);
-      const line = (
-        entry_type: string,
-        account_type: string,
-        account_id: string,
-        amount: number,
-      ) => ({
-        entry_type,
-        account_type,
-        account_id,
-        amount,
-        currency: product.currency,
-      });
       const ref = `pi_demo_ref_${options.refId}_${i}`;
-      await insertLedger(tx, id, ref, [
-        line('sale', 'clearing', 'sandbox', -product.amount),
-        line('platform_fee', 'platform', 'platform', split.platformFee),
-        line('vendor_share', 'vendor', (await vendorOfPurchase(tx, id))!, split.vendorShare),
-        line(
-          'affiliate_commission',
-          'affiliate',
-          options.affiliateUserId,
-          split.affiliateCommission,
-        ),
-      ]);
+      await insertLedger(
+        tx,
+        id,
+        ref,
+        saleLines({
+          amount: product.amount,
+          currency: product.currency,
+          clearing: 'sandbox',
+          vendorId: (await vendorOfPurchase(tx, id))!,
+          affiliateUserId: options.affiliateUserId,
+          split,
+        }),
+      );
       await tx.execute(
         sql`update ledger_entries set created_at = ${at} where purchase_id = ${id} and payment_ref = ${ref}`,
       );
