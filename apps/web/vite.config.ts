@@ -65,17 +65,17 @@ const uSesShim = /use-sync-external-store[\\/](shim[\\/]|cjs[\\/]use-sync-extern
 /** Our modules under app/lib, app/components, app/features, and app/store.ts. */
 const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]store\.ts$/;
 /**
- * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard
- * and the username drawer (loaded when it shows); whole features no public page shows (affiliate,
+ * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
+ * the username drawer (loaded when it shows), the confirm step and the icons of signed-in screens; whole features no public page shows (affiliate,
  * courses, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
- * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters and no-results helper.
+ * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms.
  * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
  */
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|username-dialog)',
+      'components/(require-auth|username-dialog|confirm-step|icons)',
       'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
@@ -84,7 +84,7 @@ const notInShell = new RegExp(
       'features/discord/(components|poll|callback)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
-      'features/catalog/(checkout|no-results|search-filters)',
+      'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count)',
       'lib/(markdown|poll)',
     ]
       .join('|')
