@@ -5,8 +5,8 @@ const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
 
 /**
- * A confirm step in place of the button that opened it: it takes the focus when it opens, Escape
- * or Cancel closes it.
+ * A confirm step in place of the button that opened it: it takes the focus when it opens (and is
+ * announced by its title and text), Escape or Cancel closes it.
  */
 export function ConfirmStep({
   title,
@@ -17,6 +17,7 @@ export function ConfirmStep({
   onConfirm,
   onCancel,
   tone = 'danger',
+  testId,
 }: {
   /** The confirm button's look: `danger` for what cannot be undone, `primary` otherwise. */
   tone?: 'danger' | 'primary';
@@ -27,6 +28,8 @@ export function ConfirmStep({
   error: string | null;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The confirm button's test id. */
+  testId?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
@@ -37,6 +40,7 @@ export function ConfirmStep({
       tabIndex={-1}
       role="group"
       aria-labelledby={`${id}-title`}
+      aria-describedby={children ? `${id}-text` : undefined}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !busy) onCancel();
       }}
@@ -45,10 +49,20 @@ export function ConfirmStep({
       <p id={`${id}-title`} className="font-semibold text-white">
         {title}
       </p>
-      {children && <div className="flex flex-col gap-2 text-sm text-slate-200">{children}</div>}
+      {children && (
+        <div id={`${id}-text`} className="flex flex-col gap-2 text-sm text-slate-200">
+          {children}
+        </div>
+      )}
       {error && <Alert>{error}</Alert>}
       <div className="flex flex-wrap gap-2">
-        <Button type="button" variant={tone} loading={busy} onClick={onConfirm}>
+        <Button
+          type="button"
+          variant={tone}
+          loading={busy}
+          data-testid={testId}
+          onClick={onConfirm}
+        >
           {confirmLabel}
         </Button>
         <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   LICENCE_RESETS_MAX,
@@ -9,6 +9,7 @@ import {
   type LicenceStatus,
 } from '@tradeshelf/contract/client';
 import type { Licence, LicenceActivation } from '@tradeshelf/contract';
+import { ConfirmStep } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -56,69 +57,6 @@ export function statusWords(licence: Licence): string {
 
 const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
-
-/**
- * A confirm step in place of the button that opened it: it takes the focus when it opens (and is
- * announced by its title and text), Escape or Cancel closes it.
- */
-function ConfirmStep({
-  title,
-  children,
-  confirmLabel,
-  busy,
-  error,
-  onConfirm,
-  onCancel,
-  testId,
-}: {
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  busy: boolean;
-  error: string | null;
-  onConfirm: () => void;
-  onCancel: () => void;
-  testId: string;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const id = useId();
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <div
-      ref={ref}
-      tabIndex={-1}
-      role="group"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !busy) onCancel();
-      }}
-      className={`flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4 ${focusRing}`}
-    >
-      <p id={`${id}-title`} className="font-semibold text-white">
-        {title}
-      </p>
-      <div id={`${id}-text`} className="flex flex-col gap-2 text-sm text-slate-200">
-        {children}
-      </div>
-      {error && <Alert>{error}</Alert>}
-      <div className="flex flex-wrap gap-2">
-        <Button
-          type="button"
-          variant="danger"
-          loading={busy}
-          data-testid={testId}
-          onClick={onConfirm}
-        >
-          {confirmLabel}
-        </Button>
-        <Button type="button" variant="ghost" disabled={busy} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </div>
-  );
-}
 
 /**
  * Open/closed for a confirm step. Cancelling gives the focus back to the button that opened it;
