@@ -188,17 +188,17 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
           />
         </form>
         <div
-          className="ml-auto flex items-center gap-1 text-sm whitespace-nowrap sm:ml-0 sm:gap-2"
+          className="ml-auto flex items-center gap-1 text-sm whitespace-nowrap max-[359px]:gap-0 sm:ml-0 sm:gap-2"
           aria-busy={!checked}
         >
           <PhoneSearch />
           {isLoggedIn ? (
             <>
-              {/* Phones: icons with their names for assistive tech, so the row fits 360 px. */}
+              {/* Phones: icons with their names for assistive tech, so the row fits 360 px (320 px: tighter). */}
               <Link
                 to="/library"
                 title="Library"
-                className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 max-[359px]:p-1.5 sm:px-3"
               >
                 <LibraryIcon />
                 <span className="max-sm:sr-only">Library</span>
@@ -209,7 +209,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                   to={VENDOR_HOME_PATH}
                   title="Vendor workspace"
                   data-testid="header-workspace"
-                  className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                  className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 max-[359px]:p-1.5 sm:px-3"
                 >
                   <WorkspaceIcon />
                   <span className="max-sm:sr-only">Workspace</span>
@@ -218,7 +218,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
               <Link
                 to="/orders"
                 title="Orders"
-                className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                className="flex items-center rounded-lg p-2 font-medium text-slate-200 hover:bg-ink-800 max-[359px]:p-1.5 sm:px-3"
               >
                 <OrdersIcon />
                 <span className="max-sm:sr-only">Orders</span>
@@ -247,7 +247,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
               </Link>
               <Link
                 to="/account"
-                className="flex items-center gap-2 rounded-lg px-2 py-1.5 font-medium text-slate-200 hover:bg-ink-800 sm:px-3"
+                className="flex items-center gap-2 rounded-lg px-2 py-1.5 font-medium text-slate-200 hover:bg-ink-800 max-[359px]:px-1 sm:px-3"
                 data-testid="header-account"
               >
                 {profile ? (
@@ -265,7 +265,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
                 type="button"
                 onClick={logout}
                 title="Log out"
-                className="flex items-center rounded-lg border border-ink-600 p-2 font-medium hover:bg-ink-800 sm:px-3"
+                className="flex items-center rounded-lg border border-ink-600 p-2 font-medium hover:bg-ink-800 max-[359px]:p-1.5 sm:px-3"
               >
                 <LogoutIcon />
                 <span className="max-sm:sr-only">Log out</span>
