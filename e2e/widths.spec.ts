@@ -102,7 +102,9 @@ function declaredRoutes(): string[] {
     .map((m) => `/${m[1]}`)
     .filter((p) => p !== '/vendor/*');
   const workspace = [
-    ...readFileSync('apps/web/app/routes/vendor/layout.tsx', 'utf8').matchAll(/path: '([^']*)'/g),
+    ...readFileSync('apps/web/app/routes/workspace/layout.tsx', 'utf8').matchAll(
+      /path: '([^']*)'/g,
+    ),
   ].map((m) => (m[1] ? `/vendor/${m[1]}` : '/vendor'));
   return ['/', ...top, ...workspace];
 }

@@ -79,7 +79,7 @@ const notInShell = new RegExp(
       'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
-      'features/vendor/([\\w-]+/)?[\\w-]+',
+      'features/workspace/([\\w-]+/)?[\\w-]+',
       'features/orders/(components|poll)',
       'features/discord/(components|poll|callback)',
       'features/reviews/(components|hooks|form)',

@@ -8,7 +8,7 @@ export default [
   route('b/:id/:slug?', 'routes/bundle.tsx'),
   route('vendor/login', 'routes/vendor-login.tsx'),
   // The vendor workspace (issue 19, ADR 039): one route; its pages are routed and loaded inside it.
-  route('vendor/*', 'routes/vendor/layout.tsx'),
+  route('vendor/*', 'routes/workspace/layout.tsx'),
   route('premium', 'routes/plan.tsx', { id: 'premium' }),
   route('pro-plus', 'routes/plan.tsx', { id: 'pro-plus' }),
   route('login', 'routes/login.tsx'),

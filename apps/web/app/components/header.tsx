@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@tradeshelf/contract/client';
 import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
-import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
+import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
 import { reset } from '../features/auth/slice.ts';
 import { clearUser } from '../features/user/slice.ts';
 import { clearVendorCookies } from '../lib/cookies.ts';

@@ -2,7 +2,7 @@ import { UserAvatar } from '../components/avatar.tsx';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
 import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
-import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
+import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
 import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';

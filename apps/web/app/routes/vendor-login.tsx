@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { planBillingLabels, priceIntervals } from '@tradeshelf/contract/client';
-import { VENDOR_HOME_PATH } from '../features/vendor/nav.ts';
+import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
 import { useAppSelector } from '../lib/hooks.ts';
 import { formatFee } from '../legal/policy.tsx';
 import { routes } from '../lib/contract.server.ts';

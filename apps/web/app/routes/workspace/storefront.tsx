@@ -1,14 +1,14 @@
 import type { Storefront } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { Alert } from '../../components/ui.tsx';
-import { fetchStorefront } from '../../features/vendor/storefront/api.ts';
+import { fetchStorefront } from '../../features/workspace/storefront/api.ts';
 import {
   HeaderPreview,
   ImageUpload,
   StorefrontForm,
-} from '../../features/vendor/storefront/components.tsx';
-import { initialValues, type StorefrontValues } from '../../features/vendor/storefront/form.ts';
-import { useRead } from '../../features/vendor/request.ts';
+} from '../../features/workspace/storefront/components.tsx';
+import { initialValues, type StorefrontValues } from '../../features/workspace/storefront/form.ts';
+import { useRead } from '../../features/workspace/request.ts';
 
 function Editor({ first }: { first: Storefront | null }) {
   const [storefront, setStorefront] = useState(first);

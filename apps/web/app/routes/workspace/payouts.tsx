@@ -1,9 +1,9 @@
 import type { VendorPayouts } from '@tradeshelf/contract';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui.tsx';
-import { AccountPanel, BalancesPanel } from '../../features/vendor/payouts/components.tsx';
-import { useAction, useRead } from '../../features/vendor/request.ts';
-import { fetchPayouts, startPayoutOnboarding } from '../../features/vendor/storefront/api.ts';
+import { AccountPanel, BalancesPanel } from '../../features/workspace/payouts/components.tsx';
+import { useAction, useRead } from '../../features/workspace/request.ts';
+import { fetchPayouts, startPayoutOnboarding } from '../../features/workspace/storefront/api.ts';
 
 export default function PayoutsPage() {
   const read = useRead<void, VendorPayouts>(fetchPayouts, undefined);

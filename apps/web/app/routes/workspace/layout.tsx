@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, matchPath, useLocation } from 'react-router';
-import { VendorLayout } from '../../features/vendor/layout.tsx';
-import type { VendorPageProps } from '../../features/vendor/nav.ts';
+import { VendorLayout } from '../../features/workspace/layout.tsx';
+import type { VendorPageProps } from '../../features/workspace/nav.ts';
 import { pageMeta, SITE_NAME } from '../../lib/seo.ts';
 
 export const meta = () => [...pageMeta('Vendor workspace'), { name: 'robots', content: 'noindex' }];

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
-import { CustomersList } from '../../features/vendor/sales/customers.tsx';
-import { SalesList } from '../../features/vendor/sales/sales-list.tsx';
+import { CustomersList } from '../../features/workspace/sales/customers.tsx';
+import { SalesList } from '../../features/workspace/sales/sales-list.tsx';
 
 const tabs = [
   { id: 'sales', label: 'Sales' },

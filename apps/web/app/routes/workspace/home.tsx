@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { Alert } from '../../components/ui.tsx';
-import { vendorNav } from '../../features/vendor/nav.ts';
+import { vendorNav } from '../../features/workspace/nav.ts';
 import {
   fetchOverview,
   onboardingSteps,
   type Overview,
   type StepState,
-} from '../../features/vendor/overview.ts';
-import { useRead } from '../../features/vendor/request.ts';
+} from '../../features/workspace/overview.ts';
+import { useRead } from '../../features/workspace/request.ts';
 
 const marks: Record<StepState, { icon: string; label: string; tone: string }> = {
   done: { icon: '✓', label: 'Done', tone: 'bg-brand-500 text-ink-950' },

@@ -1,5 +1,5 @@
-import type { VendorPageProps } from '../../features/vendor/nav.ts';
-import { CourseBuilder } from '../../features/vendor/courses/builder.tsx';
+import type { VendorPageProps } from '../../features/workspace/nav.ts';
+import { CourseBuilder } from '../../features/workspace/courses/builder.tsx';
 
 export default function VendorCourse({ params }: VendorPageProps) {
   const { productId = '' } = params;

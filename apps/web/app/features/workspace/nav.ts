@@ -17,7 +17,7 @@ export const vendorNav = [
   { to: '/vendor/analytics', label: 'Analytics' },
 ] as const;
 
-/** What a workspace page gets from the workspace's router (routes/vendor/layout.tsx): its path's params. */
+/** What a workspace page gets from the workspace's router (routes/workspace/layout.tsx): its path's params. */
 export interface VendorPageProps {
   params: Readonly<Record<string, string | undefined>>;
 }

@@ -1,10 +1,10 @@
-import type { VendorPageProps } from '../../features/vendor/nav.ts';
+import type { VendorPageProps } from '../../features/workspace/nav.ts';
 import {
   LoadedProductEditor,
   VendorProductEditor,
-} from '../../features/vendor/products/editor.tsx';
+} from '../../features/workspace/products/editor.tsx';
 
-// Routed twice (routes/vendor/layout.tsx): `products/new` and `products/:id`.
+// Routed twice (routes/workspace/layout.tsx): `products/new` and `products/:id`.
 
 export default function VendorProductPage({ params }: VendorPageProps) {
   const { id } = params;

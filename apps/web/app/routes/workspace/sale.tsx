@@ -1,5 +1,5 @@
-import type { VendorPageProps } from '../../features/vendor/nav.ts';
-import { SaleDetail } from '../../features/vendor/sales/sale-detail.tsx';
+import type { VendorPageProps } from '../../features/workspace/nav.ts';
+import { SaleDetail } from '../../features/workspace/sales/sale-detail.tsx';
 
 export default function VendorSale({ params }: VendorPageProps) {
   const { id = '' } = params;

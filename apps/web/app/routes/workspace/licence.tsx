@@ -1,5 +1,5 @@
-import type { VendorPageProps } from '../../features/vendor/nav.ts';
-import { LicencePolicyEditor } from '../../features/vendor/licences/editor.tsx';
+import type { VendorPageProps } from '../../features/workspace/nav.ts';
+import { LicencePolicyEditor } from '../../features/workspace/licences/editor.tsx';
 
 export default function VendorLicence({ params }: VendorPageProps) {
   const { productId = '' } = params;

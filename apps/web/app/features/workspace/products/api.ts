@@ -67,7 +67,7 @@ export interface ImageUpload {
   onProgress?: (share: number) => void;
 }
 
-/** Adds a picture, with upload progress (`features/vendor/upload.ts`). */
+/** Adds a picture, with upload progress (`features/workspace/upload.ts`). */
 export const uploadVendorProductImage = requestThunk<ImageUpload, VendorProduct>(
   'vendorProducts/uploadImage',
   async ({ id, file, onProgress }, extra) =>

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { vendorUrlMessages, storefrontMessages as m } from '@tradeshelf/contract/client';
 import type { Storefront } from '@tradeshelf/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import StorefrontPage from '../../../routes/vendor/storefront.tsx';
+import StorefrontPage from '../../../routes/workspace/storefront.tsx';
 import { renderWithApp, type SeenRequest } from '../../../test/render.tsx';
 
 afterEach(cleanup);

@@ -83,7 +83,7 @@ export interface CoverUpload {
   signal?: AbortSignal;
 }
 
-/** Sets the cover, with upload progress (`features/vendor/upload.ts`). */
+/** Sets the cover, with upload progress (`features/workspace/upload.ts`). */
 export const uploadVendorBundleCover = requestThunk<CoverUpload, VendorBundle>(
   'vendorBundles/uploadCover',
   async ({ id, file, onProgress, signal }, extra) =>

@@ -1,3 +1,0 @@
-import { VendorAffiliates } from '../../features/vendor/affiliates/affiliates.tsx';
-
-export default VendorAffiliates;

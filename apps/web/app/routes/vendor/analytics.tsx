@@ -1,3 +1,0 @@
-import { AnalyticsScreen } from '../../features/vendor/analytics/screen.tsx';
-
-export default AnalyticsScreen;

@@ -1,3 +1,0 @@
-import { VendorBundleList } from '../../features/vendor/bundles/list.tsx';
-
-export default VendorBundleList;

@@ -1,3 +1,0 @@
-import { CouponsPage } from '../../features/vendor/coupons/coupons-page.tsx';
-
-export default CouponsPage;

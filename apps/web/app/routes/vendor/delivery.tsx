@@ -1,3 +1,0 @@
-import { DeliveryHub } from '../../features/vendor/delivery/hub.tsx';
-
-export default DeliveryHub;

@@ -1,3 +1,0 @@
-import { DiscordSetup } from '../../features/vendor/delivery/discord.tsx';
-
-export default DiscordSetup;

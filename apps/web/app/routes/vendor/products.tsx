@@ -1,3 +1,0 @@
-import { VendorProductList } from '../../features/vendor/products/list.tsx';
-
-export default VendorProductList;

@@ -1,3 +1,0 @@
-import { VendorReviews } from '../../features/vendor/reviews/reviews.tsx';
-
-export default VendorReviews;

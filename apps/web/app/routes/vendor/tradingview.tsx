@@ -1,3 +1,0 @@
-import { TradingViewSetup } from '../../features/vendor/delivery/tradingview.tsx';
-
-export default TradingViewSetup;

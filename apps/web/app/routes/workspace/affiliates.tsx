@@ -1,0 +1,3 @@
+import { VendorAffiliates } from '../../features/workspace/affiliates/affiliates.tsx';
+
+export default VendorAffiliates;

@@ -1,0 +1,3 @@
+import { AnalyticsScreen } from '../../features/workspace/analytics/screen.tsx';
+
+export default AnalyticsScreen;

@@ -1,0 +1,3 @@
+import { VendorBundleList } from '../../features/workspace/bundles/list.tsx';
+
+export default VendorBundleList;

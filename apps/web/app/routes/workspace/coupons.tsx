@@ -1,0 +1,3 @@
+import { CouponsPage } from '../../features/workspace/coupons/coupons-page.tsx';
+
+export default CouponsPage;

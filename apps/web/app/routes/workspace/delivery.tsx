@@ -1,0 +1,3 @@
+import { DeliveryHub } from '../../features/workspace/delivery/hub.tsx';
+
+export default DeliveryHub;

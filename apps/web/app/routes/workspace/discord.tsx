@@ -1,0 +1,3 @@
+import { DiscordSetup } from '../../features/workspace/delivery/discord.tsx';
+
+export default DiscordSetup;

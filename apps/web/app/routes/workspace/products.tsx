@@ -1,0 +1,3 @@
+import { VendorProductList } from '../../features/workspace/products/list.tsx';
+
+export default VendorProductList;

@@ -1,0 +1,3 @@
+import { VendorReviews } from '../../features/workspace/reviews/reviews.tsx';
+
+export default VendorReviews;

@@ -1,0 +1,3 @@
+import { TradingViewSetup } from '../../features/workspace/delivery/tradingview.tsx';
+
+export default TradingViewSetup;
