@@ -11,8 +11,7 @@ import {
   useRouteError,
 } from 'react-router';
 import type { Route } from './+types/root';
-import montserrat400 from '@fontsource/montserrat/files/montserrat-latin-400-normal.woff2?url';
-import montserrat700 from '@fontsource/montserrat/files/montserrat-latin-700-normal.woff2?url';
+import montserrat from '@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2?url';
 import stylesheet from './app.css?url';
 import { Footer } from './components/footer.tsx';
 import { Header, useLogout } from './components/header.tsx';
@@ -39,12 +38,11 @@ export function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => pageMeta('');
 
 /**
- * Body text (400) and headings (700) are in the first screen of every page: their fonts are fetched
- * with the HTML rather than once the inlined CSS is applied. Other weights swap in when they land
- * (`font-display: swap` from @fontsource).
+ * Every weight is in one variable font file, fetched with the HTML rather than once the inlined CSS
+ * is applied; text shows in the fallback until it lands (`font-display: swap`).
  */
 export const links: Route.LinksFunction = () =>
-  [montserrat400, montserrat700].map((href) => ({
+  [montserrat].map((href) => ({
     rel: 'preload',
     href,
     as: 'font',
