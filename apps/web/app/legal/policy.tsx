@@ -15,6 +15,18 @@ export function formatFee(fee: PlatformTerms['platformFee']): string {
   return [percent, fixed].filter(Boolean).join(' + ') || 'no fee';
 }
 
+/**
+ * "14–60 days": how long the open affiliate programmes remember a referral, from their settings
+ * (issue 27: pages said 30 days while programmes ran 14 to 60); the allowed range when none is open.
+ */
+export function referralWindowDays(window: PlatformTerms['referralWindow']): string {
+  const open = window.open;
+  if (!open) return `1–${window.maxDays} days`;
+  return open.minDays === open.maxDays
+    ? `${open.minDays} days`
+    : `${open.minDays}–${open.maxDays} days`;
+}
+
 export function PolicyPage({
   title,
   intro,

@@ -1,14 +1,18 @@
 import { Link } from 'react-router';
-import { REFERRAL_WINDOW_DAYS } from '@tradeshelf/contract/client';
-import { PolicyPage, Section } from '../legal/policy.tsx';
+import { PolicyPage, referralWindowDays, Section } from '../legal/policy.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/privacy';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { supportEmail } = await loadFrom(context, request, routes.platformTerms, {});
-  return { supportEmail };
+  const { supportEmail, referralWindow } = await loadFrom(
+    context,
+    request,
+    routes.platformTerms,
+    {},
+  );
+  return { supportEmail, referralWindow };
 }
 
 export const headers = publicPageHeaders;
@@ -118,10 +122,14 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
             <code>ts_anon</code> is the random analytics id.
           </li>
           <li>
-            Cookies: <code>referral_id</code> for {REFERRAL_WINDOW_DAYS} days after you follow an
-            affiliate&apos;s link; <code>auth_token_vendor</code>, <code>access_token_expiry</code>{' '}
-            and <code>user_details</code> once you become a vendor, expiring with your vendor
-            session. Our own requests never send cookies.
+            Cookies: <code>referral_id</code> after you follow an affiliate&apos;s link, for as long
+            as that vendor&apos;s programme says (
+            <span data-testid="referral-window">
+              {referralWindowDays(loaderData.referralWindow)}
+            </span>{' '}
+            for the programmes open now); <code>auth_token_vendor</code>,{' '}
+            <code>access_token_expiry</code> and <code>user_details</code> once you become a vendor,
+            expiring with your vendor session. Our own requests never send cookies.
           </li>
         </ul>
       </Section>

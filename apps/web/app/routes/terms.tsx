@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
-import { REFERRAL_WINDOW_DAYS } from '@tradeshelf/contract/client';
-import { formatFee, PolicyPage, Section } from '../legal/policy.tsx';
+import { formatFee, PolicyPage, referralWindowDays, Section } from '../legal/policy.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
@@ -81,8 +80,12 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           </li>
           <li>
             <strong>Referral links.</strong> If you arrive through an affiliate&apos;s link, we
-            remember it for {REFERRAL_WINDOW_DAYS} days and the affiliate earns a commission out of
-            the vendor&apos;s share. You pay the same price.
+            remember it for as long as that vendor&apos;s affiliate programme says (
+            <span data-testid="referral-window">
+              {referralWindowDays(loaderData.referralWindow)}
+            </span>{' '}
+            for the programmes open now) and the affiliate earns a commission out of the
+            vendor&apos;s share. You pay the same price.
           </li>
           <li>
             <strong>Refunds</strong> follow our <Link to="/refund-policy">refund policy</Link>.

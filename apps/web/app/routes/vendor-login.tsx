@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { planBillingLabels, priceIntervals } from '@tradeshelf/contract/client';
 import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
 import { useAppSelector } from '../lib/hooks.ts';
-import { formatFee } from '../legal/policy.tsx';
+import { formatFee, referralWindowDays } from '../legal/policy.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
@@ -84,13 +84,8 @@ function Start() {
 
 export default function VendorLanding({ loaderData }: Route.ComponentProps) {
   const { fee, referralWindow } = loaderData;
-  // From the programmes' settings, never copy (issue 27: it said 30 days while they ran 14 to 60).
   const open = referralWindow.open;
-  const windowDays = !open
-    ? `1–${referralWindow.maxDays} days`
-    : open.minDays === open.maxDays
-      ? `${open.minDays} days`
-      : `${open.minDays}–${open.maxDays} days`;
+  const windowDays = referralWindowDays(referralWindow);
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-10 sm:gap-12">
       <section className="text-center sm:pt-6">
