@@ -8,6 +8,7 @@ import {
   grantOwnership,
   requirePrerequisite,
 } from '../../../test/factories/catalog.ts';
+import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -385,6 +386,17 @@ describe('robots and sitemap', () => {
     for (const name of ['products-0.xml', 'products-01.xml'])
       expect((await t.app.inject(`/sitemaps/${name}`)).statusCode, name).toBe(404);
     expect((await t.app.inject('/sitemaps/other.xml')).statusCode).toBe(404);
+  });
+  it('lists the platform plans by their own pages, not their /p/ addresses that redirect (issue 27)', async () => {
+    const planProducts = await createPlatformPlans(t);
+    const products = (await t.app.inject('/sitemaps/products-1.xml')).body;
+    for (const { id } of Object.values(planProducts)) expect(products).not.toContain(`/p/${id}/`);
+    expect(products).toContain(`/p/${rsi.id}/`);
+    const pages = (await t.app.inject('/sitemaps/pages.xml')).body;
+    expect(pages).toContain('/premium</loc>');
+    expect(pages).toContain('/pro-plus</loc>');
+    // A storefront with nothing but plans is not listed either.
+    expect((await t.app.inject('/sitemaps/vendors.xml')).body).not.toContain('/v/tradeshelf<');
   });
   it('lists the configured origin, whatever Host or X-Forwarded-Host a request brings (issue 26)', async () => {
     // No PUBLIC_URL (only production requires it): the default origin, not the request's.

@@ -1,4 +1,4 @@
-import { catalogCategories } from '@tradeshelf/contract';
+import { catalogCategories, planIds, plans, PLATFORM_VENDOR_URL } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../platform/origin.ts';
@@ -12,6 +12,17 @@ const xmlEscape = (s: string) =>
     /[<>&'"]/g,
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
   );
+
+/**
+ * Products listed under their own address: the platform's plans are sold on /premium and /pro-plus
+ * (pages.xml), and their /p/ addresses only redirect there (issue 27).
+ */
+const planSlugs = sql.join(
+  planIds.map((id) => sql`${plans[id].slug}`),
+  sql`, `,
+);
+const ownPage = sql`not (p.slug in (${planSlugs})
+  and p.vendor_id = (select id from vendors where vendor_url = ${PLATFORM_VENDOR_URL}))`;
 
 /** robots.txt and a paged sitemap of vendors, active products and active bundles, for search engines. */
 export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
@@ -39,7 +50,7 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
     const origin = originOf(req);
     const [count] = await rows<{ n: number }>(
       db,
-      sql`select count(*)::int as n from products where is_active`,
+      sql`select count(*)::int as n from products p where p.is_active and ${ownPage}`,
     );
     const pages = Math.max(1, Math.ceil((count?.n ?? 0) / SITEMAP_PAGE_SIZE));
     const entries = [
@@ -85,7 +96,7 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
           db,
           // A storefront with nothing on sale is a thin page: it joins the sitemap with its first product.
           sql`select v.vendor_url from vendors v
-              where exists (select 1 from products p where p.vendor_id = v.id and p.is_active)
+              where exists (select 1 from products p where p.vendor_id = v.id and p.is_active and ${ownPage})
                  or exists (select 1 from bundles b where b.vendor_id = v.id and b.is_active)
               order by v.vendor_url limit 50000`,
         );
@@ -105,7 +116,7 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
         const page = Number(m[1]);
         const found = await rows<{ id: string; slug: string; updated_at: Date | string }>(
           db,
-          sql`select id, slug, updated_at from products where is_active order by id
+          sql`select p.id, p.slug, p.updated_at from products p where p.is_active and ${ownPage} order by p.id
             limit ${SITEMAP_PAGE_SIZE} offset ${(page - 1) * SITEMAP_PAGE_SIZE}`,
         );
         if (!found.length && page > 1)
