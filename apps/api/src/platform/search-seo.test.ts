@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { ensureWebBuild } from '../../test/web-build.ts';
 import { seedDemoCatalog } from '../modules/catalog/seed.ts';
 import { pageReads } from '../page-reads.ts';
+import { addressKey, rules } from './rate-limit.ts';
 import { inProcessCaller, loadWebApp } from './web.ts';
 
 let t: TestApp;
@@ -67,6 +68,23 @@ describe('search pages as search engines see them', () => {
 });
 
 describe('search pages count the browser’s address (issue 26)', () => {
+  it('over the limit, a page says the wait the limiter gave, not a fixed minute', async () => {
+    // This address's window is 7 s from its end (counted as the search rule counts).
+    await t.deps.limiter.hit({ ...rules.searchIp, windowSeconds: 7 }, addressKey('192.0.2.70'));
+    const page = () =>
+      t.app.inject({
+        url: '/search?q=rsi',
+        remoteAddress: '192.0.2.70',
+        headers: { accept: 'text/html' },
+      });
+    let res = await page();
+    for (let i = 0; i < SEARCH_LIMIT && res.statusCode === 200; i++) res = await page();
+    expect(res.statusCode).toBe(429);
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(7);
+  });
+
   it('against the same per-address search limit as the API, not against loopback', async () => {
     const page = (remoteAddress: string) =>
       t.app.inject({ url: '/search?q=rsi', remoteAddress, headers: { accept: 'text/html' } });

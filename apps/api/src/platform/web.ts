@@ -67,7 +67,7 @@ type CallInput = { body?: unknown; query?: unknown; params?: unknown };
  * its per-address limits count the browser's address, not loopback.
  */
 export interface PageLoadContext {
-  call(route: RouteDef, req: CallInput, client: { ip: string }): Promise<unknown>;
+  call(route: RouteDef, req: CallInput, client: PageClient): Promise<unknown>;
 }
 
 /** What SSR loaders get (`PageApi` in apps/web/app/lib/loader-api.ts): calls on one client's behalf. */
@@ -76,6 +76,19 @@ interface PageApi {
 }
 
 const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/** The page request's client; a refusal over a limit leaves its wait here for the page's answer. */
+export interface PageClient {
+  ip: string;
+  retryAfter?: number;
+}
+
+/** Keeps the longest wait an API refusal asked for (a page may make several calls). */
+function noteRetryAfter(client: PageClient, value: string | string[] | number | undefined): void {
+  const seconds = Number(Array.isArray(value) ? value[0] : value);
+  if (Number.isFinite(seconds) && seconds > 0)
+    client.retryAfter = Math.max(client.retryAfter ?? 0, Math.ceil(seconds));
+}
 
 function apiError(status: number, body: unknown): Error {
   return Object.assign(new Error('api error'), { status, body });
@@ -127,7 +140,10 @@ export function inProcessCaller(
         try {
           result = await fast.read(getApp().deps, input, null, client.ip);
         } catch (err) {
-          if (err instanceof AppError) throw apiError(err.status, err.toBody());
+          if (err instanceof AppError) {
+            noteRetryAfter(client, err.headers?.['retry-after']);
+            throw apiError(err.status, err.toBody());
+          }
           // The database gone mid-read: the page answers 503 (retry), not a 500 bug.
           if (databaseUnavailableCause(err))
             throw apiError(503, { error: 'unavailable', code: 'service_unavailable' });
@@ -144,7 +160,10 @@ export function inProcessCaller(
         ...(req.body !== undefined ? { payload: req.body as object } : {}),
       });
       const body: unknown = res.json();
-      if (res.statusCode >= 400) throw apiError(res.statusCode, body);
+      if (res.statusCode >= 400) {
+        noteRetryAfter(client, res.headers['retry-after']);
+        throw apiError(res.statusCode, body);
+      }
       return body;
     },
   };
@@ -199,14 +218,14 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 /** A page from React Router's Response; the document itself may come from the sink instead. */
-async function toPage(res: Response, sink: DocumentSink): Promise<Page> {
+async function toPage(res: Response, sink: DocumentSink, client: PageClient): Promise<Page> {
   const headers: string[] = [];
   for (const [name, value] of res.headers) headers.push(name, value);
   // A body of its own (React Router's last-resort error page) wins over anything left in the sink.
   // A page the database could not serve: browsers and crawlers may come back shortly.
   if (res.status === 503) headers.push('retry-after', '5');
-  // A loader over a per-address limit (the search's is per minute).
-  if (res.status === 429) headers.push('retry-after', '60');
+  // A loader over a per-address limit: the wait the limiter gave (a minute if none was said).
+  if (res.status === 429) headers.push('retry-after', String(client.retryAfter ?? 60));
   if (res.body === null && sink.html !== null)
     return { status: res.status, headers, body: Buffer.from(sink.html) };
   const body = res.body ? new Uint8Array(await res.arrayBuffer()) : null;
@@ -397,7 +416,7 @@ export async function loadWebApp(
     try {
       // A fresh context per request: `entry.server` leaves the rendered document in its sink.
       const document: DocumentSink = { html: null };
-      const client = { ip: from.clientIp };
+      const client: PageClient = { ip: from.clientIp };
       const loadContext: RequestContext = context
         ? {
             api: { call: (route, input) => context.call(route, input, client) },
@@ -413,6 +432,7 @@ export async function loadWebApp(
           new RouterContextProvider(new Map([[pageContext, loadContext]])) as never,
         ),
         document,
+        client,
       );
     } catch (err) {
       console.error(err);
