@@ -8,13 +8,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { vendors } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from '../../db/columns.ts';
 
 /**
  * A referral id: an affiliate's link for one vendor, with the terms it was made under (a programme's

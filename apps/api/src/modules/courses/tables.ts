@@ -6,14 +6,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { entitlements } from '../access/tables.ts';
 import { products } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from '../../db/columns.ts';
 
 /** A course product's content (catalogue kind `course`): one course per product. */
 export const courses = pgTable(

@@ -7,14 +7,12 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { products, vendors } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { users } from '../users/tables.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from '../../db/columns.ts';
 
 const bindings = ['metatrader_account', 'ninjatrader_machine', 'device'] as const;
 

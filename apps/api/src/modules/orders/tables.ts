@@ -9,13 +9,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { bundles, products, vendors } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from '../../db/columns.ts';
 
 /** Vendor coupons: percent or fixed amount, optionally scoped to one product. */
 export const coupons = pgTable(
