@@ -33,7 +33,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Boundaries (ARCHITECTURE §2, ADR 029). A module reaches another only through its index.ts;
+  // Boundaries (docs/architecture.md#boundaries, ADR 029). A module reaches another only through its index.ts;
   // only tables.ts names another module's tables (foreign keys). Outside modules, the wiring
   // (schema, routes, page reads, seeds, jobs) imports a module's wiring files or its index.ts.
   {
@@ -46,7 +46,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
-              message: 'Another module is reached through its index.ts (ARCHITECTURE §2).',
+              message:
+                'Another module is reached through its index.ts (docs/architecture.md#boundaries).',
             },
           ],
         },
@@ -62,7 +63,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!tables\\.ts$)',
-              message: 'A tables.ts may name only other modules’ tables (ARCHITECTURE §2).',
+              message:
+                'A tables.ts may name only other modules’ tables (docs/architecture.md#boundaries).',
             },
           ],
         },
@@ -79,7 +81,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '/modules/',
-              message: 'Integrations and platform code never import a module (ARCHITECTURE §2).',
+              message:
+                'Integrations and platform code never import a module (docs/architecture.md#boundaries).',
             },
           ],
         },
@@ -115,7 +118,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
-              message: 'Another feature is reached through its index.ts (ARCHITECTURE §2).',
+              message:
+                'Another feature is reached through its index.ts (docs/architecture.md#boundaries).',
             },
           ],
         },

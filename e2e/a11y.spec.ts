@@ -51,7 +51,7 @@ test('no detectable accessibility violations on a product, its storefront and a 
 test('no detectable accessibility violations on the library and the Discord return page', async ({
   page,
 }) => {
-  // Signed-in pages: the demo buyer, whose session is stored 5 s after the answer (SPEC §4).
+  // Signed-in pages: the demo buyer, whose session is stored 5 s after the answer (docs/product.md#sessions).
   await page.goto('/login?next=/library');
   await page.getByLabel('Email').fill('buyer@demo.tradeshelf.test');
   await page.getByLabel('Password').fill('tradeshelf-demo');

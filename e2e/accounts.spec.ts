@@ -28,7 +28,7 @@ test('sign up, activate, log in, pick a username, keep the session, log out', as
   await expect(page.getByText('Your account is activated.')).toBeVisible();
   expect(await a11yViolations(page)).toEqual([]);
 
-  // Sign-up signed this tab in too (stored 5 s after its answer, SPEC §4): on a slow machine that can
+  // Sign-up signed this tab in too (stored 5 s after its answer, docs/product.md#sessions): on a slow machine that can
   // happen before this line. Leave the page, which ends any pending store, drop the session, and log in.
   await page.goto('/login');
   await page.evaluate(() => localStorage.clear());

@@ -22,7 +22,7 @@ async function findProduct(request: APIRequestContext, title: string) {
   return { ...product!, path: `/p/${product!.id}/${product!.slug}` };
 }
 
-/** Fills the login form; the session is stored 5 s after the answer (SPEC §4). */
+/** Fills the login form; the session is stored 5 s after the answer (docs/product.md#sessions). */
 async function logIn(page: Page) {
   await page.getByLabel('Email').fill(BUYER.email);
   await page.getByLabel('Password').fill(BUYER.password);

@@ -53,7 +53,7 @@ test('buy a community, connect Discord in the sandbox, get the role; a refund ta
 }) => {
   test.setTimeout(180_000);
   const email = await signUp(page, 'discord');
-  // A new account names itself first (the app shell's prompt, SPEC §2).
+  // A new account names itself first (docs/product.md#username-prompt).
   const name = `pip${Date.now() % 100_000_000}`;
   await page.getByPlaceholder('Enter your username').fill(name);
   await page.getByRole('button', { name: 'Save', exact: true }).click();

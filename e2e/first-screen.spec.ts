@@ -22,7 +22,7 @@ async function logInAsBuyer(page: Page) {
   await page.getByLabel('Email').fill('buyer@demo.tradeshelf.test');
   await page.getByLabel('Password').fill('tradeshelf-demo');
   await page.getByRole('button', { name: 'Log in' }).click();
-  // The session is stored 5 s after the answer (SPEC §4).
+  // The session is stored 5 s after the answer (docs/product.md#sessions).
   await expect(page).toHaveURL('/courses', { timeout: 15_000 });
 }
 

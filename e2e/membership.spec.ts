@@ -30,7 +30,7 @@ test('buy Premium in the sandbox, see the member price on a product, save a sear
     timeout: 15_000,
   });
 
-  // A new account has no username yet: the app shell asks for one first (SPEC §2).
+  // A new account has no username yet: the app shell asks for one first (docs/product.md#username-prompt).
   await page.getByPlaceholder('Enter your username').fill(`member${Date.now() % 100_000_000}`);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);

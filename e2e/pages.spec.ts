@@ -115,7 +115,7 @@ test('/vendor/login never sends a signed-in person to a login form, and promises
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('tradeshelf-demo');
     await page.getByRole('button', { name: 'Log in' }).click();
-    // The session is stored 5 s after the answer (SPEC §4), then `next` is followed.
+    // The session is stored 5 s after the answer (docs/product.md#sessions), then `next` is followed.
     await expect(page).toHaveURL(/\/vendor\/login$/, { timeout: 15_000 });
     await expect(page.getByRole('link', { name: cta })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Log in and become a vendor' })).toHaveCount(0);

@@ -44,7 +44,7 @@ test('public pages download at most 135 KB of JavaScript, compressed', async ({
     });
     await fresh.goto(path, { waitUntil: 'networkidle' });
     const total = [...bytes.values()].reduce((n, b) => n + b, 0);
-    // The figure the README's table keeps, printed on every run.
+    // The figure docs/benchmarks.md's table keeps, printed on every run.
     console.log(`${path}: ${(total / 1024).toFixed(1)} KB of JavaScript (brotli)`);
     if (process.env.JS_DETAIL)
       console.log([...bytes].map(([u, b]) => `  ${b} ${u.split('/').pop()}`).join('\n'));

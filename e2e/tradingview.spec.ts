@@ -26,7 +26,7 @@ async function signUp(page: Page) {
   await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
     timeout: 15_000,
   });
-  // A new account names itself first (the app shell's prompt, SPEC §2).
+  // A new account names itself first (docs/product.md#username-prompt).
   await page.getByPlaceholder('Enter your username').fill(`tv${Date.now() % 100_000_000}`);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);

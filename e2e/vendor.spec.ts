@@ -127,7 +127,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
       timeout: SLOW,
     });
     await expect(nav(vendor)).toBeVisible();
-    // The vendor area's cookies (SPEC §6, §9).
+    // The vendor area's cookies (docs/product.md#vendor-cookies).
     const cookies = (await vendor.context().cookies()).map((c) => c.name);
     expect(cookies).toEqual(expect.arrayContaining(['auth_token_vendor', 'user_details']));
   });

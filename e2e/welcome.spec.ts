@@ -4,7 +4,7 @@ import { a11yViolations } from './axe.ts';
 const BUYER = { email: 'buyer@demo.tradeshelf.test', password: 'tradeshelf-demo' };
 const stored = (page: Page) => page.evaluate(() => localStorage.getItem('tokens'));
 
-test('logging in shows a welcome at once while the session is stored (SPEC §4: after 5 s)', async ({
+test('logging in shows a welcome at once while the session is stored (docs/product.md#sessions: after 5 s)', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 360, height: 640 });

@@ -89,7 +89,7 @@ async function signedIn(browser: Browser, email: string): Promise<Page> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  // The session is stored 5 s after the answer (SPEC §4).
+  // The session is stored 5 s after the answer (docs/product.md#sessions).
   await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible({
     timeout: 15_000,
   });

@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /*
- * ARCHITECTURE §2 and ADR 029: module boundaries are enforced by the lint CI runs. Each case lints a
+ * docs/architecture.md#boundaries and ADR 029: module boundaries are enforced by the lint CI runs. Each case lints a
  * one-line file at a real path with the project's configuration: breaks are refused, the allowed
  * shapes pass.
  */

@@ -90,7 +90,7 @@ function Shell({ children }: { children: ReactNode }) {
   const logout = useLogout(session, api);
   return (
     <>
-      {/* While the username prompt shows, nothing behind it can be reached (SPEC §6). */}
+      {/* While the username prompt shows, nothing behind it can be reached (docs/product.md#username-prompt). */}
       <div inert={blocked} className="flex min-h-screen flex-col">
         <a
           href="#main"

@@ -54,7 +54,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('login through the store (SPEC §4, §9)', () => {
+describe('login through the store (docs/product.md#sessions)', () => {
   it('marks the user logged in exactly when the session is stored, 5000 ms after the answer', async () => {
     const { store, storage, state } = setup({ '/auth/login': [[200, answer()]] });
     await store.dispatch(login(creds));
@@ -201,7 +201,7 @@ describe('session in the store', () => {
   });
 });
 
-describe('change password (SPEC §5)', () => {
+describe('change password (docs/product.md#passwords)', () => {
   const body = { currentPassword: 'old-password-1', newPassword: 'brand-new-pass-9' };
 
   it('an answer carrying an error field is a failure, and the tokens stay', async () => {

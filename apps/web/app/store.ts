@@ -69,7 +69,7 @@ export interface StoreOptions {
 /**
  * Builds the store with its session and API client; storage, fetch, clock and timers are
  * injectable for tests. The store follows the session: a stored session marks the user logged in
- * (SPEC §4: after the 5-second delay), a cleared one (logout, expiry, failed refresh) logs out.
+ * (docs/product.md#sessions: after the 5-second delay), a cleared one (logout, expiry, failed refresh) logs out.
  */
 export function makeStore(options: StoreOptions = {}) {
   const now = options.now ?? (() => Date.now());

@@ -26,7 +26,7 @@ const cookieDays = z
 
 /**
  * A vendor in the affiliate's list: one whose programme is open or that the affiliate joined. `refId`
- * and `shareUrl` are null until the affiliate generates (or accepts) a referral for it. SPEC §4:
+ * and `shareUrl` are null until the affiliate generates (or accepts) a referral for it. docs/product.md#affiliate-group:
  * generating a referral sets `refId` on the matching entry; accepting an invite appends one.
  */
 export const affiliateVendorSchema = z
@@ -205,7 +205,7 @@ export const affiliatesRoutes = {
     path: '/api/v1/user/affiliate/generate-ref',
     auth: 'bearer',
     summary:
-      'Joins an open programme and returns the referral (its id and share link) as `data`, the name the web client reads (SPEC §7); `referral` carries the same for older clients. Repeating it returns the same referral.',
+      'Joins an open programme and returns the referral (its id and share link) as `data`, the name the web client reads; `referral` carries the same for older clients. Repeating it returns the same referral.',
     tags: ['affiliates'],
     status: 200,
     body: z.object({ vendorId: idSchema }),

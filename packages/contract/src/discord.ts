@@ -41,7 +41,7 @@ export const accessEvent = z.object({
 });
 export type AccessEvent = z.infer<typeof accessEvent>;
 
-/** One paid community of the buyer (SPEC §3 discord: communities, each with `_id`). */
+/** One paid community of the buyer (docs/product.md#request-groups: communities, each with `_id`). */
 export const community = z.object({
   _id: z.string(),
   purchaseId: z.string(),
@@ -169,7 +169,7 @@ export const discordRoutes = {
     path: '/api/v1/communities/reconnect-user/{id}',
     auth: 'bearer',
     summary:
-      'Re-checks membership now, grants what is missing and returns the community as `result`, the name the web client reads (SPEC §7); `community` carries the same for older clients.',
+      'Re-checks membership now, grants what is missing and returns the community as `result`, the name the web client reads; `community` carries the same for older clients.',
     tags: ['discord'],
     status: 200,
     params: communityParams,

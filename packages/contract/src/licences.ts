@@ -76,7 +76,7 @@ export const licenceBuild = z.object({
   publishedAt: isoDateTime,
 });
 
-/** A licence on the buyer's apps page (SPEC §7 `GET /api/v1/licence` → `licences`). */
+/** A licence on the buyer's apps page (`GET /api/v1/licence` → `licences`, docs/product.md#calls). */
 export const licence = z.object({
   id: z.string(),
   /** The key, for the buyer to copy (`TS-XXXXX-XXXXX-XXXXX-XXXXX`). */

@@ -19,7 +19,7 @@ export interface RouteDef<
   TStatus extends number = number,
 > {
   method: TMethod;
-  /** Path as SPEC §7 writes it; `{id}` marks a path parameter. */
+  /** Path as the product fixed it (docs/product.md#calls); `{id}` marks a path parameter. */
   path: TPath;
   auth: TAuth;
   summary: string;

@@ -12,7 +12,7 @@ export const userSchema = z
   .object({
     id: z.string(),
     email: z.string(),
-    /** Empty until the user picks one (SPEC §2 username prompt). */
+    /** Empty until the user picks one (docs/product.md#username-prompt). */
     username: z.string(),
     emailVerified: z.boolean(),
     roles: z.array(roleSchema),

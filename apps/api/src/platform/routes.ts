@@ -51,7 +51,7 @@ export function registerRoute<R extends RouteDef>(
     upload?: boolean;
   } = {},
 ): void {
-  // The vendor area's routes also take the vendor-role endpoint's own token (SPEC §6 vendor cookies).
+  // The vendor area's routes also take the vendor-role endpoint's own token (docs/product.md#roles).
   const audiences =
     options.audiences ??
     (def.path.startsWith(VENDOR_PREFIX) ? VENDOR_AUDIENCES : (['tradeshelf:api'] as Audience[]));

@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Role } from '@tradeshelf/contract';
 
 export const ISSUER = 'tradeshelf';
-/** Audiences: the API proper, and the vendor area (SPEC §6 vendor cookies). */
+/** Audiences: the API proper, and the vendor area (docs/product.md#roles). */
 export type Audience = 'tradeshelf:api' | 'tradeshelf:vendor';
 
 export interface AccessClaims {

@@ -12,7 +12,7 @@ import { accepting, freePort, listen } from '../../test/http.ts';
 /**
  * The app behind a real balancer (issue 26, ADR 049): Debian's HAProxy with `option forwardfor`
  * appends the address it saw to whatever X-Forwarded-For the client sent, as load balancers do.
- * With `TRUST_PROXY=1`, as the README says for one balancer, a client that writes a new left-most
+ * With `TRUST_PROXY=1`, as docs/operations.md says for one balancer, a client that writes a new left-most
  * entry on every request is still limited by its own address.
  */
 

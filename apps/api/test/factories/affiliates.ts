@@ -31,7 +31,7 @@ export async function openProgramme(
 export async function generateRef(t: TestApp, token: string, vendorId: string) {
   const res = await t.call(affiliatesRoutes.generateRef, { token, body: { vendorId } });
   expect(res.statusCode, res.body).toBe(200);
-  // SPEC §7: the client reads `data`; `referral` carries the same for older clients.
+  // docs/product.md#calls: the client reads `data`; `referral` carries the same for older clients.
   expect(res.json().data).toEqual(res.json().referral);
   return res.json().data as { refId: string; shareUrl: string; vendorId: string };
 }

@@ -272,7 +272,7 @@ export function Header({ session, api }: { session: SessionStore; api: ApiClient
               </button>
             </>
           ) : signingIn ? (
-            // A login answered and its session is being stored (SPEC §4's delay): shown as done.
+            // A login answered and its session is being stored (docs/product.md#sessions: the delay): shown as done.
             <span
               role="status"
               className="flex items-center gap-2 rounded-lg px-2 py-2 font-medium text-brand-200 sm:px-3"

@@ -25,7 +25,7 @@ export function SessionBridge({ session, api }: { session: SessionStore; api: Ap
       .then((record) => dispatch(record ? sessionStarted(record.userId) : sessionEnded()));
   }, [dispatch, session]);
 
-  // SPEC §2: the profile is fetched whenever a token is present: on start and after each login.
+  // docs/product.md#username-prompt: the profile is fetched whenever a token is present: on start and after each login.
   useEffect(() => {
     if (isLoggedIn) void dispatch(fetchProfile());
   }, [dispatch, isLoggedIn, sessionUserId]);

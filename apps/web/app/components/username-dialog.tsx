@@ -97,7 +97,7 @@ export function UsernamePrompt({ onLogout }: { onLogout: () => void }) {
             {update.loading && <Spinner />}
             Save
           </button>
-          {/* SPEC §2: the Discord sign-in instead; linking names the account from Discord. */}
+          {/* docs/product.md#discord-sign-in instead; linking names the account from Discord. */}
           <p className="text-center text-xs text-slate-400">or take your name from Discord</p>
           <button
             type="button"

@@ -41,7 +41,7 @@ function setup(answer?: (body: unknown) => Answer) {
   return { ...app, onLogout, ui: userEvent.setup() };
 }
 
-describe('username prompt (SPEC §2)', () => {
+describe('username prompt (docs/product.md#username-prompt)', () => {
   it('is a modal drawer with the spec’s title, the input focused, Save disabled while empty', () => {
     setup();
     const dialog = screen.getByRole('dialog', { name: 'Action Required! Update Your Username' });

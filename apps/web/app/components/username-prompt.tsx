@@ -3,7 +3,7 @@ import { clearUpdateStatus } from '../features/user/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { useToast } from './toasts.tsx';
 
-/** SPEC §2: shown when logged in, the profile loaded and it has no username. */
+/** docs/product.md#username-prompt: shown when logged in, the profile loaded and it has no username. */
 export function useUsernameRequired(): boolean {
   return useAppSelector(
     (s) =>

@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('analytics (SPEC §1)', () => {
+describe('analytics (docs/product.md#analytics)', () => {
   it('keeps one anonymous id per browser', () => {
     const storage = memoryStorage();
     expect(setup(storage).analytics.anonymousId).toBe('anon-00000001');

@@ -18,7 +18,7 @@ export interface AnalyticsDeps {
 }
 
 /**
- * First-party analytics (SPEC §1): a `page_view` at each page load and route change, and an
+ * First-party analytics (docs/product.md#analytics): a `page_view` at each page load and route change, and an
  * `identify` once a user id exists. Events are batched (at most ANALYTICS_BATCH_MAX a request) to
  * POST /api/v1/analytics/events; failures are dropped, never retried into a loop.
  */

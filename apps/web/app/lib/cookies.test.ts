@@ -25,7 +25,7 @@ const parse = (c: string) => {
   return { name, value: decodeURIComponent(value!), attrs };
 };
 
-describe('vendor cookies (SPEC §6, §9)', () => {
+describe('vendor cookies (docs/product.md#vendor-cookies)', () => {
   it('writes the token, its expiry in ms and the user details', () => {
     const [token, expiry, details] = vendorCookieStrings(res, T0, false).map(parse);
     expect(token).toMatchObject({ name: 'auth_token_vendor', value: 'vendor.jwt.token' });
@@ -55,7 +55,7 @@ describe('vendor cookies (SPEC §6, §9)', () => {
   });
 });
 
-describe('referral cookie (SPEC §9: referral_id)', () => {
+describe('referral cookie (docs/product.md#referral-cookie: referral_id)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('lasts 30 days, site-wide, SameSite=Lax, Secure only over https', () => {

@@ -1,7 +1,7 @@
 import { REFERRAL_COOKIE, REFERRAL_WINDOW_DAYS, validateRefId } from '@tradeshelf/contract/client';
 import type { VendorRoleResponse } from '@tradeshelf/contract';
 
-/** SPEC §9: the vendor area's cookies. */
+/** docs/product.md#vendor-cookies: the vendor area's cookies. */
 export const VENDOR_COOKIES = ['auth_token_vendor', 'access_token_expiry', 'user_details'] as const;
 
 function cookie(name: string, value: string, expires: Date, secure: boolean): string {
@@ -9,7 +9,7 @@ function cookie(name: string, value: string, expires: Date, secure: boolean): st
 }
 
 /**
- * SPEC §6: after becoming a vendor, the vendor token (`auth_token_vendor`), its expiry in ms since
+ * docs/product.md#vendor-cookies: after becoming a vendor, the vendor token (`auth_token_vendor`), its expiry in ms since
  * the epoch (`access_token_expiry` = now + validity seconds × 1000) and the user details
  * (`user_details`, JSON of { email, token }) are written as cookies for the vendor area. Values are
  * URI-encoded; the cookies expire with the token.
@@ -66,7 +66,7 @@ export function validRefId(value: string | null | undefined): string | null {
 }
 
 /**
- * SPEC §9: the `referral_id` cookie, site-wide for REFERRAL_WINDOW_DAYS, SameSite=Lax. The page
+ * docs/product.md#referral-cookie: the `referral_id` cookie, site-wide for REFERRAL_WINDOW_DAYS, SameSite=Lax. The page
  * script writes it and reads it back for the checkout body; the HTTP client never sends cookies.
  */
 export function referralCookieString(

@@ -65,7 +65,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('ApiClient: credentials and bearer tokens (SPEC §6)', () => {
+describe('ApiClient: credentials and bearer tokens (docs/product.md#bearer-tokens)', () => {
   const email = { email: 'a@example.com' };
   const code = { ...email, code: '123456' };
   const publicCalls: Array<[string, RouteRef, unknown]> = [

@@ -1,6 +1,6 @@
 import { createAction } from '@reduxjs/toolkit';
 
-/** SPEC §4: merges server-provided state into client state (SSR → client). */
+/** docs/product.md#request-states: merges server-provided state into client state (SSR → client). */
 export const hydrate = createAction<Record<string, unknown>>('hydrate');
 
 /** Deep-merges plain objects; arrays and scalars from `from` replace. */

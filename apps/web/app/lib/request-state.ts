@@ -8,7 +8,7 @@ import type { ApiError } from '@tradeshelf/contract';
 
 export type RequestStatus = 'idle' | 'loading' | 'success' | 'failure';
 
-/** One sub-request of a request group (ARCHITECTURE §6, SPEC §3). */
+/** One sub-request of a request group (docs/product.md#request-states). */
 export interface RequestState<T> {
   status: RequestStatus;
   data: T | null;
@@ -30,7 +30,7 @@ export const succeed = <T>(r: RequestState<T>, data: T) => {
   r.data = data;
   r.error = null;
 };
-/** SPEC §8: the error body of the failed call is stored as the group's failure data. */
+/** docs/product.md#request-states: the error body of the failed call is stored as the group's failure data. */
 export const fail = <T>(r: RequestState<T>, error: ApiError | undefined | null) => {
   r.status = 'failure';
   r.error = error ?? FALLBACK_ERROR;

@@ -51,7 +51,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('login storage timing (SPEC §4, §9)', () => {
+describe('login storage timing (docs/product.md#sessions)', () => {
   it('stores the session exactly 5000 ms after the answer, under tokens and token', () => {
     const { storage, store, events } = setup();
     expect(store.acceptLogin(login())).toBe('scheduled');

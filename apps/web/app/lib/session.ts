@@ -1,6 +1,6 @@
 import type { LoginResponse, RefreshResponse } from '@tradeshelf/contract';
 
-/** SPEC §3 session record, kept in local storage under `tokens`; the access token also under `token`. */
+/** The session record (docs/product.md#sessions), kept in local storage under `tokens`; the access token also under `token`. */
 export interface SessionRecord {
   userId: string;
   userEmail: string;
@@ -13,13 +13,13 @@ export interface SessionRecord {
 
 export const TOKENS_KEY = 'tokens';
 export const TOKEN_KEY = 'token';
-/** SPEC §9: a login is stored after this delay. */
+/** docs/product.md#sessions: a login is stored after this delay. */
 export const SESSION_STORE_DELAY_MS = 5000;
 /** An access token this close to its expiry is refreshed before use rather than sent. */
 export const REFRESH_SKEW_MS = 30_000;
 const MINUTE = 60_000;
 
-/** SPEC §4 grace rule: an unverified e-mail with one day or less left is not signed in. */
+/** docs/product.md#verification-grace: an unverified e-mail with one day or less left is not signed in. */
 export function blockedByGrace(
   res: Pick<LoginResponse, 'emailVerified' | 'verificationDaysRemaining'>,
 ): boolean {
@@ -116,7 +116,7 @@ function isRecord(v: unknown): v is SessionRecord {
   );
 }
 
-/** The session as SPEC §4 and §9 define it: storage, timing, expiry and single-flight refresh. */
+/** The session as docs/product.md#sessions and #tokens define it: storage, timing, expiry and single-flight refresh. */
 export class SessionStore {
   private pending: unknown = null;
   private pendingLogin: LoginResponse | null = null;

@@ -6,7 +6,7 @@ import { toApiError } from './http.ts';
 export type ThunkConfig = { extra: ThunkExtra; rejectValue: ApiError };
 
 /**
- * The one way a feature calls the API (ARCHITECTURE §2: one thunk per call). The call's answer is
+ * The one way a feature calls the API (docs/architecture.md#the-web-app: one thunk per call). The call's answer is
  * the payload; any failure, thrown by the client or by `run`, is rejected as the contract's
  * `{ error, code, fields? }`, so every slice handles `a.payload` of one shape.
  */

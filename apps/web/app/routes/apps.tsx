@@ -11,7 +11,7 @@ export const meta = () => [
   { name: 'robots', content: 'noindex' },
 ];
 
-/** SPEC §3 user.apps: every licence the buyer holds (the API does not page this list). */
+/** user.apps (docs/product.md#request-groups): every licence the buyer holds (the API does not page this list). */
 export function AppsPage() {
   const { apps, reload } = useApps();
   const data = apps.data;

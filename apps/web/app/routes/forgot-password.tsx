@@ -17,7 +17,7 @@ export const meta = () =>
     'Reset your Tradeshelf password with a code sent to your e-mail.',
   );
 
-/** Three steps, three statuses (SPEC §3): send the e-mail, check the code, set the new password. */
+/** Three steps, three statuses (docs/product.md#request-groups): send the e-mail, check the code, set the new password. */
 export default function ForgotPassword() {
   const dispatch = useAppDispatch();
   const { sendEmail, checkCode, reset: resetState } = useAppSelector((s) => s.auth.forgotPassword);

@@ -21,7 +21,7 @@ function destinationName(next: string): string {
 }
 
 /**
- * SPEC §4 stores the session 5 s after a successful answer. That wait is shown as what it is, a
+ * docs/product.md#sessions: the session is stored 5 s after a successful answer. That wait is shown as what it is, a
  * success: a welcome with the next page already being fetched, not a button that keeps spinning.
  */
 function Welcome({ email, next }: { email: string; next: string }) {
@@ -66,7 +66,7 @@ export default function Login() {
   useEffect(() => {
     dispatch(reset());
   }, [dispatch]);
-  // The session is stored (and the user logged in) 5 s after the answer, per SPEC §4.
+  // The session is stored (and the user logged in) 5 s after the answer (docs/product.md#sessions).
   useEffect(() => {
     if (isLoggedIn && state.status === 'success') void navigate(next);
   }, [isLoggedIn, state.status, navigate, next]);

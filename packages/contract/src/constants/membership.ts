@@ -25,7 +25,7 @@ export interface Plan extends PlanGrants {
   name: string;
   /** The plan's product slug under the platform vendor. */
   slug: string;
-  /** The plan page (SPEC "plan paths"). */
+  /** The plan page (docs/product.md#pages). */
   path: '/premium' | '/pro-plus';
 }
 

@@ -66,7 +66,7 @@ describe('reserved names', () => {
   });
 });
 
-describe('username rule (SPEC §5)', () => {
+describe('username rule (docs/product.md#username)', () => {
   it.each([
     ['abc', usernameMessages.length],
     ['', usernameMessages.length],

@@ -1,4 +1,4 @@
-/** SPEC §5 username rule, shared by the form and the server; reserved names too (ADR 052). */
+/** The username rule (docs/product.md#username), shared by the form and the server; reserved names too (ADR 052). */
 import { isReservedName } from './reserved-names.ts';
 
 export const USERNAME_MIN = 4;
@@ -8,7 +8,7 @@ export const usernameMessages = {
   length: 'Username must be between 4 and 15 characters long.',
   consecutiveUnderscores: 'Username cannot contain consecutive underscores.',
   invalid: 'Invalid username. Use letters, numbers, or underscores.',
-  /** Not a SPEC §5 case: names that pass for the platform's staff (ADR 052). */
+  /** Not one of the original three cases: names that pass for the platform's staff (ADR 052). */
   reserved: 'That username is reserved: it could be mistaken for Tradeshelf staff. Choose another.',
 } as const;
 

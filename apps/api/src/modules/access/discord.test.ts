@@ -295,7 +295,7 @@ describe('a paid community', () => {
       .toBe('active');
   });
 
-  it('answers the reconnected community as `result`, the name SPEC §7 gives, and as `community`', async () => {
+  it('answers the reconnected community as `result`, the name the web client reads (docs/product.md#calls), and as `community`', async () => {
     const owner = await buyCommunity();
     const [mine] = await communities(owner.token);
     const res = await t.call(discordRoutes.reconnectCommunity, {

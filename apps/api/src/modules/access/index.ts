@@ -1,4 +1,4 @@
-// The access module's public entry (ARCHITECTURE §2): other modules import this file only.
+// The access module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export {
   accessHolders,
   accessOf,

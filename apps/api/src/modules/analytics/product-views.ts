@@ -1,4 +1,4 @@
-// Product page views from the first-party page-view events (`/p/<id>/<slug>`, SPEC §1).
+// Product page views from the first-party page-view events (`/p/<id>/<slug>`, docs/product.md#analytics).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 

@@ -143,7 +143,7 @@ describe('vendor analytics', () => {
     ]);
   });
 
-  it('takes the vendor-role endpoint’s own token (SPEC §6 vendor cookies) as well', async () => {
+  it('takes the vendor-role endpoint’s own token (docs/product.md#roles) as well', async () => {
     const scoped = await t.deps.tokens.sign(
       { sub: vendor.userId, email: 'v@example.com', roles: ['buyer', 'vendor'] },
       'tradeshelf:vendor',

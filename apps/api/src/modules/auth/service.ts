@@ -21,7 +21,7 @@ import * as repo from './repository.ts';
 export const CODE_TTL_MINUTES = 15;
 /** Guesses per code: counted per e-mail by the limiter, the same way whether or not it has an account. */
 export const CODE_MAX_ATTEMPTS = rules.codeAttempts.limit;
-/** Days an unverified account may sign in before the client blocks it (SPEC §4 grace rule). */
+/** Days an unverified account may sign in before the client blocks it (docs/product.md#verification-grace). */
 export const VERIFICATION_WINDOW_DAYS = 7;
 
 type UserRow = users.Account;

@@ -1,4 +1,4 @@
-// The catalog module's public entry (ARCHITECTURE §2): other modules import this file only.
+// The catalog module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export { missingPrerequisites, vendorContact } from './service.ts';
 export { ownsItem } from './ownership.ts';
 export { setProductRating } from './ratings.ts';

@@ -1,4 +1,4 @@
-// The orders module's public entry (ARCHITECTURE §2): other modules import this file only.
+// The orders module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export { endLapsedSubscriptions, expireCheckouts, processAutoRefunds } from './service.ts';
 export { retryVendorRefunds } from './vendor-refund-retry.ts';
 export { activeAccessTo, type ActiveAccess } from './access.ts';

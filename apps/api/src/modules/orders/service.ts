@@ -1,4 +1,4 @@
-// The orders module's use cases, one per file (ARCHITECTURE §2): routes and jobs import them here.
+// The orders module's use cases, one per file (docs/architecture.md#api-modules): routes and jobs import them here.
 export { previewCoupon } from './coupons.ts';
 export { startCheckout, type CheckoutContext } from './checkout.ts';
 export { applyPaymentEvent } from './payment-events.ts';

@@ -1,3 +1,3 @@
-// The TradingView module's public entry (ARCHITECTURE §2): other modules import this file only.
+// The TradingView module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export { TRADINGVIEW_EVENT_TYPES } from './subscribers.ts';
 export { productScripts } from './scripts.ts';

@@ -1,4 +1,4 @@
-// The users module's public entry (ARCHITECTURE §2): other modules import this file only.
+// The users module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 // Users owns accounts (e-mail, password hash, roles, profile); auth owns sessions and codes (ADR 029).
 export type { UserRow as Account } from './repository.ts';
 export {

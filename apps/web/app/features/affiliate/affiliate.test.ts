@@ -76,7 +76,7 @@ const invite = (id: string, vendorId: string, refId: string): Invitation => ({
   expiresAt: '2026-12-24T10:00:00.000Z',
 });
 
-describe('affiliate group (SPEC §4)', () => {
+describe('affiliate group (docs/product.md#affiliate-group)', () => {
   it('generating a referral sets refId on the matching vendor only', () => {
     const s = reduce(
       initialAffiliateState,

@@ -15,7 +15,7 @@ export interface ReferralsPage {
   nextCursor: string | null;
 }
 
-/** Vendors whose programme is open or joined (SPEC §3 affiliate: vendors list). */
+/** Vendors whose programme is open or joined (the affiliate group, docs/product.md#request-groups). */
 export const fetchAffiliateVendors = requestThunk<void, AffiliateVendor[]>(
   'affiliate/vendors',
   async (_arg, { api }) =>
@@ -63,7 +63,7 @@ export interface CallbackResult {
   payoutsEnabled: boolean;
 }
 
-/** After onboarding: the provider's answer (SPEC §3 stripeCallback, with a message). */
+/** After onboarding: the provider's answer (stripeCallback, with a message: docs/product.md#affiliate-group). */
 export const stripeCallback = requestThunk<void, CallbackResult>(
   'affiliate/stripeCallback',
   async (_arg, { api }) => {

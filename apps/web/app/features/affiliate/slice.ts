@@ -24,7 +24,7 @@ import {
 } from './api.ts';
 import { lazySlice } from '../../lib/lazy-slices.ts';
 
-/** SPEC §3 affiliate group: each call's status, data and error. */
+/** The affiliate group (docs/product.md#request-groups): each call's status, data and error. */
 export interface AffiliateState {
   vendors: RequestState<AffiliateVendor[]>;
   generate: RequestState<AffiliateVendor>;
@@ -63,11 +63,11 @@ export const affiliateSlice = createSlice({
     addRequestCases(b, fetchReferrals, (s) => s.referrals);
     addRequestCases(b, fetchInvites, (s) => s.invites);
     addRequestCases(b, startPayoutOnboarding, (s) => s.connect);
-    // SPEC §4: a failed provider callback stores its error, or "Something went wrong" (`fail`).
+    // docs/product.md#affiliate-group: a failed provider callback stores its error, or "Something went wrong" (`fail`).
     addRequestCases(b, stripeCallback, (s) => s.stripeCallback);
     b.addCase(generateReferral.pending, (s) => start(s.generate))
       .addCase(generateReferral.rejected, (s, a) => fail(s.generate, a.payload))
-      // SPEC §4: generating a referral sets refId on the matching vendor.
+      // docs/product.md#affiliate-group: generating a referral sets refId on the matching vendor.
       .addCase(generateReferral.fulfilled, (s, a) => {
         succeed(s.generate, a.payload);
         const vendor = s.vendors.data?.find((v) => v.vendorId === a.payload.vendorId);
@@ -75,7 +75,7 @@ export const affiliateSlice = createSlice({
       })
       .addCase(requestPayout.pending, (s) => start(s.payout))
       .addCase(requestPayout.rejected, (s, a) => fail(s.payout, a.payload))
-      // SPEC §4: a payout goes to the front of withdrawals; availableBalance falls by its amount
+      // docs/product.md#affiliate-group: a payout goes to the front of withdrawals; availableBalance falls by its amount
       // (not below 0) and totalWithdrawn rises by it. A payout the provider refused at once moved
       // nothing.
       .addCase(requestPayout.fulfilled, (s, a) => {
@@ -94,7 +94,7 @@ export const affiliateSlice = createSlice({
       })
       .addCase(acceptInvite.pending, (s) => start(s.acceptInvite))
       .addCase(acceptInvite.rejected, (s, a) => fail(s.acceptInvite, a.payload))
-      // SPEC §4: accepting appends the referral and removes the invite with its refId and vendorId.
+      // docs/product.md#affiliate-group: accepting appends the referral and removes the invite with its refId and vendorId.
       .addCase(acceptInvite.fulfilled, (s, a) => {
         succeed(s.acceptInvite, a.payload);
         if (s.vendors.data) upsertVendor(s.vendors.data, a.payload);

@@ -5,7 +5,7 @@ import { requestThunk as thunk } from '../../lib/thunk.ts';
 type Credentials = { email: string; password: string };
 
 /**
- * The outcome of a login answer (SPEC §4): `blocked` when the e-mail is unverified with one day or
+ * The outcome of a login answer (docs/product.md#verification-grace): `blocked` when the e-mail is unverified with one day or
  * less of grace left (nothing stored, not logged in); `scheduled` when the session will be stored
  * after SESSION_STORE_DELAY_MS, at which point the store marks the user logged in.
  */
@@ -47,7 +47,7 @@ export const resetForgotPassword = thunk<
 );
 
 /**
- * SPEC §5: a change-password answer carrying an `error` field is a failure, whatever its status.
+ * docs/product.md#passwords: a change-password answer carrying an `error` field is a failure, whatever its status.
  * On success the stored session takes the new token pair (the server revoked the old ones).
  */
 export const changePassword = thunk<

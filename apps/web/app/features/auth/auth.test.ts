@@ -38,7 +38,7 @@ const res: LoginResponse = {
 const err = { error: 'Invalid e-mail or password.', code: 'invalid_credentials' as const };
 const arg = { email: 'a@b.co', password: 'x' };
 
-describe('auth group (SPEC §4)', () => {
+describe('auth group (docs/product.md#auth-group)', () => {
   it('login: loading on start, success on answer, failure with the server error', () => {
     let s = reduce(initialAuthState, login.pending('id', arg));
     expect(s.login.status).toBe('loading');

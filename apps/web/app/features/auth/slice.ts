@@ -16,7 +16,7 @@ import {
 
 type Message = { message: string };
 
-/** SPEC §3 auth group. */
+/** The auth group (docs/product.md#request-groups). */
 export interface AuthState {
   login: RequestState<LoginResponse>;
   signup: RequestState<LoginResponse>;
@@ -69,9 +69,9 @@ export const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    /** SPEC §4: returns every auth request group to idle. */
+    /** docs/product.md#auth-group: returns every auth request group to idle. */
     reset: (state) => ({ ...state, ...requests(), verificationRequired: false }),
-    /** A valid session is stored: the user is logged in (SPEC §4). */
+    /** A valid session is stored: the user is logged in (docs/product.md#sessions). */
     sessionStarted: {
       reducer: (state, action: PayloadAction<string | null>) => {
         state.isLoggedIn = true;
@@ -101,7 +101,7 @@ export const authSlice = createSlice({
     addRequestCases(b, sendAccountActivationEmail, (s) => s.sendAccountActivationEmail, message);
     addRequestCases(b, verifyAccountActivation, (s) => s.verifyAccountActivation, message);
     b.addCase(hydrate, (s, a) => mergeState(s, a.payload.auth))
-      // SPEC §4 grace rule: the answer came, but the session was not stored.
+      // docs/product.md#verification-grace: the answer came, but the session was not stored.
       .addMatcher(isAnyOf(login.pending, signup.pending), (s) => {
         s.verificationRequired = false;
       })

@@ -36,7 +36,7 @@ const card = (id: string, priceId: string): ProductCard =>
     purchased: false,
   }) as ProductCard;
 
-describe('product group (SPEC §4)', () => {
+describe('product group (docs/product.md#product-group)', () => {
   it('loads products and bundles together', () => {
     let s = reduce(initialProductState, fetchProductList.pending('id', 'alpha-edge'));
     expect([s.productList.status, s.bundleList.status]).toEqual(['loading', 'loading']);
@@ -58,7 +58,7 @@ describe('product group (SPEC §4)', () => {
         code: 'not_found',
       }),
     );
-    // SPEC §8: a failed list fetch stores the whole error.
+    // docs/product.md#request-states: a failed list fetch stores the whole error.
     expect(failed.productList.error).toEqual({
       error: 'We could not find that vendor.',
       code: 'not_found',
@@ -115,7 +115,7 @@ const details = (id: string, priceIds: string[], prerequisites: string[] = []): 
     prerequisites: prerequisites.map((p) => ({ id: p, slug: p, title: p, purchased: false })),
   }) as unknown as ProductDetails;
 
-describe('after a purchase (SPEC §4: the matching priceId is marked purchased)', () => {
+describe('after a purchase (docs/product.md#product-group: the matching priceId is marked purchased)', () => {
   const loaded = () =>
     reduce(
       initialProductState,

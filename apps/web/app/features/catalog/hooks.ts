@@ -86,7 +86,7 @@ export function useOwnedSearch<R extends { products: ProductCard[]; bundles: Bun
 
 /**
  * The prerequisites a buyer still lacks. Anonymous pages know only what the product requires; once
- * signed in, the server says which are missing for this buyer (SPEC §7 validate prerequisites).
+ * signed in, the server says which are missing for this buyer (docs/product.md#product-group).
  */
 export function useMissingPrerequisites(product: ProductDetails) {
   const dispatch = useAppDispatch();

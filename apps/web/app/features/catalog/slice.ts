@@ -17,7 +17,7 @@ import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
 import { requestThunk } from '../../lib/thunk.ts';
 
-/** SPEC §4: fetching the product list loads products and bundles together. */
+/** docs/product.md#product-group: fetching the product list loads products and bundles together. */
 export const fetchProductList = requestThunk<
   string,
   { products: ProductCard[]; bundles: BundleCard[] }
@@ -79,7 +79,7 @@ export const fetchSeller = requestThunk<string, VendorProfile>(
     (await api.call(endpoints.vendorProfile, { query: { vendorUrl } })).vendor,
 );
 
-/** SPEC §3 product group. */
+/** The product group (docs/product.md#request-groups). */
 export interface ProductState {
   productList: RequestState<ProductCard[]>;
   bundleList: RequestState<BundleCard[]>;
@@ -157,7 +157,7 @@ export const productSlice = createSlice({
   initialState: initialProductState,
   reducers: {
     /**
-     * SPEC §4: after a purchase, the product with the matching priceId is marked purchased, in the
+     * docs/product.md#product-group: after a purchase, the product with the matching priceId is marked purchased, in the
      * list, search results, details and bundles (plus the products a bundle's entitlements name).
      */
     markPurchased: (s, a: PayloadAction<PurchasedPayload>) => applyPurchased(s, a.payload),
@@ -176,7 +176,7 @@ export const productSlice = createSlice({
         succeed(s.bundleList, a.payload.bundles);
       })
       .addCase(fetchProductList.rejected, (s, a) => {
-        // SPEC §8: failed list fetches store the whole error.
+        // docs/product.md#request-states: failed list fetches store the whole error.
         fail(s.productList, a.payload);
         fail(s.bundleList, a.payload);
       })
@@ -205,7 +205,7 @@ export const productSlice = createSlice({
       .addCase(checkoutBundle.fulfilled, (s, a) => succeed(s.checkout, a.payload))
       .addCase(checkoutBundle.rejected, (s, a) => fail(s.checkout, a.payload))
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.product))
-      // SPEC §4: an order that comes back paid marks what it bought as purchased.
+      // docs/product.md#product-group: an order that comes back paid marks what it bought as purchased.
       .addMatcher(
         isAnyOf(fetchPurchaseStatus.fulfilled, fetchPurchaseDetails.fulfilled),
         (s, a) => {
@@ -217,7 +217,7 @@ export const productSlice = createSlice({
 
 export const { markPurchased, resetCheckout } = productSlice.actions;
 
-/** SPEC §3 seller group. */
+/** The seller group (docs/product.md#request-groups). */
 export interface SellerState {
   details: RequestState<VendorProfile>;
 }

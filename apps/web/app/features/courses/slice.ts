@@ -16,7 +16,7 @@ import {
 } from './api.ts';
 import { lazySlice } from '../../lib/lazy-slices.ts';
 
-/** SPEC §3 course group. */
+/** The course group (docs/product.md#request-groups). */
 export interface CourseState {
   list: RequestState<CoursePage>;
   details: RequestState<Course>;

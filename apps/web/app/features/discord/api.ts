@@ -3,7 +3,7 @@ import type { Community, DiscordLink } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';
 import { leaveFor } from './navigation.ts';
 
-/** What the OAuth2 return carries to the API (SPEC §7: code, the signed state, vendorUrl). */
+/** What the OAuth2 return carries to the API (docs/product.md#discord-sign-in: code, the signed state, vendorUrl). */
 export interface OauthResponseArg {
   code: string;
   state: string;
@@ -18,7 +18,7 @@ export interface LinkedDiscord {
   receivedAt: number;
 }
 
-/** SPEC §3 user group: the Discord account linked to the signed-in user, or null. */
+/** The user group (docs/product.md#request-groups): the Discord account linked to the signed-in user, or null. */
 export const fetchUserDiscord = requestThunk<void, DiscordLink | null>(
   'user/discord',
   async (_, { api }) => (await api.call(endpoints.userDiscord, {})).discord,
@@ -41,7 +41,7 @@ export const authorizeDiscord = requestThunk<{ vendorUrl?: string } | void, { ur
   },
 );
 
-/** SPEC §3 discord.auth: the authorisation's return, checked and turned into a link. */
+/** discord.auth (docs/product.md#discord-sign-in): the authorisation's return, checked and turned into a link. */
 export const completeDiscordAuth = requestThunk<OauthResponseArg, LinkedDiscord>(
   'discord/auth',
   async (arg, { api, now }) => {
@@ -67,7 +67,7 @@ export const fetchCommunities = requestThunk<void, Community[]>(
   async (_, { api }) => (await api.call(endpoints.userCommunities, {})).communities,
 );
 
-/** Re-checks one community now; the answer is merged into its entry (SPEC §4). */
+/** Re-checks one community now; the answer is merged into its entry (docs/product.md#discord-group). */
 export const reconnectCommunity = requestThunk<string, Community>(
   'discord/reconnect',
   async (id, { api }) => (await api.call(endpoints.reconnectCommunity, { params: { id } })).result,

@@ -63,7 +63,7 @@ function setup(
   return { ...app, oauthCalls, ui: userEvent.setup() };
 }
 
-describe('/discord-auth-callback (SPEC §2)', () => {
+describe('/discord-auth-callback (docs/product.md#discord-sign-in)', () => {
   it('sends code, state and vendorUrl once (strict effects too), then says who is connected', async () => {
     let answer!: (a: { status: number; body: unknown }) => void;
     const { oauthCalls, requests, store } = setup(

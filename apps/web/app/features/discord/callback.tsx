@@ -68,7 +68,7 @@ function Failed({
 }
 
 /**
- * /discord-auth-callback (SPEC §2): Discord sends the buyer back here with `code` and `state` (or
+ * /discord-auth-callback (docs/product.md#discord-sign-in): Discord sends the buyer back here with `code` and `state` (or
  * `error`). The pair goes to the API once, guarded by the state it carries (React's strict effects
  * and a remount send nothing twice: a state is single use). On success the profile is read again
  * (linking fills an empty username) and the library opens.

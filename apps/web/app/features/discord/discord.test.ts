@@ -33,7 +33,7 @@ const c = community({ _id: 'ent_c', purchaseId: 'pur_c', health: health('active'
 const callback = { code: 'code-1', state: 'state-1' };
 const linked = { discord: link(), communities: [a, b], receivedAt: 1_000 };
 
-describe('discord group (SPEC §3)', () => {
+describe('discord group (docs/product.md#request-groups)', () => {
   it('starts idle: authorize, auth, unlink, communities, reconnect', () => {
     for (const g of ['authorize', 'auth', 'unlink', 'communities', 'reconnect'] as const)
       expect(initialDiscordState[g]).toMatchObject({ status: 'idle', data: null, error: null });
@@ -53,7 +53,7 @@ describe('discord group (SPEC §3)', () => {
   });
 });
 
-describe('reconnect (SPEC §4: the answer is merged into the community with its _id)', () => {
+describe('reconnect (docs/product.md#discord-group: the answer is merged into the community with its _id)', () => {
   it('merges into the matching entry only, in place, keeping the order', () => {
     let s = reduce(initialDiscordState, fetchCommunities.fulfilled([a, b, c], 'r'));
     s = reduce(s, reconnectCommunity.pending('q', 'ent_b'));
@@ -114,7 +114,7 @@ describe('linking and unlinking', () => {
     expect(failed.auth).toEqual({ status: 'failure', data: null, error: err, state: 'state-1' });
   });
 
-  it('the user group holds the linked account (SPEC §3 user.discord)', () => {
+  it('the user group holds the linked account (docs/product.md#request-groups: user.discord)', () => {
     const u = (...actions: Array<{ type: string; payload?: unknown }>) =>
       actions.reduce((x, act) => userSlice.reducer(x, act), initialUserState);
     expect(u(fetchUserDiscord.pending('r')).discord.status).toBe('loading');
@@ -193,7 +193,7 @@ describe('discord thunks through the typed client', () => {
         case '/api/v1/communities/user':
           return { communities: [a, b] };
         case '/api/v1/communities/reconnect-user/ent_b':
-          // SPEC §7: the client reads `result`; `community` is the same for older clients.
+          // docs/product.md#calls: the client reads `result`; `community` is the same for older clients.
           return { result: { ...b, health: health('active') }, community: b };
         case '/api/v1/discord/unlink':
           return { discord: null };

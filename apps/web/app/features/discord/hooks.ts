@@ -30,7 +30,7 @@ export function useConnectDiscord() {
   };
 }
 
-/** The signed-in user's linked Discord account (SPEC §3 user.discord), read once per sign-in. */
+/** The signed-in user's linked Discord account (user.discord, docs/product.md#request-groups), read once per sign-in. */
 export function useDiscordLink() {
   const dispatch = useAppDispatch();
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);

@@ -19,9 +19,9 @@ import {
 } from './api.ts';
 
 /**
- * SPEC §3 discord group: auth (the authorisation's return), unlink, communities (each with `_id`),
+ * The discord group (docs/product.md#request-groups): auth (the authorisation's return), unlink, communities (each with `_id`),
  * reconnect; plus the authorise link being fetched. The linked account itself is the user group's
- * `discord` (SPEC §3).
+ * `discord`.
  */
 export interface DiscordState {
   /** The authorise page's URL, fetched before the browser leaves for it. */
@@ -45,7 +45,7 @@ export const initialDiscordState: DiscordState = {
   linkedAt: null,
 };
 
-/** SPEC §4: the reconnect's answer is merged into the community with the same `_id`. */
+/** docs/product.md#discord-group: the reconnect's answer is merged into the community with the same `_id`. */
 export function mergeCommunity(list: Community[] | null, community: Community): Community[] {
   if (!list) return [community];
   const i = list.findIndex((c) => c._id === community._id);

@@ -12,7 +12,7 @@ export interface DeviceRef {
   activationId: string;
 }
 
-/** SPEC §3 user.apps (§7 `GET /api/v1/licence`): every licence the buyer holds, newest first. */
+/** user.apps (`GET /api/v1/licence`, docs/product.md#calls): every licence the buyer holds, newest first. */
 export const fetchApps = requestThunk<void, Licence[]>(
   'user/apps',
   async (_, { api }) => (await api.call(endpoints.licences, {})).licences,

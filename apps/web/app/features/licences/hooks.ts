@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { fetchApps } from './api.ts';
 
-/** The buyer's licences (SPEC §3 user.apps), read when the page opens. */
+/** The buyer's licences (user.apps, docs/product.md#request-groups), read when the page opens. */
 export function useApps() {
   const dispatch = useAppDispatch();
   const apps = useAppSelector((s) => s.user.apps);

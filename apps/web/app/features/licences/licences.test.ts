@@ -19,7 +19,7 @@ const group = (s: LicenceState, ...actions: Action[]) =>
 const limited = { error: 'Too many attempts. Try again in 5 minutes.', code: 'rate_limited' };
 const device = { licenceId: 'lic_1', activationId: 'act_1' };
 
-describe('user.apps (SPEC §3)', () => {
+describe('user.apps (docs/product.md#request-groups)', () => {
   it('loading → success with the licences; a failure keeps the whole error and the cards', () => {
     const list = [licence(), licence({ id: 'lic_2', activations: [] })];
     let s = user(initialUserState, fetchApps.pending('r'));

@@ -13,7 +13,7 @@ import { lazySlice } from '../../lib/lazy-slices.ts';
 
 /**
  * What the buyer does to one licence on the apps page. The list itself is the user group's `apps`
- * (SPEC §3), which takes each answer's licence in place. `licenceId` names the card that is waiting
+ * (docs/product.md#request-groups), which takes each answer's licence in place. `licenceId` names the card that is waiting
  * or failed, so its words show there and nowhere else.
  */
 export interface LicenceState {

@@ -1,2 +1,2 @@
-// The orders feature's public entry: other features import this file only (ARCHITECTURE §2).
+// The orders feature's public entry: other features import this file only (docs/architecture.md#boundaries).
 export { fetchPurchaseDetails, fetchPurchaseStatus } from './api.ts';

@@ -12,7 +12,7 @@ const reduce = (s: OrderState, ...actions: Array<{ type: string; payload?: unkno
 
 const notFound = { error: 'We could not find that order.', code: 'not_found' };
 
-describe('order group (SPEC §3, §4)', () => {
+describe('order group (docs/product.md#order-group)', () => {
   it('starts idle: status, details, list', () => {
     expect(initialOrderState).toEqual({
       status: { status: 'idle', data: null, error: null },
@@ -42,7 +42,7 @@ describe('order group (SPEC §3, §4)', () => {
     expect(s.status.data).toBeNull();
   });
 
-  it('failures store the whole error (SPEC §8)', () => {
+  it('failures store the whole error (docs/product.md#request-states)', () => {
     const s = reduce(
       initialOrderState,
       fetchPurchaseStatus.rejected(null, 'r', 'cs_x', notFound),

@@ -10,7 +10,7 @@ import {
   type PurchasePage,
 } from './api.ts';
 
-/** SPEC §3 order group. */
+/** The order group (docs/product.md#request-groups). */
 export interface OrderState {
   /** The purchase behind the checkout session the buyer came back from. */
   status: RequestState<Purchase>;

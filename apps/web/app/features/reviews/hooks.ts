@@ -76,7 +76,7 @@ export function useReviewDetails(productId: string): ReviewDetails | null {
   return isLoggedIn && details.data?.productId === productId ? details.data : null;
 }
 
-/** Opens the review form, wherever on the page it is (SPEC §3 reviewClicked). */
+/** Opens the review form, wherever on the page it is (reviewClicked, docs/product.md#review-group). */
 export function useOpenReviewForm() {
   const dispatch = useAppDispatch();
   return useCallback(() => dispatch(reviewClicked(true)), [dispatch]);

@@ -1,4 +1,4 @@
-// The reviews feature's public entry: other features import this file only (ARCHITECTURE §2).
+// The reviews feature's public entry: other features import this file only (docs/architecture.md#boundaries).
 export {
   ProductReviews,
   ReviewPrompt,

@@ -33,7 +33,7 @@ describe('review group', () => {
     expect(s.update).toMatchObject({ status: 'failure', error: { code: 'forbidden' } });
   });
 
-  it('SPEC §4: a saved review merges into the details and into its product’s list, with the new summary', () => {
+  it('docs/product.md#review-group: a saved review merges into the details and into its product’s list, with the new summary', () => {
     const old = own(1, { rating: 2, text: 'Repaints.' });
     let s = reduce(
       initialReviewState,

@@ -15,7 +15,7 @@ import {
 
 export type ReviewList = ReviewPage & { key: string; productId: string | null };
 
-/** SPEC §3 review group: details, update, list, reviewClicked. */
+/** The review group (docs/product.md#request-groups): details, update, list, reviewClicked. */
 export interface ReviewState {
   details: RequestState<ReviewDetails>;
   update: RequestState<SavedReview>;
@@ -63,7 +63,7 @@ export const reviewSlice = createSlice({
         succeed(s.update, a.payload);
         s.reviewClicked = false;
         const { review, summary } = a.payload;
-        // SPEC §4: updating a review merges into review details.
+        // docs/product.md#review-group: updating a review merges into review details.
         if (s.details.data?.productId === review.product.id)
           s.details.data = { ...s.details.data, review: { ...s.details.data.review, ...review } };
         else

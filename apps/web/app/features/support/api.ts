@@ -2,7 +2,7 @@ import { endpoints } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';
 
-/** SPEC §7 contact message: a public call (SPEC §6), so no bearer token goes with it. */
+/** The contact message: a public call (docs/product.md#bearer-tokens), so no bearer token goes with it. */
 export const sendContact = requestThunk<ContactRequest, { message: string }>(
   'support/contact',
   (body, { api }) => api.call(endpoints.contact, { body }),

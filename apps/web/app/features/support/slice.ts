@@ -4,7 +4,7 @@ import { addRequestCases, idle, type RequestState } from '../../lib/request-stat
 import { sendContact } from './api.ts';
 import { lazySlice } from '../../lib/lazy-slices.ts';
 
-/** SPEC §3 support group. */
+/** The support group (docs/product.md#request-groups). */
 export interface SupportState {
   contact: RequestState<{ message: string }>;
 }

@@ -15,7 +15,7 @@ const body = {
 };
 const received = { message: supportMessages.received };
 
-describe('support group (SPEC §3)', () => {
+describe('support group (docs/product.md#request-groups)', () => {
   it('starts idle', () => {
     expect(initialSupportState).toEqual({ contact: { status: 'idle', data: null, error: null } });
   });
@@ -28,7 +28,7 @@ describe('support group (SPEC §3)', () => {
     expect(reduce(s, resetContact()).contact).toEqual(initialSupportState.contact);
   });
 
-  it('contact: failure keeps the whole error, field messages included (SPEC §8)', () => {
+  it('contact: failure keeps the whole error, field messages included (docs/product.md#request-states)', () => {
     const err = {
       error: supportMessages.nameRequired,
       code: 'validation_failed',
@@ -53,7 +53,7 @@ describe('support group (SPEC §3)', () => {
     expect(s.contact.status).toBe('success');
   });
 
-  it('posts to /api/v1/contact without a bearer token, even signed in (SPEC §6)', async () => {
+  it('posts to /api/v1/contact without a bearer token, even signed in (docs/product.md#bearer-tokens)', async () => {
     const seen: Array<{ path: string; method: string; auth: string | null; body: unknown }> = [];
     const { store } = signedInStore((url, init) => {
       seen.push({

@@ -13,7 +13,7 @@ export const updateProfile = requestThunk<{ username: string }, User>(
   async (body, { api }) => (await api.call(endpoints.updateProfile, { body })).user,
 );
 
-/** SPEC §6: the vendor token, its expiry and the user details go to the vendor-area cookies. */
+/** docs/product.md#vendor-cookies: the vendor token, its expiry and the user details go to the vendor-area cookies. */
 export const addVendorRole = requestThunk<void, VendorRoleResponse>(
   'user/addVendorRole',
   async (_, { api, now }) => {

@@ -1,2 +1,2 @@
-// The user feature's public entry: other features import this file only (ARCHITECTURE §2).
+// The user feature's public entry: other features import this file only (docs/architecture.md#boundaries).
 export { addVendorRole, fetchProfile, openCustomerPortal } from './api.ts';

@@ -26,11 +26,11 @@ import {
   uploadAvatar,
 } from './api.ts';
 
-/** SPEC §3 user group. */
+/** The user group (docs/product.md#request-groups). */
 export interface UserState {
   profile: RequestState<User>;
   /**
-   * SPEC §4: `loading` while saving; on the answer the status is reset (back to idle), loading
+   * docs/product.md#user-group: `loading` while saving; on the answer the status is reset (back to idle), loading
    * stops and `message` holds "Username updated successfully" or the error text; `outcome` says
    * which, until the message has been shown (`clearUpdateStatus`).
    */
@@ -98,7 +98,7 @@ export const userSlice = createSlice({
         s.updateProfile = { ...updateIdle(), status: 'loading', loading: true };
       })
       .addCase(updateProfile.fulfilled, (s, a) => {
-        // SPEC §4: merge the returned user into the profile data; status reset, loading stopped.
+        // docs/product.md#user-group: merge the returned user into the profile data; status reset, loading stopped.
         s.profile.data = { ...(s.profile.data ?? a.payload), ...a.payload };
         s.updateProfile = {
           ...updateIdle(),
@@ -108,7 +108,7 @@ export const userSlice = createSlice({
         };
       })
       .addCase(updateProfile.rejected, (s, a) => {
-        // SPEC §4/§8: the server's error text, else the fallback; status reset, loading stopped.
+        // docs/product.md#user-group: the server's error text, else the fallback; status reset, loading stopped.
         const err = a.payload as ApiError | undefined;
         s.updateProfile = {
           ...updateIdle(),

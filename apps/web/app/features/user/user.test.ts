@@ -30,7 +30,7 @@ const user: User = {
 };
 const arg = { username: 'trader_1' };
 
-describe('user group (SPEC §3, §4)', () => {
+describe('user group (docs/product.md#user-group)', () => {
   it('starts idle, with the §3 placeholders', () => {
     for (const group of [
       initialUserState.profile,

@@ -7,7 +7,7 @@ import type { ThunkConfig } from '../../lib/thunk.ts';
 
 // Workspace screens keep what they read in the component (ADR 039): no other page reads a vendor's
 // drafts, sales or settings, so a Redux slice would hold state only one screen ever sees. Calls still
-// go through one thunk each (ARCHITECTURE §2), with the store's API client and session.
+// go through one thunk each (docs/architecture.md#the-web-app), with the store's API client and session.
 type Thunk<Arg, Res> = AsyncThunk<Res, Arg, ThunkConfig>;
 
 /** Runs a thunk and answers its payload, or throws the contract's `{ error, code, fields? }`. */

@@ -10,7 +10,7 @@ import type {
 } from '@tradeshelf/contract';
 import { requestThunk } from '../../../lib/thunk.ts';
 
-// One thunk per call (ARCHITECTURE §2); the delivery screens keep the answers (ADR 039).
+// One thunk per call (docs/architecture.md#the-web-app); the delivery screens keep the answers (ADR 039).
 
 export interface Page<T> {
   items: T[];
