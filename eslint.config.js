@@ -123,7 +123,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'e2e/**', '**/*.test.ts', 'apps/api/src/main.ts', 'apps/api/src/db/cli.ts'],
+    files: [
+      'bench/**',
+      'e2e/**',
+      'scripts/**',
+      '**/*.test.ts',
+      'apps/api/src/main.ts',
+      'apps/api/src/db/cli.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );
