@@ -15,15 +15,15 @@ import montserrat400 from '@fontsource/montserrat/files/montserrat-latin-400-nor
 import montserrat700 from '@fontsource/montserrat/files/montserrat-latin-700-normal.woff2?url';
 import stylesheet from './app.css?url';
 import { Footer } from './components/footer.tsx';
-import { Header, useLogout } from './components/header.tsx';
+import { Header, useLogout } from './shell/header.tsx';
 import { ReferralCapture } from './components/referral-capture.tsx';
-import { SessionBridge } from './components/session-bridge.tsx';
+import { SessionBridge } from './shell/session-bridge.tsx';
 import { ToastProvider } from './components/toasts.tsx';
 import {
   ProfileUpdateNotifier,
   UsernamePrompt,
   useUsernameRequired,
-} from './components/username-prompt.tsx';
+} from './shell/username-prompt.tsx';
 import { currentConfig } from './lib/config.ts';
 import { hydrate } from './lib/hydrate.ts';
 import { InlineStylesheet } from './lib/inline-stylesheet.tsx';
