@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import tradeshelf from './scripts/eslint-boundaries.js';
 
 export default tseslint.config(
   {
@@ -36,20 +37,24 @@ export default tseslint.config(
   // Boundaries (docs/architecture.md#boundaries, ADR 029). A module reaches another only through its index.ts;
   // only tables.ts names another module's tables (foreign keys). Outside modules, the wiring
   // (schema, routes, page reads, seeds, jobs) imports a module's wiring files or its index.ts.
+  // `tradeshelf/boundaries` resolves each import against its file, so nested files and deep
+  // paths are judged like the rest (scripts/eslint-boundaries.js; boundaries.test.ts proves it).
+  {
+    plugins: { tradeshelf },
+  },
   {
     files: ['apps/api/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts', 'apps/api/src/modules/*/tables.ts'],
     rules: {
-      'no-restricted-imports': [
+      'tradeshelf/boundaries': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
-              message:
-                'Another module is reached through its index.ts (docs/architecture.md#boundaries).',
-            },
-          ],
+          slices: {
+            root: 'apps/api/src/modules',
+            entries: ['index.ts'],
+            message:
+              'Another module is reached through its index.ts (docs/architecture.md#boundaries).',
+          },
         },
       ],
     },
@@ -57,16 +62,15 @@ export default tseslint.config(
   {
     files: ['apps/api/src/modules/*/tables.ts'],
     rules: {
-      'no-restricted-imports': [
+      'tradeshelf/boundaries': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!tables\\.ts$)',
-              message:
-                'A tables.ts may name only other modules’ tables (docs/architecture.md#boundaries).',
-            },
-          ],
+          slices: {
+            root: 'apps/api/src/modules',
+            entries: ['tables.ts'],
+            message:
+              'A tables.ts may name only other modules’ tables (docs/architecture.md#boundaries).',
+          },
         },
       ],
     },
@@ -107,27 +111,55 @@ export default tseslint.config(
       ],
     },
   },
-  // A web feature uses another feature through its index.ts; routes compose features freely.
+  // A web feature uses another feature through its index.ts; routes and the shell (header,
+  // session, username prompt) compose features freely. The kit (components/, lib/) sits below
+  // every feature: it imports none, nor the shell or routes that compose them.
   {
     files: ['apps/web/app/features/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      'tradeshelf/boundaries': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)',
-              message:
-                'Another feature is reached through its index.ts (docs/architecture.md#boundaries).',
-            },
-          ],
+          slices: {
+            root: 'apps/web/app/features',
+            entries: ['index.ts'],
+            message:
+              'Another feature is reached through its index.ts (docs/architecture.md#boundaries).',
+          },
+          forbidden: {
+            targets: ['apps/web/app/routes', 'apps/web/app/shell'],
+            message: 'A feature does not import the routes or the shell that compose it (ADR 029).',
+          },
         },
       ],
     },
   },
   {
-    files: ['bench/**', 'e2e/**', '**/*.test.ts', 'apps/api/src/main.ts', 'apps/api/src/db/cli.ts'],
+    files: ['apps/web/app/{components,lib}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'tradeshelf/boundaries': [
+        'error',
+        {
+          forbidden: {
+            targets: ['apps/web/app/features', 'apps/web/app/shell', 'apps/web/app/routes'],
+            message:
+              'The kit (components/, lib/) imports no feature; move the shared piece down (ADR 029).',
+          },
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      'bench/**',
+      'e2e/**',
+      'scripts/**',
+      '**/*.test.ts',
+      'apps/api/src/main.ts',
+      'apps/api/src/db/cli.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -62,8 +62,8 @@ const stateLibs =
   /(?<!recharts[\\/])node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store)[\\/]/;
 /** The pre-React-18 shim recharts imports (the affiliate chart's chunk), which react-redux does not use. */
 const uSesShim = /use-sync-external-store[\\/](shim[\\/]|cjs[\\/]use-sync-external-store-shim)/;
-/** Our modules under app/lib, app/components, app/features, and app/store.ts. */
-const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]store\.ts$/;
+/** Our modules under app/lib, app/components, app/shell, app/features, and app/store.ts. */
+const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\/]store\.ts$/;
 /**
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
  * the username drawer (loaded when it shows), the confirm step and the icons of signed-in screens; whole features no public page shows (affiliate,
@@ -75,7 +75,8 @@ const appModule = /[\\/]app[\\/](lib|components|features)[\\/]|[\\/]app[\\/]stor
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|username-dialog|confirm-step|icons)',
+      'components/(require-auth|confirm-step|icons)',
+      'shell/username-dialog',
       'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).

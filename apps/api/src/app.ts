@@ -20,6 +20,7 @@ import {
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { accessModule } from './modules/access/routes.ts';
+import * as affiliates from './modules/affiliates/index.ts';
 import { affiliatesModule } from './modules/affiliates/routes.ts';
 import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
@@ -160,7 +161,8 @@ export async function buildApp(
   await app.register(usersModule);
   await app.register(analyticsModule);
   await app.register(catalogModule);
-  await app.register(ordersModule);
+  // Orders reaches affiliates through what the wiring hands it (affiliates reads orders' ledger).
+  await app.register(ordersModule, { affiliates });
   await app.register(accessModule);
   await app.register(coursesModule);
   await app.register(licencesModule);

@@ -14,15 +14,15 @@ import type { Route } from './+types/root';
 import montserrat from '@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2?url';
 import stylesheet from './app.css?url';
 import { Footer } from './components/footer.tsx';
-import { Header, useLogout } from './components/header.tsx';
+import { Header, useLogout } from './shell/header.tsx';
 import { ReferralCapture } from './components/referral-capture.tsx';
-import { SessionBridge } from './components/session-bridge.tsx';
+import { SessionBridge } from './shell/session-bridge.tsx';
 import { ToastProvider } from './components/toasts.tsx';
 import {
   ProfileUpdateNotifier,
   UsernamePrompt,
   useUsernameRequired,
-} from './components/username-prompt.tsx';
+} from './shell/username-prompt.tsx';
 import { currentConfig } from './lib/config.ts';
 import { hydrate } from './lib/hydrate.ts';
 import { InlineStylesheet } from './lib/inline-stylesheet.tsx';

@@ -2,6 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  command,
+  endpointOf,
+  files,
+  generate,
+  isVendorPath,
+  onDisk,
+} from '../scripts/endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
@@ -44,7 +52,14 @@ function runtimeImports(file: string): string[] {
 }
 
 describe('endpoints: the run-time route metadata clients use', () => {
-  it('matches the route table exactly: one entry per route, same method, path, auth, status, multipart', () => {
+  it(`is what \`${command}\` writes from the route table (run it after changing a route)`, async () => {
+    const generated = await generate();
+    const disk = onDisk();
+    for (const name of files)
+      expect(disk[name], `src/${name} is out of date: run \`${command}\``).toBe(generated[name]);
+  });
+
+  it('matches the route table exactly: one entry per route, same method, path, auth, status, multipart, produces', () => {
     const expected = Object.fromEntries(
       Object.entries(routes).map(([name, r]) => [
         name,
@@ -62,6 +77,17 @@ describe('endpoints: the run-time route metadata clients use', () => {
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/vendor\//);
+  });
+
+  it('the generator notices a changed route: its output differs from the files on disk', async () => {
+    const changed = { ...routes, login: { ...routes.login, status: 201 } };
+    const out = await generate(changed);
+    expect(out['endpoints.ts']).not.toBe(onDisk()['endpoints.ts']);
+    expect(out['endpoints.ts']).toContain(
+      "login: { method: 'POST', path: '/auth/login', auth: 'none', status: 201 }",
+    );
+    expect(endpointOf(routes.imageUpload)).toMatchObject({ multipart: true });
+    expect(isVendorPath(routes.vendorSales.path)).toBe(true);
   });
 
   it('route names are unique across domains (the route table would silently drop a duplicate)', () => {

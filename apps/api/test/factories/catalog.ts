@@ -7,7 +7,7 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { newId } from '../../src/lib.ts';
-import { slugify } from '../../src/modules/catalog/seed.ts';
+import { slugify } from '../../src/modules/catalog/slug.ts';
 import type { TestApp } from '../harness.ts';
 import { createUser } from './users.ts';
 

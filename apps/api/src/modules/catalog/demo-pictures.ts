@@ -15,7 +15,7 @@ import {
   vendorCardSvg,
   type ProductPicture,
 } from './demo-images.ts';
-import { slugify } from './seed.ts';
+import { slugify } from './slug.ts';
 
 /**
  * The demo catalogue's pictures (ADR 026): which image each demo row gets, and rendering them into

@@ -5,15 +5,7 @@ import { newId } from '../../lib.ts';
 import { hashPassword } from '../auth/index.ts';
 import { demoDescription } from './demo-copy.ts';
 import { demoBundles, demoPrerequisites, demoProducts, demoVendors } from './demo-data.ts';
-
-export function slugify(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-}
+import { slugify } from './slug.ts';
 
 /** A small deterministic generator so the demo catalogue looks the same on every machine. */
 function rng(seed: number) {

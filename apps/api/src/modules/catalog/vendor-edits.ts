@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { slugify } from './seed.ts';
+import { slugify } from './slug.ts';
 import { vendorIdOfUser } from './summaries.ts';
 
 /** The vendor the signed-in user runs; a user without a storefront is refused (403). */

@@ -1,89 +1,45 @@
 // Use case: start a hosted checkout (resolve the item, hold a coupon, price for members, idempotent
 // per buyer and key, create the provider session). Over ~400 lines: the checkout's steps share one
 // transaction's types and reading them in one place is the point.
-import {
-  memberDiscountOf,
-  ordersMessages,
-  PLATFORM_VENDOR_URL,
-  plans,
-  type CheckoutScheme,
-} from '@tradeshelf/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { memberDiscountOf, ordersMessages, PLATFORM_VENDOR_URL, plans } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
-import * as affiliates from '../affiliates/index.ts';
-import * as catalog from '../catalog/index.ts';
-import { missingPrerequisites, ownsItem } from '../catalog/index.ts';
+import { missingPrerequisites } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
-import { currentPlan } from '../membership/index.ts';
 import { couponDiscount, splitPayment, subscriptionFeePercent } from './pricing.ts';
 import { one, type CouponRow } from './repository.ts';
 import { findCoupon, redeemCoupon } from './coupons.ts';
+import {
+  assertNotOwned,
+  resolveItem,
+  rule,
+  schemeOf,
+  type CheckoutInput,
+  type Item,
+} from './items.ts';
+import { currentPlan } from './plans.ts';
 
-export const rule = (message: string, fields?: Record<string, string>) =>
-  new AppError('business_rule', message, fields);
-
-/** What a buyer asked to check out. */
-export type CheckoutInput =
-  | {
-      type: 'product';
-      vendorUrl: string;
-      priceId: string;
-      scheme?: CheckoutScheme | undefined;
-      coupon?: string | undefined;
-      refId?: string | undefined;
-    }
-  | { type: 'bundle'; bundleId: string; coupon?: string | undefined; refId?: string | undefined };
-
-/** The item resolved from a checkout request: one product plan or one bundle (the catalogue's row). */
-export type Item = catalog.CheckoutItemRow;
-
-export const schemeOf = (p: Pick<Item, 'scheme' | 'interval'>): CheckoutScheme =>
-  p.scheme === 'one_time' ? 'one_time' : (p.interval ?? 'month');
-
-export async function resolveItem(deps: AppDeps, input: CheckoutInput): Promise<Item> {
-  const db = deps.database.db;
-  if (input.type === 'bundle') {
-    const found = await catalog.bundleForCheckout(db, input.bundleId);
-    if (!found) throw new AppError('not_found', 'We could not find that bundle.');
-    if (!found.is_active) throw rule(ordersMessages.inactive);
-    return found;
-  }
-  // Every price of the product the priceId belongs to; `scheme` may pick a sibling plan.
-  const plans = await catalog.plansForCheckout(db, input.priceId, input.vendorUrl);
-  if (!plans.length)
-    throw rule(ordersMessages.unknownPlan, { priceId: ordersMessages.unknownPlan });
-  const chosen = input.scheme
-    ? plans.find((p) => p.price_active && schemeOf(p) === input.scheme)
-    : plans.find((p) => p.price_id === input.priceId && p.price_active);
-  if (!chosen) throw rule(ordersMessages.unknownPlan, { scheme: ordersMessages.unknownPlan });
-  if (!chosen.is_active) throw rule(ordersMessages.inactive);
-  return chosen;
-}
-
-export async function assertNotOwned(deps: AppDeps, buyerId: string, item: Item): Promise<void> {
-  if (await ownsItem(deps.database.db, buyerId, item)) {
-    throw new AppError('conflict', ordersMessages.alreadyOwned);
-  }
-}
-
-/** Cancels the unpaid checkouts of a coupon that `which` selects and gives their redemptions back. */
-export async function releaseHolds(tx: Tx, couponId: string, which: SQL): Promise<void> {
-  await tx.execute(sql`with released as (
-      update purchases set status = 'cancelled', cancelled_at = now(), coupon_released = true, updated_at = now()
-      where coupon_id = ${couponId} and status = 'pending' and not coupon_released and ${which}
-      returning 1)
-    update coupons set redemptions = redemptions - (select count(*) from released)
-    where id = ${couponId} and (select count(*) from released) > 0`);
-}
+/**
+ * The affiliate a referral id credits on a vendor's sale, with their commission, or null. The
+ * affiliates module answers it (it owns referral links); the wiring hands it in, because affiliates
+ * reads orders' ledger and the two must not import each other (issue 28).
+ */
+export type ReferralLookup = (
+  db: Tx,
+  refId: string,
+  vendorId: string,
+  buyerId: string,
+) => Promise<{ user_id: string; commission_bps: number } | null>;
 
 export interface CheckoutContext {
   buyerId: string;
   idempotencyKey: string | null;
   origin: string;
+  referralFor: ReferralLookup;
 }
 
 /**
@@ -125,7 +81,7 @@ export async function startCheckout(
 
   // Referrals are best-effort: an unknown, foreign or self-referral id is ignored, never an error.
   const referral = input.refId
-    ? await affiliates.referralFor(db, input.refId, item.vendor_id, ctx.buyerId)
+    ? await ctx.referralFor(db, input.refId, item.vendor_id, ctx.buyerId)
     : null;
 
   const purchaseId = newId('pur');

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import { vendorIdOfUser } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { one } from './repository.ts';
-import { rule } from './checkout.ts';
+import { rule } from './items.ts';
 
 export async function vendorOf(deps: AppDeps, userId: string) {
   const db = deps.database.db;

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { couponDiscount } from './pricing.ts';
 import { one, type CouponRow } from './repository.ts';
 import * as catalog from '../catalog/index.ts';
-import { type Item, releaseHolds, resolveItem, rule } from './checkout.ts';
+import { type Item, releaseHolds, resolveItem, rule } from './items.ts';
 
 export async function findCoupon(
   deps: AppDeps,

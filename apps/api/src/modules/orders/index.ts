@@ -2,6 +2,7 @@
 export { endLapsedSubscriptions, expireCheckouts, processAutoRefunds } from './service.ts';
 export { retryVendorRefunds } from './vendor-refund-retry.ts';
 export { activeAccessTo, type ActiveAccess } from './access.ts';
+export { currentPlan, type CurrentPlan } from './plans.ts';
 export {
   affiliateBalances,
   affiliateEarnings,

@@ -8,7 +8,7 @@ import { AppError } from '../../platform/errors.ts';
 import { deliveriesOf } from '../access/index.ts';
 import { ownsItem, productsOfItem } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
-import { loadPurchases, one, type PurchaseRow } from './repository.ts';
+import { closeUnpaid, loadPurchases, one, type PurchaseRow } from './repository.ts';
 import { endAccess, grantedRef, itemOf, purchaseRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { type EventOutcome } from './checkout.ts';
@@ -143,30 +143,6 @@ export async function purchaseOfPayment(tx: Tx, paymentRef: string | null): Prom
     sql`select purchase_id from ledger_entries where payment_ref = ${paymentRef} and entry_type = 'sale' limit 1`,
   );
   return found?.purchase_id ?? null;
-}
-
-export const closedAt = {
-  cancelled: sql`cancelled_at`,
-  failed: sql`failed_at`,
-  refunded: sql`refunded_at`,
-} as const;
-
-/** Closes a purchase that was never paid, giving back the coupon redemption it held. */
-export async function closeUnpaid(
-  tx: Tx,
-  purchase: PurchaseRow,
-  status: keyof typeof closedAt,
-  at: Date | null = null,
-): Promise<void> {
-  await tx.execute(sql`update purchases set status = ${status},
-      ${closedAt[status]} = ${at ?? sql`now()`},
-      coupon_released = coupon_id is not null, updated_at = now()
-    where id = ${purchase.id}`);
-  if (purchase.coupon_id && !purchase.coupon_released) {
-    await tx.execute(
-      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
-    );
-  }
 }
 
 export async function completeCheckout(

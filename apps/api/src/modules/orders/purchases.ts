@@ -6,7 +6,7 @@ import { cursorField, cursorKind, type Cursors } from '../../platform/cursor.ts'
 import { AppError } from '../../platform/errors.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
 import { loadPurchases, one } from './repository.ts';
-import { rule } from './checkout.ts';
+import { rule } from './items.ts';
 
 /** One of the buyer's own purchases, by checkout session or by id; 404 for anyone else's. */
 export async function ownPurchase(

@@ -4,10 +4,9 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { proportionalShare } from './pricing.ts';
-import { type PurchaseRow } from './repository.ts';
+import { closeUnpaid, type PurchaseRow } from './repository.ts';
 import { endAccess, grantedRef } from './access-end.ts';
 import { insertLedger, paymentSet, refundedOf, reverseLedger } from './ledger.ts';
-import { closeUnpaid } from './payment-events.ts';
 import { settleVendorRefunds } from './refund-state.ts';
 
 /**

@@ -214,3 +214,28 @@ export async function loadWithBuyers(
     return { purchase, buyerId: r.buyer_id };
   });
 }
+
+// Shared by payment events and refunds (each closes unpaid purchases).
+export const closedAt = {
+  cancelled: sql`cancelled_at`,
+  failed: sql`failed_at`,
+  refunded: sql`refunded_at`,
+} as const;
+
+/** Closes a purchase that was never paid, giving back the coupon redemption it held. */
+export async function closeUnpaid(
+  tx: Tx,
+  purchase: PurchaseRow,
+  status: keyof typeof closedAt,
+  at: Date | null = null,
+): Promise<void> {
+  await tx.execute(sql`update purchases set status = ${status},
+      ${closedAt[status]} = ${at ?? sql`now()`},
+      coupon_released = coupon_id is not null, updated_at = now()
+    where id = ${purchase.id}`);
+  if (purchase.coupon_id && !purchase.coupon_released) {
+    await tx.execute(
+      sql`update coupons set redemptions = greatest(0, redemptions - 1) where id = ${purchase.coupon_id}`,
+    );
+  }
+}

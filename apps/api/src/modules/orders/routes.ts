@@ -6,16 +6,17 @@ import {
   vendorStorefrontRoutes,
 } from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
 import {
   PAYMENTS_WEBHOOK_PATH,
   WebhookPayloadError,
   WebhookSignatureError,
+  type TransferEvent,
 } from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
-import * as affiliates from '../affiliates/index.ts';
 import * as orders from './service.ts';
 import { vendorPayouts } from './vendor-payouts.ts';
 
@@ -34,21 +35,41 @@ function idempotencyKeyOf(req: FastifyRequest): string | null {
   return value;
 }
 
-export async function ordersModule(app: FastifyInstance): Promise<void> {
+/**
+ * What orders' routes ask of the affiliates module: referrals at checkout, affiliates' payout
+ * accounts on the shared connect routes, transfers on the shared webhook. The wiring (app.ts) hands
+ * the module in: affiliates reads orders' ledger, so orders does not import it (issue 28).
+ */
+export interface OrdersWiring {
+  affiliates: {
+    referralFor: orders.ReferralLookup;
+    connectPayoutAccount(deps: AppDeps, userId: string, origin: string): Promise<{ url: string }>;
+    payoutAccountCallback(
+      deps: AppDeps,
+      userId: string,
+    ): Promise<{ message: string; chargesEnabled: boolean; payoutsEnabled: boolean }>;
+    applyTransferEvent(deps: AppDeps, event: TransferEvent): Promise<'processed' | 'ignored'>;
+  };
+}
+
+export async function ordersModule(app: FastifyInstance, wiring: OrdersWiring): Promise<void> {
   const deps = app.deps;
+  const { affiliates } = wiring;
+  const checkoutContext = (buyerId: string, req: FastifyRequest): orders.CheckoutContext => ({
+    buyerId,
+    idempotencyKey: idempotencyKeyOf(req),
+    origin: originOf(req),
+    referralFor: affiliates.referralFor,
+  });
   registerRoute(app, ordersRoutes.checkoutProduct, ({ query, body, auth, req }) =>
-    orders.startCheckout(
-      deps,
-      { buyerId: auth.sub, idempotencyKey: idempotencyKeyOf(req), origin: originOf(req) },
-      { type: 'product', vendorUrl: query.vendorUrl, ...body },
-    ),
+    orders.startCheckout(deps, checkoutContext(auth.sub, req), {
+      type: 'product',
+      vendorUrl: query.vendorUrl,
+      ...body,
+    }),
   );
   registerRoute(app, ordersRoutes.checkoutBundle, ({ body, auth, req }) =>
-    orders.startCheckout(
-      deps,
-      { buyerId: auth.sub, idempotencyKey: idempotencyKeyOf(req), origin: originOf(req) },
-      { type: 'bundle', ...body },
-    ),
+    orders.startCheckout(deps, checkoutContext(auth.sub, req), { type: 'bundle', ...body }),
   );
   registerRoute(app, ordersRoutes.previewCoupon, async ({ query, req }) => {
     await deps.limiter.consume([{ rule: rules.couponPreviewIp, key: addressKey(req.ip) }]);
@@ -107,11 +128,11 @@ export async function ordersModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, vendorCouponsRoutes.deleteVendorCoupon, ({ params, auth }) =>
     orders.deleteVendorCoupon(deps, auth.sub, params.id),
   );
-  await app.register(webhookRoute);
+  await app.register(webhookRoute, wiring);
 }
 
 /** The provider's webhook: verified on the raw body, so this plugin keeps JSON unparsed. */
-async function webhookRoute(app: FastifyInstance): Promise<void> {
+async function webhookRoute(app: FastifyInstance, { affiliates }: OrdersWiring): Promise<void> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
     done(null, body),
   );

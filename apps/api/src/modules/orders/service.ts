@@ -1,6 +1,6 @@
 // The orders module's use cases, one per file (docs/architecture.md#api-modules): routes and jobs import them here.
 export { previewCoupon } from './coupons.ts';
-export { startCheckout, type CheckoutContext } from './checkout.ts';
+export { startCheckout, type CheckoutContext, type ReferralLookup } from './checkout.ts';
 export { applyPaymentEvent } from './payment-events.ts';
 export { processAutoRefunds } from './auto-refunds.ts';
 export { ownPurchase, purchaseList, customerPortal } from './purchases.ts';

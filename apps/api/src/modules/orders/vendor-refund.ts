@@ -12,7 +12,7 @@ import { RefundRefusedError } from '../../integrations/payments/port.ts';
 import { newId, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
-import { rule } from './checkout.ts';
+import { rule } from './items.ts';
 import { latestPayments } from './refund-state.ts';
 import { one, type PurchaseRow } from './repository.ts';
 import { refundView, saleDetail, saleNotFound, type VendorRefundRow } from './vendor-sale.ts';

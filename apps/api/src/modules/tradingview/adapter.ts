@@ -5,19 +5,9 @@ import type { AppDeps } from '../../deps.ts';
 import { emailIn } from '../users/index.ts';
 import { itemSummaries, vendorUserIds } from '../catalog/index.ts';
 import { newTaskMail } from './mail.ts';
+import type { NewTask } from './task.ts';
 
-/** A task as the sync just created it. */
-export interface NewTask {
-  id: string;
-  vendorId: string;
-  kind: 'grant' | 'revoke';
-  username: string;
-  productId: string;
-  scripts: Array<{ id: string; name: string; url: string }>;
-  expiresAt: Date | null;
-  dueAt: Date | null;
-  reason: string;
-}
+export type { NewTask } from './task.ts';
 
 /**
  * Takes a vendor's new tasks in the transaction that created them and answers the ids of the mails

@@ -3,7 +3,7 @@ import { tradingViewTaskReasonWords } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { publicOrigin } from '../../platform/origin.ts';
-import type { NewTask } from './adapter.ts';
+import type { NewTask } from './task.ts';
 
 /** Dates as the web app writes them ("Mar 12, 2026"); the server has no reader's zone, so UTC. */
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });

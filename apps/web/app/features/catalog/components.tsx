@@ -9,12 +9,9 @@ import type {
 } from '@tradeshelf/contract';
 import { Picture } from '../../lib/images.tsx';
 import { countLabel, formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
+import { bundlePath, productPath, vendorPath } from '../../lib/paths.ts';
 
-export const productPath = (p: { id: string; slug: string }) =>
-  `/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`;
-export const bundlePath = (b: { id: string; slug: string }) =>
-  `/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`;
-export const vendorPath = (v: { vendorUrl: string }) => `/v/${encodeURIComponent(v.vendorUrl)}`;
+export { bundlePath, productPath, vendorPath };
 
 const kindGradient: Record<string, string> = {
   indicator: 'from-teal-500/40 to-sky-600/30',

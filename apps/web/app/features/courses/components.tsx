@@ -12,11 +12,10 @@ import { Alert, Button } from '../../components/ui.tsx';
 import { countLabel, formatDate, formatDuration, formatPrice } from '../../lib/format.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { productPath } from '../catalog/index.ts';
 import { fetchAttachmentUrl, fetchVideoUrl } from './api.ts';
 import { useProgressRecorder } from './hooks.ts';
 
-import { coursePath, lessonPath } from './paths.ts';
+import { coursePath, lessonPath, productPath } from '../../lib/paths.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
 

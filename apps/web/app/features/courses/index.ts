@@ -1,2 +1,2 @@
 // The courses feature's public entry: other features import this file only (docs/architecture.md#boundaries).
-export { coursePath } from './paths.ts';
+export { coursePath } from '../../lib/paths.ts';

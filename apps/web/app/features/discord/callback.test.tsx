@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
 import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.tsx';
-import { CANCELLED_TEXT, DiscordCallback, LIBRARY_REDIRECT_MS } from './callback.tsx';
+import { DiscordCallbackPage } from '../../routes/discord-auth-callback.tsx';
+import { CANCELLED_TEXT, LIBRARY_REDIRECT_MS } from './callback.tsx';
 import { leaveFor } from './navigation.ts';
 import { community, link } from './test-fixtures.ts';
 
@@ -43,7 +44,7 @@ function setup(
 ) {
   const app = renderWithApp(
     <Routes>
-      <Route path="/discord-auth-callback" element={<DiscordCallback />} />
+      <Route path="/discord-auth-callback" element={<DiscordCallbackPage />} />
       <Route path="/library" element={<p>The library</p>} />
     </Routes>,
     {

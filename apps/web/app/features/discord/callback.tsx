@@ -1,11 +1,10 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useStore } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Spinner } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import type { RootState } from '../../store.ts';
-import { fetchProfile } from '../user/index.ts';
 import { completeDiscordAuth } from './api.ts';
 import { useConnectDiscord } from './hooks.ts';
 
@@ -70,10 +69,11 @@ function Failed({
 /**
  * /discord-auth-callback (docs/product.md#discord-sign-in): Discord sends the buyer back here with `code` and `state` (or
  * `error`). The pair goes to the API once, guarded by the state it carries (React's strict effects
- * and a remount send nothing twice: a state is single use). On success the profile is read again
- * (linking fills an empty username) and the library opens.
+ * and a remount send nothing twice: a state is single use). On success `onLinked` runs (the route
+ * reads the profile again: linking fills an empty username; the user feature is not this one's to
+ * import, issue 28) and the library opens.
  */
-export function DiscordCallback() {
+export function DiscordCallback({ onLinked }: { onLinked?: () => void }) {
   const [params] = useSearchParams();
   const code = params.get('code') ?? '';
   const state = params.get('state') ?? '';
@@ -84,13 +84,18 @@ export function DiscordCallback() {
   const navigate = useNavigate();
   const auth = useAppSelector((s) => s.discord.auth);
   const mine = auth.state === state && state !== '';
+  // The latest callback, read when the answer comes: a new function each render must not resend.
+  const linkedRef = useRef(onLinked);
+  useEffect(() => {
+    linkedRef.current = onLinked;
+  });
 
   useEffect(() => {
     if (denied || !code || !state) return;
     if (store.getState().discord.auth.state === state) return;
     void dispatch(completeDiscordAuth({ code, state, ...(vendorUrl ? { vendorUrl } : {}) })).then(
       (result) => {
-        if (completeDiscordAuth.fulfilled.match(result)) void dispatch(fetchProfile());
+        if (completeDiscordAuth.fulfilled.match(result)) linkedRef.current?.();
       },
     );
   }, [dispatch, store, code, state, vendorUrl, denied]);

@@ -5,7 +5,7 @@ import { Alert, Button, Spinner } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { productPath } from '../catalog/index.ts';
+import { productPath } from '../../lib/paths.ts';
 import { fetchCommunities, reconnectCommunity, unlinkDiscord } from './api.ts';
 import { useConnectDiscord, useDiscordLink } from './hooks.ts';
 import { useCommunities } from './poll.ts';

@@ -14,7 +14,7 @@ import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { productPath } from '../catalog/index.ts';
+import { productPath } from '../../lib/paths.ts';
 import { deactivateDevice, downloadBuild, fetchApps, resetLicenceKey } from './api.ts';
 import { useCopyField } from './hooks.ts';
 import { licenceActionCleared } from './slice.ts';

@@ -7,9 +7,7 @@ import type {
   SubscriptionStatus,
 } from '@tradeshelf/contract';
 import { formatDate, formatMoney } from '../../lib/format.ts';
-import { bundlePath, productPath } from '../catalog/index.ts';
-import { coursePath } from '../courses/index.ts';
-import { APPS_PATH } from '../licences/index.ts';
+import { APPS_PATH, bundlePath, coursePath, productPath } from '../../lib/paths.ts';
 
 export const orderPath = (p: { id: string }) => `/orders/${encodeURIComponent(p.id)}`;
 /** The product or bundle page of what was bought. */

@@ -10,7 +10,7 @@ import type { Review, ReviewSummary } from '@tradeshelf/contract';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useAppSelector } from '../../lib/hooks.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
-import { productPath } from '../catalog/index.ts';
+import { productPath } from '../../lib/paths.ts';
 import type { ReviewDetails, ReviewPage } from './api.ts';
 import { useOpenReviewForm, useReviewDetails, useReviewList } from './hooks.ts';
 import { countLabel } from '../../lib/format.ts';

@@ -9,7 +9,7 @@ import type { TradingViewAccessItem, TradingViewAccount } from '@tradeshelf/cont
 import { Alert, Button, Field } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { productPath } from '../catalog/index.ts';
+import { productPath } from '../../lib/paths.ts';
 import { ScriptList, USERNAME_HINT } from './checkout.tsx';
 import { useTradingViewAccess, useUsernameForm } from './hooks.ts';
 

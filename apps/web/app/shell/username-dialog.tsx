@@ -6,7 +6,7 @@ import { useConnectDiscord } from '../features/discord/index.ts';
 import { updateProfile } from '../features/user/api.ts';
 import { clearUpdateStatus } from '../features/user/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
-import { Spinner } from './ui.tsx';
+import { Spinner } from '../components/ui.tsx';
 
 export function UsernamePrompt({ onLogout }: { onLogout: () => void }) {
   const dispatch = useAppDispatch();

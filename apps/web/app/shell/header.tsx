@@ -1,4 +1,4 @@
-import { UserAvatar } from './avatar.tsx';
+import { UserAvatar } from '../components/avatar.tsx';
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { endpoints } from '@tradeshelf/contract/client';

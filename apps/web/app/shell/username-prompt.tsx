@@ -1,7 +1,7 @@
 import { lazy, useEffect } from 'react';
 import { clearUpdateStatus } from '../features/user/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
-import { useToast } from './toasts.tsx';
+import { useToast } from '../components/toasts.tsx';
 
 /** docs/product.md#username-prompt: shown when logged in, the profile loaded and it has no username. */
 export function useUsernameRequired(): boolean {
