@@ -1,12 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { SMTP_PORT } from './e2e/mailbox.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// One browser per core beside the one server; past 4 the server, not the browsers, is the limit.
+const WORKERS = Number(process.env.E2E_WORKERS ?? Math.min(Math.max(availableParallelism(), 1), 4));
 
 export default defineConfig({
   testDir: 'e2e',
-  fullyParallel: false,
-  workers: 1,
+  // Specs keep to their own accounts or only read the demo ones, so tests spread over workers.
+  fullyParallel: true,
+  workers: WORKERS,
+  // One SMTP capture for the run, read by every worker (e2e/mailbox.ts).
+  globalSetup: './e2e/mail-capture.ts',
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

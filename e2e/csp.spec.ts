@@ -140,7 +140,10 @@ test('hosted checkout, customer portal, outbox and API docs work under their pol
   await page.goto('/dev/mail');
   expect(await background()).toBe('rgb(11, 15, 23)');
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: /Tradeshelf API/ })).toBeVisible();
+  // Swagger UI draws the whole OpenAPI document first: on a loaded machine that took over 10 s.
+  await expect(page.getByRole('heading', { name: /Tradeshelf API/ })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByText('/auth/signup/buyer').first()).toBeVisible();
   expect(await settled(page, seen)).toEqual([]);
 });
