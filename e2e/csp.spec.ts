@@ -72,6 +72,9 @@ test('home → search → filter → product → storefront hydrate and work wit
   await page.getByLabel('Search the marketplace').fill('divergence');
   await page.getByLabel('Search the marketplace').press('Enter');
   await expect(page.getByRole('heading', { name: 'Results for “divergence”' })).toBeVisible();
+  // A select submits from script: wait for the hydration the plain search form's load started (the
+  // header stops being busy); under load a change made before it was lost.
+  await expect(page.getByRole('banner').locator('[aria-busy="true"]')).toHaveCount(0);
   await page.getByLabel('Category').selectOption('indicators');
   await expect(page).toHaveURL(/category=indicators/);
   await mark(page);
