@@ -40,7 +40,7 @@ export default defineConfig({
     command: 'rm -rf .data-e2e && node --import tsx apps/api/src/main.ts',
     url: `http://127.0.0.1:${PORT}/readyz`,
     // A first start on a clean clone draws the demo pictures (ADR 026) and keeps a migrated database
-    // (apps/api/src/db/template.ts) in node_modules/.cache; later starts copy both.
+    // (apps/api/src/db/template.ts) in .cache/tradeshelf; later starts copy both.
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'ignore',

@@ -17,12 +17,12 @@ import { migrationsFolder } from './migrate.ts';
  * A freshly migrated embedded database, kept so the next empty data directory (every e2e run, a
  * second `npm start` with a new DATA_DIR) unpacks it instead of running initdb and every migration
  * again: ~21 s of a start on the shared 2-core machine, ~8 s unpacked. Keyed by the migrations and
- * the PGlite release, so a new migration or upgrade makes a new one. Beside the installed packages,
- * like the demo pictures (ADR 026): a clean install starts without it.
+ * the PGlite release, so a new migration or upgrade makes a new one. In the git-ignored `.cache/`
+ * beside the demo pictures (ADR 026), so it survives `npm ci`.
  */
 const CACHE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../node_modules/.cache/tradeshelf-pglite',
+  '../../../../.cache/tradeshelf/pglite',
 );
 
 function pgliteVersion(): string {
