@@ -15,6 +15,9 @@ test('home → search → filter → product → storefront, and the back button
 
   await expect(page).toHaveURL(/\/search\?q=divergence/);
   await expect(page.getByRole('heading', { name: 'Results for “divergence”' })).toBeVisible();
+  // A select submits from script: wait for the hydration the plain search form's load started (the
+  // header stops being busy); under load a change made before it was lost.
+  await expect(page.getByRole('banner').locator('[aria-busy="true"]')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'RSI Divergence Pro' }).first()).toBeVisible();
 
   await page.getByLabel('Category').selectOption('indicators');

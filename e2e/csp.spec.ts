@@ -72,6 +72,9 @@ test('home → search → filter → product → storefront hydrate and work wit
   await page.getByLabel('Search the marketplace').fill('divergence');
   await page.getByLabel('Search the marketplace').press('Enter');
   await expect(page.getByRole('heading', { name: 'Results for “divergence”' })).toBeVisible();
+  // A select submits from script: wait for the hydration the plain search form's load started (the
+  // header stops being busy); under load a change made before it was lost.
+  await expect(page.getByRole('banner').locator('[aria-busy="true"]')).toHaveCount(0);
   await page.getByLabel('Category').selectOption('indicators');
   await expect(page).toHaveURL(/category=indicators/);
   await mark(page);
@@ -140,7 +143,10 @@ test('hosted checkout, customer portal, outbox and API docs work under their pol
   await page.goto('/dev/mail');
   expect(await background()).toBe('rgb(11, 15, 23)');
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: /Tradeshelf API/ })).toBeVisible();
+  // Swagger UI draws the whole OpenAPI document first: on a loaded machine that took over 10 s.
+  await expect(page.getByRole('heading', { name: /Tradeshelf API/ })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByText('/auth/signup/buyer').first()).toBeVisible();
   expect(await settled(page, seen)).toEqual([]);
 });

@@ -1,55 +1,56 @@
-import { once } from 'node:events';
-import { SMTPServer } from 'smtp-server';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 
-export interface Mailbox {
-  /** Newest 6-digit code mailed to `to`, or null. */
-  codeFor(to: string): string | null;
-  /** Subjects (unfolded) and Reply-To of every mail sent to `to`, oldest first. */
-  mailsTo(to: string): Array<{ subject: string; replyTo: string | null }>;
-  close(): Promise<void>;
+/**
+ * Where the one SMTP capture (e2e/mail-capture.ts, started once per run in globalSetup) appends
+ * each mail as a JSON line, so every worker reads the same mailbox (one SMTP port per worker would
+ * clash). Keyed by port: two checkouts running their suites side by side keep apart.
+ */
+export const MAIL_FILE = path.join(tmpdir(), `tradeshelf-e2e-mail-${SMTP_PORT}.jsonl`);
+
+interface Mail {
+  to: string[];
+  subject: string;
+  replyTo: string | null;
 }
 
-/** The loopback SMTP server the app's real nodemailer transport delivers to. */
-export async function openMailbox(port: number): Promise<Mailbox> {
-  const mails: Array<{ to: string[]; subject: string; replyTo: string | null }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        // Long headers are folded onto continuation lines.
-        const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(head)?.[1]?.trim() ?? '',
-          replyTo: /^Reply-To: (.*)$/im.exec(head)?.[1]?.trim() ?? null,
-        });
-        callback();
-      });
-    },
-  });
-  server.listen(port, '127.0.0.1');
-  await once(server.server, 'listening');
-  return {
-    codeFor(to) {
-      for (let i = mails.length - 1; i >= 0; i--) {
-        const m = mails[i]!;
-        const code = /code: (\d{6})/.exec(m.subject)?.[1];
-        if (m.to.includes(to) && code) return code;
-      }
-      return null;
-    },
-    mailsTo(to) {
-      return mails
-        .filter((m) => m.to.includes(to))
-        .map(({ subject, replyTo }) => ({ subject, replyTo }));
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+export function recordMail(mail: Mail): void {
+  appendFileSync(MAIL_FILE, JSON.stringify(mail) + '\n');
 }
+
+function mails(): Mail[] {
+  let text: string;
+  try {
+    text = readFileSync(MAIL_FILE, 'utf8');
+  } catch {
+    return [];
+  }
+  // A line being appended at this moment is read on the next poll.
+  return text
+    .split('\n')
+    .filter((line) => line.endsWith('}'))
+    .map((line) => JSON.parse(line) as Mail);
+}
+
+/** The mail the app's real nodemailer transport delivered over loopback SMTP this run. */
+export const mailbox = {
+  /** Newest 6-digit code mailed to `to`, or null. */
+  codeFor(to: string): string | null {
+    const all = mails();
+    for (let i = all.length - 1; i >= 0; i--) {
+      const m = all[i]!;
+      const code = /code: (\d{6})/.exec(m.subject)?.[1];
+      if (m.to.includes(to) && code) return code;
+    }
+    return null;
+  },
+  /** Subjects (unfolded) and Reply-To of every mail sent to `to`, oldest first. */
+  mailsTo(to: string): Array<{ subject: string; replyTo: string | null }> {
+    return mails()
+      .filter((m) => m.to.includes(to))
+      .map(({ subject, replyTo }) => ({ subject, replyTo }));
+  },
+};

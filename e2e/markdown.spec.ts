@@ -3,13 +3,31 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 // Issue 27: "## Heading" on the line before its text showed the literal "##" on product pages. The
 // API renders Markdown to sanitised HTML (ADR 056); the page inserts it without a parser of its own.
 
-const VENDOR = { email: 'vendor@demo.tradeshelf.test', password: 'tradeshelf-demo' };
 const RUN = Date.now().toString(36).slice(-6);
 
+/**
+ * A vendor of its own, set up through the API: the demo vendor's storefront is counted by
+ * honest-pages.spec.ts, which may run at the same time in another worker.
+ */
+async function newVendorHeaders(request: APIRequestContext) {
+  const signup = await request.post('/auth/signup/buyer', {
+    data: { email: `markdown-${RUN}-${Date.now()}@example.com`, password: 'markdown-vendor-77' },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const buyer = { authorization: `Bearer ${((await signup.json()) as { token: string }).token}` };
+  const role = await request.post('/api/v1/user/role/vendor', { headers: buyer });
+  expect(role.ok(), await role.text()).toBe(true);
+  const headers = { authorization: `Bearer ${((await role.json()) as { token: string }).token}` };
+  const storefront = await request.put('/api/v1/vendor/storefront', {
+    headers,
+    data: { vendorUrl: `markdown-${RUN}`, displayName: `Markdown ${RUN}` },
+  });
+  expect(storefront.ok(), await storefront.text()).toBe(true);
+  return headers;
+}
+
 async function publishedProduct(request: APIRequestContext, description: string) {
-  const login = await request.post('/auth/login', { data: VENDOR });
-  expect(login.ok()).toBe(true);
-  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const headers = await newVendorHeaders(request);
   const created = await request.post('/api/v1/vendor/products', {
     headers,
     data: {

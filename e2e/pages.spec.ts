@@ -1,14 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { a11yViolations } from './axe.ts';
-import { openMailbox, SMTP_PORT, type Mailbox } from './mailbox.ts';
-
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await openMailbox(SMTP_PORT);
-});
-test.afterAll(async () => {
-  await mailbox.close();
-});
+import { mailbox } from './mailbox.ts';
 
 const policyPages = [
   ['Contact', '/contact', 'Contact support'],

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { a11yViolations } from './axe.ts';
-import { openMailbox, SMTP_PORT, type Mailbox } from './mailbox.ts';
+import { mailbox } from './mailbox.ts';
 
 // Issue 17: a TradingView indicator that delivers an invite-only script (ADR 034). The library asks
 // for the TradingView username, the vendor's queue gets the task (and an e-mail), the vendor
@@ -8,14 +8,6 @@ import { openMailbox, SMTP_PORT, type Mailbox } from './mailbox.ts';
 
 const INDICATOR = 'Supertrend Ribbon';
 const VENDOR = { email: 'vendor@demo.tradeshelf.test', password: 'tradeshelf-demo' };
-
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await openMailbox(SMTP_PORT);
-});
-test.afterAll(async () => {
-  await mailbox.close();
-});
 
 /** A new account, so nothing the other specs do (or the demo buyer owns) is in the way. */
 async function signUp(page: Page) {

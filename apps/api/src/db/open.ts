@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { connectDatabase, type Database } from './client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
+import { isEmptyDataDir, keepTemplate, readTemplate } from './template.ts';
 
 export interface OpenedDatabase {
   database: Database;
@@ -20,8 +21,16 @@ export async function openDatabase(
 ): Promise<OpenedDatabase> {
   let embedded: EmbeddedPostgres | null = null;
   let url = config.DATABASE_URL;
+  let keep = false;
   if (!url) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.resolve(config.DATA_DIR, 'pglite') });
+    const dataDir = path.resolve(config.DATA_DIR, 'pglite');
+    // An empty data dir starts from the kept migrated template when there is one (template.ts).
+    const template = isEmptyDataDir(dataDir) ? readTemplate() : null;
+    keep = !template && isEmptyDataDir(dataDir);
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      ...(template ? { loadDataDir: template } : {}),
+    });
     url = embedded.url;
   }
   const database = connectDatabase(url, embedded ? 8 : 10, {
@@ -29,5 +38,10 @@ export async function openDatabase(
     onError: (err) => log?.warn({ err: err.message }, 'database connection lost'),
   });
   await runMigrations(database.db);
+  // Only a speed-up: a start never fails because the template could not be written.
+  if (embedded && keep)
+    await keepTemplate(embedded.pglite).catch((err: Error) =>
+      log?.warn({ err: err.message }, 'migrated template not kept'),
+    );
   return { database, url, embedded };
 }

@@ -157,8 +157,11 @@ export async function renderDemoPictures(
   return { ...counts, ms: Math.round(performance.now() - started) };
 }
 
-/** Beside the installed packages: survives new data directories, goes with a clean install. */
+/**
+ * In the checkout's git-ignored `.cache/`: survives new data directories and `npm ci` (which empties
+ * node_modules, so CI drew every picture on each run); `git clean -fdx` removes it.
+ */
 const DEFAULT_CACHE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../node_modules/.cache/tradeshelf-demo-pictures',
+  '../../../../../.cache/tradeshelf/demo-pictures',
 );
