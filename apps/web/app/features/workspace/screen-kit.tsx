@@ -65,9 +65,6 @@ export function ReadError({ error, onRetry }: { error: ApiError | null; onRetry:
   );
 }
 
-// The confirm step is shared with the buyer's screens (the affiliate payout): components/confirm-step.tsx.
-export { ConfirmStep } from '../../components/confirm-step.tsx';
-
 /** Copies a value; says "Copied", or selects it for copying by hand when the clipboard is shut. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');

@@ -1,5 +1,6 @@
 import type { CouponInput, CouponState, VendorCoupon } from '@tradeshelf/contract';
 import { useState } from 'react';
+import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
@@ -144,30 +145,21 @@ export function CouponsPage() {
                   </p>
                 </div>
                 {confirmDelete === c.id ? (
-                  <div
-                    role="alertdialog"
-                    aria-label={`Confirm removing ${c.code}`}
-                    className="flex flex-col gap-2 sm:items-end"
+                  <ConfirmStep
+                    compact
+                    title={`${c.redemptions > 0 ? 'Deactivate' : 'Delete'} ${c.code}?`}
+                    confirmLabel={c.redemptions > 0 ? 'Deactivate' : 'Delete'}
+                    cancelLabel="Keep it"
+                    busy={remove.busy}
+                    error={null}
+                    returnFocusTo={`coupon-drop-${c.id}`}
+                    onConfirm={() => void drop(c.id)}
+                    onCancel={() => setConfirmDelete(null)}
                   >
-                    <p className="text-sm text-rose-200">
-                      {c.redemptions > 0
-                        ? 'It has been used, so it will be deactivated and kept for your records.'
-                        : 'Delete this coupon?'}
-                    </p>
-                    <div className="flex gap-2">
-                      <Button
-                        type="button"
-                        variant="danger"
-                        loading={remove.busy}
-                        onClick={() => void drop(c.id)}
-                      >
-                        {c.redemptions > 0 ? 'Deactivate' : 'Delete'}
-                      </Button>
-                      <Button type="button" variant="ghost" onClick={() => setConfirmDelete(null)}>
-                        Keep it
-                      </Button>
-                    </div>
-                  </div>
+                    {c.redemptions > 0 && (
+                      <p>It has been used, so it will be deactivated and kept for your records.</p>
+                    )}
+                  </ConfirmStep>
                 ) : (
                   <div className="flex gap-2">
                     <Button
@@ -182,6 +174,7 @@ export function CouponsPage() {
                       <Button
                         type="button"
                         variant="ghost"
+                        id={`coupon-drop-${c.id}`}
                         onClick={() => setConfirmDelete(c.id)}
                         aria-label={`${c.redemptions > 0 ? 'Deactivate' : 'Delete'} ${c.code}`}
                       >
