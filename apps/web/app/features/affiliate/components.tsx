@@ -23,6 +23,7 @@ import { monthLabel, percent } from './format.ts';
 import { useCopy } from './hooks.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
+import { Loading } from '../../components/screen.tsx';
 
 const EarningsChart = lazy(() => import('./chart.tsx'));
 
@@ -159,7 +160,7 @@ export function EarningsPanel({ stats }: { stats: AffiliateStats }) {
         </h2>
         <p className="text-sm text-slate-400">{formatMoney(total, currency)} after clawbacks</p>
       </div>
-      <Suspense fallback={<div className="h-56 animate-pulse rounded-lg bg-ink-800" />}>
+      <Suspense fallback={<Loading label="Loading the chart…" size="page" />}>
         <EarningsChart points={stats.earnings} currency={currency} />
       </Suspense>
       {/* A table is never narrower than its cells: the hidden box around it clips it instead. */}

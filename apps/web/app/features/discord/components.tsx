@@ -10,6 +10,7 @@ import { productPath } from '../catalog/index.ts';
 import { fetchCommunities, reconnectCommunity, unlinkDiscord } from './api.ts';
 import { useConnectDiscord, useDiscordLink } from './hooks.ts';
 import { useCommunities } from './poll.ts';
+import { Loading } from '../../components/screen.tsx';
 
 /** A health in one or two words, with its colour (dark theme, AA contrast on ink-900). */
 const healthLabels: Record<AccessHealthStatus, [string, string]> = {
@@ -233,18 +234,6 @@ export function CommunityCard({ community }: { community: Community }) {
   );
 }
 
-/** Placeholder cards while the library loads. */
-export function CardsSkeleton({ label, rows = 2 }: { label: string; rows?: number }) {
-  return (
-    <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-      <span className="sr-only">{label}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="h-36 rounded-xl bg-ink-800" />
-      ))}
-    </div>
-  );
-}
-
 /** The buyer's communities with their health; polls while access is on its way. */
 export function CommunityList() {
   const dispatch = useAppDispatch();
@@ -263,7 +252,7 @@ export function CommunityList() {
         </button>
       </Alert>
     );
-  if (!list) return <CardsSkeleton label="Loading your communities…" />;
+  if (!list) return <Loading label="Loading your communities…" rows={2} />;
   if (!list.length) return null;
   return (
     <>
@@ -322,9 +311,7 @@ export function DiscordAccountPanel() {
           </button>
         </Alert>
       ) : link.status !== 'success' && !account ? (
-        <div aria-busy="true" className="h-12 animate-pulse rounded-lg bg-ink-800">
-          <span className="sr-only">Loading your Discord account…</span>
-        </div>
+        <Loading label="Loading your Discord account…" size="line" />
       ) : !account ? (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-slate-300">

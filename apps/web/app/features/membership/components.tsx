@@ -17,6 +17,7 @@ import {
 } from './api.ts';
 import { useMembership } from './hooks.ts';
 import { resetSave } from './slice.ts';
+import { Loading } from '../../components/screen.tsx';
 
 const card = 'flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6';
 const linkClass =
@@ -135,8 +136,7 @@ export function MembershipSection() {
         <Alert>{status.error?.error ?? 'We could not load your plan.'}</Alert>
       </section>
     );
-  if (!loaded)
-    return <div className="h-32 animate-pulse rounded-2xl bg-ink-800" aria-busy="true" />;
+  if (!loaded) return <Loading label="Loading your plan…" />;
   if (!membership)
     return (
       <section className={card} aria-labelledby="plan-heading">
@@ -355,7 +355,7 @@ export function SavedSearchesSection() {
       )}
       {edit.status === 'failure' && edit.error && <Alert>{edit.error.error}</Alert>}
       {!page && list.status !== 'failure' && (
-        <div className="h-16 animate-pulse rounded-lg bg-ink-800" aria-busy="true" />
+        <Loading label="Loading your saved searches…" size="row" />
       )}
       {page && page.savedSearches.length === 0 && (
         <p className="text-sm text-slate-300">

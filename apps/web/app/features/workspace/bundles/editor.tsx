@@ -42,6 +42,7 @@ import {
   type BundleForm,
 } from './form.ts';
 import { ProductPicker } from './picker.tsx';
+import { Loading } from '../../../components/screen.tsx';
 
 /** What buyers save, or why it cannot be told yet; and which chosen products buyers will not get. */
 function SavingNote({ form }: { form: BundleForm }) {
@@ -409,11 +410,6 @@ export function LoadedBundleEditor({ id }: { id: string }) {
         </Link>
       </Alert>
     );
-  if (!read.data || read.data.id !== id)
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the bundle…</span>
-      </div>
-    );
+  if (!read.data || read.data.id !== id) return <Loading label="Loading the bundle…" size="page" />;
   return <VendorBundleEditor key={id} bundle={read.data} />;
 }

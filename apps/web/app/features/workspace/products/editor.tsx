@@ -56,6 +56,7 @@ import {
   type ProductForm,
 } from './form.ts';
 import { assetClassLabels, kindLabels, statusLabels, statusStyles } from './labels.ts';
+import { Loading } from '../../../components/screen.tsx';
 
 const box = fieldBox;
 
@@ -617,10 +618,6 @@ export function LoadedProductEditor({ id }: { id: string }) {
       </Alert>
     );
   if (!read.data || read.data.id !== id)
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the product…</span>
-      </div>
-    );
+    return <Loading label="Loading the product…" size="page" />;
   return <VendorProductEditor key={id} product={read.data} />;
 }

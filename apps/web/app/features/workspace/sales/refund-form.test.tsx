@@ -85,7 +85,9 @@ describe('refund form', () => {
     await user.type(screen.getByLabelText('Amount (USD)'), '12.50');
     await user.type(reason(), 'Late');
     await user.click(screen.getByRole('button', { name: 'Refund…' }));
-    expect(screen.getByRole('group', { name: 'Confirm the refund' }).textContent).toContain('They keep their access.');
+    expect(screen.getByRole('group', { name: 'Confirm the refund' }).textContent).toContain(
+      'They keep their access.',
+    );
     await user.click(screen.getByRole('button', { name: 'Refund $12.50' }));
     expect(calls[0]!.body).toEqual({ amount: 1_250, reason: 'Late' });
   });

@@ -16,6 +16,7 @@ import { useAction, useRead } from '../request.ts';
 import { fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
+import { Loading } from '../../../components/screen.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
 
@@ -133,12 +134,7 @@ export function SaleDetail({ id }: { id: string }) {
         </Link>
       </Alert>
     );
-  if (!sale)
-    return (
-      <div aria-busy="true" className="h-60 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the sale…</span>
-      </div>
-    );
+  if (!sale) return <Loading label="Loading the sale…" size="page" />;
   const st = saleStatus(sale);
   const onRefund = async (body: VendorRefundBody, key: string): Promise<boolean> => {
     const done = await refund.run({ id: sale.id, body, key });
