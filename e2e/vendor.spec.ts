@@ -361,7 +361,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
     const refund = vendor.getByRole('form', { name: 'Refund' });
     await refund.getByLabel('Reason (the buyer is told)').fill('Refunded in the vendor walk.');
     await refund.getByRole('button', { name: 'Refund…' }).click();
-    const confirm = vendor.getByRole('alertdialog', { name: 'Confirm the refund' });
+    const confirm = vendor.getByRole('group', { name: 'Confirm the refund' });
     await expect(confirm).toContainText('ends their access');
     await confirm.getByRole('button', { name: 'Refund $19' }).click();
     // The sale reads as refunded in full, with the reason the buyer is told.

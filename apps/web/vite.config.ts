@@ -66,7 +66,8 @@ const uSesShim = /use-sync-external-store[\\/](shim[\\/]|cjs[\\/]use-sync-extern
 const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\/]store\.ts$/;
 /**
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
- * the username drawer (loaded when it shows), the confirm step and the icons of signed-in screens; whole features no public page shows (affiliate,
+ * the username drawer (loaded when it shows), the confirm step, upload control, screen shape, pager and the
+ * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliate,
  * courses, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
  * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms.
@@ -75,7 +76,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|confirm-step|icons)',
+      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager)',
       'shell/username-dialog',
       'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(support|tradingview)/[\\w-]+',

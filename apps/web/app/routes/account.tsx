@@ -11,6 +11,7 @@ import { MembershipSection, SavedSearchesSection } from '../features/membership/
 import { addVendorRole, uploadAvatar } from '../features/user/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { Loading } from '../components/screen.tsx';
 
 export const meta = () => pageMeta('Your account');
 
@@ -46,9 +47,8 @@ function AccountPage() {
     return <Alert>{profile.error?.error ?? 'We could not load your profile.'}</Alert>;
   if (!user) {
     return (
-      <div className="mx-auto max-w-2xl animate-pulse space-y-4" aria-busy="true">
-        <div className="h-8 w-48 rounded bg-ink-800" />
-        <div className="h-32 rounded-2xl bg-ink-800" />
+      <div className="mx-auto max-w-2xl">
+        <Loading label="Loading your account…" />
       </div>
     );
   }

@@ -1,6 +1,5 @@
 import { useSearchParams } from 'react-router';
 import { RequireAuth } from '../components/require-auth.tsx';
-import { Alert } from '../components/ui.tsx';
 import {
   EarningsPanel,
   PayoutPanel,
@@ -13,6 +12,7 @@ import {
 } from '../features/affiliate/components.tsx';
 import { useAffiliateDashboard } from '../features/affiliate/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { Loading, ReadError } from '../components/screen.tsx';
 
 export const meta = () => [
   ...pageMeta('Affiliate dashboard'),
@@ -32,20 +32,11 @@ function AffiliatePage() {
         </p>
       </div>
       {referrals.status === 'failure' && referrals.error && (
-        <Alert>
-          {referrals.error.error}{' '}
-          <button type="button" className="font-semibold underline" onClick={reload}>
-            Try again
-          </button>
-        </Alert>
+        <ReadError error={referrals.error} onRetry={reload} />
       )}
       {invites.data && <PendingInvites invites={invites.data} highlight={params.get('invite')} />}
       {!page && referrals.status !== 'failure' && (
-        <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-          <span className="sr-only">Loading your affiliate dashboard…</span>
-          <div className="h-24 rounded-xl bg-ink-800" />
-          <div className="h-56 rounded-xl bg-ink-800" />
-        </div>
+        <Loading label="Loading your affiliate dashboard…" size="row" rows={2} />
       )}
       {page && (
         <>

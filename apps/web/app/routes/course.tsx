@@ -12,6 +12,7 @@ import {
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { countLabel } from '../lib/format.ts';
+import { Loading } from '../components/screen.tsx';
 
 export const meta = () => [...pageMeta('Course'), { name: 'robots', content: 'noindex' }];
 
@@ -41,10 +42,8 @@ export function CoursePage() {
     );
   if (!course)
     return (
-      <div aria-busy="true" className="mx-auto flex max-w-5xl animate-pulse flex-col gap-4">
-        <span className="sr-only">Loading the course…</span>
-        <div className="h-8 w-1/2 rounded bg-ink-800" />
-        <div className="aspect-video rounded-xl bg-ink-800" />
+      <div className="mx-auto max-w-5xl">
+        <Loading label="Loading the course…" size="page" />
       </div>
     );
 

@@ -8,10 +8,11 @@ import { coursePath } from '../features/courses/index.ts';
 import { APPS_PATH } from '../features/licences/index.ts';
 import { fetchPurchaseList } from '../features/orders/api.ts';
 import { TradingViewSection } from '../features/tradingview/index.ts';
-import { orderPath, RowsSkeleton, schemeLabel } from '../features/orders/components.tsx';
+import { orderPath, schemeLabel } from '../features/orders/components.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { Loading } from '../components/screen.tsx';
 
 export const meta = () => [
   ...pageMeta('Your library', 'Everything you own on Tradeshelf: communities, tools and courses.'),
@@ -61,7 +62,7 @@ function OtherPurchases() {
         </button>
       </Alert>
     );
-  if (!data) return <RowsSkeleton rows={2} label="Loading your purchases…" />;
+  if (!data) return <Loading label="Loading your purchases…" size="row" rows={2} />;
   return (
     <>
       {owned.length > 0 ? (

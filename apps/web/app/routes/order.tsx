@@ -8,7 +8,6 @@ import {
   Entitlements,
   itemPath,
   money,
-  RowsSkeleton,
   schemeLabel,
   StatusBadge,
   subscriptionLabels,
@@ -18,6 +17,7 @@ import { openCustomerPortal } from '../features/user/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { Loading } from '../components/screen.tsx';
 
 export const meta = () => pageMeta('Your order');
 
@@ -45,7 +45,7 @@ function OrderPage({ id }: { id: string }) {
   if (!purchase)
     return (
       <div className="mx-auto max-w-2xl">
-        <RowsSkeleton rows={3} label="Loading your order…" />
+        <Loading label="Loading your order…" size="row" rows={3} />
       </div>
     );
 

@@ -6,7 +6,6 @@ import { fetchPurchaseList } from '../features/orders/api.ts';
 import {
   money,
   orderPath,
-  RowsSkeleton,
   schemeLabel,
   StatusBadge,
   subscriptionLine,
@@ -14,6 +13,7 @@ import {
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { Loading } from '../components/screen.tsx';
 
 export const meta = () => pageMeta('Your orders');
 
@@ -48,7 +48,7 @@ function OrdersPage() {
         </Alert>
       )}
       {(loadingFirst || (list.status === 'idle' && !data)) && (
-        <RowsSkeleton rows={4} label="Loading your orders…" />
+        <Loading label="Loading your orders…" size="row" rows={4} />
       )}
       {data && data.purchases.length === 0 && (
         <div className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center">

@@ -7,7 +7,7 @@ import type {
   Payout,
   ReferralSale,
 } from '@tradeshelf/contract';
-import { ConfirmStep } from '../../components/confirm-step.tsx';
+import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
@@ -23,6 +23,7 @@ import { monthLabel, percent } from './format.ts';
 import { useCopy } from './hooks.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
+import { Loading } from '../../components/screen.tsx';
 
 const EarningsChart = lazy(() => import('./chart.tsx'));
 
@@ -63,15 +64,10 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
   const connect = useAppSelector((s) => s.affiliate.connect);
   const reasonId = useId();
   // A payout sends the whole balance: asked first, with the amount and the account (issue 27).
-  const [confirming, setConfirming] = useState(false);
-  const payoutButton = useRef<HTMLButtonElement>(null);
-  const closeConfirm = () => {
-    setConfirming(false);
-    requestAnimationFrame(() => payoutButton.current?.focus());
-  };
+  const confirm = useConfirm();
   const onPayout = async () => {
     const done = await dispatch(requestPayout());
-    setConfirming(false);
+    confirm.close();
     if (requestPayout.fulfilled.match(done)) {
       const p = done.payload;
       toast(
@@ -110,29 +106,30 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
               : 'Connect payout account'}
           </Button>
         )}
-        {!confirming && (
+        {!confirm.open && (
           <Button
-            ref={payoutButton}
+            id={confirm.triggerId}
             type="button"
             variant={needsAccount ? 'ghost' : 'primary'}
             disabled={!stats.canRequestPayout}
             loading={payout.status === 'loading'}
             aria-describedby={stats.payoutBlockedReason ? reasonId : undefined}
-            onClick={() => setConfirming(true)}
+            onClick={confirm.show}
           >
             Request payout
           </Button>
         )}
       </div>
-      {confirming && (
+      {confirm.open && (
         <ConfirmStep
           tone="primary"
+          returnFocusTo={confirm.triggerId}
           title={`Pay out ${money(stats.availableBalance)}?`}
           confirmLabel={`Pay out ${money(stats.availableBalance)}`}
           busy={payout.status === 'loading'}
           error={null}
           onConfirm={() => void onPayout()}
-          onCancel={closeConfirm}
+          onCancel={confirm.close}
         >
           <p data-testid="payout-confirm-text">
             Your whole available balance, {money(stats.availableBalance)}, goes to{' '}
@@ -163,7 +160,7 @@ export function EarningsPanel({ stats }: { stats: AffiliateStats }) {
         </h2>
         <p className="text-sm text-slate-400">{formatMoney(total, currency)} after clawbacks</p>
       </div>
-      <Suspense fallback={<div className="h-56 animate-pulse rounded-lg bg-ink-800" />}>
+      <Suspense fallback={<Loading label="Loading the chart…" size="page" />}>
         <EarningsChart points={stats.earnings} currency={currency} />
       </Suspense>
       {/* A table is never narrower than its cells: the hidden box around it clips it instead. */}

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { AccessEvent, AccessHealthStatus, Community } from '@tradeshelf/contract';
+import { ConfirmStep } from '../../components/confirm-step.tsx';
 import { Alert, Button, Spinner } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -9,6 +10,7 @@ import { productPath } from '../../lib/paths.ts';
 import { fetchCommunities, reconnectCommunity, unlinkDiscord } from './api.ts';
 import { useConnectDiscord, useDiscordLink } from './hooks.ts';
 import { useCommunities } from './poll.ts';
+import { Loading } from '../../components/screen.tsx';
 
 /** A health in one or two words, with its colour (dark theme, AA contrast on ink-900). */
 const healthLabels: Record<AccessHealthStatus, [string, string]> = {
@@ -232,18 +234,6 @@ export function CommunityCard({ community }: { community: Community }) {
   );
 }
 
-/** Placeholder cards while the library loads. */
-export function CardsSkeleton({ label, rows = 2 }: { label: string; rows?: number }) {
-  return (
-    <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-      <span className="sr-only">{label}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="h-36 rounded-xl bg-ink-800" />
-      ))}
-    </div>
-  );
-}
-
 /** The buyer's communities with their health; polls while access is on its way. */
 export function CommunityList() {
   const dispatch = useAppDispatch();
@@ -262,7 +252,7 @@ export function CommunityList() {
         </button>
       </Alert>
     );
-  if (!list) return <CardsSkeleton label="Loading your communities…" />;
+  if (!list) return <Loading label="Loading your communities…" rows={2} />;
   if (!list.length) return null;
   return (
     <>
@@ -291,19 +281,8 @@ export function DiscordAccountPanel() {
   const unlink = useAppSelector((s) => s.discord.unlink);
   const { connect, leaving, error: connectError } = useConnectDiscord();
   const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLDivElement>(null);
   const unlinkId = useId();
   const connectId = useId();
-  const wasConfirming = useRef(false);
-
-  // The confirm step takes the focus when it opens and gives it back when it closes.
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (wasConfirming.current)
-      // Back to Unlink; after unlinking, to Connect Discord, which took its place.
-      (document.getElementById(unlinkId) ?? document.getElementById(connectId))?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming, unlinkId, connectId]);
 
   const doUnlink = async () => {
     const result = await dispatch(unlinkDiscord());
@@ -332,9 +311,7 @@ export function DiscordAccountPanel() {
           </button>
         </Alert>
       ) : link.status !== 'success' && !account ? (
-        <div aria-busy="true" className="h-12 animate-pulse rounded-lg bg-ink-800">
-          <span className="sr-only">Loading your Discord account…</span>
-        </div>
+        <Loading label="Loading your Discord account…" size="line" />
       ) : !account ? (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-slate-300">
@@ -402,37 +379,23 @@ export function DiscordAccountPanel() {
             </p>
           )}
           {confirming && (
-            <div
-              ref={confirmRef}
-              tabIndex={-1}
-              role="group"
-              aria-labelledby="unlink-title"
-              aria-describedby="unlink-text"
-              className="flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
+            <ConfirmStep
+              title={`Unlink ${account.username}?`}
+              confirmLabel="Unlink and remove roles"
+              cancelLabel="Keep it linked"
+              testId="discord-unlink-confirm"
+              busy={unlink.status === 'loading'}
+              error={unlink.status === 'failure' ? (unlink.error?.error ?? null) : null}
+              // Back to Unlink; after unlinking, to Connect Discord, which took its place.
+              returnFocusTo={[unlinkId, connectId]}
+              onConfirm={() => void doUnlink()}
+              onCancel={() => setConfirming(false)}
             >
-              <p id="unlink-title" className="font-semibold text-white">
-                Unlink {account.username}?
-              </p>
-              <p id="unlink-text" className="text-sm text-slate-200">
+              <p>
                 The roles we gave this Discord account are removed from every community server. Your
                 purchases stay yours: connect Discord again and your access comes back.
               </p>
-              {unlink.status === 'failure' && unlink.error && <Alert>{unlink.error.error}</Alert>}
-              <div className="flex flex-wrap gap-2">
-                <Button
-                  type="button"
-                  variant="danger"
-                  data-testid="discord-unlink-confirm"
-                  loading={unlink.status === 'loading'}
-                  onClick={() => void doUnlink()}
-                >
-                  Unlink and remove roles
-                </Button>
-                <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
-                  Keep it linked
-                </Button>
-              </div>
-            </div>
+            </ConfirmStep>
           )}
         </>
       )}

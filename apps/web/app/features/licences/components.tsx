@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import { Link } from 'react-router';
 import {
   LICENCE_RESETS_MAX,
@@ -9,7 +9,7 @@ import {
   type LicenceStatus,
 } from '@tradeshelf/contract/client';
 import type { Licence, LicenceActivation } from '@tradeshelf/contract';
-import { ConfirmStep } from '../../components/confirm-step.tsx';
+import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -59,30 +59,23 @@ const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
 
 /**
- * Open/closed for a confirm step. Cancelling gives the focus back to the button that opened it;
- * `done` closes it after its action, when the page moves the focus somewhere more useful.
+ * The kit's confirm step state; opening or closing it drops the words of the last failure. The
+ * step gives the focus back to its button when it closes, unless the page moved it on (the new key).
  */
 function useConfirmStep(action: 'deactivate' | 'reset') {
   const dispatch = useAppDispatch();
-  const [open, setOpenState] = useState(false);
-  const triggerId = useId();
-  const returnFocus = useRef(false);
-  useEffect(() => {
-    if (!open && returnFocus.current) document.getElementById(triggerId)?.focus();
-    returnFocus.current = false;
-  }, [open, triggerId]);
-  const set = (next: boolean, focusBack: boolean) => {
-    // A new step starts without the words of the last one's failure.
-    dispatch(licenceActionCleared(action));
-    returnFocus.current = focusBack;
-    setOpenState(next);
-  };
+  const { open, triggerId, show, close } = useConfirm();
   return {
     open,
     triggerId,
-    start: () => set(true, false),
-    cancel: () => set(false, true),
-    done: () => set(false, false),
+    start: () => {
+      dispatch(licenceActionCleared(action));
+      show();
+    },
+    close: () => {
+      dispatch(licenceActionCleared(action));
+      close();
+    },
   };
 }
 
@@ -201,7 +194,8 @@ function DeviceRow({
           busy={mine && state.status === 'loading'}
           error={mine && state.status === 'failure' ? (state.error?.error ?? null) : null}
           onConfirm={() => void doDeactivate()}
-          onCancel={step.cancel}
+          onCancel={step.close}
+          returnFocusTo={step.triggerId}
         >
           <p>
             Its slot is freed at once, and the app on it stops working the next time it checks the
@@ -267,7 +261,7 @@ function ResetKey({ licence, onReset }: { licence: Licence; onReset: () => void 
   const doReset = async () => {
     const result = await dispatch(resetLicenceKey(licence.id));
     if (resetLicenceKey.fulfilled.match(result)) {
-      step.done();
+      step.close();
       toast('New key issued. Enter it in the app on each device.');
       onReset();
     }
@@ -301,7 +295,8 @@ function ResetKey({ licence, onReset }: { licence: Licence; onReset: () => void 
           busy={mine && state.status === 'loading'}
           error={mine && state.status === 'failure' ? (state.error?.error ?? null) : null}
           onConfirm={() => void doReset()}
-          onCancel={step.cancel}
+          onCancel={step.close}
+          returnFocusTo={step.triggerId}
         >
           <p>
             You get a new key and the current one stops working at once.{' '}

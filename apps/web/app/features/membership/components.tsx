@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { categoryLabels, planFeatures, plans, platformLabels } from '@tradeshelf/contract/client';
 import type { SavedSearch, SearchQuery } from '@tradeshelf/contract';
+import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
@@ -16,6 +17,7 @@ import {
 } from './api.ts';
 import { useMembership } from './hooks.ts';
 import { resetSave } from './slice.ts';
+import { Loading } from '../../components/screen.tsx';
 
 const card = 'flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6';
 const linkClass =
@@ -134,8 +136,7 @@ export function MembershipSection() {
         <Alert>{status.error?.error ?? 'We could not load your plan.'}</Alert>
       </section>
     );
-  if (!loaded)
-    return <div className="h-32 animate-pulse rounded-2xl bg-ink-800" aria-busy="true" />;
+  if (!loaded) return <Loading label="Loading your plan…" />;
   if (!membership)
     return (
       <section className={card} aria-labelledby="plan-heading">
@@ -224,6 +225,7 @@ function SavedSearchRow({ item }: { item: SavedSearch }) {
   const [name, setName] = useState(item.name);
   const inputId = useId();
   const busy = edit.status === 'loading' && edit.data === item.id;
+  const deleting = useConfirm();
 
   const rename = async () => {
     const result = await dispatch(updateSavedSearch({ id: item.id, body: { name } }));
@@ -298,18 +300,32 @@ function SavedSearchRow({ item }: { item: SavedSearch }) {
             Rename<span className="sr-only"> {item.name}</span>
           </button>
         )}
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            if (window.confirm(`Delete the saved search “${item.name}”?`))
-              void dispatch(deleteSavedSearch(item.id)).then(() => dispatch(fetchMembership()));
-          }}
-          className="text-rose-300 underline underline-offset-2 hover:text-rose-200"
-        >
-          Delete<span className="sr-only"> {item.name}</span>
-        </button>
+        {!deleting.open && (
+          <button
+            id={deleting.triggerId}
+            type="button"
+            disabled={busy}
+            onClick={deleting.show}
+            className="text-rose-300 underline underline-offset-2 hover:text-rose-200"
+          >
+            Delete<span className="sr-only"> {item.name}</span>
+          </button>
+        )}
       </div>
+      {deleting.open && (
+        <ConfirmStep
+          compact
+          title={`Delete the saved search “${item.name}”?`}
+          confirmLabel="Delete"
+          busy={busy}
+          error={null}
+          returnFocusTo={deleting.triggerId}
+          onCancel={deleting.close}
+          onConfirm={() =>
+            void dispatch(deleteSavedSearch(item.id)).then(() => dispatch(fetchMembership()))
+          }
+        />
+      )}
     </li>
   );
 }
@@ -339,7 +355,7 @@ export function SavedSearchesSection() {
       )}
       {edit.status === 'failure' && edit.error && <Alert>{edit.error.error}</Alert>}
       {!page && list.status !== 'failure' && (
-        <div className="h-16 animate-pulse rounded-lg bg-ink-800" aria-busy="true" />
+        <Loading label="Loading your saved searches…" size="row" />
       )}
       {page && page.savedSearches.length === 0 && (
         <p className="text-sm text-slate-300">

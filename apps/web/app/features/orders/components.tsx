@@ -130,15 +130,3 @@ export function Entitlements({ items }: { items: Entitlement[] }) {
     </ul>
   );
 }
-
-/** Placeholder rows while a list or receipt loads. */
-export function RowsSkeleton({ rows = 3, label }: { rows?: number; label: string }) {
-  return (
-    <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-      <span className="sr-only">{label}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="h-16 rounded-xl bg-ink-800" />
-      ))}
-    </div>
-  );
-}

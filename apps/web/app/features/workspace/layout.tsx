@@ -6,6 +6,7 @@ import { Alert, Button } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { addVendorRole } from '../user/index.ts';
 import { vendorNav } from './nav.ts';
+import { Loading } from '../../components/screen.tsx';
 
 /** Asks a signed-in buyer to become a vendor before the workspace shows. */
 function BecomeVendor() {
@@ -41,12 +42,7 @@ function Workspace({ children }: { children: ReactNode }) {
   const profile = useAppSelector((s) => s.user.profile);
   if (profile.status === 'failure')
     return <Alert>{profile.error?.error ?? 'We could not load your account.'}</Alert>;
-  if (!profile.data)
-    return (
-      <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading your workspace…</span>
-      </div>
-    );
+  if (!profile.data) return <Loading label="Loading your workspace…" />;
   if (!profile.data.roles.includes('vendor')) return <BecomeVendor />;
   return (
     <div className="flex flex-col gap-6 lg:flex-row">

@@ -1,7 +1,5 @@
 import type { AsyncThunk } from '@reduxjs/toolkit';
-import type { ApiError } from '@tradeshelf/contract';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import { Alert, Button } from '../../components/ui.tsx';
 import type { ThunkConfig } from '../../lib/thunk.ts';
 import { useAction, useRead } from './request.ts';
 
@@ -45,28 +43,9 @@ export function Panel({
   );
 }
 
-export function Loading({ label }: { label: string }) {
-  return (
-    <div aria-busy="true" className="h-24 animate-pulse rounded-xl bg-ink-800">
-      <span className="sr-only">{label}</span>
-    </div>
-  );
-}
-
-/** A failed read: its words and a way to try again. */
-export function ReadError({ error, onRetry }: { error: ApiError | null; onRetry: () => void }) {
-  return (
-    <Alert>
-      <span>{error?.error ?? 'We could not load this.'}</span>{' '}
-      <button type="button" className={`underline ${focusRing}`} onClick={onRetry}>
-        Try again
-      </button>
-    </Alert>
-  );
-}
-
-// The confirm step is shared with the buyer's screens (the affiliate payout): components/confirm-step.tsx.
-export { ConfirmStep } from '../../components/confirm-step.tsx';
+// The screen shape and the pager are the shared kit's (components/), with the buyer's screens.
+export { Loading, ReadError } from '../../components/screen.tsx';
+export { LoadMore } from '../../components/list-pager.tsx';
 
 /** Copies a value; says "Copied", or selects it for copying by hand when the clipboard is shut. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -160,34 +139,6 @@ export function usePaged<A extends { cursor?: string | undefined }, T extends { 
     moreError: more.error,
     replace,
   };
-}
-
-export function LoadMore({
-  list,
-  noun,
-}: {
-  list: {
-    nextCursor: string | null;
-    loadMore: () => Promise<void>;
-    loadingMore: boolean;
-    moreError: ApiError | null;
-  };
-  noun: string;
-}) {
-  if (!list.nextCursor) return null;
-  return (
-    <div className="flex flex-col items-start gap-2">
-      {list.moreError && <Alert>{list.moreError.error}</Alert>}
-      <Button
-        type="button"
-        variant="ghost"
-        loading={list.loadingMore}
-        onClick={() => void list.loadMore()}
-      >
-        Load more {noun}
-      </Button>
-    </div>
-  );
 }
 
 /** Ticks every minute, so "due in" and "overdue by" stay true on a page left open. */

@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { Alert } from '../../components/ui.tsx';
 import { vendorNav } from '../../features/workspace/nav.ts';
 import {
   fetchOverview,
@@ -8,6 +7,7 @@ import {
   type StepState,
 } from '../../features/workspace/overview.ts';
 import { useRead } from '../../features/workspace/request.ts';
+import { Loading, ReadError } from '../../components/screen.tsx';
 
 const marks: Record<StepState, { icon: string; label: string; tone: string }> = {
   done: { icon: '✓', label: 'Done', tone: 'bg-brand-500 text-ink-950' },
@@ -32,20 +32,8 @@ const blurbs: Record<string, string> = {
 function Checklist() {
   const read = useRead<void, Overview>(fetchOverview, undefined);
   if (read.status === 'failure' && read.error)
-    return (
-      <Alert>
-        {read.error.error}{' '}
-        <button type="button" className="font-semibold underline" onClick={read.reload}>
-          Try again
-        </button>
-      </Alert>
-    );
-  if (!read.data)
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading your checklist…</span>
-      </div>
-    );
+    return <ReadError error={read.error} onRetry={read.reload} />;
+  if (!read.data) return <Loading label="Loading your checklist…" size="page" />;
   const steps = onboardingSteps(read.data);
   const done = steps.filter((s) => s.state === 'done').length;
   const next = steps.find((s) => s.state !== 'done' && s.state !== 'blocked');

@@ -3,6 +3,7 @@ import { Link, matchPath, useLocation } from 'react-router';
 import { VendorLayout } from '../../features/workspace/layout.tsx';
 import type { VendorPageProps } from '../../features/workspace/nav.ts';
 import { pageMeta, SITE_NAME } from '../../lib/seo.ts';
+import { Loading } from '../../components/screen.tsx';
 
 export const meta = () => [...pageMeta('Vendor workspace'), { name: 'robots', content: 'noindex' }];
 
@@ -59,13 +60,7 @@ function Page({
     document.title = `${title} · ${SITE_NAME}`;
   }, [title]);
   return (
-    <Suspense
-      fallback={
-        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-          <span className="sr-only">Loading…</span>
-        </div>
-      }
-    >
+    <Suspense fallback={<Loading label="Loading…" />}>
       <Screen params={params} />
     </Suspense>
   );

@@ -4,6 +4,7 @@ import { Alert } from '../../components/ui.tsx';
 import { AccountPanel, BalancesPanel } from '../../features/workspace/payouts/components.tsx';
 import { useAction, useRead } from '../../features/workspace/request.ts';
 import { fetchPayouts, startPayoutOnboarding } from '../../features/workspace/storefront/api.ts';
+import { Loading } from '../../components/screen.tsx';
 
 export default function PayoutsPage() {
   const read = useRead<void, VendorPayouts>(fetchPayouts, undefined);
@@ -46,11 +47,7 @@ export default function PayoutsPage() {
       )}
       {start.error && <Alert>{start.error.error}</Alert>}
       {!read.data && read.status !== 'failure' && (
-        <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-          <span className="sr-only">Loading your payouts…</span>
-          <div className="h-32 rounded-xl bg-ink-800" />
-          <div className="h-24 rounded-xl bg-ink-800" />
-        </div>
+        <Loading label="Loading your payouts…" rows={2} />
       )}
       {read.data && (
         <>

@@ -1,6 +1,5 @@
 import type { Storefront } from '@tradeshelf/contract';
 import { useState } from 'react';
-import { Alert } from '../../components/ui.tsx';
 import { fetchStorefront } from '../../features/workspace/storefront/api.ts';
 import {
   HeaderPreview,
@@ -9,6 +8,7 @@ import {
 } from '../../features/workspace/storefront/components.tsx';
 import { initialValues, type StorefrontValues } from '../../features/workspace/storefront/form.ts';
 import { useRead } from '../../features/workspace/request.ts';
+import { Loading, ReadError } from '../../components/screen.tsx';
 
 function Editor({ first }: { first: Storefront | null }) {
   const [storefront, setStorefront] = useState(first);
@@ -46,19 +46,10 @@ export default function StorefrontPage() {
         </p>
       </div>
       {read.status === 'failure' && read.error && (
-        <Alert>
-          {read.error.error}{' '}
-          <button type="button" className="font-semibold underline" onClick={read.reload}>
-            Try again
-          </button>
-        </Alert>
+        <ReadError error={read.error} onRetry={read.reload} />
       )}
       {(read.status === 'idle' || read.status === 'loading') && (
-        <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
-          <span className="sr-only">Loading your storefront…</span>
-          <div className="h-12 rounded-xl bg-ink-800" />
-          <div className="h-64 rounded-xl bg-ink-800" />
-        </div>
+        <Loading label="Loading your storefront…" size="line" rows={2} />
       )}
       {read.status === 'success' && <Editor first={read.data ?? null} />}
     </div>

@@ -5,11 +5,11 @@ import {
 } from '@tradeshelf/contract/client';
 import type { Invitation, Programme } from '@tradeshelf/contract';
 import { useState } from 'react';
+import { ConfirmStep, useConfirm } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import {
-  ConfirmStep,
   focusRing,
   LoadMore,
   Loading,
@@ -208,7 +208,7 @@ function InvitationRow({
   now: number;
   onRevoked: () => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const revoke = useAction<string, string>(revokeInvitation);
   const toast = useToast();
   const expired = Date.parse(invitation.expiresAt) <= now;
@@ -228,21 +228,22 @@ function InvitationRow({
             {formatDate(invitation.createdAt)} · {state}
           </p>
         </div>
-        {invitation.status === 'pending' && !confirming && (
-          <Button type="button" variant="ghost" onClick={() => setConfirming(true)}>
+        {invitation.status === 'pending' && !confirm.open && (
+          <Button id={confirm.triggerId} type="button" variant="ghost" onClick={confirm.show}>
             Withdraw<span className="sr-only"> the invitation to {invitation.email}</span>
           </Button>
         )}
       </div>
-      {confirming && (
+      {confirm.open && (
         <ConfirmStep
+          returnFocusTo={confirm.triggerId}
           title={`Withdraw the invitation to ${invitation.email}?`}
           confirmLabel="Withdraw invitation"
           busy={revoke.busy}
           error={revoke.error?.error ?? null}
           onCancel={() => {
             revoke.reset();
-            setConfirming(false);
+            confirm.close();
           }}
           onConfirm={async () => {
             if (await revoke.run(invitation.id)) {

@@ -13,7 +13,8 @@ import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
-import { ConfirmButton, UploadControl, type UploadRun } from '../courses/index.ts';
+import { ConfirmButton } from '../../../components/confirm-step.tsx';
+import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { statusLabels, statusStyles } from '../products/index.ts';
 import { useAction, useRead } from '../request.ts';
@@ -41,6 +42,7 @@ import {
   type BundleForm,
 } from './form.ts';
 import { ProductPicker } from './picker.tsx';
+import { Loading } from '../../../components/screen.tsx';
 
 /** What buyers save, or why it cannot be told yet; and which chosen products buyers will not get. */
 function SavingNote({ form }: { form: BundleForm }) {
@@ -408,11 +410,6 @@ export function LoadedBundleEditor({ id }: { id: string }) {
         </Link>
       </Alert>
     );
-  if (!read.data || read.data.id !== id)
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the bundle…</span>
-      </div>
-    );
+  if (!read.data || read.data.id !== id) return <Loading label="Loading the bundle…" size="page" />;
   return <VendorBundleEditor key={id} bundle={read.data} />;
 }

@@ -3,10 +3,10 @@ import type { VendorBundlesQuery, VendorProductStatus } from '@tradeshelf/contra
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
-import { Pager, useCursorPages } from '../list-pager.tsx';
+import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 import { statusLabels, statusStyles } from '../products/index.ts';
 import { useRead } from '../request.ts';
-import { ReadError } from '../screen-kit.tsx';
+import { Screen } from '../../../components/screen.tsx';
 import { fetchVendorBundles, type BundlesPage } from './api.ts';
 
 const PAGE = 20;
@@ -57,84 +57,85 @@ export function VendorBundleList() {
         </select>
       </label>
 
-      {list.status === 'failure' && (
-        <ReadError error={list.error} onRetry={() => void list.reload()} />
-      )}
-      {list.status === 'loading' && !list.data ? (
-        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-          <span className="sr-only">Loading your bundles…</span>
-        </div>
-      ) : list.data && rows.length === 0 && !pages.cursor ? (
-        <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-          {status ? (
-            <p className="text-slate-300">No bundles with this status.</p>
-          ) : (
-            <>
-              <p className="text-slate-300">
-                You have no bundles yet. Start with a draft: nobody sees it until you publish.
-              </p>
-              <Link to="/vendor/bundles/new" className={newBundleLink}>
-                Create your first bundle
-              </Link>
-            </>
-          )}
-        </div>
-      ) : list.data ? (
-        <div className="overflow-x-auto rounded-2xl border border-ink-700">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-ink-900 text-slate-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Bundle
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Products
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Price
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Edited
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
-              {rows.map((b) => (
-                <tr key={b.id} className="bg-ink-950">
-                  <td className="px-4 py-3">
-                    <Link
-                      to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
-                      className="font-semibold text-white hover:text-brand-300"
-                    >
-                      {b.title || 'Untitled bundle'}
-                    </Link>
-                    <span className="sr-only">, edit</span>
-                  </td>
-                  <td className="px-4 py-3">
-                    <span
-                      className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[b.status]}`}
-                    >
-                      {statusLabels[b.status]}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-slate-300">{b.productsCount}</td>
-                  <td className="px-4 py-3 text-slate-300">
-                    {b.price ? (
-                      formatMoney(b.price.amount, b.price.currency)
-                    ) : (
-                      <span className="text-slate-400">No price</span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-slate-400">{formatDate(b.updatedAt)}</td>
+      <Screen
+        read={list}
+        onRetry={() => void list.reload()}
+        loading="Loading your bundles…"
+        isEmpty={() => rows.length === 0 && !pages.cursor}
+        empty={
+          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+            {status ? (
+              <p className="text-slate-300">No bundles with this status.</p>
+            ) : (
+              <>
+                <p className="text-slate-300">
+                  You have no bundles yet. Start with a draft: nobody sees it until you publish.
+                </p>
+                <Link to="/vendor/bundles/new" className={newBundleLink}>
+                  Create your first bundle
+                </Link>
+              </>
+            )}
+          </div>
+        }
+      >
+        {() => (
+          <div className="overflow-x-auto rounded-2xl border border-ink-700">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-ink-900 text-slate-400">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Bundle
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Products
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Price
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Edited
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              </thead>
+              <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
+                {rows.map((b) => (
+                  <tr key={b.id} className="bg-ink-950">
+                    <td className="px-4 py-3">
+                      <Link
+                        to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
+                        className="font-semibold text-white hover:text-brand-300"
+                      >
+                        {b.title || 'Untitled bundle'}
+                      </Link>
+                      <span className="sr-only">, edit</span>
+                    </td>
+                    <td className="px-4 py-3">
+                      <span
+                        className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[b.status]}`}
+                      >
+                        {statusLabels[b.status]}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-slate-300">{b.productsCount}</td>
+                    <td className="px-4 py-3 text-slate-300">
+                      {b.price ? (
+                        formatMoney(b.price.amount, b.price.currency)
+                      ) : (
+                        <span className="text-slate-400">No price</span>
+                      )}
+                    </td>
+                    <td className="px-4 py-3 text-slate-400">{formatDate(b.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Screen>
       <Pager
         page={pages.page}
         nextCursor={list.data?.nextCursor}

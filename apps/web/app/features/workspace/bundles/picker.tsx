@@ -6,6 +6,7 @@ import { formatMoney } from '../../../lib/format.ts';
 import { statusLabels, statusStyles } from '../products/index.ts';
 import { focusRing, LoadMore, usePaged } from '../screen-kit.tsx';
 import { fetchBundleProductChoices } from './api.ts';
+import { Loading } from '../../../components/screen.tsx';
 
 const PAGE = 20;
 
@@ -113,9 +114,7 @@ export function ProductPicker({
           </button>
         </p>
       ) : list.status === 'loading' && !options.length ? (
-        <div aria-busy="true" className="h-20 animate-pulse rounded-xl bg-ink-800">
-          <span className="sr-only">Loading your products…</span>
-        </div>
+        <Loading label="Loading your products…" size="row" />
       ) : !options.length ? (
         <p className="text-sm text-slate-400">
           {q ? `No product of yours has “${q}” in its title.` : 'You have no products yet.'}

@@ -1,11 +1,13 @@
 import type { CouponInput, CouponState, VendorCoupon } from '@tradeshelf/contract';
 import { useState } from 'react';
+import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button } from '../../../components/ui.tsx';
+import { Screen } from '../../../components/screen.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { badgeClass, exactMoney, type Tone } from '../money-format.ts';
-import { Pager, useCursorPages } from '../list-pager.tsx';
+import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 import {
   createVendorCoupon,
   deleteVendorCoupon,
@@ -105,96 +107,88 @@ export function CouponsPage() {
         />
       )}
       {remove.error && <Alert>{remove.error.error}</Alert>}
-      {read.status === 'failure' && read.error && (
-        <Alert>
-          {read.error.error}{' '}
-          <button type="button" className="underline" onClick={() => void read.reload()}>
-            Try again
-          </button>
-        </Alert>
-      )}
-      {read.status === 'loading' && !read.data ? (
-        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-          <span className="sr-only">Loading coupons…</span>
-        </div>
-      ) : read.data && !coupons.length ? (
-        <Alert tone="info">No coupons yet. Create one to offer a discount at checkout.</Alert>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {coupons.map((c) => {
-            const badge = stateBadge[c.state];
-            return (
-              <li
-                key={c.id}
-                className="flex flex-col gap-2 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:flex-row sm:items-center sm:justify-between"
-              >
-                <div className="flex flex-col gap-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-mono text-lg font-bold text-white">{c.code}</span>
-                    <span className={badgeClass(badge.tone)}>{badge.label}</span>
-                  </div>
-                  <p className="text-sm text-slate-300">
-                    {discountOf(c)}
-                    {c.duration === 'forever' ? ' on every payment' : ''} ·{' '}
-                    {c.scope === 'all' ? 'all products' : c.products.map((p) => p.title).join(', ')}
-                  </p>
-                  <p className="text-xs text-slate-400">
-                    {windowOf(c)} · {usesOf(c)}
-                    {c.maxPerBuyer !== null ? ` · ${c.maxPerBuyer} per buyer` : ''}
-                  </p>
-                </div>
-                {confirmDelete === c.id ? (
-                  <div
-                    role="alertdialog"
-                    aria-label={`Confirm removing ${c.code}`}
-                    className="flex flex-col gap-2 sm:items-end"
-                  >
-                    <p className="text-sm text-rose-200">
-                      {c.redemptions > 0
-                        ? 'It has been used, so it will be deactivated and kept for your records.'
-                        : 'Delete this coupon?'}
+      <Screen
+        read={read}
+        onRetry={() => void read.reload()}
+        loading="Loading coupons…"
+        isEmpty={() => !coupons.length}
+        empty={
+          <Alert tone="info">No coupons yet. Create one to offer a discount at checkout.</Alert>
+        }
+      >
+        {() => (
+          <ul className="flex flex-col gap-3">
+            {coupons.map((c) => {
+              const badge = stateBadge[c.state];
+              return (
+                <li
+                  key={c.id}
+                  className="flex flex-col gap-2 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:flex-row sm:items-center sm:justify-between"
+                >
+                  <div className="flex flex-col gap-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="font-mono text-lg font-bold text-white">{c.code}</span>
+                      <span className={badgeClass(badge.tone)}>{badge.label}</span>
+                    </div>
+                    <p className="text-sm text-slate-300">
+                      {discountOf(c)}
+                      {c.duration === 'forever' ? ' on every payment' : ''} ·{' '}
+                      {c.scope === 'all'
+                        ? 'all products'
+                        : c.products.map((p) => p.title).join(', ')}
                     </p>
+                    <p className="text-xs text-slate-400">
+                      {windowOf(c)} · {usesOf(c)}
+                      {c.maxPerBuyer !== null ? ` · ${c.maxPerBuyer} per buyer` : ''}
+                    </p>
+                  </div>
+                  {confirmDelete === c.id ? (
+                    <ConfirmStep
+                      compact
+                      title={`${c.redemptions > 0 ? 'Deactivate' : 'Delete'} ${c.code}?`}
+                      confirmLabel={c.redemptions > 0 ? 'Deactivate' : 'Delete'}
+                      cancelLabel="Keep it"
+                      busy={remove.busy}
+                      error={null}
+                      returnFocusTo={`coupon-drop-${c.id}`}
+                      onConfirm={() => void drop(c.id)}
+                      onCancel={() => setConfirmDelete(null)}
+                    >
+                      {c.redemptions > 0 && (
+                        <p>
+                          It has been used, so it will be deactivated and kept for your records.
+                        </p>
+                      )}
+                    </ConfirmStep>
+                  ) : (
                     <div className="flex gap-2">
                       <Button
                         type="button"
-                        variant="danger"
-                        loading={remove.busy}
-                        onClick={() => void drop(c.id)}
-                      >
-                        {c.redemptions > 0 ? 'Deactivate' : 'Delete'}
-                      </Button>
-                      <Button type="button" variant="ghost" onClick={() => setConfirmDelete(null)}>
-                        Keep it
-                      </Button>
-                    </div>
-                  </div>
-                ) : (
-                  <div className="flex gap-2">
-                    <Button
-                      type="button"
-                      variant="ghost"
-                      onClick={() => setEditing(c)}
-                      aria-label={`Edit ${c.code}`}
-                    >
-                      Edit
-                    </Button>
-                    {c.isActive || c.redemptions === 0 ? (
-                      <Button
-                        type="button"
                         variant="ghost"
-                        onClick={() => setConfirmDelete(c.id)}
-                        aria-label={`${c.redemptions > 0 ? 'Deactivate' : 'Delete'} ${c.code}`}
+                        onClick={() => setEditing(c)}
+                        aria-label={`Edit ${c.code}`}
                       >
-                        {c.redemptions > 0 ? 'Deactivate' : 'Delete'}
+                        Edit
                       </Button>
-                    ) : null}
-                  </div>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                      {c.isActive || c.redemptions === 0 ? (
+                        <Button
+                          type="button"
+                          variant="ghost"
+                          id={`coupon-drop-${c.id}`}
+                          onClick={() => setConfirmDelete(c.id)}
+                          aria-label={`${c.redemptions > 0 ? 'Deactivate' : 'Delete'} ${c.code}`}
+                        >
+                          {c.redemptions > 0 ? 'Deactivate' : 'Delete'}
+                        </Button>
+                      ) : null}
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Screen>
       <Pager
         page={pages.page}
         nextCursor={read.data?.nextCursor}

@@ -14,7 +14,8 @@ import { MarkdownPreview } from '../markdown-preview.tsx';
 import type { ThunkConfig } from '../../../lib/thunk.ts';
 import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
-import { ConfirmButton, UploadControl } from './components.tsx';
+import { ConfirmButton } from '../../../components/confirm-step.tsx';
+import { UploadControl } from '../../../components/upload-control.tsx';
 import {
   dripProblem,
   fileProblem,

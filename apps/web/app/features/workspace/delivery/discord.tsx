@@ -5,6 +5,7 @@ import type {
 } from '@tradeshelf/contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ConfirmStep, useConfirm } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button } from '../../../components/ui.tsx';
 import { formatDate } from '../../../lib/format.ts';
@@ -24,7 +25,6 @@ import {
 import { leaveFor } from './navigation.ts';
 import { choiceProblem, problemLabel, rolesSummary } from './roles.ts';
 import {
-  ConfirmStep,
   focusRing,
   LoadMore,
   Loading,
@@ -333,7 +333,7 @@ function BindingRow({
   onEdit: (d: BindDraft) => void;
   onRemoved: () => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirm();
   const remove = useAction<string, string>(unbindCommunity);
   const toast = useToast();
   const b = product.binding;
@@ -367,22 +367,23 @@ function BindingRow({
             {b ? 'Change' : 'Bind'}
             <span className="sr-only"> {product.title}</span>
           </Button>
-          {b && !confirming && (
-            <Button type="button" variant="ghost" onClick={() => setConfirming(true)}>
+          {b && !confirm.open && (
+            <Button id={confirm.triggerId} type="button" variant="ghost" onClick={confirm.show}>
               Remove<span className="sr-only"> the binding of {product.title}</span>
             </Button>
           )}
         </div>
       </div>
-      {b && confirming && (
+      {b && confirm.open && (
         <ConfirmStep
+          returnFocusTo={confirm.triggerId}
           title={`Remove the binding of “${product.title}”?`}
           confirmLabel="Remove binding"
           busy={remove.busy}
           error={remove.error?.error ?? null}
           onCancel={() => {
             remove.reset();
-            setConfirming(false);
+            confirm.close();
           }}
           onConfirm={async () => {
             if (await remove.run(product.id)) {

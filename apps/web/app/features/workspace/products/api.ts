@@ -64,19 +64,21 @@ export interface ImageUpload {
   id: string;
   file: File;
   /** 0 to 1, as the bytes leave. */
+  /** Aborts the upload (the upload control's Cancel). */
+  signal?: AbortSignal;
   onProgress?: (share: number) => void;
 }
 
 /** Adds a picture, with upload progress (`features/workspace/upload.ts`). */
 export const uploadVendorProductImage = requestThunk<ImageUpload, VendorProduct>(
   'vendorProducts/uploadImage',
-  async ({ id, file, onProgress }, extra) =>
+  async ({ id, file, onProgress, signal }, extra) =>
     (
       await uploadTo<{ product: VendorProduct }>(
         extra,
         vendorEndpoints.addVendorProductImage,
         { id },
-        { file, ...(onProgress ? { onProgress } : {}) },
+        { file, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
       )
     ).product,
 );

@@ -22,8 +22,10 @@ import type {
   VendorProductsQuery,
   VendorProductUpdate,
 } from '@tradeshelf/contract';
-import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmButton } from '../../../components/confirm-step.tsx';
+import { UploadControl } from '../../../components/upload-control.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
@@ -54,6 +56,7 @@ import {
   type ProductForm,
 } from './form.ts';
 import { assetClassLabels, kindLabels, statusLabels, statusStyles } from './labels.ts';
+import { Loading } from '../../../components/screen.tsx';
 
 const box = fieldBox;
 
@@ -249,32 +252,12 @@ function Pictures({
   const arrange = useAction<{ id: string; images: string[] }, VendorProduct>(
     setVendorProductImages,
   );
-  const [removing, setRemoving] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const id = useId();
   if (!product)
     return <p className="text-sm text-slate-400">Save the draft first, then add pictures.</p>;
-  const choose = async (file: File | undefined) => {
-    setProblem(null);
-    if (!file) return;
-    if (!['image/png', 'image/jpeg', 'image/webp'].includes(file.type))
-      return setProblem(usersMessages.imageType);
-    if (file.size > AVATAR_MAX_BYTES) return setProblem(usersMessages.imageTooLarge);
-    setProgress(0);
-    const saved = await upload.run({ id: product.id, file, onProgress: setProgress });
-    setProgress(null);
-    if (input.current) input.current.value = '';
-    if (saved) onUploaded(saved);
-  };
   const keep = async (images: string[]) => {
     const saved = await arrange.run({ id: product.id, images });
-    setRemoving(null);
     if (saved) onUploaded(saved);
   };
-  const message =
-    problem ?? upload.error?.fields?.file ?? upload.error?.error ?? arrange.error?.error;
   return (
     <div className="flex flex-col gap-3">
       {product.images.length > 0 ? (
@@ -302,34 +285,15 @@ function Pictures({
                     Make cover
                   </button>
                 )}
-                {removing === src ? (
-                  <>
-                    <button
-                      type="button"
-                      className="text-rose-400 underline"
-                      disabled={arrange.busy}
-                      onClick={() => void keep(product.images.filter((x) => x !== src))}
-                    >
-                      Delete picture {i + 1}
-                    </button>
-                    <button
-                      type="button"
-                      className="text-slate-400 underline"
-                      onClick={() => setRemoving(null)}
-                    >
-                      Keep
-                    </button>
-                  </>
-                ) : (
-                  <button
-                    type="button"
-                    className="text-slate-300 underline"
-                    aria-label={`Remove picture ${i + 1}`}
-                    onClick={() => setRemoving(src)}
-                  >
-                    Remove
-                  </button>
-                )}
+                <ConfirmButton
+                  label="Remove"
+                  ariaLabel={`Remove picture ${i + 1}`}
+                  question={`Delete picture ${i + 1}?`}
+                  confirmLabel={`Delete picture ${i + 1}`}
+                  cancelLabel="Keep"
+                  busy={arrange.busy}
+                  onConfirm={() => keep(product.images.filter((x) => x !== src))}
+                />
               </div>
             </li>
           ))}
@@ -337,27 +301,25 @@ function Pictures({
       ) : (
         <p className="text-sm text-slate-400">No pictures yet. The first one is the cover.</p>
       )}
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        Add a picture (PNG, JPEG or WebP, up to 2 MB)
-      </label>
-      <input
-        id={id}
-        ref={input}
-        type="file"
+      <UploadControl
+        label="Add a picture (PNG, JPEG or WebP, up to 2 MB)"
         accept="image/png,image/jpeg,image/webp"
-        disabled={upload.busy || product.images.length >= PRODUCT_IMAGES_MAX}
-        onChange={(e) => void choose(e.target.files?.[0])}
-        className="text-sm text-slate-300"
+        disabled={product.images.length >= PRODUCT_IMAGES_MAX}
+        check={(file) =>
+          !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
+            ? usersMessages.imageType
+            : file.size > AVATAR_MAX_BYTES
+              ? usersMessages.imageTooLarge
+              : null
+        }
+        error={upload.error}
+        upload={async (run) => {
+          const saved = await upload.run({ id: product.id, ...run });
+          if (saved) onUploaded(saved);
+          return saved !== null;
+        }}
       />
-      {progress !== null && (
-        <progress
-          max={1}
-          value={progress}
-          aria-label="Upload progress"
-          className="h-2 w-full max-w-sm"
-        />
-      )}
-      {message && <p className="text-sm text-rose-400">{message}</p>}
+      {arrange.error && <Alert>{arrange.error.error}</Alert>}
     </div>
   );
 }
@@ -375,7 +337,6 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
   );
   const [dirty, setDirty] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState(false);
   const create = useAction<VendorProductInput, VendorProduct>(createVendorProduct);
   const update = useAction<{ id: string; body: VendorProductUpdate }, VendorProduct>(
     updateVendorProduct,
@@ -461,7 +422,6 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
   const onUnpublish = async () => {
     if (!product) return;
     const done = await unpublish.run(product.id);
-    setConfirming(false);
     if (done) {
       setProduct(done);
       toast('Unpublished. Buyers who bought it keep their access.');
@@ -613,27 +573,15 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
           >
             {dirty ? 'Save and publish' : 'Publish'}
           </Button>
-        ) : confirming ? (
-          <span role="group" aria-label="Confirm unpublishing" className="flex items-center gap-2">
-            <span className="text-sm text-slate-300">
-              Hide it from search and your storefront? Buyers keep their access.
-            </span>
-            <Button
-              type="button"
-              variant="danger"
-              loading={unpublish.busy}
-              onClick={() => void onUnpublish()}
-            >
-              Unpublish
-            </Button>
-            <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </span>
         ) : (
-          <Button type="button" variant="ghost" disabled={busy} onClick={() => setConfirming(true)}>
-            Unpublish…
-          </Button>
+          <ConfirmButton
+            label="Unpublish…"
+            question="Hide it from search and your storefront? Buyers keep their access."
+            confirmLabel="Unpublish"
+            busy={unpublish.busy}
+            disabled={busy}
+            onConfirm={onUnpublish}
+          />
         )}
         {product && (
           <a
@@ -670,10 +618,6 @@ export function LoadedProductEditor({ id }: { id: string }) {
       </Alert>
     );
   if (!read.data || read.data.id !== id)
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the product…</span>
-      </div>
-    );
+    return <Loading label="Loading the product…" size="page" />;
   return <VendorProductEditor key={id} product={read.data} />;
 }

@@ -11,7 +11,8 @@ import type {
 } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button } from '../../../components/ui.tsx';
+import { Button } from '../../../components/ui.tsx';
+import { Screen } from '../../../components/screen.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
 import { fetchVendorProducts, type ProductsPage } from './api.ts';
@@ -91,91 +92,91 @@ export function VendorProductList() {
         </label>
       </div>
 
-      {list.status === 'failure' && list.error && (
-        <Alert>
-          {list.error.error}{' '}
-          <button type="button" className="underline" onClick={() => void list.reload()}>
-            Try again
-          </button>
-        </Alert>
-      )}
-      {list.status === 'loading' && !list.data ? (
-        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-          <span className="sr-only">Loading your products…</span>
-        </div>
-      ) : list.data && rows.length === 0 && !cursor ? (
-        <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-          {filtered ? (
-            <p className="text-slate-300">No products match these filters.</p>
-          ) : (
-            <>
-              <p className="text-slate-300">
-                You have no products yet. Start with a draft: nobody sees it until you publish.
-              </p>
-              <Link
-                to="/vendor/products/new"
-                className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-              >
-                Create your first product
-              </Link>
-            </>
-          )}
-        </div>
-      ) : (
-        <div className="overflow-x-auto rounded-2xl border border-ink-700">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-ink-900 text-slate-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Product
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Kind
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Price
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Edited
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
-              {rows.map((p) => (
-                <tr key={p.id} className="bg-ink-950">
-                  <td className="px-4 py-3">
-                    <Link
-                      to={`/vendor/products/${encodeURIComponent(p.id)}`}
-                      className="font-semibold text-white hover:text-brand-300"
-                    >
-                      {p.title || 'Untitled product'}
-                    </Link>
-                    <span className="sr-only">, edit</span>
-                  </td>
-                  <td className="px-4 py-3">
-                    <span
-                      className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[p.status]}`}
-                    >
-                      {statusLabels[p.status]}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-slate-300">{kindLabels[p.kind]}</td>
-                  <td className="px-4 py-3 text-slate-300">
-                    {p.price ? planLabel(p.price) : <span className="text-slate-400">No plan</span>}
-                    {p.plansCount > 1 && (
-                      <span className="text-slate-400"> +{p.plansCount - 1} more</span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-slate-400">{formatDate(p.updatedAt)}</td>
+      <Screen
+        read={list}
+        onRetry={() => void list.reload()}
+        loading="Loading your products…"
+        isEmpty={() => rows.length === 0 && !cursor}
+        empty={
+          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
+            {filtered ? (
+              <p className="text-slate-300">No products match these filters.</p>
+            ) : (
+              <>
+                <p className="text-slate-300">
+                  You have no products yet. Start with a draft: nobody sees it until you publish.
+                </p>
+                <Link
+                  to="/vendor/products/new"
+                  className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
+                >
+                  Create your first product
+                </Link>
+              </>
+            )}
+          </div>
+        }
+      >
+        {() => (
+          <div className="overflow-x-auto rounded-2xl border border-ink-700">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-ink-900 text-slate-400">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Product
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Kind
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Price
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-medium">
+                    Edited
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
+                {rows.map((p) => (
+                  <tr key={p.id} className="bg-ink-950">
+                    <td className="px-4 py-3">
+                      <Link
+                        to={`/vendor/products/${encodeURIComponent(p.id)}`}
+                        className="font-semibold text-white hover:text-brand-300"
+                      >
+                        {p.title || 'Untitled product'}
+                      </Link>
+                      <span className="sr-only">, edit</span>
+                    </td>
+                    <td className="px-4 py-3">
+                      <span
+                        className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[p.status]}`}
+                      >
+                        {statusLabels[p.status]}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-slate-300">{kindLabels[p.kind]}</td>
+                    <td className="px-4 py-3 text-slate-300">
+                      {p.price ? (
+                        planLabel(p.price)
+                      ) : (
+                        <span className="text-slate-400">No plan</span>
+                      )}
+                      {p.plansCount > 1 && (
+                        <span className="text-slate-400"> +{p.plansCount - 1} more</span>
+                      )}
+                    </td>
+                    <td className="px-4 py-3 text-slate-400">{formatDate(p.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Screen>
       {(cursors.length > 0 || list.data?.nextCursor) && (
         <nav aria-label="Pages" className="flex gap-3">
           <Button

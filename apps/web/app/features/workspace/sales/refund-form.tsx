@@ -6,6 +6,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ApiError, VendorRefundBody, VendorSale } from '@tradeshelf/contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { amountText, money, parseAmount } from '../money-format.ts';
 
@@ -160,34 +161,25 @@ export function RefundForm({
       {failed && <FormError error={error} />}
       {done && <Alert tone="success">{done}</Alert>}
       {confirming && asked ? (
-        <div
-          role="alertdialog"
-          aria-label="Confirm the refund"
-          className="flex flex-col gap-3 rounded-lg border border-rose-500/40 bg-rose-500/10 p-4"
+        <ConfirmStep
+          title="Confirm the refund"
+          confirmLabel={`Refund ${money(asked)}`}
+          busy={busy}
+          error={null}
+          returnFocusTo={`${reasonId}-submit`}
+          onConfirm={() => void confirm()}
+          onCancel={() => setConfirming(null)}
         >
-          <p className="text-sm text-rose-100">
+          <p>
             Refund {money(asked)} to the buyer?{' '}
             {whole
               ? `This refunds the payment in full and ends their access${sale.subscription ? ' and their subscription' : ''}.`
               : 'They keep their access.'}{' '}
             This cannot be undone.
           </p>
-          <div className="flex gap-2">
-            <Button type="button" variant="danger" loading={busy} onClick={() => void confirm()}>
-              Refund {money(asked)}
-            </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              disabled={busy}
-              onClick={() => setConfirming(null)}
-            >
-              Cancel
-            </Button>
-          </div>
-        </div>
+        </ConfirmStep>
       ) : (
-        <Button type="submit" variant="danger" className="self-start">
+        <Button id={`${reasonId}-submit`} type="submit" variant="danger" className="self-start">
           Refund…
         </Button>
       )}

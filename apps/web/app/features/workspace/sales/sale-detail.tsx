@@ -8,6 +8,7 @@ import type {
 } from '@tradeshelf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
@@ -15,6 +16,7 @@ import { useAction, useRead } from '../request.ts';
 import { fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
+import { Loading } from '../../../components/screen.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
 
@@ -93,36 +95,22 @@ function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }
       )}
       <FormError error={revoke.error} />
       {confirming ? (
-        <div
-          role="alertdialog"
-          aria-label="Confirm revoking access"
-          className="flex flex-col gap-3 rounded-lg border border-rose-500/40 bg-rose-500/10 p-4"
+        <ConfirmStep
+          title="Confirm revoking access"
+          confirmLabel="Revoke access"
+          busy={revoke.busy}
+          error={null}
+          returnFocusTo={`${id}-submit`}
+          onConfirm={() => void confirm()}
+          onCancel={() => setConfirming(false)}
         >
-          <p className="text-sm text-rose-100">
+          <p>
             End this buyer’s access now? No money is refunded
             {sale.subscription ? '; their subscription is cancelled' : ''}.
           </p>
-          <div className="flex gap-2">
-            <Button
-              type="button"
-              variant="danger"
-              loading={revoke.busy}
-              onClick={() => void confirm()}
-            >
-              Revoke access
-            </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              disabled={revoke.busy}
-              onClick={() => setConfirming(false)}
-            >
-              Cancel
-            </Button>
-          </div>
-        </div>
+        </ConfirmStep>
       ) : (
-        <Button type="submit" variant="ghost" className="self-start">
+        <Button id={`${id}-submit`} type="submit" variant="ghost" className="self-start">
           Revoke access…
         </Button>
       )}
@@ -146,12 +134,7 @@ export function SaleDetail({ id }: { id: string }) {
         </Link>
       </Alert>
     );
-  if (!sale)
-    return (
-      <div aria-busy="true" className="h-60 animate-pulse rounded-2xl bg-ink-800">
-        <span className="sr-only">Loading the sale…</span>
-      </div>
-    );
+  if (!sale) return <Loading label="Loading the sale…" size="page" />;
   const st = saleStatus(sale);
   const onRefund = async (body: VendorRefundBody, key: string): Promise<boolean> => {
     const done = await refund.run({ id: sale.id, body, key });

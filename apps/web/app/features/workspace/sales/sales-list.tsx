@@ -2,11 +2,12 @@ import { saleFilters, type SaleFilter } from '@tradeshelf/contract/client';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button } from '../../../components/ui.tsx';
+import { Screen } from '../../../components/screen.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
 import { fetchVendorSales, type SalesPage, type SalesQuery } from './api.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
-import { Pager, useCursorPages } from '../list-pager.tsx';
+import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 
 const filterLabels: Record<SaleFilter, string> = {
   paid: 'Paid',
@@ -92,85 +93,81 @@ export function SalesList() {
         </Button>
       </form>
       {rangeError && <Alert>{rangeError}</Alert>}
-      {read.status === 'failure' && read.error && (
-        <Alert>
-          {read.error.error}{' '}
-          <button type="button" className="underline" onClick={() => void read.reload()}>
-            Try again
-          </button>
-        </Alert>
-      )}
-      {read.status === 'loading' && !read.data ? (
-        <div aria-busy="true" className="h-40 animate-pulse rounded-2xl bg-ink-800">
-          <span className="sr-only">Loading sales…</span>
-        </div>
-      ) : read.data && !sales.length ? (
-        <Alert tone="info">
-          {applied.status || applied.from || applied.to
-            ? 'No sales match these filters.'
-            : 'No sales yet. When a buyer pays, the sale shows here.'}
-        </Alert>
-      ) : (
-        // relative: the header's sr-only text is placed against this scroller, not the page.
-        <div
-          className="relative overflow-x-auto rounded-2xl border border-ink-700"
-          aria-busy={read.status === 'loading'}
-        >
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <thead className="bg-ink-900 text-xs tracking-wide text-slate-400 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Item
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Buyer
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Total
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  <span className="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800">
-              {sales.map((s) => {
-                const st = saleStatus(s);
-                return (
-                  <tr key={s.id} className="text-slate-200">
-                    <td className="px-4 py-3 whitespace-nowrap">
-                      {formatDate(s.paidAt ?? s.createdAt)}
-                    </td>
-                    <td className="px-4 py-3">{s.item.title}</td>
-                    <td className="px-4 py-3">{s.buyer.username ?? s.buyer.email}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">
-                      {exactMoney(s.money.gross)}
-                    </td>
-                    <td className="px-4 py-3">
-                      <span className={badgeClass(st.tone)}>{st.label}</span>
-                    </td>
-                    <td className="px-4 py-3 text-right">
-                      <Link
-                        to={`/vendor/sales/${encodeURIComponent(s.id)}`}
-                        className="font-semibold text-brand-300 hover:underline"
-                        aria-label={`View the sale of ${s.item.title} to ${s.buyer.username ?? s.buyer.email}`}
-                      >
-                        View
-                      </Link>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Screen
+        read={read}
+        onRetry={() => void read.reload()}
+        loading="Loading sales…"
+        isEmpty={() => !sales.length}
+        empty={
+          <Alert tone="info">
+            {applied.status || applied.from || applied.to
+              ? 'No sales match these filters.'
+              : 'No sales yet. When a buyer pays, the sale shows here.'}
+          </Alert>
+        }
+      >
+        {() => (
+          // relative: the header's sr-only text is placed against this scroller, not the page.
+          <div
+            className="relative overflow-x-auto rounded-2xl border border-ink-700"
+            aria-busy={read.status === 'loading'}
+          >
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <thead className="bg-ink-900 text-xs tracking-wide text-slate-400 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3">
+                    Date
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Item
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Buyer
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Total
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-ink-800">
+                {sales.map((s) => {
+                  const st = saleStatus(s);
+                  return (
+                    <tr key={s.id} className="text-slate-200">
+                      <td className="px-4 py-3 whitespace-nowrap">
+                        {formatDate(s.paidAt ?? s.createdAt)}
+                      </td>
+                      <td className="px-4 py-3">{s.item.title}</td>
+                      <td className="px-4 py-3">{s.buyer.username ?? s.buyer.email}</td>
+                      <td className="px-4 py-3 text-right tabular-nums">
+                        {exactMoney(s.money.gross)}
+                      </td>
+                      <td className="px-4 py-3">
+                        <span className={badgeClass(st.tone)}>{st.label}</span>
+                      </td>
+                      <td className="px-4 py-3 text-right">
+                        <Link
+                          to={`/vendor/sales/${encodeURIComponent(s.id)}`}
+                          className="font-semibold text-brand-300 hover:underline"
+                          aria-label={`View the sale of ${s.item.title} to ${s.buyer.username ?? s.buyer.email}`}
+                        >
+                          View
+                        </Link>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Screen>
       <Pager
         page={pages.page}
         nextCursor={read.data?.nextCursor}

@@ -29,18 +29,20 @@ export interface ImageUpload {
   kind: StorefrontImageKind;
   file: File;
   /** Share of the file sent so far, 0 to 1. */
+  /** Aborts the upload (the upload control's Cancel). */
+  signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
 
 export const uploadStorefrontImage = requestThunk<ImageUpload, Storefront>(
   'vendor/uploadStorefrontImage',
-  async ({ kind, file, onProgress }, extra) =>
+  async ({ kind, file, onProgress, signal }, extra) =>
     (
       await uploadTo<{ storefront: Storefront }>(
         extra,
         vendorEndpoints.uploadStorefrontImage,
         { kind },
-        { file, ...(onProgress ? { onProgress } : {}) },
+        { file, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
       )
     ).storefront,
 );

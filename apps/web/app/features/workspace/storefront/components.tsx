@@ -12,7 +12,9 @@ import {
   type StorefrontImageKind,
 } from '@tradeshelf/contract/client';
 import type { Storefront, StorefrontBody, VendorUrlAvailability } from '@tradeshelf/contract';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ConfirmButton, ConfirmStep } from '../../../components/confirm-step.tsx';
+import { UploadControl } from '../../../components/upload-control.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { Picture } from '../../../lib/images.tsx';
@@ -177,6 +179,8 @@ export function StorefrontForm({
   const toast = useToast();
   const save = useAction<StorefrontBody, Storefront>(saveStorefront);
   const [touched, setTouched] = useState(false);
+  const [asking, setAsking] = useState<StorefrontBody | null>(null);
+  const submitId = useId();
   const address = useAddressCheck(values.vendorUrl, storefront?.vendorUrl ?? null);
   const local = validateStorefront(
     values,
@@ -204,15 +208,13 @@ export function StorefrontForm({
     setTouched(true);
     if (Object.keys(local).length) return;
     const body = toBody(values);
-    if (
-      storefront &&
-      body.vendorUrl !== storefront.vendorUrl &&
-      !window.confirm(
-        `Change your address to /v/${body.vendorUrl}? Links to /v/${storefront.vendorUrl} will redirect to the new address, and no one else can take the old one.`,
-      )
-    )
-      return;
+    // A new address is asked about first: the old one redirects and can never be taken back.
+    if (storefront && body.vendorUrl !== storefront.vendorUrl) setAsking(body);
+    else await send(body);
+  };
+  const send = async (body: StorefrontBody) => {
     const saved = await save.run(body);
+    setAsking(null);
     if (saved) {
       toast(storefront ? m.saved : m.created);
       onSaved(saved);
@@ -280,10 +282,29 @@ export function StorefrontForm({
           ))}
         </div>
       </fieldset>
+      {asking && storefront && (
+        <ConfirmStep
+          tone="primary"
+          title={`Change your address to /v/${asking.vendorUrl}?`}
+          confirmLabel="Change the address"
+          busy={save.busy}
+          error={null}
+          returnFocusTo={submitId}
+          onConfirm={() => void send(asking)}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            Links to /v/{storefront.vendorUrl} will redirect to the new address, and no one else can
+            take the old one.
+          </p>
+        </ConfirmStep>
+      )}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" loading={save.busy}>
-          {storefront ? 'Save storefront' : 'Create storefront'}
-        </Button>
+        {!asking && (
+          <Button id={submitId} type="submit" loading={save.busy}>
+            {storefront ? 'Save storefront' : 'Create storefront'}
+          </Button>
+        )}
         {storefront && (
           <a
             href={storefront.path}
@@ -313,7 +334,7 @@ const imageCopy: Record<StorefrontImageKind, { label: string; hint: string }> = 
   },
 };
 
-/** Picks, checks and uploads one picture with a progress bar; removes it after asking. */
+/** Picks, checks and uploads one picture (the kit's upload control); removes it after asking. */
 export function ImageUpload({
   kind,
   storefront,
@@ -324,97 +345,54 @@ export function ImageUpload({
   onSaved: (s: Storefront) => void;
 }) {
   const toast = useToast();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const upload = useAction<ImageUploadArg, Storefront>(uploadStorefrontImage);
   const remove = useAction<StorefrontImageKind, Storefront>(removeStorefrontImage);
   const current = kind === 'avatar' ? storefront?.avatar : storefront?.banner;
   const copy = imageCopy[kind];
-
-  const choose = async (file: File | undefined) => {
-    if (!file) return;
-    const bad = imageFileProblem(file);
-    setProblem(bad);
-    if (bad) return;
-    setProgress(0);
-    const saved = await upload.run({ kind, file, onProgress: setProgress });
-    setProgress(null);
-    if (input.current) input.current.value = '';
-    if (saved) {
-      toast(m.imageSaved);
-      onSaved(saved);
-    } else setProblem(null);
-  };
-  const drop = async () => {
-    if (!window.confirm(`Remove your ${copy.label.toLowerCase()}?`)) return;
-    const saved = await remove.run(kind);
-    if (saved) {
-      toast(m.imageRemoved);
-      onSaved(saved);
-    }
-  };
-  const error = problem ?? upload.error?.fields?.file ?? upload.error?.error ?? remove.error?.error;
+  const name = copy.label.toLowerCase();
 
   return (
     <div className="flex flex-col gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {copy.label}
-      </label>
       {current && (
         <Picture
           image={current}
-          alt={`Your ${copy.label.toLowerCase()}`}
+          alt={`Your ${name}`}
           sizes={kind === 'avatar' ? '96px' : '320px'}
           className={
             kind === 'avatar' ? 'h-24 w-24 rounded-full object-cover' : 'h-20 w-full object-cover'
           }
         />
       )}
-      <input
-        ref={input}
-        id={id}
-        type="file"
+      <UploadControl
+        label={copy.label}
         accept="image/png,image/jpeg,image/webp"
-        disabled={!storefront || progress !== null}
-        aria-describedby={`${id}-hint`}
-        onChange={(e) => void choose(e.target.files?.[0])}
-        className="text-sm text-slate-300 file:mr-3 file:rounded-lg file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100 disabled:opacity-50"
+        hint={storefront ? copy.hint : m.setUpFirst}
+        disabled={!storefront}
+        check={imageFileProblem}
+        error={upload.error}
+        upload={async (run) => {
+          const saved = await upload.run({ kind, ...run });
+          if (saved) {
+            toast(m.imageSaved);
+            onSaved(saved);
+          }
+          return saved !== null;
+        }}
       />
-      <p id={`${id}-hint`} className="text-sm text-slate-400">
-        {storefront ? copy.hint : m.setUpFirst}
-      </p>
-      {progress !== null && (
-        <div
-          role="progressbar"
-          aria-label={`Uploading your ${copy.label.toLowerCase()}`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(progress * 100)}
-          className="h-2 overflow-hidden rounded-full bg-ink-700"
-        >
-          <div
-            className="h-full bg-brand-500 transition-[width]"
-            style={{ width: `${Math.round(progress * 100)}%` }}
-          />
-        </div>
-      )}
-      {error && (
-        <p role="alert" className="text-sm text-rose-400">
-          {error}
-        </p>
-      )}
       {current && (
-        <Button
-          type="button"
-          variant="ghost"
-          className="self-start"
-          loading={remove.busy}
-          onClick={() => void drop()}
-        >
-          Remove {copy.label.toLowerCase()}
-        </Button>
+        <ConfirmButton
+          label={`Remove ${name}`}
+          question={`Remove your ${name}?`}
+          confirmLabel={`Remove ${name}`}
+          busy={remove.busy}
+          error={remove.error?.error ?? null}
+          onConfirm={async () => {
+            const saved = await remove.run(kind);
+            if (!saved) return false;
+            toast(m.imageRemoved);
+            onSaved(saved);
+          }}
+        />
       )}
     </div>
   );

@@ -1,5 +1,9 @@
+import type { ApiError } from '@tradeshelf/contract';
 import { useCallback, useState } from 'react';
-import { Button } from '../../components/ui.tsx';
+import { Alert, Button } from './ui.tsx';
+
+// The one pager of list screens: cursor pages with Previous and Next, or Load more for lists that
+// grow in place (the workspace's `usePaged`).
 
 /** Cursor pages: the cursors of the pages seen, so "Previous" goes back without a new cursor kind. */
 export function useCursorPages() {
@@ -40,5 +44,33 @@ export function Pager({
         Next
       </Button>
     </nav>
+  );
+}
+
+export function LoadMore({
+  list,
+  noun,
+}: {
+  list: {
+    nextCursor: string | null;
+    loadMore: () => Promise<void>;
+    loadingMore: boolean;
+    moreError: ApiError | null;
+  };
+  noun: string;
+}) {
+  if (!list.nextCursor) return null;
+  return (
+    <div className="flex flex-col items-start gap-2">
+      {list.moreError && <Alert>{list.moreError.error}</Alert>}
+      <Button
+        type="button"
+        variant="ghost"
+        loading={list.loadingMore}
+        onClick={() => void list.loadMore()}
+      >
+        Load more {noun}
+      </Button>
+    </div>
   );
 }
