@@ -1,23 +1,10 @@
-// What the workspace's editors (vendor-products/, vendor-bundles/) share: who the vendor is, one
-// writer per vendor, free slugs, the draft/published/unpublished status and the list's cursor.
+// What the workspace's editors (vendor-products/, vendor-bundles/) share: one writer per vendor,
+// free slugs, the draft/published/unpublished status and the list's cursor.
 import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
-import { AppError } from '../../platform/errors.ts';
 import { slugify } from './seed.ts';
-import { vendorIdOfUser } from './summaries.ts';
-
-/** The vendor the signed-in user runs; a user without a storefront is refused (403). */
-export async function vendorOf(
-  db: Tx,
-  userId: string,
-  noStorefront: string = m.setUpStorefront,
-): Promise<string> {
-  const vendorId = await vendorIdOfUser(db, userId);
-  if (!vendorId) throw new AppError('forbidden', noStorefront);
-  return vendorId;
-}
 
 /**
  * One writer per vendor at a time (a transaction-scoped advisory lock): slugs stay unique, two saves

@@ -15,7 +15,6 @@ import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
 import { one, rows } from './repository.ts';
-import { sellingVendor } from './vendor-sales.ts';
 
 interface VendorCouponRow {
   id: string;
@@ -101,11 +100,10 @@ async function ownCoupon(db: Tx, vendorId: string, id: string, lock = false) {
 
 export async function listVendorCoupons(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   q: { limit: number; cursor?: string | undefined },
 ): Promise<{ coupons: VendorCoupon[]; nextCursor: string | null; products: ProductOption[] }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   let after = sql`true`;
   if (q.cursor) {
     const [at, id] = deps.cursors.decode(COUPON_CURSOR, q.cursor);
@@ -169,11 +167,10 @@ const fields = (c: CouponValues) => ({
 
 export async function createVendorCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: CouponValues,
 ): Promise<VendorCoupon> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const scope = await checkScope(db, vendorId, input);
   const id = newId('cpn');
   const f = fields(input);
@@ -200,12 +197,11 @@ export async function createVendorCoupon(
  */
 export async function updateVendorCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   id: string,
   input: CouponValues,
 ): Promise<VendorCoupon> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const scope = await checkScope(db, vendorId, input);
   const f = fields(input);
   try {
@@ -234,11 +230,10 @@ export async function updateVendorCoupon(
 /** Deletes a coupon no order ever used; one that was used is deactivated, so orders keep it. */
 export async function deleteVendorCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   id: string,
 ): Promise<{ deleted: boolean; coupon: VendorCoupon | null; message: string }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const deleted = await db.transaction(async (tx) => {
     await ownCoupon(tx, vendorId, id, true);
     const used = await one<{ n: number }>(

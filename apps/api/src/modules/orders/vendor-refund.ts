@@ -16,7 +16,6 @@ import { rule } from './checkout.ts';
 import { latestPayments } from './refund-state.ts';
 import { one, type PurchaseRow } from './repository.ts';
 import { refundView, saleDetail, saleNotFound, type VendorRefundRow } from './vendor-sale.ts';
-import { sellingVendor } from './vendor-sales.ts';
 
 /** Subscriptions the provider may still charge. */
 const CHARGING = ['trialing', 'active', 'past_due', 'cancelling'];
@@ -37,12 +36,12 @@ const formatMoney = (amount: number, currency: string) =>
 export async function vendorRefund(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   purchaseId: string,
   body: VendorRefundBody,
   idempotencyKey: string | null,
 ): Promise<{ sale: VendorSaleDetail; refund: VendorRefund }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const reason = body.reason.trim();
   const amountAsked = body.amount ?? null;
   const requestHash = sha256(JSON.stringify([purchaseId, amountAsked, reason]));

@@ -2,12 +2,8 @@ import { vendorBundleMessages as m } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { vendorOf } from '../vendor-edits.ts';
 
 export const unknownBundle = () => new AppError('not_found', m.notFound);
-
-/** The vendor the signed-in user runs; a user without a storefront is refused (403). */
-export const bundleVendorOf = (db: Tx, userId: string) => vendorOf(db, userId, m.setUpStorefront);
 
 export type OwnedBundleRow = {
   id: string;

@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
 import { statusOf } from '../vendor-edits.ts';
-import { bundleVendorOf, unknownBundle } from './access.ts';
+import { unknownBundle } from './access.ts';
 import { presentBundleProduct, productsOfBundle, type BundleProductRow } from './items.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -72,9 +72,8 @@ export async function readVendorBundle(
 /** `GET /api/v1/vendor/bundles/{id}`. */
 export async function vendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
 ): Promise<VendorBundle> {
-  const vendorId = await bundleVendorOf(deps.database.db, userId);
   return readVendorBundle(deps, vendorId, bundleId);
 }

@@ -12,7 +12,7 @@ import { newId } from '../../../lib.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { freeSlug, lockVendor } from '../vendor-edits.ts';
-import { bundleVendorOf, ownedBundle } from './access.ts';
+import { ownedBundle } from './access.ts';
 import { bundlePublishBlocked, checkPriceAboveValue } from './publish.ts';
 import { readVendorBundle } from './read.ts';
 
@@ -65,11 +65,10 @@ async function writePrice(
 /** `POST /api/v1/vendor/bundles`: a new draft. */
 export async function createVendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: Input,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const id = newId('bnd');
   return db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
@@ -93,12 +92,11 @@ export async function createVendorBundle(
  */
 export async function updateVendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
   input: Input,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     const bundle = await ownedBundle(tx, vendorId, bundleId);

@@ -6,20 +6,13 @@ import {
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import {
-  afterCursor,
-  encodeCursor,
-  statusFilter,
-  statusOf,
-  updatedKey,
-  vendorOf,
-} from '../vendor-edits.ts';
+import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
 import { plansJson, presentPlan, type PlanRow } from './read.ts';
 
 /** `GET /api/v1/vendor/products`: most recently edited first, drafts included. */
 export async function listVendorProducts(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: {
     limit: number;
     cursor?: string | undefined;
@@ -28,7 +21,6 @@ export async function listVendorProducts(
   },
 ): Promise<{ products: VendorProductRow[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const { rows } = await db.execute<{
     id: string;
     slug: string;

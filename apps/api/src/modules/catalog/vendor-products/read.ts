@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import { statusOf, vendorOf } from '../vendor-edits.ts';
+import { statusOf } from '../vendor-edits.ts';
 import { unknownProduct } from './access.ts';
 
 export type PlanRow = {
@@ -104,9 +104,8 @@ export async function readVendorProduct(
 /** `GET /api/v1/vendor/products/{id}`. */
 export async function vendorProduct(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
 ): Promise<VendorProduct> {
-  const vendorId = await vendorOf(deps.database.db, userId);
   return readVendorProduct(deps, vendorId, productId);
 }
