@@ -25,6 +25,9 @@ export const BUNDLE_PICKER_QUERY_MAX = 100;
 export const vendorBundleMessages = {
   setUpStorefront: 'Set up your storefront first: bundles are sold from it.',
   notFound: 'We could not find that bundle among yours.',
+  baseUpdatedAt: 'baseUpdatedAt must be the bundle’s updatedAt, as an ISO date and time.',
+  editConflict:
+    'This bundle was changed in another tab or window since you opened it, so nothing was saved. Reload the page to see the latest version.',
   badCursor: vendorProductMessages.badCursor,
   titleRequired: 'Give the bundle a title.',
   titleMax: `Keep the title to ${PRODUCT_TITLE_MAX} characters or fewer.`,

@@ -4,6 +4,7 @@ import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshel
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
+import { AppError } from '../../platform/errors.ts';
 import { slugify } from './seed.ts';
 
 /**
@@ -13,6 +14,31 @@ import { slugify } from './seed.ts';
  */
 export async function lockVendor(tx: Tx, vendorId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'vendor-products:' + vendorId}))`);
+}
+
+/**
+ * The vendor's product or bundle, locked for this write (`for update`: a write outside the editor,
+ * such as an image upload, waits too); another vendor's is not found. Given the `updatedAt` the
+ * editor loaded, a row changed since is refused (409, ADR 040): a save from an older tab would
+ * silently undo the other's edit.
+ */
+export async function lockOwned<Row extends Record<string, unknown>>(
+  tx: Tx,
+  table: 'products' | 'bundles',
+  columns: SQL,
+  row: { vendorId: string; id: string; baseUpdatedAt?: string | undefined },
+  refuse: { missing: () => AppError; conflict: string },
+): Promise<Row> {
+  const same = row.baseUpdatedAt
+    ? sql`date_trunc('milliseconds', updated_at) = ${row.baseUpdatedAt}::timestamptz`
+    : sql`true`;
+  const { rows } = await tx.execute<Row & { same: boolean }>(sql`select ${columns}, ${same} as same
+    from ${sql.raw(table)} where id = ${row.id} and vendor_id = ${row.vendorId} for update`);
+  const found = rows[0];
+  if (!found) throw refuse.missing();
+  if (!found.same) throw new AppError('conflict', refuse.conflict);
+  const { same: _same, ...owned } = found;
+  return owned as unknown as Row;
 }
 
 /**

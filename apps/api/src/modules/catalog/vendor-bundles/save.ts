@@ -1,4 +1,4 @@
-import type { vendorBundleInput } from '@tradeshelf/contract';
+import type { vendorBundleInput, vendorBundleUpdate } from '@tradeshelf/contract';
 import {
   bundleMissingToPublish,
   vendorBundleMessages as m,
@@ -17,6 +17,7 @@ import { bundlePublishBlocked, checkPriceAboveValue } from './publish.ts';
 import { readVendorBundle } from './read.ts';
 
 type Input = z.output<typeof vendorBundleInput>;
+type Update = z.output<typeof vendorBundleUpdate>;
 
 /**
  * The chosen products must all be the vendor's own: an unknown id and another vendor's product are
@@ -94,12 +95,12 @@ export async function updateVendorBundle(
   deps: AppDeps,
   vendorId: string,
   bundleId: string,
-  input: Input,
+  input: Update,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
-    const bundle = await ownedBundle(tx, vendorId, bundleId);
+    const bundle = await ownedBundle(tx, vendorId, bundleId, input.baseUpdatedAt);
     const publishedProducts = await checkProducts(tx, vendorId, input.productIds);
     if (bundle.is_active) {
       const missing = bundleMissingToPublish({ ...input, publishedProducts });

@@ -135,15 +135,7 @@ export async function updateVendorProduct(
   const db = deps.database.db;
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
-    const product = await ownedProduct(tx, vendorId, productId);
-    // Two tabs: a save from an older copy would silently undo the other's edit (ADR 040).
-    if (input.baseUpdatedAt) {
-      const { rows } = await tx.execute<{ same: boolean }>(
-        sql`select date_trunc('milliseconds', updated_at) = ${input.baseUpdatedAt}::timestamptz as same
-            from products where id = ${productId}`,
-      );
-      if (!rows[0]?.same) throw new AppError('conflict', m.editConflict);
-    }
+    const product = await ownedProduct(tx, vendorId, productId, input.baseUpdatedAt);
     if (product.is_active) {
       const missing = missingToPublish(input);
       if (Object.keys(missing).length) throw publishBlocked(missing);
