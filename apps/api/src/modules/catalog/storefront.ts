@@ -11,6 +11,7 @@ import {
   type Storefront,
   type StorefrontInput,
   type VendorUrlAvailability,
+  storefrontPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
@@ -39,7 +40,6 @@ const taken = () =>
   new AppError('conflict', vendorUrlMessages.taken, { vendorUrl: vendorUrlMessages.taken });
 
 /** The storefront's public path; lower case, as addresses are stored. */
-export const storefrontPath = (vendorUrl: string) => `/v/${encodeURIComponent(vendorUrl)}`;
 
 /** Refuses anyone without the vendor role (403); answers nothing else. */
 export async function requireVendorRole(deps: AppDeps, userId: string): Promise<void> {

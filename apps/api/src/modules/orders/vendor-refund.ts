@@ -5,6 +5,7 @@ import {
   type VendorRefund,
   type VendorRefundBody,
   type VendorSaleDetail,
+  formatMoney,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
@@ -19,11 +20,6 @@ import { refundView, saleDetail, saleNotFound, type VendorRefundRow } from './ve
 
 /** Subscriptions the provider may still charge. */
 const CHARGING = ['trialing', 'active', 'past_due', 'cancelling'];
-
-const formatMoney = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  );
 
 /**
  * Refunds the sale's latest payment (ADR 042). The decision is taken under the purchase's row lock

@@ -1,5 +1,11 @@
 import { Link } from 'react-router';
-import { categoryLabels, platformLabels } from '@tradeshelf/contract/client';
+import {
+  bundlePath,
+  categoryLabels,
+  platformLabels,
+  productPath,
+  storefrontPath,
+} from '@tradeshelf/contract/client';
 import type {
   BundleCard,
   ProductCard,
@@ -10,11 +16,9 @@ import type {
 import { Picture } from '../../lib/images.tsx';
 import { countLabel, formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 
-export const productPath = (p: { id: string; slug: string }) =>
-  `/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`;
-export const bundlePath = (b: { id: string; slug: string }) =>
-  `/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`;
-export const vendorPath = (v: { vendorUrl: string }) => `/v/${encodeURIComponent(v.vendorUrl)}`;
+// The public paths are the contract's (the API builds the same ones for e-mails and the sitemap).
+export { bundlePath, productPath };
+export const vendorPath = (v: { vendorUrl: string }) => storefrontPath(v.vendorUrl);
 
 const kindGradient: Record<string, string> = {
   indicator: 'from-teal-500/40 to-sky-600/30',

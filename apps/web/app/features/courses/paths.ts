@@ -1,4 +1,6 @@
 // Course URLs, apart from the views so a link to a course costs the shell nothing (ADR 025).
-export const coursePath = (id: string) => `/courses/${encodeURIComponent(id)}`;
+import { coursePath } from '@tradeshelf/contract/client';
+
+export { coursePath };
 export const lessonPath = (courseId: string, lessonId: string) =>
   `${coursePath(courseId)}/lessons/${encodeURIComponent(lessonId)}`;

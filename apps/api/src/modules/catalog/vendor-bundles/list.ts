@@ -1,9 +1,8 @@
-import type { VendorBundleRow, VendorProductStatus } from '@tradeshelf/contract';
+import { bundlePath, type VendorBundleRow, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
 import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
-import { bundlePublicPath } from './read.ts';
 
 /** `GET /api/v1/vendor/bundles`: most recently edited first, drafts included. */
 export async function listVendorBundles(
@@ -48,7 +47,7 @@ export async function listVendorBundles(
         r.price_id && r.amount !== null && r.currency
           ? { priceId: r.price_id, amount: r.amount, currency: r.currency }
           : null,
-      publicPath: bundlePublicPath(r),
+      publicPath: bundlePath(r),
       updatedAt: new Date(r.updated_at).toISOString(),
       productsCount: r.products_count,
     })),

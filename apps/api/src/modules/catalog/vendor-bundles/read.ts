@@ -1,4 +1,9 @@
-import { bundleMissingToPublish, bundleSaving, type VendorBundle } from '@tradeshelf/contract';
+import {
+  bundleMissingToPublish,
+  bundleSaving,
+  type VendorBundle,
+  bundlePath,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import type { AppDeps } from '../../../deps.ts';
@@ -8,9 +13,6 @@ import { unknownBundle } from './access.ts';
 import { presentBundleProduct, productsOfBundle, type BundleProductRow } from './items.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-export const bundlePublicPath = (b: { id: string; slug: string }) =>
-  `/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`;
 
 /** One of the vendor's bundles as the editor shows it (in `tx` when given, so a save reads its write). */
 export async function readVendorBundle(
@@ -56,7 +58,7 @@ export async function readVendorBundle(
     price,
     products,
     saving: bundleSaving(price, products),
-    publicPath: bundlePublicPath(row),
+    publicPath: bundlePath(row),
     missingToPublish: bundleMissingToPublish({
       title: row.title,
       summary: row.summary,

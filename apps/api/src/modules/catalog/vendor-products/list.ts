@@ -2,6 +2,7 @@ import {
   type ProductKind,
   type VendorProductRow,
   type VendorProductStatus,
+  productPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
@@ -53,7 +54,7 @@ export async function listVendorProducts(
       kind: r.kind,
       status: statusOf(r.is_active, r.published_at),
       title: r.title,
-      publicPath: `/p/${encodeURIComponent(r.id)}/${encodeURIComponent(r.slug)}`,
+      publicPath: productPath(r),
       salesCount: r.sales_count,
       updatedAt: new Date(r.updated_at).toISOString(),
       price: r.plans[0] ? presentPlan(r.plans[0]) : null,

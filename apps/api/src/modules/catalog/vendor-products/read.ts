@@ -3,6 +3,7 @@ import {
   type PlanBilling,
   type VendorPlan,
   type VendorProduct,
+  productPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
@@ -92,7 +93,7 @@ export async function readVendorProduct(
     prerequisites: row.prerequisites,
     plans,
     images: row.images.flatMap((k) => imageFileUrl(deps.storage, k) ?? []),
-    publicPath: `/p/${encodeURIComponent(row.id)}/${encodeURIComponent(row.slug)}`,
+    publicPath: productPath(row),
     missingToPublish: missingToPublish({ title: row.title, summary: row.summary, plans }),
     salesCount: row.sales_count,
     createdAt: iso(row.created_at),
