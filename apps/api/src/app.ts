@@ -139,8 +139,6 @@ export async function buildApp(
   registerErrorHandling(app, web ? { listener: web.listener, isApiPath } : undefined);
   if (web) {
     await registerWebAssets(app, web);
-    const stop = deps.pages.listen((paths) => web.forget?.(paths));
-    app.addHook('onClose', async () => void stop());
   }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

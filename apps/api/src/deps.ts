@@ -30,7 +30,6 @@ import {
 } from './platform/rate-limit.ts';
 import { TokenService } from './platform/tokens.ts';
 import { Cursors } from './platform/cursor.ts';
-import { PageInvalidations } from './platform/page-cache.ts';
 import { Uploads } from './platform/uploads.ts';
 
 export interface Logger {
@@ -65,8 +64,6 @@ export interface AppDeps {
   /** Domain events: published in the writer's transaction, delivered to subscribers (ADR 028). */
   events: EventBus;
   redis: Redis | null;
-  /** Public pages a write made stale: the SSR page cache drops its copies (platform/page-cache.ts). */
-  pages: PageInvalidations;
   /** File uploads under way in this process and the vendors' storage budget (ADR 048). */
   uploads: Uploads;
   close(): Promise<void>;
@@ -215,7 +212,6 @@ export function createDeps(
       jobs.send(queues.eventsDeliver, {}),
     ),
     redis,
-    pages: new PageInvalidations(),
     uploads: new Uploads({
       perProcess: config.UPLOADS_PER_PROCESS,
       perAccount: config.UPLOADS_PER_ACCOUNT,

@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './common.ts';
+export * from './format.ts';
 export * from './route.ts';
 export * from './auth.ts';
 export * from './users.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { productKind } from './catalog.ts';
-import { idSchema } from './common.ts';
+import { idSchema, timestampInput } from './common.ts';
 import {
   BUNDLE_PICKER_PAGE_MAX,
   BUNDLE_PICKER_QUERY_MAX,
@@ -44,6 +44,16 @@ export const vendorBundleInput = z.object({
   confirmPriceAboveValue: z.boolean().default(false),
 });
 export type VendorBundleInput = z.input<typeof vendorBundleInput>;
+
+/** A save of an existing bundle: the input, and which version of it the editor started from. */
+export const vendorBundleUpdate = vendorBundleInput.extend({
+  /**
+   * The `updatedAt` the editor loaded. When the bundle changed since (another tab), the save is
+   * refused with 409 and nothing changes; left out, the save replaces whatever is there (ADR 040).
+   */
+  baseUpdatedAt: timestampInput({ offset: true, error: m.baseUpdatedAt }).optional(),
+});
+export type VendorBundleUpdate = z.input<typeof vendorBundleUpdate>;
 
 /** Publishing: the same confirmation, for a bundle that costs more than its products. No body: not confirmed. */
 export const vendorBundlePublishInput = z
@@ -172,11 +182,11 @@ export const vendorBundlesRoutes = {
     path: '/api/v1/vendor/bundles/{id}',
     auth: 'bearer',
     summary:
-      'Saves the whole bundle. A published bundle changes on its page, in search and in the sitemap at once. A changed price is a new price; the old one is archived, so what buyers paid stays as it was, and buyers keep every product they got.',
+      'Saves the whole bundle; with `baseUpdatedAt`, a bundle changed since the editor loaded it answers 409 and nothing is saved. A published bundle changes on its page, in search and in the sitemap at once. A changed price is a new price; the old one is archived, so what buyers paid stays as it was, and buyers keep every product they got.',
     tags: ['vendor'],
     status: 200,
     params: bundleParams,
-    body: vendorBundleInput,
+    body: vendorBundleUpdate,
     response: bundleResponse,
   }),
   publishVendorBundle: defineRoute({

@@ -56,8 +56,6 @@ export interface PageRequest {
 export interface WebApp {
   listener(req: IncomingMessage, res: ServerResponse, from: PageRequest): void | Promise<void>;
   clientDir: string;
-  /** Drops the page cache's copies of these paths (any query, any host): they changed. */
-  forget?(paths: ReadonlySet<string>): void;
 }
 
 type CallInput = { body?: unknown; query?: unknown; params?: unknown };
@@ -473,22 +471,6 @@ export async function loadWebApp(
       send(req, res, page, csp(nonce), accepted);
     },
     clientDir,
-    forget(paths) {
-      pages.deleteWhere((key) => {
-        const at = key.indexOf('/', key.indexOf('//') + 2);
-        const rest = at < 0 ? '/' : key.slice(at);
-        const q = rest.indexOf('?');
-        const pathOnly = q < 0 ? rest : rest.slice(0, q);
-        let decoded = pathOnly;
-        try {
-          decoded = decodeURIComponent(pathOnly);
-        } catch {
-          // A malformed escape stays as it came.
-        }
-        // `/v/Name` and `/v/name` are one storefront: compare without case.
-        return paths.has(pathOnly.toLowerCase()) || paths.has(decoded.toLowerCase());
-      });
-    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { formatMoney as contractMoney } from '@tradeshelf/contract/client';
 import type { Price } from '@tradeshelf/contract';
 
 const intervalLabel: Record<string, string> = {
@@ -7,24 +8,9 @@ const intervalLabel: Record<string, string> = {
   year: 'year',
 };
 
-// Building an Intl formatter costs far more than using one (it was the top item in the SSR profile).
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-export function formatMoney(amount: number, currency: string): string {
-  const code = currency.toUpperCase();
-  const fraction = amount % 100 === 0 ? 0 : 2;
-  const key = `${code}:${fraction}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: fraction,
-    });
-    moneyFormats.set(key, format);
-  }
-  return format.format(amount / 100);
-}
+/** "$29", or "$12.50" with cents: the contract's one formatter, as pages show money. */
+export const formatMoney = (amount: number, currency: string): string =>
+  contractMoney(amount, currency, 'short');
 
 /** "$29 / month", "$399 one-time", with the trial when there is one. */
 export function formatPrice(price: Price): string {

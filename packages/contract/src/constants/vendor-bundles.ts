@@ -10,6 +10,7 @@ import {
   vendorProductMessages,
   type VendorProductStatus,
 } from './vendor-products.ts';
+import { formatMoney } from '../format.ts';
 
 /**
  * A bundle holds 2 to 20 of its vendor's products. Its title, summary and description take a product's
@@ -25,6 +26,9 @@ export const BUNDLE_PICKER_QUERY_MAX = 100;
 export const vendorBundleMessages = {
   setUpStorefront: 'Set up your storefront first: bundles are sold from it.',
   notFound: 'We could not find that bundle among yours.',
+  baseUpdatedAt: 'baseUpdatedAt must be the bundle’s updatedAt, as an ISO date and time.',
+  editConflict:
+    'This bundle was changed in another tab or window since you opened it, so nothing was saved. Reload the page to see the latest version.',
   badCursor: vendorProductMessages.badCursor,
   titleRequired: 'Give the bundle a title.',
   titleMax: `Keep the title to ${PRODUCT_TITLE_MAX} characters or fewer.`,
@@ -154,12 +158,6 @@ export function bundleSaving(
   return { value, amount, percent: value > 0 ? Math.round((amount / value) * 100) : 0 };
 }
 
-/** Minor units in words for messages: "$399.00" (the API has no page formatter; ADR 012). */
-const money = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  );
-
 /**
  * The 422 when a bundle on sale would cost more than its products bought separately (its saving
  * negative) and the vendor has not confirmed it (`confirmPriceAboveValue`, issue 27).
@@ -168,7 +166,7 @@ export function bundlePriceAboveValueMessage(
   price: BundlePriceDraft,
   saving: Pick<BundleSaving, 'value' | 'amount'>,
 ): string {
-  return `The bundle costs ${money(price.amount, price.currency)}, ${money(-saving.amount, price.currency)} more than its products bought separately (${money(saving.value, price.currency)}), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.`;
+  return `The bundle costs ${formatMoney(price.amount, price.currency)}, ${formatMoney(-saving.amount, price.currency)} more than its products bought separately (${formatMoney(saving.value, price.currency)}), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.`;
 }
 
 /** True when publishing (or keeping on sale) at this price needs the vendor's confirmation. */

@@ -1,3 +1,4 @@
+import { formatMoney } from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,11 +15,6 @@ import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxSession,
 } from './sandbox.ts';
-
-const money = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  );
 
 // Ids and portal tokens are URL-safe by construction; anything else is not ours.
 const id = z.string().regex(/^[\w-]{1,100}$/, 'Not a sandbox id.');
@@ -79,17 +75,17 @@ export async function sandboxPaymentsModule(fastify: FastifyInstance): Promise<v
       const due = firstCharge(r);
       const every = r.item.interval ? ` / ${r.item.interval}` : '';
       const rowsHtml = [
-        `<tr><td>${esc(r.item.name)}</td><td>${money(r.item.amount, r.item.currency)}${every}</td></tr>`,
+        `<tr><td>${esc(r.item.name)}</td><td>${formatMoney(r.item.amount, r.item.currency)}${every}</td></tr>`,
         discount
-          ? `<tr><td>Coupon (${r.discount!.duration === 'once' ? 'first payment' : 'every payment'})</td><td>−${money(discount, r.item.currency)}</td></tr>`
+          ? `<tr><td>Coupon (${r.discount!.duration === 'once' ? 'first payment' : 'every payment'})</td><td>−${formatMoney(discount, r.item.currency)}</td></tr>`
           : '',
         r.memberDiscount
-          ? `<tr><td>${esc(r.memberDiscount.label)}${r.mode === 'subscription' ? ' (every payment)' : ''}</td><td>−${money(r.memberDiscount.amountOff, r.item.currency)}</td></tr>`
+          ? `<tr><td>${esc(r.memberDiscount.label)}${r.mode === 'subscription' ? ' (every payment)' : ''}</td><td>−${formatMoney(r.memberDiscount.amountOff, r.item.currency)}</td></tr>`
           : '',
         r.trialDays ? `<tr><td>Free trial</td><td>${r.trialDays} days</td></tr>` : '',
-        `<tr><td><strong>Due today</strong></td><td><strong>${money(due, r.item.currency)}</strong></td></tr>`,
+        `<tr><td><strong>Due today</strong></td><td><strong>${formatMoney(due, r.item.currency)}</strong></td></tr>`,
         r.trialDays
-          ? `<tr><td>Then, when the trial ends</td><td>${money(renewalCharge(r, 1), r.item.currency)}${every}</td></tr>`
+          ? `<tr><td>Then, when the trial ends</td><td>${formatMoney(renewalCharge(r, 1), r.item.currency)}${every}</td></tr>`
           : '',
       ].join('');
       const open = s.status === 'open' && s.expiresAt > new Date();
@@ -196,7 +192,7 @@ ${
               : s.subscriptionStatus === 'cancelling'
                 ? `<form method="post" action="/sandbox/portal/${esc(token)}/${esc(s.id)}/resume"><button class="primary" type="submit">Resume subscription</button></form>`
                 : '';
-          return `<tr><td>${esc(s.request.item.name)}<br><span class="muted">${money(renewalCharge(s.request, s.renewals.length + 1), s.request.item.currency)} / ${esc(s.request.item.interval ?? 'month')} · ${esc(state)}</span></td><td>${action}</td></tr>`;
+          return `<tr><td>${esc(s.request.item.name)}<br><span class="muted">${formatMoney(renewalCharge(s.request, s.renewals.length + 1), s.request.item.currency)} / ${esc(s.request.item.interval ?? 'month')} · ${esc(state)}</span></td><td>${action}</td></tr>`;
         })
         .join('');
       return html(
@@ -286,7 +282,7 @@ ${
               ? `<div class="row"><form method="post" action="/sandbox/transfers/${esc(tr.id)}/fail"><button type="submit">Fail transfer</button></form>
 <form method="post" action="/sandbox/transfers/${esc(tr.id)}/reverse"><button type="submit">Reverse transfer</button></form></div>`
               : '';
-          return `<tr><td>Transfer ${money(tr.amount, tr.currency)} to ${esc(tr.accountId)}<br><span class="muted">${esc(tr.id)} · ${tr.createdAt.toISOString().slice(0, 16).replace('T', ' ')} · <span class="badge">${esc(tr.status)}</span>${tr.failureReason ? ` ${esc(tr.failureReason)}` : ''}</span>${buttons}</td></tr>`;
+          return `<tr><td>Transfer ${formatMoney(tr.amount, tr.currency)} to ${esc(tr.accountId)}<br><span class="muted">${esc(tr.id)} · ${tr.createdAt.toISOString().slice(0, 16).replace('T', ' ')} · <span class="badge">${esc(tr.status)}</span>${tr.failureReason ? ` ${esc(tr.failureReason)}` : ''}</span>${buttons}</td></tr>`;
         })
         .join('');
       const deliveries = events

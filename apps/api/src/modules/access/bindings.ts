@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError } from '../../integrations/chat/port.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, vendorIdOfUser } from '../catalog/index.ts';
+import { itemSummaries } from '../catalog/index.ts';
 import { queueConverge } from './converge-queue.ts';
 import { issueState, spendState } from './discord-link.ts';
 
@@ -14,12 +14,6 @@ import { issueState, spendState } from './discord-link.ts';
  */
 export const installCallback = (origin: string) => `${origin}/vendor/delivery/discord`;
 
-export async function vendorOf(deps: AppDeps, userId: string): Promise<string> {
-  const vendorId = await vendorIdOfUser(deps.database.db, userId);
-  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
-  return vendorId;
-}
-
 const down = (err: unknown): never => {
   if (err instanceof ChatError && err.kind === 'not_found')
     throw new AppError('not_found', m.serverUnknown);
@@ -28,7 +22,6 @@ const down = (err: unknown): never => {
 };
 
 export async function installUrl(deps: AppDeps, userId: string, origin: string) {
-  await vendorOf(deps, userId);
   const { state, expiresAt } = await issueState(deps, userId, 'install', null);
   return {
     url: deps.chat.installUrl({ state, redirectUri: installCallback(origin) }),
@@ -53,10 +46,10 @@ const installRefused = (err: unknown): never => {
 export async function installed(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   input: { state: string; code: string },
   origin: string,
 ) {
-  const vendorId = await vendorOf(deps, userId);
   await spendState(deps, userId, 'install', input.state);
   const guild = await deps.chat
     .exchangeInstall(input.code, installCallback(origin))
@@ -88,8 +81,7 @@ const botGuild = (deps: AppDeps, guildId: string) =>
     return down(err);
   });
 
-export async function serverRoles(deps: AppDeps, userId: string, guildId: string) {
-  const vendorId = await vendorOf(deps, userId);
+export async function serverRoles(deps: AppDeps, vendorId: string, guildId: string) {
   await serverOf(deps, vendorId, guildId);
   const guild = await botGuild(deps, guildId);
   const roles = (await deps.chat.roles(guildId).catch(down)).filter((r) => r.id !== guildId);
@@ -115,10 +107,9 @@ export async function serverRoles(deps: AppDeps, userId: string, guildId: string
  */
 export async function bind(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: { productId: string; guildId: string; roleIds: string[] },
 ) {
-  const vendorId = await vendorOf(deps, userId);
   const product = (
     await itemSummaries(deps.database.db, [{ type: 'product', id: input.productId }])
   ).get(`product:${input.productId}`);

@@ -1,7 +1,8 @@
-import { discordRoutes } from '@tradeshelf/contract';
+import { discordMessages, discordRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../platform/origin.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { bind, installed, installUrl, serverRoles } from './bindings.ts';
 import { communitiesOf, reconnect } from './communities.ts';
 import { authorizeUrl, completeLink, linkOf, unlink } from './discord-link.ts';
@@ -9,6 +10,7 @@ import { communityProducts, unbind, vendorServers } from './vendor-discord.ts';
 
 export async function accessModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
+  const vendorRoute = vendorRoutes(app, discordMessages.vendorsOnly);
   registerRoute(app, discordRoutes.discordAuthorize, ({ query, auth, req }) =>
     authorizeUrl(deps, auth.sub, query.vendorUrl ?? null, originOf(req)),
   );
@@ -30,25 +32,23 @@ export async function accessModule(app: FastifyInstance): Promise<void> {
     const community = await reconnect(deps, auth.sub, params.id);
     return { result: community, community };
   });
-  registerRoute(app, discordRoutes.vendorDiscordInstall, ({ auth, req }) =>
+  vendorRoute(discordRoutes.vendorDiscordInstall, ({ auth, req }) =>
     installUrl(deps, auth.sub, originOf(req)),
   );
-  registerRoute(app, discordRoutes.vendorDiscordInstalled, async ({ query, auth, req }) => ({
-    server: await installed(deps, auth.sub, query, originOf(req)),
+  vendorRoute(discordRoutes.vendorDiscordInstalled, async ({ query, auth, vendorId, req }) => ({
+    server: await installed(deps, auth.sub, vendorId, query, originOf(req)),
   }));
-  registerRoute(app, discordRoutes.vendorDiscordRoles, ({ params, auth }) =>
-    serverRoles(deps, auth.sub, params.id),
+  vendorRoute(discordRoutes.vendorDiscordRoles, ({ params, vendorId }) =>
+    serverRoles(deps, vendorId, params.id),
   );
-  registerRoute(app, discordRoutes.vendorBindCommunity, async ({ body, auth }) => ({
-    binding: await bind(deps, auth.sub, body),
+  vendorRoute(discordRoutes.vendorBindCommunity, async ({ body, vendorId }) => ({
+    binding: await bind(deps, vendorId, body),
   }));
-  registerRoute(app, discordRoutes.vendorDiscordServers, ({ auth }) =>
-    vendorServers(deps, auth.sub),
+  vendorRoute(discordRoutes.vendorDiscordServers, ({ vendorId }) => vendorServers(deps, vendorId));
+  vendorRoute(discordRoutes.vendorCommunityProducts, ({ query, vendorId }) =>
+    communityProducts(deps, vendorId, query),
   );
-  registerRoute(app, discordRoutes.vendorCommunityProducts, ({ query, auth }) =>
-    communityProducts(deps, auth.sub, query),
-  );
-  registerRoute(app, discordRoutes.vendorUnbindCommunity, ({ params, auth }) =>
-    unbind(deps, auth.sub, params.productId),
+  vendorRoute(discordRoutes.vendorUnbindCommunity, ({ params, vendorId }) =>
+    unbind(deps, vendorId, params.productId),
   );
 }

@@ -10,15 +10,13 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
-import { vendorOf } from './bindings.ts';
 
 type Role = { id: string; name: string };
 
 export async function vendorServers(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
 ): Promise<{ servers: VendorDiscordServer[] }> {
-  const vendorId = await vendorOf(deps, userId);
   const found = await deps.database.db.execute<{
     guild_id: string;
     name: string;
@@ -42,10 +40,9 @@ const COMMUNITY_CURSOR = cursorKind('community-product', [cursorField.id]);
 /** The vendor's community products, each with its binding (null until bound). */
 export async function communityProducts(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ products: VendorCommunityProduct[]; nextCursor: string | null }> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   const { products, more } = await vendorProductRefs(db, vendorId, {
     kinds: ['community'],
@@ -94,10 +91,9 @@ export async function communityProducts(
  */
 export async function unbind(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
 ): Promise<{ productId: string }> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   const product = (await itemSummaries(db, [{ type: 'product', id: productId }])).get(
     `product:${productId}`,

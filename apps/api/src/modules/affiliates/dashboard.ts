@@ -6,6 +6,7 @@ import {
   type AffiliateStats,
   type Payout,
   type ReferralSale,
+  formatMoney,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
@@ -13,7 +14,6 @@ import * as orders from '../orders/index.ts';
 import { DAY_MS, holdNow } from './clock.ts';
 import { payoutAccountOf } from './connect.ts';
 import { payoutCurrency, payoutsOf } from './payouts.ts';
-import { formatMoney } from './presenter.ts';
 
 /** Months the earnings chart covers, this one included. */
 const CHART_MONTHS = 12;

@@ -17,7 +17,7 @@ import { formatWait, rules } from '../../platform/rate-limit.ts';
 import { vendorIsNew, vendorSummaries } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
 import { formatBps, invitationView, type InviteRow } from './presenter.ts';
-import { DEFAULT_TERMS, ownVendorId, programmeOf } from './programme.ts';
+import { DEFAULT_TERMS, programmeOf } from './programme.ts';
 import { affiliateVendorsOf, newRefId } from './vendors.ts';
 
 /** How long an invitation can be accepted. */
@@ -44,11 +44,11 @@ async function present(db: Tx, rows: InviteRow[]): Promise<Invitation[]> {
 export async function inviteAffiliate(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   body: { email: string; commissionBps?: number | undefined; cookieDays?: number | undefined },
   origin: string,
 ): Promise<{ invitation: Invitation; emailed: boolean }> {
   const db = deps.database.db;
-  const vendorId = await ownVendorId(deps, userId);
   const email = body.email.toLowerCase();
   if (email === (await users.emailIn(db, userId))?.toLowerCase()) {
     throw new AppError('business_rule', affiliateMessages.inviteSelf);
@@ -124,9 +124,8 @@ async function takeDailyInvite(deps: AppDeps, vendorId: string, inviteKey: strin
 
 export async function vendorInvitations(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
 ): Promise<{ invitations: Invitation[] }> {
-  const vendorId = await ownVendorId(deps, userId);
   const db = deps.database.db;
   const found = await db.execute<InviteRow>(
     sql`select ${inviteColumns} from affiliate_invites where vendor_id = ${vendorId}

@@ -1,7 +1,12 @@
 // Use case: pay out the affiliate's available balance exactly once, and follow the provider's answer
 // (ADR 037). The balance is the ledger's; the payout row and its ledger debit commit together under
 // a per-affiliate lock, and the transfer happens after, with a key derived from the payout id.
-import { affiliateMessages, belowMinimumMessage, type Payout } from '@tradeshelf/contract';
+import {
+  affiliateMessages,
+  belowMinimumMessage,
+  type Payout,
+  formatMoney,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -11,7 +16,7 @@ import { AppError } from '../../platform/errors.ts';
 import * as orders from '../orders/index.ts';
 import { holdNow } from './clock.ts';
 import { payoutAccountOf } from './connect.ts';
-import { formatMoney, payoutView, type PayoutRow } from './presenter.ts';
+import { payoutView, type PayoutRow } from './presenter.ts';
 
 /** A just-requested payout is left to its own request this long before the retry job takes it. */
 const FIRST_RETRY_SECONDS = 60;

@@ -1,12 +1,17 @@
 // How the affiliates module's rows reach the API: the contract's shapes, nothing more.
-import type { AffiliateVendor, Invitation, Payout } from '@tradeshelf/contract';
+import {
+  type AffiliateVendor,
+  type Invitation,
+  type Payout,
+  storefrontPath,
+} from '@tradeshelf/contract';
 import type { VendorSummary } from '../catalog/index.ts';
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 /** Where a referral link points: the vendor's storefront, with the referral id to remember. */
 export const shareUrl = (origin: string, vendorUrl: string, refId: string) =>
-  `${origin}/v/${encodeURIComponent(vendorUrl)}?ref=${encodeURIComponent(refId)}`;
+  `${origin}${storefrontPath(vendorUrl)}?ref=${encodeURIComponent(refId)}`;
 
 export type VendorRow = {
   vendor_id: string;
@@ -89,12 +94,6 @@ export function payoutView(row: PayoutRow): Payout {
     updatedAt: iso(row.updated_at),
   };
 }
-
-/** "$50.00" */
-export const formatMoney = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  );
 
 /** "20%" or "12.5%" from basis points. */
 export const formatBps = (bps: number) => `${Number((bps / 100).toFixed(2))}%`;

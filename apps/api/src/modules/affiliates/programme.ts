@@ -1,10 +1,8 @@
 // Use case: a vendor's affiliate programme terms (open or by invitation, commission, cookie window).
-import { affiliateMessages, type Programme } from '@tradeshelf/contract';
+import type { Programme } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../platform/errors.ts';
-import { vendorIdOfUser } from '../catalog/index.ts';
 
 /** Terms a vendor's invitation offers when it names none and no programme was set up. */
 export const DEFAULT_TERMS = { commissionBps: 2000, cookieDays: 30 } as const;
@@ -23,13 +21,6 @@ const view = (r: ProgrammeRow): Programme => ({
   cookieDays: r.cookie_days,
 });
 
-/** The vendor the signed-in user runs; 403 for everyone else. */
-export async function ownVendorId(deps: AppDeps, userId: string): Promise<string> {
-  const vendorId = await vendorIdOfUser(deps.database.db, userId);
-  if (!vendorId) throw new AppError('forbidden', affiliateMessages.vendorsOnly);
-  return vendorId;
-}
-
 export async function programmeOf(db: Tx, vendorId: string): Promise<Programme | null> {
   const found = await db.execute<ProgrammeRow>(
     sql`select vendor_id, open, commission_bps, cookie_days from affiliate_programmes
@@ -38,17 +29,16 @@ export async function programmeOf(db: Tx, vendorId: string): Promise<Programme |
   return found.rows[0] ? view(found.rows[0]) : null;
 }
 
-export async function vendorProgramme(deps: AppDeps, userId: string) {
-  return { programme: await programmeOf(deps.database.db, await ownVendorId(deps, userId)) };
+export async function vendorProgramme(deps: AppDeps, vendorId: string) {
+  return { programme: await programmeOf(deps.database.db, vendorId) };
 }
 
 /** Sets the terms new referrals get; links already made keep theirs (what the affiliate agreed to). */
 export async function updateProgramme(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   terms: { open: boolean; commissionBps: number; cookieDays: number },
 ): Promise<{ programme: Programme }> {
-  const vendorId = await ownVendorId(deps, userId);
   const found = await deps.database.db.execute<ProgrammeRow>(
     sql`insert into affiliate_programmes (vendor_id, open, commission_bps, cookie_days)
         values (${vendorId}, ${terms.open}, ${terms.commissionBps}, ${terms.cookieDays})

@@ -1,7 +1,8 @@
-import { affiliatesRoutes } from '@tradeshelf/contract';
+import { affiliateMessages, affiliatesRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../platform/origin.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { recordClick } from './clicks.ts';
 import { affiliateOverview } from './dashboard.ts';
 import {
@@ -18,6 +19,7 @@ import { generateRef, listVendors } from './vendors.ts';
 
 export async function affiliatesModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
+  const vendorRoute = vendorRoutes(app, affiliateMessages.vendorsOnly);
   registerRoute(app, affiliatesRoutes.affiliateVendors, ({ query, auth, req }) =>
     listVendors(deps, auth.sub, originOf(req), query.limit),
   );
@@ -46,23 +48,19 @@ export async function affiliatesModule(app: FastifyInstance): Promise<void> {
       userId: auth?.sub ?? null,
     }),
   );
-  registerRoute(app, affiliatesRoutes.vendorProgramme, ({ auth }) =>
-    vendorProgramme(deps, auth.sub),
+  vendorRoute(affiliatesRoutes.vendorProgramme, ({ vendorId }) => vendorProgramme(deps, vendorId));
+  vendorRoute(affiliatesRoutes.updateVendorProgramme, ({ body, vendorId }) =>
+    updateProgramme(deps, vendorId, body),
   );
-  registerRoute(app, affiliatesRoutes.updateVendorProgramme, ({ body, auth }) =>
-    updateProgramme(deps, auth.sub, body),
+  vendorRoute(affiliatesRoutes.vendorInvite, ({ body, auth, vendorId, req }) =>
+    inviteAffiliate(deps, auth.sub, vendorId, body, originOf(req)),
   );
-  registerRoute(app, affiliatesRoutes.vendorInvite, ({ body, auth, req }) =>
-    inviteAffiliate(deps, auth.sub, body, originOf(req)),
+  vendorRoute(affiliatesRoutes.vendorInvites, ({ vendorId }) => vendorInvitations(deps, vendorId));
+  vendorRoute(affiliatesRoutes.vendorRevokeInvite, ({ params, vendorId }) =>
+    revokeInvite(deps, vendorId, params.id),
   );
-  registerRoute(app, affiliatesRoutes.vendorInvites, ({ auth }) =>
-    vendorInvitations(deps, auth.sub),
-  );
-  registerRoute(app, affiliatesRoutes.vendorRevokeInvite, ({ params, auth }) =>
-    revokeInvite(deps, auth.sub, params.id),
-  );
-  registerRoute(app, affiliatesRoutes.vendorAffiliates, ({ query, auth }) =>
-    vendorAffiliates(deps, auth.sub, query),
+  vendorRoute(affiliatesRoutes.vendorAffiliates, ({ query, vendorId }) =>
+    vendorAffiliates(deps, vendorId, query),
   );
   if (deps.config.APP_ENV === 'local') await app.register(sandboxClockPages);
 }

@@ -7,7 +7,6 @@ import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorAffiliateTotals } from '../orders/index.ts';
 import { contactsOf } from '../users/index.ts';
-import { ownVendorId } from './programme.ts';
 
 /**
  * Deletes a pending invitation of the vendor: the e-mailed link then finds nothing (the same 404 as
@@ -15,10 +14,9 @@ import { ownVendorId } from './programme.ts';
  */
 export async function revokeInvite(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   inviteId: string,
 ): Promise<{ id: string }> {
-  const vendorId = await ownVendorId(deps, userId);
   const db = deps.database.db;
   const removed = await db.execute(sql`delete from affiliate_invites
     where id = ${inviteId} and vendor_id = ${vendorId} and status = 'pending' returning id`);
@@ -36,10 +34,9 @@ const AFFILIATE_CURSOR = cursorKind('affiliate', [cursorField.id]);
 /** Newest links first; the cursor names the last link shown. */
 export async function vendorAffiliates(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ affiliates: VendorAffiliate[]; nextCursor: string | null }> {
-  const vendorId = await ownVendorId(deps, userId);
   const db = deps.database.db;
   const after = page.cursor ? deps.cursors.decode(AFFILIATE_CURSOR, page.cursor)[0] : null;
   const found = await db.execute<{

@@ -1,13 +1,19 @@
-import { analyticsRoutes, vendorAnalyticsRoutes } from '@tradeshelf/contract';
+import {
+  analyticsRoutes,
+  vendorAnalyticsMessages,
+  vendorAnalyticsRoutes,
+} from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { analyticsEvents } from './tables.ts';
 import { vendorAnalytics } from './vendor-analytics.ts';
 import { vendorAnalyticsExport } from './vendor-analytics-export.ts';
 
 export async function analyticsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
+  const vendorRoute = vendorRoutes(app, vendorAnalyticsMessages.vendorsOnly);
   registerRoute(app, analyticsRoutes.track, async ({ body, auth, req }) => {
     await deps.limiter.consume([{ rule: rules.analyticsIp, key: addressKey(req.ip) }]);
     const userAgent = req.headers['user-agent']?.slice(0, 500) ?? null;
@@ -27,20 +33,16 @@ export async function analyticsModule(app: FastifyInstance): Promise<void> {
     return { accepted: body.events.length };
   });
   // The vendor's analytics (issue 19, ADR 043).
-  registerRoute(app, vendorAnalyticsRoutes.vendorAnalytics, ({ query, auth, reply }) => {
+  vendorRoute(vendorAnalyticsRoutes.vendorAnalytics, ({ query, vendorId, reply }) => {
     void reply.header('cache-control', 'private, no-store');
-    return vendorAnalytics(deps, auth.sub, query);
+    return vendorAnalytics(deps, vendorId, query);
   });
-  registerRoute(
-    app,
-    vendorAnalyticsRoutes.vendorAnalyticsExport,
-    async ({ query, auth, reply }) => {
-      const { filename, csv } = await vendorAnalyticsExport(deps, auth.sub, query);
-      void reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'private, no-store');
-      return csv as never;
-    },
-  );
+  vendorRoute(vendorAnalyticsRoutes.vendorAnalyticsExport, async ({ query, vendorId, reply }) => {
+    const { filename, csv } = await vendorAnalyticsExport(deps, vendorId, query);
+    void reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'private, no-store');
+    return csv as never;
+  });
 }

@@ -31,11 +31,11 @@ export const EXPORT_HEADER = [
 
 export async function vendorAnalyticsExport(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   query: VendorAnalyticsQuery & { interval: AnalyticsInterval },
 ): Promise<{ filename: string; csv: string }> {
   const db = deps.database.db;
-  const f = await resolveFilters(db, userId, query);
+  const f = await resolveFilters(db, vendorId, query);
   const sets = await vendorLedgerSets(
     db,
     { vendorId: f.vendorId, from: f.from, to: f.to, itemId: f.productId },

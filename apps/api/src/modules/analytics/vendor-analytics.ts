@@ -75,11 +75,11 @@ export function bucketsOf(from: string, to: string, interval: AnalyticsInterval)
 
 export async function vendorAnalytics(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   query: VendorAnalyticsQuery & { interval: AnalyticsInterval },
 ): Promise<VendorAnalytics> {
   const db = deps.database.db;
-  const f = await resolveFilters(db, userId, query);
+  const f = await resolveFilters(db, vendorId, query);
   const range = { vendorId: f.vendorId, from: f.from, to: f.to, itemId: f.productId };
   // Conversion is per product page; bundles are in the money figures and top lists, not here.
   const productIds = f.products

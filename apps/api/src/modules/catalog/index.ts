@@ -21,6 +21,7 @@ export {
   type ItemSummary,
   type VendorSummary,
 } from './summaries.ts';
+export { vendorRoutes, type VendorContext } from './vendor-route.ts';
 export { productOptionsOfVendor, type ProductOption } from './product-options.ts';
 export { vendorProductRefs, type VendorProductRef } from './vendor-product-refs.ts';
 export { vendorItems, type VendorItem } from './vendor-products.ts';

@@ -1,4 +1,12 @@
-import { catalogCategories, planIds, plans, PLATFORM_VENDOR_URL } from '@tradeshelf/contract';
+import {
+  bundlePath,
+  catalogCategories,
+  planIds,
+  plans,
+  PLATFORM_VENDOR_URL,
+  productPath,
+  storefrontPath,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../platform/origin.ts';
@@ -100,14 +108,14 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
                  or exists (select 1 from bundles b where b.vendor_id = v.id and b.is_active)
               order by v.vendor_url limit 50000`,
         );
-        urls = found.map((v) => ({ loc: `${origin}/v/${encodeURIComponent(v.vendor_url)}` }));
+        urls = found.map((v) => ({ loc: `${origin}${storefrontPath(v.vendor_url)}` }));
       } else if (name === 'bundles.xml') {
         const found = await rows<{ id: string; slug: string }>(
           db,
           sql`select id, slug from bundles where is_active order by id limit 50000`,
         );
         urls = found.map((b) => ({
-          loc: `${origin}/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`,
+          loc: `${origin}${bundlePath(b)}`,
         }));
       } else {
         // Pages count from 1 (page 0 would be a negative OFFSET); no leading zeros.
@@ -122,7 +130,7 @@ export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
         if (!found.length && page > 1)
           return reply.status(404).send({ error: 'No such sitemap.', code: 'not_found' });
         urls = found.map((p) => ({
-          loc: `${origin}/p/${encodeURIComponent(p.id)}/${encodeURIComponent(p.slug)}`,
+          loc: `${origin}${productPath(p)}`,
           lastmod: new Date(p.updated_at).toISOString().slice(0, 10),
         }));
       }

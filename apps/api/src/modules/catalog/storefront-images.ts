@@ -11,13 +11,8 @@ import { AppError } from '../../platform/errors.ts';
 import { readImage, storeUpload } from '../../platform/image-upload.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
 import type { FileReader } from '../../platform/multipart.ts';
-import {
-  forgetPagesOf,
-  presentStorefront,
-  requireVendorRole,
-  storefrontPath,
-  storefrontRowOfUser,
-} from './storefront.ts';
+import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
+import { presentStorefront, requireVendorRole, storefrontRowOfUser } from './storefront.ts';
 
 const SHAPES: Record<StorefrontImageKind, ImageShape> = {
   avatar: { fit: 'square', size: 256 },
@@ -55,7 +50,7 @@ export async function setStorefrontImage(
   const previous = updated.rows[0]?.previous ?? null;
   // The same picture again has the same reference: its files are the new picture's.
   if (previous && previous !== ref) await deleteImage(deps.storage, previous);
-  return answer(deps, userId, own.id, own.vendor_url);
+  return answer(deps, userId);
 }
 
 export async function removeStorefrontImage(
@@ -70,11 +65,12 @@ export async function removeStorefrontImage(
     where v.id = ${own.id} returning old.previous`);
   const previous = updated.rows[0]?.previous ?? null;
   if (previous) await deleteImage(deps.storage, previous);
-  return answer(deps, userId, own.id, own.vendor_url);
+  return answer(deps, userId);
 }
 
-async function answer(deps: AppDeps, userId: string, vendorId: string, vendorUrl: string) {
-  await forgetPagesOf(deps, vendorId, [storefrontPath(vendorUrl)]);
+async function answer(deps: AppDeps, userId: string) {
+  // What shows the storefront's pictures is public: every node's caches drop their copies (ADR 040).
+  catalogChanged(deps, await bumpCatalogVersion(deps.database.db));
   const row = await storefrontRowOfUser(deps.database.db, userId);
   return { storefront: presentStorefront(deps, row!) };
 }

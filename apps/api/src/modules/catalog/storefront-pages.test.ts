@@ -8,10 +8,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { ensureWebBuild } from '../../../test/web-build.ts';
-import { pageReads } from '../../page-reads.ts';
-import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { startTestAppWithPages } from '../../../test/pages.ts';
 
 /**
  * Issue 19, ADR 041: a storefront edit shows on its page at once, though public pages are cached,
@@ -20,13 +18,8 @@ import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  const buildDir = ensureWebBuild();
-  t = await startTestApp(
-    {},
-    {
-      web: (app) => loadWebApp(buildDir, inProcessCaller(app, pageReads), { pageCacheSeconds: 60 }),
-    },
-  );
+  // Wired as in production (main.ts): the catalogue's version drops the cached pages.
+  t = await startTestAppWithPages(60);
 }, 300_000);
 afterAll(async () => {
   await t?.close();
@@ -58,14 +51,25 @@ describe('storefront pages follow edits', () => {
     const before = await page(`/v/${first}`);
     expect(before.statusCode).toBe(200);
     expect(before.body).toContain('Lighthouse Charts');
-    // Cached now: a second request is a copy (it has an Age).
+    // Cached now: a second request is a copy (it has an Age). The product's page names the vendor.
     expect((await page(`/v/${first}`)).headers.age).toBeDefined();
+    const { slug } = (
+      await t.database.db.execute<{ slug: string }>(
+        sql`select slug from products where id = ${product.id}`,
+      )
+    ).rows[0]!;
+    const productPath = `/p/${product.id}/${slug}`;
+    expect((await page(productPath)).body).toContain('Lighthouse Charts');
+    expect((await page(productPath)).headers.age).toBeDefined();
 
     expect((await save(first, 'Harbour Charts')).statusCode).toBe(200);
     const edited = await page(`/v/${first}`);
     expect(edited.headers.age).toBeUndefined();
     expect(edited.body).toContain('Harbour Charts');
     expect(edited.body).not.toContain('Lighthouse Charts');
+    const productPage = await page(productPath);
+    expect(productPage.headers.age).toBeUndefined();
+    expect(productPage.body).toContain('Harbour Charts');
 
     const second = `${first}-new`;
     expect((await save(second, 'Harbour Charts')).statusCode).toBe(200);

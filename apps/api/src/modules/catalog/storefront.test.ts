@@ -11,7 +11,7 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createVendor } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -394,36 +394,6 @@ describe('changing the address (ADR 041)', () => {
     const refused = await save(token, { vendorUrl: uniqueUrl('r'), displayName: 'R' });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().fields).toEqual({ vendorUrl: vendorUrlMessages.tooManyRenames });
-  });
-
-  it('tells the page cache which pages went stale', async () => {
-    const { token } = await newVendor();
-    const first = uniqueUrl('cached');
-    const created = await save(token, { vendorUrl: first, displayName: 'Cached' });
-    const vendorId = created.json().storefront.id as string;
-    const product = await createProduct(t, vendorId);
-    const { slug } = (
-      await t.database.db.execute<{ slug: string }>(
-        sql`select slug from products where id = ${product.id}`,
-      )
-    ).rows[0]!;
-    const seen: string[][] = [];
-    const stop = t.deps.pages.listen((paths) => seen.push([...paths]));
-    try {
-      const second = uniqueUrl('cached');
-      await save(token, { vendorUrl: second, displayName: 'Cached again' });
-      expect(seen).toHaveLength(1);
-      expect(seen[0]).toEqual(
-        expect.arrayContaining([
-          `/v/${second}`,
-          `/v/${first}`,
-          `/p/${product.id}/${slug}`.toLowerCase(),
-          '/search',
-        ]),
-      );
-    } finally {
-      stop();
-    }
   });
 });
 

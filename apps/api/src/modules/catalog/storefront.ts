@@ -11,6 +11,7 @@ import {
   type Storefront,
   type StorefrontInput,
   type VendorUrlAvailability,
+  storefrontPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
@@ -39,7 +40,6 @@ const taken = () =>
   new AppError('conflict', vendorUrlMessages.taken, { vendorUrl: vendorUrlMessages.taken });
 
 /** The storefront's public path; lower case, as addresses are stored. */
-export const storefrontPath = (vendorUrl: string) => `/v/${encodeURIComponent(vendorUrl)}`;
 
 /** Refuses anyone without the vendor role (403); answers nothing else. */
 export async function requireVendorRole(deps: AppDeps, userId: string): Promise<void> {
@@ -129,9 +129,9 @@ export async function saveStorefront(
 ): Promise<{ storefront: Storefront }> {
   await requireVendorRole(deps, userId);
   const db = deps.database.db;
-  let stale: string[];
+  let version: number;
   try {
-    stale = await db.transaction(async (tx) => {
+    version = await db.transaction(async (tx) => {
       // One save per vendor at a time: two tabs renaming at once cannot both keep the old address.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`storefront:${userId}`}))`);
       const own = await storefrontRowOfUser(tx, userId);
@@ -149,7 +149,7 @@ export async function saveStorefront(
         await tx.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio, social_links)
           values (${newId('ven')}, ${userId}, ${body.vendorUrl}, ${body.displayName}, ${body.bio},
             ${JSON.stringify(body.socialLinks)}::jsonb)`);
-        return [storefrontPath(body.vendorUrl)];
+        return bumpCatalogVersion(tx);
       }
       const renamed = own.vendor_url !== body.vendorUrl;
       if (renamed) {
@@ -168,33 +168,14 @@ export async function saveStorefront(
           display_name = ${body.displayName}, bio = ${body.bio},
           social_links = ${JSON.stringify(body.socialLinks)}::jsonb
         where id = ${own.id}`);
-      return [
-        storefrontPath(body.vendorUrl),
-        storefrontPath(own.vendor_url),
-        ...own.previous_urls.map(storefrontPath),
-      ];
+      // Its page, old addresses, products' and bundles' pages (they name it), search and home.
+      return bumpCatalogVersion(tx);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw taken();
     throw err;
   }
+  catalogChanged(deps, version);
   const row = await storefrontRowOfUser(db, userId);
-  await forgetPagesOf(deps, row!.id, stale);
   return { storefront: presentStorefront(deps, row!) };
-}
-
-/**
- * Drops the page cache's copies of what shows the storefront: its page and old addresses (now
- * redirects), its products' and bundles' pages (they name it), search and the home page.
- */
-export async function forgetPagesOf(deps: AppDeps, vendorId: string, paths: string[]) {
-  const items = await rows<{ path: string }>(
-    deps.database.db,
-    sql`select '/p/' || id || '/' || slug as path from products where vendor_id = ${vendorId}
-      union all select '/b/' || id || '/' || slug from bundles where vendor_id = ${vendorId}`,
-  );
-  deps.pages.invalidate([...paths, ...items.map((i) => i.path.toLowerCase()), '/', '/search']);
-  // Other nodes keep caches of their own: moving the catalogue's version makes them drop theirs at
-  // their next poll, as after a product edit (ADR 040).
-  catalogChanged(deps, await bumpCatalogVersion(deps.database.db));
 }

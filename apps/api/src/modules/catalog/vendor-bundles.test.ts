@@ -66,6 +66,7 @@ type Bundle = {
   status: string;
   publicPath: string;
   publishedAt: string | null;
+  updatedAt: string;
   imageUrl: string | null;
   price: { priceId: string; amount: number; currency: string } | null;
   products: Array<{ id: string; status: string; price: { amount: number } | null }>;
@@ -687,6 +688,52 @@ describe('buyers keep what they bought', () => {
         await t.call(catalogRoutes.productDetails, { token: later.token, query: { id: productId } })
       ).json().product.purchased as boolean;
     expect([await laterOwns(v.a.id), await laterOwns(c.id)]).toEqual([false, true]);
+  });
+});
+
+describe('two tabs (ADR 040)', () => {
+  it('a save from an older copy is refused (409) and changes nothing; without a base it replaces', async () => {
+    const v = await newVendor();
+    const c = await createProduct(t, v.id, { title: `Scanner ${searchWord()}`, amount: 1900 });
+    const bundle = await create(v.token, draft([v.a.id, v.b.id]));
+    const save = (body: VendorBundleInput, baseUpdatedAt?: string) =>
+      call(r.updateVendorBundle, {
+        token: v.token,
+        params: { id: bundle.id },
+        body: { ...body, ...(baseUpdatedAt ? { baseUpdatedAt } : {}) },
+      });
+    // Both tabs loaded the same copy and save at once: exactly one lands.
+    const [a, b] = await Promise.all([
+      save(draft([v.a.id, v.b.id], { title: 'Tab A title' }), bundle.updatedAt),
+      save(draft([v.a.id, v.b.id], { title: 'Tab B title' }), bundle.updatedAt),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const won = (a.statusCode === 200 ? a : b).json().bundle as Bundle;
+    expect((a.statusCode === 409 ? a : b).json()).toEqual({
+      error: m.editConflict,
+      code: 'conflict',
+    });
+    // A stale save of other products and another price changes nothing.
+    const stale = await save(
+      draft([v.b.id, c.id], { title: 'Stale', price: { amount: 1000, currency: 'usd' } }),
+      bundle.updatedAt,
+    );
+    expect(stale.statusCode).toBe(409);
+    const stored = (
+      await call(r.vendorBundle, { token: v.token, params: { id: bundle.id } })
+    ).json().bundle as Bundle;
+    expect(stored.title).toBe(won.title);
+    expect(stored.updatedAt).toBe(won.updatedAt);
+    expect(stored.price?.amount).toBe(6000);
+    expect(stored.products.map((p) => p.id).sort()).toEqual([v.a.id, v.b.id].sort());
+    // The winner's copy saves again from what it got back; without a base a save replaces.
+    expect((await save(draft([v.a.id, v.b.id]), won.updatedAt)).statusCode).toBe(200);
+    const replaced = await save(draft([v.b.id, c.id], { title: 'Replaces' }));
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().bundle.title).toBe('Replaces');
+    const bad = await save(draft([v.a.id, v.b.id]), 'yesterday');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields.baseUpdatedAt).toBe(m.baseUpdatedAt);
   });
 });
 

@@ -1,23 +1,11 @@
-// What the workspace's editors (vendor-products/, vendor-bundles/) share: who the vendor is, one
-// writer per vendor, free slugs, the draft/published/unpublished status and the list's cursor.
+// What the workspace's editors (vendor-products/, vendor-bundles/) share: one writer per vendor,
+// free slugs, the draft/published/unpublished status and the list's cursor.
 import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { slugify } from './slug.ts';
-import { vendorIdOfUser } from './summaries.ts';
-
-/** The vendor the signed-in user runs; a user without a storefront is refused (403). */
-export async function vendorOf(
-  db: Tx,
-  userId: string,
-  noStorefront: string = m.setUpStorefront,
-): Promise<string> {
-  const vendorId = await vendorIdOfUser(db, userId);
-  if (!vendorId) throw new AppError('forbidden', noStorefront);
-  return vendorId;
-}
 
 /**
  * One writer per vendor at a time (a transaction-scoped advisory lock): slugs stay unique, two saves
@@ -26,6 +14,31 @@ export async function vendorOf(
  */
 export async function lockVendor(tx: Tx, vendorId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'vendor-products:' + vendorId}))`);
+}
+
+/**
+ * The vendor's product or bundle, locked for this write (`for update`: a write outside the editor,
+ * such as an image upload, waits too); another vendor's is not found. Given the `updatedAt` the
+ * editor loaded, a row changed since is refused (409, ADR 040): a save from an older tab would
+ * silently undo the other's edit.
+ */
+export async function lockOwned<Row extends Record<string, unknown>>(
+  tx: Tx,
+  table: 'products' | 'bundles',
+  columns: SQL,
+  row: { vendorId: string; id: string; baseUpdatedAt?: string | undefined },
+  refuse: { missing: () => AppError; conflict: string },
+): Promise<Row> {
+  const same = row.baseUpdatedAt
+    ? sql`date_trunc('milliseconds', updated_at) = ${row.baseUpdatedAt}::timestamptz`
+    : sql`true`;
+  const { rows } = await tx.execute<Row & { same: boolean }>(sql`select ${columns}, ${same} as same
+    from ${sql.raw(table)} where id = ${row.id} and vendor_id = ${row.vendorId} for update`);
+  const found = rows[0];
+  if (!found) throw refuse.missing();
+  if (!found.same) throw new AppError('conflict', refuse.conflict);
+  const { same: _same, ...owned } = found;
+  return owned as unknown as Row;
 }
 
 /**

@@ -530,6 +530,28 @@ describe('plans and prices', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields.baseUpdatedAt).toBe(m.baseUpdatedAt);
   });
+
+  it('saves of one product take turns on its row: of four from one loaded copy, one lands', async () => {
+    const v = await newVendor();
+    const product = await create(v.token);
+    const titles = ['First tab', 'Second tab', 'Third tab', 'Fourth tab'];
+    const results = await Promise.all(
+      titles.map((title) =>
+        call(r.updateVendorProduct, {
+          token: v.token,
+          params: { id: product.id },
+          body: { ...draft({ title }), baseUpdatedAt: product.updatedAt },
+        }),
+      ),
+    );
+    expect(results.map((x) => x.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    const won = results.find((x) => x.statusCode === 200)!.json().product;
+    const stored = (
+      await call(r.vendorProduct, { token: v.token, params: { id: product.id } })
+    ).json().product;
+    expect(stored.title).toBe(won.title);
+    expect(stored.updatedAt).toBe(won.updatedAt);
+  });
 });
 
 describe('bad input', () => {

@@ -7,6 +7,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { fileUpload } from '../../platform/multipart.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { courseDetails } from './details.ts';
 import { userCourses } from './list.ts';
 import { attachmentUrl, videoUrl } from './media.ts';
@@ -41,43 +42,44 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
   );
 
   // The vendor's course builder (issue 19, ADR 044).
-  registerRoute(app, vr.vendorCourses, ({ query, auth }) => vendorCourses(deps, auth.sub, query));
-  registerRoute(app, vr.vendorCourse, async ({ params, auth }) => ({
-    course: await edit.vendorCourse(deps, auth.sub, params.productId),
+  const vendorRoute = vendorRoutes(app, vendorCourseMessages.vendorsOnly);
+  vendorRoute(vr.vendorCourses, ({ query, vendorId }) => vendorCourses(deps, vendorId, query));
+  vendorRoute(vr.vendorCourse, async ({ params, vendorId }) => ({
+    course: await edit.vendorCourse(deps, vendorId, params.productId),
   }));
-  registerRoute(app, vr.addCourseModule, async ({ params, body, auth }) => ({
-    course: await edit.addModule(deps, auth.sub, params.productId, body.title),
+  vendorRoute(vr.addCourseModule, async ({ params, body, vendorId }) => ({
+    course: await edit.addModule(deps, vendorId, params.productId, body.title),
   }));
-  registerRoute(app, vr.renameCourseModule, async ({ params, body, auth }) => ({
-    course: await edit.renameModule(deps, auth.sub, params.productId, params.moduleId, body.title),
+  vendorRoute(vr.renameCourseModule, async ({ params, body, vendorId }) => ({
+    course: await edit.renameModule(deps, vendorId, params.productId, params.moduleId, body.title),
   }));
-  registerRoute(app, vr.deleteCourseModule, async ({ params, auth }) => ({
-    course: await edit.deleteModule(deps, auth.sub, params.productId, params.moduleId),
+  vendorRoute(vr.deleteCourseModule, async ({ params, vendorId }) => ({
+    course: await edit.deleteModule(deps, vendorId, params.productId, params.moduleId),
   }));
-  registerRoute(app, vr.reorderCourse, async ({ params, body, auth }) => ({
-    course: await edit.reorderCourse(deps, auth.sub, params.productId, body),
+  vendorRoute(vr.reorderCourse, async ({ params, body, vendorId }) => ({
+    course: await edit.reorderCourse(deps, vendorId, params.productId, body),
   }));
-  registerRoute(app, vr.addCourseLesson, ({ params, body, auth }) =>
-    edit.addLesson(deps, auth.sub, params.productId, body),
+  vendorRoute(vr.addCourseLesson, ({ params, body, vendorId }) =>
+    edit.addLesson(deps, vendorId, params.productId, body),
   );
-  registerRoute(app, vr.updateCourseLesson, async ({ params, body, auth }) => ({
-    course: await edit.updateLesson(deps, auth.sub, params.productId, params.lessonId, body),
+  vendorRoute(vr.updateCourseLesson, async ({ params, body, vendorId }) => ({
+    course: await edit.updateLesson(deps, vendorId, params.productId, params.lessonId, body),
   }));
-  registerRoute(app, vr.deleteCourseLesson, async ({ params, auth }) => ({
-    course: await edit.deleteLesson(deps, auth.sub, params.productId, params.lessonId),
+  vendorRoute(vr.deleteCourseLesson, async ({ params, vendorId }) => ({
+    course: await edit.deleteLesson(deps, vendorId, params.productId, params.lessonId),
   }));
-  registerRoute(app, vr.restoreCourseLesson, async ({ params, auth }) => ({
-    course: await edit.restoreLesson(deps, auth.sub, params.productId, params.lessonId),
+  vendorRoute(vr.restoreCourseLesson, async ({ params, vendorId }) => ({
+    course: await edit.restoreLesson(deps, vendorId, params.productId, params.lessonId),
   }));
   const videoMax = deps.config.COURSE_VIDEO_MAX_MB * 1024 * 1024;
   const videoTooLarge = `Videos can be up to ${deps.config.COURSE_VIDEO_MAX_MB} MB.`;
-  registerRoute(
-    app,
+  vendorRoute(
     vr.uploadLessonVideo,
-    async ({ params, auth, req }) => ({
+    async ({ params, auth, vendorId, req }) => ({
       course: await uploadLessonVideo(
         deps,
         auth.sub,
+        vendorId,
         params.productId,
         params.lessonId,
         fileUpload(req, {
@@ -90,13 +92,13 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
     }),
     { bodyLimit: videoMax + ENVELOPE, upload: true },
   );
-  registerRoute(
-    app,
+  vendorRoute(
     vr.uploadLessonAttachment,
-    async ({ params, auth, req }) => ({
+    async ({ params, auth, vendorId, req }) => ({
       course: await uploadLessonAttachment(
         deps,
         auth.sub,
+        vendorId,
         params.productId,
         params.lessonId,
         fileUpload(req, {
@@ -108,10 +110,10 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
     }),
     { bodyLimit: COURSE_ATTACHMENT_MAX_BYTES + ENVELOPE, upload: true },
   );
-  registerRoute(app, vr.deleteLessonAttachment, async ({ params, auth }) => ({
+  vendorRoute(vr.deleteLessonAttachment, async ({ params, vendorId }) => ({
     course: await deleteLessonAttachment(
       deps,
-      auth.sub,
+      vendorId,
       params.productId,
       params.lessonId,
       params.fileId,

@@ -6,13 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
-import { vendorIdOfUser, vendorProductOfKind, type VendorProductRow } from '../catalog/index.ts';
-
-export async function courseVendorOf(deps: AppDeps, userId: string): Promise<string> {
-  const vendorId = await vendorIdOfUser(deps.database.db, userId);
-  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
-  return vendorId;
-}
+import { vendorProductOfKind, type VendorProductRow } from '../catalog/index.ts';
 
 export const courseMissing = () => new AppError('not_found', m.courseNotFound);
 export const moduleMissing = () => new AppError('not_found', m.moduleNotFound);
@@ -21,15 +15,14 @@ export const lessonMissing = () => new AppError('not_found', m.lessonNotFound);
 /** The caller's course product, or 404. */
 export async function ownCourseProduct(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
 ): Promise<VendorProductRow> {
-  return (await ownCourse(deps, userId, productId)).product;
+  return (await ownCourse(deps, vendorId, productId)).product;
 }
 
 /** The caller's course product and their vendor id, or 404. */
-export async function ownCourse(deps: AppDeps, userId: string, productId: string) {
-  const vendorId = await courseVendorOf(deps, userId);
+export async function ownCourse(deps: AppDeps, vendorId: string, productId: string) {
   const product = await vendorProductOfKind(deps.database.db, vendorId, productId, 'course');
   if (!product) throw courseMissing();
   return { vendorId, product };

@@ -28,17 +28,17 @@ import { vendorCourseView } from './vendor-read.ts';
 /** Runs `edit` on the caller's course (locked, made if missing) and answers the outline after it. */
 async function editCourse(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   edit: (tx: Tx, courseId: string) => Promise<void>,
 ): Promise<VendorCourse> {
-  const product = await ownCourseProduct(deps, userId, productId);
+  const product = await ownCourseProduct(deps, vendorId, productId);
   await deps.database.db.transaction(async (tx) => edit(tx, await lockCourse(tx, product.id)));
   return vendorCourseView(deps, product);
 }
 
-export async function vendorCourse(deps: AppDeps, userId: string, productId: string) {
-  return vendorCourseView(deps, await ownCourseProduct(deps, userId, productId));
+export async function vendorCourse(deps: AppDeps, vendorId: string, productId: string) {
+  return vendorCourseView(deps, await ownCourseProduct(deps, vendorId, productId));
 }
 
 async function liveModule(tx: Tx, courseId: string, moduleId: string): Promise<void> {
@@ -55,8 +55,8 @@ const nextLessonPosition = (tx: Tx, moduleId: string) =>
   tx.execute<{ n: number; count: number }>(sql`select coalesce(max(position) + 1, 0)::int as n,
     count(*)::int as count from course_lessons where module_id = ${moduleId} and deleted_at is null`);
 
-export function addModule(deps: AppDeps, userId: string, productId: string, title: string) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+export function addModule(deps: AppDeps, vendorId: string, productId: string, title: string) {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     const next = (await nextModulePosition(tx, courseId)).rows[0]!;
     if (next.count >= COURSE_MODULES_MAX)
       throw new AppError('business_rule', m.tooManyModules, { title: m.tooManyModules });
@@ -67,20 +67,20 @@ export function addModule(deps: AppDeps, userId: string, productId: string, titl
 
 export function renameModule(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   moduleId: string,
   title: string,
 ) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     await liveModule(tx, courseId, moduleId);
     await tx.execute(sql`update course_modules set title = ${title} where id = ${moduleId}`);
   });
 }
 
 /** A module and its lessons go together, with one time, so restoring a lesson can bring it back. */
-export function deleteModule(deps: AppDeps, userId: string, productId: string, moduleId: string) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+export function deleteModule(deps: AppDeps, vendorId: string, productId: string, moduleId: string) {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     await liveModule(tx, courseId, moduleId);
     await tx.execute(sql`update course_lessons set deleted_at = now()
       where module_id = ${moduleId} and deleted_at is null`);
@@ -91,11 +91,11 @@ export function deleteModule(deps: AppDeps, userId: string, productId: string, m
 /** The new order must name exactly the live modules, and every live lesson once. */
 export function reorderCourse(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   order: CourseOrderBody,
 ) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     const modules = (
       await tx.execute<{ id: string }>(sql`select id from course_modules
         where course_id = ${courseId} and deleted_at is null`)
@@ -130,12 +130,12 @@ export function reorderCourse(
 
 export async function addLesson(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   input: { moduleId: string; title: string },
 ) {
   const lessonId = newId('les');
-  const course = await editCourse(deps, userId, productId, async (tx, courseId) => {
+  const course = await editCourse(deps, vendorId, productId, async (tx, courseId) => {
     await liveModule(tx, courseId, input.moduleId);
     const next = (await nextLessonPosition(tx, input.moduleId)).rows[0]!;
     if (next.count >= MODULE_LESSONS_MAX)
@@ -148,13 +148,13 @@ export async function addLesson(
 
 export async function updateLesson(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   lessonId: string,
   patch: LessonPatchBody,
 ) {
   let removed: string | null = null;
-  const course = await editCourse(deps, userId, productId, async (tx, courseId) => {
+  const course = await editCourse(deps, vendorId, productId, async (tx, courseId) => {
     const lesson = await lessonIn(tx, courseId, lessonId);
     const sets = [
       patch.title !== undefined ? sql`title = ${patch.title}` : null,
@@ -175,7 +175,7 @@ export async function updateLesson(
   // Drip goes through its own use case: lessons already open for a buyer stay open (ADR 033).
   if (patch.dripDays !== undefined) {
     await setDripDays(deps.database.db, lessonId, patch.dripDays);
-    const product = await ownCourseProduct(deps, userId, productId);
+    const product = await ownCourseProduct(deps, vendorId, productId);
     await dropUnusedObject(deps, removed);
     return vendorCourseView(deps, product);
   }
@@ -183,16 +183,21 @@ export async function updateLesson(
   return course;
 }
 
-export function deleteLesson(deps: AppDeps, userId: string, productId: string, lessonId: string) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+export function deleteLesson(deps: AppDeps, vendorId: string, productId: string, lessonId: string) {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     await lessonIn(tx, courseId, lessonId);
     await tx.execute(sql`update course_lessons set deleted_at = now() where id = ${lessonId}`);
   });
 }
 
 /** Back at the end of its module; a deleted module comes back (at the end) with it. */
-export function restoreLesson(deps: AppDeps, userId: string, productId: string, lessonId: string) {
-  return editCourse(deps, userId, productId, async (tx, courseId) => {
+export function restoreLesson(
+  deps: AppDeps,
+  vendorId: string,
+  productId: string,
+  lessonId: string,
+) {
+  return editCourse(deps, vendorId, productId, async (tx, courseId) => {
     const lesson = await lessonIn(tx, courseId, lessonId, 'deleted');
     const mod = (
       await tx.execute<{ deleted: boolean }>(sql`select deleted_at is not null as deleted

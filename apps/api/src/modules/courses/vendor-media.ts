@@ -56,9 +56,15 @@ const extension: Record<CourseVideoType, string> = { 'video/mp4': 'mp4', 'video/
  * The caller's lesson, checked before the body is read: nothing is stored for a lesson that is not
  * theirs.
  */
-async function lessonUpload(deps: AppDeps, userId: string, productId: string, lessonId: string) {
+async function lessonUpload(
+  deps: AppDeps,
+  userId: string,
+  vendorId: string,
+  productId: string,
+  lessonId: string,
+) {
   await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-  const own = await ownCourse(deps, userId, productId);
+  const own = await ownCourse(deps, vendorId, productId);
   const { courseId, videoBytes } = await deps.database.db.transaction(async (tx) => {
     const id = await lockCourse(tx, own.product.id);
     const lesson = await lessonIn(tx, id, lessonId);
@@ -70,6 +76,7 @@ async function lessonUpload(deps: AppDeps, userId: string, productId: string, le
 export async function uploadLessonVideo(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   productId: string,
   lessonId: string,
   read: FileReader,
@@ -83,7 +90,7 @@ export async function uploadLessonVideo(
     read,
     videoRules(limit),
     async () => {
-      own = await lessonUpload(deps, userId, productId, lessonId);
+      own = await lessonUpload(deps, userId, vendorId, productId, lessonId);
       const prefix = `courses/${own.courseId}/${lessonId}`;
       return {
         vendorId: own.vendorId,
@@ -110,6 +117,7 @@ export async function uploadLessonVideo(
 export async function uploadLessonAttachment(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   productId: string,
   lessonId: string,
   read: FileReader,
@@ -121,7 +129,7 @@ export async function uploadLessonAttachment(
     read,
     attachmentRules,
     async () => {
-      own = await lessonUpload(deps, userId, productId, lessonId);
+      own = await lessonUpload(deps, userId, vendorId, productId, lessonId);
       const key = `courses/${own.courseId}/${lessonId}/${newId('att')}`;
       return { vendorId: own.vendorId, key: () => key };
     },
@@ -147,12 +155,12 @@ export async function uploadLessonAttachment(
 
 export async function deleteLessonAttachment(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   lessonId: string,
   fileId: string,
 ) {
-  const product = await ownCourseProduct(deps, userId, productId);
+  const product = await ownCourseProduct(deps, vendorId, productId);
   const key = await deps.database.db.transaction(async (tx) => {
     await lessonIn(tx, await lockCourse(tx, product.id), lessonId);
     const gone = await tx.execute<{ storage_key: string }>(sql`delete from course_files

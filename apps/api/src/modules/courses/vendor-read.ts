@@ -6,17 +6,15 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { vendorProductsOfKind, type VendorProductRow } from '../catalog/index.ts';
 import { filesOf, outlinesOf } from './repository.ts';
-import { courseVendorOf } from './vendor-access.ts';
 
 const VENDOR_COURSES_CURSOR = cursorKind('vendor-courses', [cursorField.count(999_999)]);
 
 export async function vendorCourses(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ courses: VendorCourseSummary[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await courseVendorOf(deps, userId);
   const [offset] = page.cursor ? deps.cursors.decode(VENDOR_COURSES_CURSOR, page.cursor) : [0];
   const { products, more } = await vendorProductsOfKind(db, vendorId, 'course', {
     offset,

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { fileUpload } from '../../platform/multipart.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { activate } from './activate.ts';
 import { deactivate } from './deactivate.ts';
 import { downloadLink } from './download.ts';
@@ -46,23 +47,24 @@ export async function licencesModule(app: FastifyInstance): Promise<void> {
     vendorPublicKey(deps, params.vendorUrl),
   );
   // The vendor's terms, keys and builds (issue 19, ADR 044).
-  registerRoute(app, vr.vendorLicenceApps, ({ query, auth }) =>
-    policy.vendorLicenceApps(deps, auth.sub, query),
+  const vendorRoute = vendorRoutes(app, vendorLicenceMessages.vendorsOnly);
+  vendorRoute(vr.vendorLicenceApps, ({ query, vendorId }) =>
+    policy.vendorLicenceApps(deps, vendorId, query),
   );
-  registerRoute(app, vr.vendorLicencePolicy, async ({ params, auth }) => ({
-    policy: await policy.vendorLicencePolicy(deps, auth.sub, params.productId),
+  vendorRoute(vr.vendorLicencePolicy, async ({ params, vendorId }) => ({
+    policy: await policy.vendorLicencePolicy(deps, vendorId, params.productId),
   }));
-  registerRoute(app, vr.updateLicencePolicy, async ({ params, body, auth }) => ({
-    policy: await policy.updateLicencePolicy(deps, auth.sub, params.productId, body),
+  vendorRoute(vr.updateLicencePolicy, async ({ params, body, vendorId }) => ({
+    policy: await policy.updateLicencePolicy(deps, vendorId, params.productId, body),
   }));
-  registerRoute(app, vr.rotateLicenceKey, ({ auth }) => policy.rotateLicenceKey(deps, auth.sub));
-  registerRoute(
-    app,
+  vendorRoute(vr.rotateLicenceKey, ({ vendorId }) => policy.rotateLicenceKey(deps, vendorId));
+  vendorRoute(
     vr.uploadLicenceBuild,
-    async ({ params, query, auth, req }) => ({
+    async ({ params, query, auth, vendorId, req }) => ({
       policy: await policy.uploadLicenceBuild(
         deps,
         auth.sub,
+        vendorId,
         params.productId,
         query.version,
         fileUpload(req, {

@@ -23,7 +23,6 @@ import { sniffBuild, type BuildType } from '../../platform/sniff.ts';
 import { uploadFile, type FileRules } from '../../platform/uploads.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  vendorIdOfUser,
   vendorProductOfKind,
   vendorProductsOfKind,
   vendorSummaries,
@@ -32,14 +31,7 @@ import {
 import { statusSql } from './queries.ts';
 import { publicKeyPemOfRaw, rotateVendorKey, vendorKey } from './signing.ts';
 
-async function licenceVendorOf(deps: AppDeps, userId: string): Promise<string> {
-  const vendorId = await vendorIdOfUser(deps.database.db, userId);
-  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
-  return vendorId;
-}
-
-async function ownApp(deps: AppDeps, userId: string, productId: string) {
-  const vendorId = await licenceVendorOf(deps, userId);
+async function ownApp(deps: AppDeps, vendorId: string, productId: string) {
   const product = await vendorProductOfKind(deps.database.db, vendorId, productId, 'app');
   if (!product) throw new AppError('not_found', m.appNotFound);
   return { vendorId, product };
@@ -109,10 +101,9 @@ const APPS_CURSOR = cursorKind('licence-apps', [cursorField.count(999_999)]);
 
 export async function vendorLicenceApps(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ) {
-  const vendorId = await licenceVendorOf(deps, userId);
   const [offset] = page.cursor ? deps.cursors.decode(APPS_CURSOR, page.cursor) : [0];
   const { products, more } = await vendorProductsOfKind(deps.database.db, vendorId, 'app', {
     offset,
@@ -186,8 +177,8 @@ async function policyView(
   };
 }
 
-export async function vendorLicencePolicy(deps: AppDeps, userId: string, productId: string) {
-  const { vendorId, product } = await ownApp(deps, userId, productId);
+export async function vendorLicencePolicy(deps: AppDeps, vendorId: string, productId: string) {
+  const { product } = await ownApp(deps, vendorId, productId);
   return policyView(deps, vendorId, product);
 }
 
@@ -198,11 +189,11 @@ export async function vendorLicencePolicy(deps: AppDeps, userId: string, product
  */
 export async function updateLicencePolicy(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   body: LicencePolicyBody,
 ) {
-  const { vendorId, product } = await ownApp(deps, userId, productId);
+  const { product } = await ownApp(deps, vendorId, productId);
   await deps.database.db.transaction(async (tx) => {
     await tx.execute(sql`insert into licence_products (product_id, max_activations, binding)
       values (${product.id}, ${body.maxActivations}, ${body.binding})
@@ -216,8 +207,7 @@ export async function updateLicencePolicy(
   return policyView(deps, vendorId, product);
 }
 
-export async function rotateLicenceKey(deps: AppDeps, userId: string) {
-  const vendorId = await licenceVendorOf(deps, userId);
+export async function rotateLicenceKey(deps: AppDeps, vendorId: string) {
   await deps.database.db.transaction((tx) => rotateVendorKey(deps, tx, vendorId));
   return { keys: await signingKeys(deps, vendorId) };
 }
@@ -235,6 +225,7 @@ const buildRules: FileRules<BuildType> = {
 export async function uploadLicenceBuild(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   productId: string,
   version: string,
   read: FileReader,
@@ -248,7 +239,7 @@ export async function uploadLicenceBuild(
     buildRules,
     async () => {
       await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-      app = await ownApp(deps, userId, productId);
+      app = await ownApp(deps, vendorId, productId);
       const pid = app.product.id;
       return { vendorId: app.vendorId, key: () => `licences/builds/${pid}/${id}` };
     },

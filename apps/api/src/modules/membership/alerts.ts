@@ -1,4 +1,4 @@
-import type { ProductCard } from '@tradeshelf/contract';
+import { formatMoney, type ProductCard, productPath } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { publicOrigin } from '../../platform/origin.ts';
@@ -174,8 +174,7 @@ async function mailMatches(
   return mailed;
 }
 
-const money = (p: ProductCard['price']) =>
-  `${(p.amount / 100).toFixed(2)} ${p.currency.toUpperCase()}`;
+const money = (p: ProductCard['price']) => formatMoney(p.amount, p.currency, 'code');
 
 function alertMail(
   deps: AppDeps,
@@ -197,7 +196,7 @@ function alertMail(
     for (const p of group.products) {
       if (listed++ >= MAIL_LIST_MAX) continue;
       lines.push(
-        `- ${p.title} by ${p.vendor.displayName}, ${money(p.price)}: ${origin}/p/${p.id}/${p.slug}`,
+        `- ${p.title} by ${p.vendor.displayName}, ${money(p.price)}: ${origin}${productPath(p)}`,
       );
     }
     lines.push(

@@ -8,7 +8,8 @@ import * as users from '../users/index.ts';
 import { one } from './repository.ts';
 import { rule } from './items.ts';
 
-export async function vendorOf(deps: AppDeps, userId: string) {
+/** The caller's vendor and payout account, for a connect call made as a vendor (403 otherwise). */
+async function payoutVendor(deps: AppDeps, userId: string) {
   const db = deps.database.db;
   const vendorId = await vendorIdOfUser(db, userId);
   const email = vendorId && (await users.emailIn(db, userId));
@@ -37,7 +38,7 @@ export async function connectAccount(
   userId: string,
   origin: string,
 ): Promise<{ url: string }> {
-  const vendor = await vendorOf(deps, userId);
+  const vendor = await payoutVendor(deps, userId);
   const { accountId, url } = await deps.payments.createConnectOnboarding({
     accountId: vendor.account_id,
     email: vendor.email,
@@ -56,7 +57,7 @@ export async function connectAccountCallback(
   deps: AppDeps,
   userId: string,
 ): Promise<{ message: string; chargesEnabled: boolean }> {
-  const vendor = await vendorOf(deps, userId);
+  const vendor = await payoutVendor(deps, userId);
   if (!vendor.account_id) throw rule(ordersMessages.connectNotStarted);
   const status = await deps.payments.connectAccountStatus(vendor.account_id);
   await deps.database.db

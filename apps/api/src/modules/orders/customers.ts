@@ -5,7 +5,6 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
 import * as users from '../users/index.ts';
 import { rows } from './repository.ts';
-import { sellingVendor } from './vendor-sales.ts';
 
 /** A customer's place: when they last paid and their id (newest first). */
 const CUSTOMER_CURSOR = cursorKind('customer', [cursorField.time, cursorField.id]);
@@ -22,11 +21,10 @@ function afterCustomer(cursors: Cursors, cursor: string | undefined): SQL {
  */
 export async function vendorCustomers(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   q: { limit: number; cursor?: string | undefined; q?: string | undefined },
 ): Promise<{ customers: VendorCustomer[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   // Checked first: a forged cursor is a 400 even when the search finds nobody.
   const after = afterCustomer(deps.cursors, q.cursor);
   let among = sql`true`;

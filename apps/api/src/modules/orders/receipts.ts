@@ -1,8 +1,8 @@
 // The mails a purchase sends: the receipt, and the duplicate-payment notice.
-import { plans, type Purchase } from '@tradeshelf/contract';
+import { formatMoney, plans, type Purchase } from '@tradeshelf/contract';
 
 export const mailMoney = (m: { amount: number; currency: string }) =>
-  `${(m.amount / 100).toFixed(2)} ${m.currency.toUpperCase()}`;
+  formatMoney(m.amount, m.currency, 'code');
 export const mailDate = (iso: string) => iso.slice(0, 10);
 
 export function receiptMail(to: string, p: Purchase) {

@@ -8,7 +8,7 @@ import { grantedRef } from './access-end.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { revokedMail } from './receipts.ts';
 import { one, type PurchaseRow } from './repository.ts';
-import { salesWhere, sellingVendor } from './vendor-sales.ts';
+import { salesWhere } from './vendor-sales.ts';
 
 /** Subscriptions the provider may still charge. */
 const CHARGING = ['trialing', 'active', 'past_due', 'cancelling'];
@@ -23,11 +23,11 @@ const CHARGING = ['trialing', 'active', 'past_due', 'cancelling'];
 export async function revokeAccess(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   purchaseId: string,
   body: RevokeAccessBody,
 ): Promise<VendorSale> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const reason = body.reason.trim();
   const mailIds: string[] = [];
   const { cancelling, queued } = await db.transaction(async (tx) => {

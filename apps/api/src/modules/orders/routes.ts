@@ -1,6 +1,8 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
+  ordersMessages,
   ordersRoutes,
+  payoutMessages,
   vendorCouponsRoutes,
   vendorSalesRoutes,
   vendorStorefrontRoutes,
@@ -17,6 +19,7 @@ import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import * as orders from './service.ts';
 import { vendorPayouts } from './vendor-payouts.ts';
 
@@ -61,6 +64,8 @@ export async function ordersModule(app: FastifyInstance, wiring: OrdersWiring): 
     origin: originOf(req),
     referralFor: affiliates.referralFor,
   });
+  const vendorRoute = vendorRoutes(app, ordersMessages.revokeVendorsOnly);
+  const payoutsRoute = vendorRoutes(app, payoutMessages.storefrontFirst);
   registerRoute(app, ordersRoutes.checkoutProduct, ({ query, body, auth, req }) =>
     orders.startCheckout(deps, checkoutContext(auth.sub, req), {
       type: 'product',
@@ -93,40 +98,40 @@ export async function ordersModule(app: FastifyInstance, wiring: OrdersWiring): 
       ? orders.connectAccount(deps, auth.sub, originOf(req))
       : affiliates.connectPayoutAccount(deps, auth.sub, originOf(req)),
   );
-  registerRoute(app, vendorStorefrontRoutes.vendorPayouts, ({ auth }) =>
-    vendorPayouts(deps, auth.sub),
+  payoutsRoute(vendorStorefrontRoutes.vendorPayouts, ({ vendorId }) =>
+    vendorPayouts(deps, vendorId),
   );
   registerRoute(app, ordersRoutes.connectAccountCallback, async ({ query, auth }) =>
     (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
       ? orders.connectAccountCallback(deps, auth.sub)
       : affiliates.payoutAccountCallback(deps, auth.sub),
   );
-  registerRoute(app, ordersRoutes.vendorSales, ({ query, auth }) =>
-    orders.vendorSales(deps, auth.sub, query.limit, query.cursor, query),
+  vendorRoute(ordersRoutes.vendorSales, ({ query, vendorId }) =>
+    orders.vendorSales(deps, vendorId, query.limit, query.cursor, query),
   );
-  registerRoute(app, ordersRoutes.vendorRevokeAccess, async ({ params, body, auth }) => ({
-    sale: await orders.revokeAccess(deps, auth.sub, params.id, body),
+  vendorRoute(ordersRoutes.vendorRevokeAccess, async ({ params, body, auth, vendorId }) => ({
+    sale: await orders.revokeAccess(deps, auth.sub, vendorId, params.id, body),
   }));
-  registerRoute(app, vendorSalesRoutes.vendorSale, async ({ params, auth }) => ({
-    sale: await orders.vendorSale(deps, auth.sub, params.id),
+  vendorRoute(vendorSalesRoutes.vendorSale, async ({ params, vendorId }) => ({
+    sale: await orders.vendorSale(deps, vendorId, params.id),
   }));
-  registerRoute(app, vendorSalesRoutes.vendorRefund, ({ params, body, auth, req }) =>
-    orders.vendorRefund(deps, auth.sub, params.id, body, idempotencyKeyOf(req)),
+  vendorRoute(vendorSalesRoutes.vendorRefund, ({ params, body, auth, vendorId, req }) =>
+    orders.vendorRefund(deps, auth.sub, vendorId, params.id, body, idempotencyKeyOf(req)),
   );
-  registerRoute(app, vendorSalesRoutes.vendorCustomers, ({ query, auth }) =>
-    orders.vendorCustomers(deps, auth.sub, query),
+  vendorRoute(vendorSalesRoutes.vendorCustomers, ({ query, vendorId }) =>
+    orders.vendorCustomers(deps, vendorId, query),
   );
-  registerRoute(app, vendorCouponsRoutes.vendorCoupons, ({ query, auth }) =>
-    orders.listVendorCoupons(deps, auth.sub, query),
+  vendorRoute(vendorCouponsRoutes.vendorCoupons, ({ query, vendorId }) =>
+    orders.listVendorCoupons(deps, vendorId, query),
   );
-  registerRoute(app, vendorCouponsRoutes.createVendorCoupon, async ({ body, auth }) => ({
-    coupon: await orders.createVendorCoupon(deps, auth.sub, body),
+  vendorRoute(vendorCouponsRoutes.createVendorCoupon, async ({ body, vendorId }) => ({
+    coupon: await orders.createVendorCoupon(deps, vendorId, body),
   }));
-  registerRoute(app, vendorCouponsRoutes.updateVendorCoupon, async ({ params, body, auth }) => ({
-    coupon: await orders.updateVendorCoupon(deps, auth.sub, params.id, body),
+  vendorRoute(vendorCouponsRoutes.updateVendorCoupon, async ({ params, body, vendorId }) => ({
+    coupon: await orders.updateVendorCoupon(deps, vendorId, params.id, body),
   }));
-  registerRoute(app, vendorCouponsRoutes.deleteVendorCoupon, ({ params, auth }) =>
-    orders.deleteVendorCoupon(deps, auth.sub, params.id),
+  vendorRoute(vendorCouponsRoutes.deleteVendorCoupon, ({ params, vendorId }) =>
+    orders.deleteVendorCoupon(deps, vendorId, params.id),
   );
   await app.register(webhookRoute, wiring);
 }

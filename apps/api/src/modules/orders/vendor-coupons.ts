@@ -15,7 +15,6 @@ import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
 import { one, rows } from './repository.ts';
-import { sellingVendor } from './vendor-sales.ts';
 
 interface VendorCouponRow {
   id: string;
@@ -101,11 +100,10 @@ async function ownCoupon(db: Tx, vendorId: string, id: string, lock = false) {
 
 export async function listVendorCoupons(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   q: { limit: number; cursor?: string | undefined },
 ): Promise<{ coupons: VendorCoupon[]; nextCursor: string | null; products: ProductOption[] }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   let after = sql`true`;
   if (q.cursor) {
     const [at, id] = deps.cursors.decode(COUPON_CURSOR, q.cursor);
@@ -167,23 +165,22 @@ const fields = (c: CouponValues) => ({
   currency: c.type === 'amount' ? c.currency : null,
 });
 
-export async function createVendorCoupon(
+/**
+ * What a create and an update share: the scope checked, the row written by `write` with its scope in
+ * one transaction, a taken code answered 409, and the coupon as the list shows it.
+ */
+async function saveCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
+  id: string,
   input: CouponValues,
+  write: (tx: Tx, f: ReturnType<typeof fields>) => Promise<void>,
 ): Promise<VendorCoupon> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const scope = await checkScope(db, vendorId, input);
-  const id = newId('cpn');
-  const f = fields(input);
   try {
     await db.transaction(async (tx) => {
-      await tx.execute(sql`insert into coupons (id, vendor_id, code, type, percent_off, amount_off, currency,
-          duration, starts_at, expires_at, max_redemptions, max_per_buyer, is_active)
-        values (${id}, ${vendorId}, ${input.code}, ${input.type}, ${f.percent}, ${f.amount}, ${f.currency},
-          ${input.duration}, ${input.startsAt}, ${input.expiresAt}, ${input.maxRedemptions},
-          ${input.maxPerBuyer}, ${input.isActive})`);
+      await write(tx, fields(input));
       await writeScope(tx, id, scope);
     });
   } catch (err) {
@@ -192,53 +189,55 @@ export async function createVendorCoupon(
   }
   const [coupon] = await present(db, [await ownCoupon(db, vendorId, id)]);
   return coupon!;
+}
+
+export function createVendorCoupon(
+  deps: AppDeps,
+  vendorId: string,
+  input: CouponValues,
+): Promise<VendorCoupon> {
+  const id = newId('cpn');
+  return saveCoupon(deps, vendorId, id, input, async (tx, f) => {
+    await tx.execute(sql`insert into coupons (id, vendor_id, code, type, percent_off, amount_off, currency,
+        duration, starts_at, expires_at, max_redemptions, max_per_buyer, is_active)
+      values (${id}, ${vendorId}, ${input.code}, ${input.type}, ${f.percent}, ${f.amount}, ${f.currency},
+        ${input.duration}, ${input.startsAt}, ${input.expiresAt}, ${input.maxRedemptions},
+        ${input.maxPerBuyer}, ${input.isActive})`);
+  });
 }
 
 /**
  * Replaces a coupon's settings under its row lock, the lock checkout's redemption takes too, so a
  * limit lowered at the same time as a redemption is checked against the count it leaves.
  */
-export async function updateVendorCoupon(
+export function updateVendorCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   id: string,
   input: CouponValues,
 ): Promise<VendorCoupon> {
-  const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
-  const scope = await checkScope(db, vendorId, input);
-  const f = fields(input);
-  try {
-    await db.transaction(async (tx) => {
-      const current = await ownCoupon(tx, vendorId, id, true);
-      if (input.maxRedemptions !== null && input.maxRedemptions < current.redemptions)
-        throw new AppError('business_rule', m.couponLimitBelowUsed, {
-          maxRedemptions: m.couponLimitBelowUsed,
-        });
-      await tx.execute(sql`update coupons set code = ${input.code}, type = ${input.type},
-          percent_off = ${f.percent}, amount_off = ${f.amount}, currency = ${f.currency},
-          duration = ${input.duration}, starts_at = ${input.startsAt}, expires_at = ${input.expiresAt},
-          max_redemptions = ${input.maxRedemptions}, max_per_buyer = ${input.maxPerBuyer},
-          is_active = ${input.isActive}, product_id = null, updated_at = now()
-        where id = ${id}`);
-      await writeScope(tx, id, scope);
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw taken();
-    throw err;
-  }
-  const [coupon] = await present(db, [await ownCoupon(db, vendorId, id)]);
-  return coupon!;
+  return saveCoupon(deps, vendorId, id, input, async (tx, f) => {
+    const current = await ownCoupon(tx, vendorId, id, true);
+    if (input.maxRedemptions !== null && input.maxRedemptions < current.redemptions)
+      throw new AppError('business_rule', m.couponLimitBelowUsed, {
+        maxRedemptions: m.couponLimitBelowUsed,
+      });
+    await tx.execute(sql`update coupons set code = ${input.code}, type = ${input.type},
+        percent_off = ${f.percent}, amount_off = ${f.amount}, currency = ${f.currency},
+        duration = ${input.duration}, starts_at = ${input.startsAt}, expires_at = ${input.expiresAt},
+        max_redemptions = ${input.maxRedemptions}, max_per_buyer = ${input.maxPerBuyer},
+        is_active = ${input.isActive}, product_id = null, updated_at = now()
+      where id = ${id}`);
+  });
 }
 
 /** Deletes a coupon no order ever used; one that was used is deactivated, so orders keep it. */
 export async function deleteVendorCoupon(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   id: string,
 ): Promise<{ deleted: boolean; coupon: VendorCoupon | null; message: string }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const deleted = await db.transaction(async (tx) => {
     await ownCoupon(tx, vendorId, id, true);
     const used = await one<{ n: number }>(

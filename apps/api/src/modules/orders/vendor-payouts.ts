@@ -10,7 +10,6 @@ import { sql } from 'drizzle-orm';
 import type { ConnectAccountStatus } from '../../integrations/payments/port.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
-import { vendorIdOfUser } from '../catalog/index.ts';
 import { one, rows } from './repository.ts';
 
 const messages: Record<PayoutAccountStatus, string> = {
@@ -68,11 +67,9 @@ async function vendorBalances(deps: AppDeps, vendorId: string): Promise<BalanceR
 
 export async function vendorPayouts(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
 ): Promise<{ payouts: VendorPayouts }> {
   const db = deps.database.db;
-  const vendorId = await vendorIdOfUser(db, userId);
-  if (!vendorId) throw new AppError('forbidden', m.storefrontFirst);
   const account = await one<{ account_id: string; charges_enabled: boolean }>(
     db,
     sql`select account_id, charges_enabled from vendor_payment_accounts

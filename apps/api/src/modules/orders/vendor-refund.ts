@@ -5,6 +5,7 @@ import {
   type VendorRefund,
   type VendorRefundBody,
   type VendorSaleDetail,
+  formatMoney,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
@@ -16,15 +17,9 @@ import { rule } from './items.ts';
 import { latestPayments } from './refund-state.ts';
 import { one, type PurchaseRow } from './repository.ts';
 import { refundView, saleDetail, saleNotFound, type VendorRefundRow } from './vendor-sale.ts';
-import { sellingVendor } from './vendor-sales.ts';
 
 /** Subscriptions the provider may still charge. */
 const CHARGING = ['trialing', 'active', 'past_due', 'cancelling'];
-
-const formatMoney = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  );
 
 /**
  * Refunds the sale's latest payment (ADR 042). The decision is taken under the purchase's row lock
@@ -37,12 +32,12 @@ const formatMoney = (amount: number, currency: string) =>
 export async function vendorRefund(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   purchaseId: string,
   body: VendorRefundBody,
   idempotencyKey: string | null,
 ): Promise<{ sale: VendorSaleDetail; refund: VendorRefund }> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   const reason = body.reason.trim();
   const amountAsked = body.amount ?? null;
   const requestHash = sha256(JSON.stringify([purchaseId, amountAsked, reason]));

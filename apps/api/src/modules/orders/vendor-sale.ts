@@ -9,7 +9,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rows } from './repository.ts';
-import { salesWhere, sellingVendor } from './vendor-sales.ts';
+import { salesWhere } from './vendor-sales.ts';
 
 export interface VendorRefundRow {
   id: string;
@@ -43,11 +43,10 @@ export const saleNotFound = () => new AppError('not_found', vendorSalesMessages.
 /** The caller's sale by id; 404 for another vendor's, or a checkout never paid. */
 export async function vendorSale(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   purchaseId: string,
 ): Promise<VendorSaleDetail> {
   const db = deps.database.db;
-  const vendorId = await sellingVendor(db, userId);
   return saleDetail(db, vendorId, purchaseId);
 }
 

@@ -1,6 +1,7 @@
-import { reviewsRoutes } from '@tradeshelf/contract';
+import { reviewMessages, reviewsRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerRead, registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { ownReview } from './own-review.ts';
 import { postReview } from './post-review.ts';
 import { reviewsReads } from './reads.ts';
@@ -9,6 +10,7 @@ import { editReply, vendorReviews } from './vendor-reviews.ts';
 
 export async function reviewsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
+  const vendorRoute = vendorRoutes(app, reviewMessages.vendorsOnly);
   for (const read of reviewsReads) registerRead(app, read);
   registerRoute(app, reviewsRoutes.getReview, ({ auth, query }) =>
     ownReview(deps, auth.sub, query.product),
@@ -16,13 +18,13 @@ export async function reviewsModule(app: FastifyInstance): Promise<void> {
   registerRoute(app, reviewsRoutes.postReview, ({ auth, body }) =>
     postReview(deps, auth.sub, body),
   );
-  registerRoute(app, reviewsRoutes.replyToReview, async ({ auth, params, body }) => ({
-    review: await replyToReview(deps, auth.sub, params.id, body.text),
+  vendorRoute(reviewsRoutes.replyToReview, async ({ auth, vendorId, params, body }) => ({
+    review: await replyToReview(deps, auth.sub, vendorId, params.id, body.text),
   }));
-  registerRoute(app, reviewsRoutes.vendorReviews, ({ auth, query }) =>
-    vendorReviews(deps, auth.sub, query),
+  vendorRoute(reviewsRoutes.vendorReviews, ({ vendorId, query }) =>
+    vendorReviews(deps, vendorId, query),
   );
-  registerRoute(app, reviewsRoutes.editReviewReply, async ({ auth, params, body }) => ({
-    review: await editReply(deps, auth.sub, params.id, body.text),
+  vendorRoute(reviewsRoutes.editReviewReply, async ({ auth, vendorId, params, body }) => ({
+    review: await editReply(deps, auth.sub, vendorId, params.id, body.text),
   }));
 }

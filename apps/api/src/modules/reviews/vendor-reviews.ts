@@ -5,17 +5,11 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, vendorIdOfUser } from '../catalog/index.ts';
+import { itemSummaries } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
 import { presentReview } from './presenter.ts';
 import { reviewColumns, reviewWhere, type ReviewRow } from './repository.ts';
 import { reviewRules } from './rules.ts';
-
-async function vendorOf(db: Tx, userId: string): Promise<string> {
-  const vendorId = await vendorIdOfUser(db, userId);
-  if (!vendorId) throw new AppError('forbidden', m.vendorsOnly);
-  return vendorId;
-}
 
 /** A cursor names the last review shown; its place is read from the row (ADR 036). */
 const VENDOR_REVIEW_CURSOR = cursorKind('vendor-reviews', [cursorField.id], m.badCursor);
@@ -44,7 +38,7 @@ async function present(db: Tx, rows: ReviewRow[]): Promise<Review[]> {
  */
 export async function vendorReviews(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   query: {
     rating?: number | undefined;
     unreplied?: boolean | undefined;
@@ -53,7 +47,6 @@ export async function vendorReviews(
   },
 ): Promise<{ reviews: Review[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const cursorId = query.cursor ? deps.cursors.decode(VENDOR_REVIEW_CURSOR, query.cursor)[0] : null;
   const found = await db.execute<ReviewRow>(sql`select ${reviewColumns} from reviews r
     ${cursorId ? sql`join reviews c on c.id = ${cursorId} and c.vendor_id = ${vendorId}` : sql``}
@@ -81,12 +74,12 @@ export async function vendorReviews(
 export async function editReply(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   reviewId: string,
   text: string,
 ): Promise<Review> {
   await deps.limiter.consume([{ rule: reviewRules.write, key: userId }]);
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const mine = sql`r.id = ${reviewId} and r.vendor_id = ${vendorId} and r.hidden_reason is null`;
   const updated = await db.execute<ReviewRow>(sql`update reviews r
     set reply_text = ${text}, replied_at = now()

@@ -1,6 +1,7 @@
-import { tradingviewRoutes as r } from '@tradeshelf/contract';
+import { tradingViewMessages, tradingviewRoutes as r } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../platform/routes.ts';
+import { vendorRoutes } from '../catalog/index.ts';
 import { createScript, productScripts, setProductScripts, vendorScripts } from './scripts.ts';
 import { accessStatus, accountOf } from './status.ts';
 import { completeTask, listTasks } from './tasks.ts';
@@ -9,6 +10,7 @@ import { vendorProducts } from './vendor-products.ts';
 
 export async function tradingviewModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
+  const vendorRoute = vendorRoutes(app, tradingViewMessages.vendorsOnly);
   // The buyer: the username, and where access stands.
   registerRoute(app, r.userTradingView, async ({ auth }) => ({
     tradingview: await accountOf(deps.database.db, auth.sub),
@@ -21,22 +23,20 @@ export async function tradingviewModule(app: FastifyInstance): Promise<void> {
     scripts: await productScripts(deps, params.id),
   }));
   // The vendor: the access queue and the scripts (screens come with the vendor workspace).
-  registerRoute(app, r.vendorTradingViewTasks, ({ query, auth }) =>
-    listTasks(deps, auth.sub, query),
-  );
-  registerRoute(app, r.completeTradingViewTask, async ({ params, body, auth }) => ({
-    task: await completeTask(deps, auth.sub, params.id, body.note),
+  vendorRoute(r.vendorTradingViewTasks, ({ query, vendorId }) => listTasks(deps, vendorId, query));
+  vendorRoute(r.completeTradingViewTask, async ({ params, body, auth, vendorId }) => ({
+    task: await completeTask(deps, auth.sub, vendorId, params.id, body.note),
   }));
-  registerRoute(app, r.vendorTradingViewScripts, async ({ auth }) => ({
-    scripts: await vendorScripts(deps, auth.sub),
+  vendorRoute(r.vendorTradingViewScripts, async ({ vendorId }) => ({
+    scripts: await vendorScripts(deps, vendorId),
   }));
-  registerRoute(app, r.createTradingViewScript, async ({ body, auth }) => ({
-    script: await createScript(deps, auth.sub, body),
+  vendorRoute(r.createTradingViewScript, async ({ body, vendorId }) => ({
+    script: await createScript(deps, vendorId, body),
   }));
-  registerRoute(app, r.setProductTradingViewScripts, async ({ params, body, auth }) => ({
-    product: await setProductScripts(deps, auth.sub, params.id, body.scriptIds),
+  vendorRoute(r.setProductTradingViewScripts, async ({ params, body, auth, vendorId }) => ({
+    product: await setProductScripts(deps, auth.sub, vendorId, params.id, body.scriptIds),
   }));
-  registerRoute(app, r.vendorTradingViewProducts, ({ query, auth }) =>
-    vendorProducts(deps, auth.sub, query),
+  vendorRoute(r.vendorTradingViewProducts, ({ query, vendorId }) =>
+    vendorProducts(deps, vendorId, query),
   );
 }

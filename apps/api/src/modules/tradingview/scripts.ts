@@ -14,7 +14,6 @@ import { AppError } from '../../platform/errors.ts';
 import { accessHolders } from '../access/index.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { bindingsOf } from './sync.ts';
-import { vendorOf } from './vendors.ts';
 
 /** One spelling per script page: `https://www.tradingview.com/script/…/`, so a repeat is caught. */
 export function canonicalScriptUrl(url: string): string {
@@ -54,16 +53,15 @@ async function scriptsOfVendor(db: Tx, vendorId: string, only?: string) {
   }));
 }
 
-export async function vendorScripts(deps: AppDeps, userId: string) {
-  return scriptsOfVendor(deps.database.db, await vendorOf(deps, userId));
+export async function vendorScripts(deps: AppDeps, vendorId: string) {
+  return scriptsOfVendor(deps.database.db, vendorId);
 }
 
 export async function createScript(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: { name: string; url: string },
 ): Promise<VendorTradingViewScript> {
-  const vendorId = await vendorOf(deps, userId);
   const id = newId('tvs');
   const inserted = await deps.database.db.execute(sql`insert into tradingview_scripts
       (id, vendor_id, name, url)
@@ -80,10 +78,10 @@ export async function createScript(
 export async function setProductScripts(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   productId: string,
   scriptIds: readonly string[],
 ): Promise<{ id: string; scripts: TradingViewScript[] }> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   const product = (await itemSummaries(db, [{ type: 'product', id: productId }])).get(
     `product:${productId}`,

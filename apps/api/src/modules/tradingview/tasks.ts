@@ -12,7 +12,6 @@ import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { lockBuyer } from './sync.ts';
-import { vendorOf } from './vendors.ts';
 
 interface TaskRow extends Record<string, unknown> {
   id: string;
@@ -92,10 +91,9 @@ const TASK_CURSOR = cursorKind('tv-task', [cursorField.time, cursorField.id]);
 /** The vendor's queue, oldest first. */
 export async function listTasks(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: { status: TradingViewTaskStatus | 'all'; limit: number; cursor?: string | undefined },
 ): Promise<{ tasks: TradingViewTask[]; nextCursor: string | null }> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   const after = input.cursor
     ? (([at, id]) => sql`and (t.created_at, t.id) > (${at}::timestamptz, ${id})`)(
@@ -126,10 +124,10 @@ export async function listTasks(
 export async function completeTask(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   taskId: string,
   note: string | undefined,
 ): Promise<TradingViewTask> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   await db.transaction(async (tx) => {
     const owner = (

@@ -4,17 +4,15 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { vendorProductRefs } from '../catalog/index.ts';
 import { bindingsOf } from './sync.ts';
-import { vendorOf } from './vendors.ts';
 
 /** The last product shown; its place is read from its row (another vendor's reads nothing). */
 const PRODUCT_CURSOR = cursorKind('tv-product', [cursorField.id]);
 
 export async function vendorProducts(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ products: VendorTradingViewProduct[]; nextCursor: string | null }> {
-  const vendorId = await vendorOf(deps, userId);
   const db = deps.database.db;
   const { products, more } = await vendorProductRefs(db, vendorId, {
     limit: page.limit,

@@ -1,25 +1,11 @@
+import { formatMoney as contractMoney } from '@tradeshelf/contract/client';
 import type { Money, VendorSale } from '@tradeshelf/contract';
 import { formatMoney } from '../../lib/format.ts';
 
 export const money = (m: Money) => formatMoney(m.amount, m.currency);
 
-// A formatter per currency: building one costs more than formatting a table's rows with it.
-const exactFormats = new Map<string, Intl.NumberFormat>();
-
 /** Always two decimals in tables, so amounts line up. */
-export function exactMoney(m: Money): string {
-  const currency = m.currency.toUpperCase();
-  let format = exactFormats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 2,
-    });
-    exactFormats.set(currency, format);
-  }
-  return format.format(m.amount / 100);
-}
+export const exactMoney = (m: Money): string => contractMoney(m.amount, m.currency, 'exact');
 
 /**
  * An amount typed in major units ("12", "12.5", "12.50", "$1,200.00") as minor units; NaN when it is

@@ -2,12 +2,9 @@ import { vendorBundleMessages as m } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { vendorOf } from '../vendor-edits.ts';
+import { lockOwned } from '../vendor-edits.ts';
 
 export const unknownBundle = () => new AppError('not_found', m.notFound);
-
-/** The vendor the signed-in user runs; a user without a storefront is refused (403). */
-export const bundleVendorOf = (db: Tx, userId: string) => vendorOf(db, userId, m.setUpStorefront);
 
 export type OwnedBundleRow = {
   id: string;
@@ -16,14 +13,21 @@ export type OwnedBundleRow = {
   image_key: string | null;
 };
 
-/** The bundle, locked for this write, when this vendor owns it (404 otherwise: another's does not exist). */
-export async function ownedBundle(
+/**
+ * The bundle, locked for this write, when this vendor owns it (404 otherwise: another's does not
+ * exist); with `baseUpdatedAt`, 409 when it changed since.
+ */
+export function ownedBundle(
   tx: Tx,
   vendorId: string,
   bundleId: string,
+  baseUpdatedAt?: string,
 ): Promise<OwnedBundleRow> {
-  const { rows } = await tx.execute<OwnedBundleRow>(sql`select id, is_active, price_id, image_key
-    from bundles where id = ${bundleId} and vendor_id = ${vendorId} for update`);
-  if (!rows[0]) throw unknownBundle();
-  return rows[0];
+  return lockOwned<OwnedBundleRow>(
+    tx,
+    'bundles',
+    sql`id, is_active, price_id, image_key`,
+    { vendorId, id: bundleId, baseUpdatedAt },
+    { missing: unknownBundle, conflict: m.editConflict },
+  );
 }

@@ -6,7 +6,7 @@ import { deleteImage } from '../../../platform/images.ts';
 import type { FileReader } from '../../../platform/multipart.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { lockVendor } from '../vendor-edits.ts';
-import { bundleVendorOf, ownedBundle } from './access.ts';
+import { ownedBundle } from './access.ts';
 import { readVendorBundle } from './read.ts';
 
 /** Points the bundle at `ref` (or none); the cover it replaces is deleted once the row no longer names it. */
@@ -40,11 +40,11 @@ async function setCover(
 export async function uploadBundleCover(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   bundleId: string,
   readFile: FileReader,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   // Someone else's bundle is a 404 before a byte is stored.
   await db.transaction((tx) => ownedBundle(tx, vendorId, bundleId));
   const bytes = await readImage(deps, userId, 'catalogue', readFile);
@@ -58,9 +58,8 @@ export async function uploadBundleCover(
 /** `DELETE /api/v1/vendor/bundles/{id}/cover`. */
 export async function removeBundleCover(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
 ): Promise<VendorBundle> {
-  const vendorId = await bundleVendorOf(deps.database.db, userId);
   return setCover(deps, vendorId, bundleId, null);
 }

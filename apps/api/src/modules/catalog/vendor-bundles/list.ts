@@ -1,19 +1,16 @@
-import type { VendorBundleRow, VendorProductStatus } from '@tradeshelf/contract';
+import { bundlePath, type VendorBundleRow, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
 import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
-import { bundleVendorOf } from './access.ts';
-import { bundlePublicPath } from './read.ts';
 
 /** `GET /api/v1/vendor/bundles`: most recently edited first, drafts included. */
 export async function listVendorBundles(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: { limit: number; cursor?: string | undefined; status?: VendorProductStatus | undefined },
 ): Promise<{ bundles: VendorBundleRow[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const { rows } = await db.execute<{
     id: string;
     slug: string;
@@ -50,7 +47,7 @@ export async function listVendorBundles(
         r.price_id && r.amount !== null && r.currency
           ? { priceId: r.price_id, amount: r.amount, currency: r.currency }
           : null,
-      publicPath: bundlePublicPath(r),
+      publicPath: bundlePath(r),
       updatedAt: new Date(r.updated_at).toISOString(),
       productsCount: r.products_count,
     })),

@@ -2,7 +2,6 @@ import type { VendorBundleProduct } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { cursorField, cursorKind } from '../../../platform/cursor.ts';
-import { bundleVendorOf } from './access.ts';
 import { bundleProductSelect, presentBundleProduct, type BundleProductRow } from './items.ts';
 
 /**
@@ -14,11 +13,10 @@ const PICKER_CURSOR = cursorKind('bundle-picker', [cursorField.id]);
 
 export async function bundleProductChoices(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: { q?: string | undefined; limit: number; cursor?: string | undefined },
 ): Promise<{ products: VendorBundleProduct[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const after = input.cursor ? deps.cursors.decode(PICKER_CURSOR, input.cursor)[0] : null;
   const q = input.q?.toLowerCase();
   const like = q ? '%' + q.replace(/[%_\\]/g, '\\$&') + '%' : null;

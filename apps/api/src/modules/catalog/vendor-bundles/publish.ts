@@ -10,7 +10,7 @@ import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { lockVendor } from '../vendor-edits.ts';
-import { bundleVendorOf, ownedBundle } from './access.ts';
+import { ownedBundle } from './access.ts';
 import { readVendorBundle } from './read.ts';
 
 /** 422 with what a bundle still needs to be public, in words and by field. */
@@ -43,13 +43,12 @@ export function checkPriceAboveValue(bundle: VendorBundle, confirmed: boolean): 
  */
 export async function setBundlePublished(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
   publish: boolean,
   confirmPriceAboveValue = false,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const result = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     const bundle = await ownedBundle(tx, vendorId, bundleId);

@@ -1,16 +1,18 @@
-import { bundleMissingToPublish, bundleSaving, type VendorBundle } from '@tradeshelf/contract';
+import {
+  bundleMissingToPublish,
+  bundleSaving,
+  type VendorBundle,
+  bundlePath,
+} from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
 import { statusOf } from '../vendor-edits.ts';
-import { bundleVendorOf, unknownBundle } from './access.ts';
+import { unknownBundle } from './access.ts';
 import { presentBundleProduct, productsOfBundle, type BundleProductRow } from './items.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-export const bundlePublicPath = (b: { id: string; slug: string }) =>
-  `/b/${encodeURIComponent(b.id)}/${encodeURIComponent(b.slug)}`;
 
 /** One of the vendor's bundles as the editor shows it (in `tx` when given, so a save reads its write). */
 export async function readVendorBundle(
@@ -56,7 +58,7 @@ export async function readVendorBundle(
     price,
     products,
     saving: bundleSaving(price, products),
-    publicPath: bundlePublicPath(row),
+    publicPath: bundlePath(row),
     missingToPublish: bundleMissingToPublish({
       title: row.title,
       summary: row.summary,
@@ -72,9 +74,8 @@ export async function readVendorBundle(
 /** `GET /api/v1/vendor/bundles/{id}`. */
 export async function vendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
 ): Promise<VendorBundle> {
-  const vendorId = await bundleVendorOf(deps.database.db, userId);
   return readVendorBundle(deps, vendorId, bundleId);
 }

@@ -1,7 +1,7 @@
-import { vendorBundlesRoutes as r } from '@tradeshelf/contract';
+import { vendorBundleMessages as m, vendorBundlesRoutes as r } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { IMAGE_BODY_LIMIT, imageUpload } from '../../../platform/image-upload.ts';
-import { registerRoute } from '../../../platform/routes.ts';
+import { vendorRoutes } from '../vendor-route.ts';
 import { removeBundleCover, uploadBundleCover } from './cover.ts';
 import { listVendorBundles } from './list.ts';
 import { bundleProductChoices } from './products.ts';
@@ -12,41 +12,39 @@ import { createVendorBundle, updateVendorBundle } from './save.ts';
 /** The vendor workspace's bundle editor (issue 19, ADR 046): HTTP only. */
 export function vendorBundleRoutes(app: FastifyInstance): void {
   const deps = app.deps;
-  registerRoute(app, r.vendorBundles, ({ query, auth }) =>
-    listVendorBundles(deps, auth.sub, query),
+  const vendorRoute = vendorRoutes(app, m.setUpStorefront);
+  vendorRoute(r.vendorBundles, ({ query, vendorId }) => listVendorBundles(deps, vendorId, query));
+  vendorRoute(r.vendorBundleProducts, ({ query, vendorId }) =>
+    bundleProductChoices(deps, vendorId, query),
   );
-  registerRoute(app, r.vendorBundleProducts, ({ query, auth }) =>
-    bundleProductChoices(deps, auth.sub, query),
-  );
-  registerRoute(app, r.vendorBundle, async ({ params, auth }) => ({
-    bundle: await vendorBundle(deps, auth.sub, params.id),
+  vendorRoute(r.vendorBundle, async ({ params, vendorId }) => ({
+    bundle: await vendorBundle(deps, vendorId, params.id),
   }));
-  registerRoute(app, r.createVendorBundle, async ({ body, auth }) => ({
-    bundle: await createVendorBundle(deps, auth.sub, body),
+  vendorRoute(r.createVendorBundle, async ({ body, vendorId }) => ({
+    bundle: await createVendorBundle(deps, vendorId, body),
   }));
-  registerRoute(app, r.updateVendorBundle, async ({ params, body, auth }) => ({
-    bundle: await updateVendorBundle(deps, auth.sub, params.id, body),
+  vendorRoute(r.updateVendorBundle, async ({ params, body, vendorId }) => ({
+    bundle: await updateVendorBundle(deps, vendorId, params.id, body),
   }));
-  registerRoute(app, r.publishVendorBundle, async ({ params, body, auth }) => ({
+  vendorRoute(r.publishVendorBundle, async ({ params, body, vendorId }) => ({
     bundle: await setBundlePublished(
       deps,
-      auth.sub,
+      vendorId,
       params.id,
       true,
       body?.confirmPriceAboveValue ?? false,
     ),
   }));
-  registerRoute(app, r.unpublishVendorBundle, async ({ params, auth }) => ({
-    bundle: await setBundlePublished(deps, auth.sub, params.id, false),
+  vendorRoute(r.unpublishVendorBundle, async ({ params, vendorId }) => ({
+    bundle: await setBundlePublished(deps, vendorId, params.id, false),
   }));
-  registerRoute(app, r.removeVendorBundleCover, async ({ params, auth }) => ({
-    bundle: await removeBundleCover(deps, auth.sub, params.id),
+  vendorRoute(r.removeVendorBundleCover, async ({ params, vendorId }) => ({
+    bundle: await removeBundleCover(deps, vendorId, params.id),
   }));
-  registerRoute(
-    app,
+  vendorRoute(
     r.uploadVendorBundleCover,
-    async ({ auth, params, req }) => ({
-      bundle: await uploadBundleCover(deps, auth.sub, params.id, imageUpload(req)),
+    async ({ auth, vendorId, params, req }) => ({
+      bundle: await uploadBundleCover(deps, auth.sub, vendorId, params.id, imageUpload(req)),
     }),
     { bodyLimit: IMAGE_BODY_LIMIT },
   );

@@ -1,4 +1,4 @@
-import type { vendorBundleInput } from '@tradeshelf/contract';
+import type { vendorBundleInput, vendorBundleUpdate } from '@tradeshelf/contract';
 import {
   bundleMissingToPublish,
   vendorBundleMessages as m,
@@ -12,11 +12,12 @@ import { newId } from '../../../lib.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
 import { freeSlug, lockVendor } from '../vendor-edits.ts';
-import { bundleVendorOf, ownedBundle } from './access.ts';
+import { ownedBundle } from './access.ts';
 import { bundlePublishBlocked, checkPriceAboveValue } from './publish.ts';
 import { readVendorBundle } from './read.ts';
 
 type Input = z.output<typeof vendorBundleInput>;
+type Update = z.output<typeof vendorBundleUpdate>;
 
 /**
  * The chosen products must all be the vendor's own: an unknown id and another vendor's product are
@@ -65,11 +66,10 @@ async function writePrice(
 /** `POST /api/v1/vendor/bundles`: a new draft. */
 export async function createVendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: Input,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const id = newId('bnd');
   return db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
@@ -93,15 +93,14 @@ export async function createVendorBundle(
  */
 export async function updateVendorBundle(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   bundleId: string,
-  input: Input,
+  input: Update,
 ): Promise<VendorBundle> {
   const db = deps.database.db;
-  const vendorId = await bundleVendorOf(db, userId);
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
-    const bundle = await ownedBundle(tx, vendorId, bundleId);
+    const bundle = await ownedBundle(tx, vendorId, bundleId, input.baseUpdatedAt);
     const publishedProducts = await checkProducts(tx, vendorId, input.productIds);
     if (bundle.is_active) {
       const missing = bundleMissingToPublish({ ...input, publishedProducts });

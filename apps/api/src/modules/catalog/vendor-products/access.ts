@@ -2,22 +2,27 @@ import { vendorProductMessages as m } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import { AppError } from '../../../platform/errors.ts';
+import { lockOwned } from '../vendor-edits.ts';
 
 export const unknownProduct = () => new AppError('not_found', m.notFound);
 
-/** The product, when this vendor owns it (404 otherwise: another vendor's product does not exist). */
-export async function ownedProduct(
+type OwnedProductRow = { id: string; is_active: boolean; published_at: Date | string | null };
+
+/**
+ * The product, locked for this write, when this vendor owns it (404 otherwise: another vendor's
+ * product does not exist); with `baseUpdatedAt`, 409 when it changed since.
+ */
+export function ownedProduct(
   tx: Tx,
   vendorId: string,
   productId: string,
-): Promise<{ id: string; is_active: boolean; published_at: Date | string | null }> {
-  const { rows } = await tx.execute<{
-    id: string;
-    is_active: boolean;
-    published_at: Date | string | null;
-  }>(
-    sql`select id, is_active, published_at from products where id = ${productId} and vendor_id = ${vendorId}`,
+  baseUpdatedAt?: string,
+): Promise<OwnedProductRow> {
+  return lockOwned<OwnedProductRow>(
+    tx,
+    'products',
+    sql`id, is_active, published_at`,
+    { vendorId, id: productId, baseUpdatedAt },
+    { missing: unknownProduct, conflict: m.editConflict },
   );
-  if (!rows[0]) throw unknownProduct();
-  return rows[0];
 }

@@ -6,7 +6,7 @@ import { deleteImage, imageFileUrl } from '../../../platform/images.ts';
 import type { FileReader } from '../../../platform/multipart.ts';
 import { storeProductImage } from '../product-images.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
-import { lockVendor, vendorOf } from '../vendor-edits.ts';
+import { lockVendor } from '../vendor-edits.ts';
 import { unknownProduct } from './access.ts';
 import { readVendorProduct } from './read.ts';
 
@@ -18,10 +18,10 @@ import { readVendorProduct } from './read.ts';
 export async function addVendorProductImage(
   deps: AppDeps,
   userId: string,
+  vendorId: string,
   productId: string,
   readFile: FileReader,
 ): Promise<VendorProduct> {
-  const vendorId = await vendorOf(deps.database.db, userId);
   await storeProductImage(deps, userId, productId, readFile);
   return readVendorProduct(deps, vendorId, productId);
 }
@@ -32,12 +32,11 @@ export async function addVendorProductImage(
  */
 export async function setVendorProductImages(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   urls: string[],
 ): Promise<VendorProduct> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const result = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     const { rows } = await tx.execute<{ images: string[]; is_active: boolean }>(

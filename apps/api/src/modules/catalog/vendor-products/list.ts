@@ -2,24 +2,18 @@ import {
   type ProductKind,
   type VendorProductRow,
   type VendorProductStatus,
+  productPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import {
-  afterCursor,
-  encodeCursor,
-  statusFilter,
-  statusOf,
-  updatedKey,
-  vendorOf,
-} from '../vendor-edits.ts';
+import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
 import { plansJson, presentPlan, type PlanRow } from './read.ts';
 
 /** `GET /api/v1/vendor/products`: most recently edited first, drafts included. */
 export async function listVendorProducts(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: {
     limit: number;
     cursor?: string | undefined;
@@ -28,7 +22,6 @@ export async function listVendorProducts(
   },
 ): Promise<{ products: VendorProductRow[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const { rows } = await db.execute<{
     id: string;
     slug: string;
@@ -61,7 +54,7 @@ export async function listVendorProducts(
       kind: r.kind,
       status: statusOf(r.is_active, r.published_at),
       title: r.title,
-      publicPath: `/p/${encodeURIComponent(r.id)}/${encodeURIComponent(r.slug)}`,
+      publicPath: productPath(r),
       salesCount: r.sales_count,
       updatedAt: new Date(r.updated_at).toISOString(),
       price: r.plans[0] ? presentPlan(r.plans[0]) : null,

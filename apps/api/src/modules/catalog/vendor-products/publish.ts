@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
-import { lockVendor, vendorOf } from '../vendor-edits.ts';
+import { lockVendor } from '../vendor-edits.ts';
 import { ownedProduct } from './access.ts';
 import { readVendorProduct } from './read.ts';
 
@@ -24,12 +24,11 @@ export function publishBlocked(missing: ReturnType<typeof missingToPublish>): Ap
  */
 export async function setPublished(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   publish: boolean,
 ): Promise<VendorProduct> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const result = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
     const product = await ownedProduct(tx, vendorId, productId);

@@ -3,12 +3,13 @@ import {
   type PlanBilling,
   type VendorPlan,
   type VendorProduct,
+  productPath,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import { statusOf, vendorOf } from '../vendor-edits.ts';
+import { statusOf } from '../vendor-edits.ts';
 import { unknownProduct } from './access.ts';
 
 export type PlanRow = {
@@ -92,7 +93,7 @@ export async function readVendorProduct(
     prerequisites: row.prerequisites,
     plans,
     images: row.images.flatMap((k) => imageFileUrl(deps.storage, k) ?? []),
-    publicPath: `/p/${encodeURIComponent(row.id)}/${encodeURIComponent(row.slug)}`,
+    publicPath: productPath(row),
     missingToPublish: missingToPublish({ title: row.title, summary: row.summary, plans }),
     salesCount: row.sales_count,
     createdAt: iso(row.created_at),
@@ -104,9 +105,8 @@ export async function readVendorProduct(
 /** `GET /api/v1/vendor/products/{id}`. */
 export async function vendorProduct(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
 ): Promise<VendorProduct> {
-  const vendorId = await vendorOf(deps.database.db, userId);
   return readVendorProduct(deps, vendorId, productId);
 }

@@ -1,7 +1,7 @@
-import { vendorProductsRoutes as r } from '@tradeshelf/contract';
+import { vendorProductMessages as m, vendorProductsRoutes as r } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { IMAGE_BODY_LIMIT, imageUpload } from '../../../platform/image-upload.ts';
-import { registerRoute } from '../../../platform/routes.ts';
+import { vendorRoutes } from '../vendor-route.ts';
 import { addVendorProductImage, setVendorProductImages } from './images.ts';
 import { listVendorProducts } from './list.ts';
 import { setPublished } from './publish.ts';
@@ -11,32 +11,30 @@ import { createVendorProduct, updateVendorProduct } from './save.ts';
 /** The vendor workspace's product editor (issue 19, ADR 040): HTTP only. */
 export function vendorProductRoutes(app: FastifyInstance): void {
   const deps = app.deps;
-  registerRoute(app, r.vendorProducts, ({ query, auth }) =>
-    listVendorProducts(deps, auth.sub, query),
-  );
-  registerRoute(app, r.vendorProduct, async ({ params, auth }) => ({
-    product: await vendorProduct(deps, auth.sub, params.id),
+  const vendorRoute = vendorRoutes(app, m.setUpStorefront);
+  vendorRoute(r.vendorProducts, ({ query, vendorId }) => listVendorProducts(deps, vendorId, query));
+  vendorRoute(r.vendorProduct, async ({ params, vendorId }) => ({
+    product: await vendorProduct(deps, vendorId, params.id),
   }));
-  registerRoute(app, r.createVendorProduct, async ({ body, auth }) => ({
-    product: await createVendorProduct(deps, auth.sub, body),
+  vendorRoute(r.createVendorProduct, async ({ body, vendorId }) => ({
+    product: await createVendorProduct(deps, vendorId, body),
   }));
-  registerRoute(app, r.updateVendorProduct, async ({ params, body, auth }) => ({
-    product: await updateVendorProduct(deps, auth.sub, params.id, body),
+  vendorRoute(r.updateVendorProduct, async ({ params, body, vendorId }) => ({
+    product: await updateVendorProduct(deps, vendorId, params.id, body),
   }));
-  registerRoute(app, r.publishVendorProduct, async ({ params, auth }) => ({
-    product: await setPublished(deps, auth.sub, params.id, true),
+  vendorRoute(r.publishVendorProduct, async ({ params, vendorId }) => ({
+    product: await setPublished(deps, vendorId, params.id, true),
   }));
-  registerRoute(app, r.unpublishVendorProduct, async ({ params, auth }) => ({
-    product: await setPublished(deps, auth.sub, params.id, false),
+  vendorRoute(r.unpublishVendorProduct, async ({ params, vendorId }) => ({
+    product: await setPublished(deps, vendorId, params.id, false),
   }));
-  registerRoute(app, r.setVendorProductImages, async ({ params, body, auth }) => ({
-    product: await setVendorProductImages(deps, auth.sub, params.id, body.images),
+  vendorRoute(r.setVendorProductImages, async ({ params, body, vendorId }) => ({
+    product: await setVendorProductImages(deps, vendorId, params.id, body.images),
   }));
-  registerRoute(
-    app,
+  vendorRoute(
     r.addVendorProductImage,
-    async ({ auth, params, req }) => ({
-      product: await addVendorProductImage(deps, auth.sub, params.id, imageUpload(req)),
+    async ({ auth, vendorId, params, req }) => ({
+      product: await addVendorProductImage(deps, auth.sub, vendorId, params.id, imageUpload(req)),
     }),
     { bodyLimit: IMAGE_BODY_LIMIT },
   );

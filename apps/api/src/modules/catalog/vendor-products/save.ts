@@ -12,7 +12,7 @@ import type { AppDeps } from '../../../deps.ts';
 import { newId } from '../../../lib.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { bumpCatalogVersion, catalogChanged } from '../catalog-changes.ts';
-import { freeSlug, lockVendor, vendorOf } from '../vendor-edits.ts';
+import { freeSlug, lockVendor } from '../vendor-edits.ts';
 import { ownedProduct } from './access.ts';
 import { publishBlocked } from './publish.ts';
 import { billingOf, readVendorProduct, type PlanRow } from './read.ts';
@@ -96,11 +96,10 @@ async function writePrerequisites(tx: Tx, productId: string, ids: string[]) {
 /** `POST /api/v1/vendor/products`: a new draft. */
 export async function createVendorProduct(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   input: Input,
 ): Promise<VendorProduct> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const id = newId('prd');
   return db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
@@ -129,23 +128,14 @@ export async function createVendorProduct(
  */
 export async function updateVendorProduct(
   deps: AppDeps,
-  userId: string,
+  vendorId: string,
   productId: string,
   input: Update,
 ): Promise<VendorProduct> {
   const db = deps.database.db;
-  const vendorId = await vendorOf(db, userId);
   const saved = await db.transaction(async (tx) => {
     await lockVendor(tx, vendorId);
-    const product = await ownedProduct(tx, vendorId, productId);
-    // Two tabs: a save from an older copy would silently undo the other's edit (ADR 040).
-    if (input.baseUpdatedAt) {
-      const { rows } = await tx.execute<{ same: boolean }>(
-        sql`select date_trunc('milliseconds', updated_at) = ${input.baseUpdatedAt}::timestamptz as same
-            from products where id = ${productId}`,
-      );
-      if (!rows[0]?.same) throw new AppError('conflict', m.editConflict);
-    }
+    const product = await ownedProduct(tx, vendorId, productId, input.baseUpdatedAt);
     if (product.is_active) {
       const missing = missingToPublish(input);
       if (Object.keys(missing).length) throw publishBlocked(missing);

@@ -6,6 +6,7 @@ import type {
   VendorBundleProductsQuery,
   VendorBundleRow,
   VendorBundlesQuery,
+  VendorBundleUpdate,
 } from '@tradeshelf/contract';
 import { requestThunk } from '../../../lib/thunk.ts';
 import { uploadTo } from '../upload.ts';
@@ -41,7 +42,7 @@ export const createVendorBundle = requestThunk<VendorBundleInput, VendorBundle>(
 );
 
 export const updateVendorBundle = requestThunk<
-  { id: string; body: VendorBundleInput },
+  { id: string; body: VendorBundleUpdate },
   VendorBundle
 >(
   'vendorBundles/update',

@@ -7,7 +7,12 @@ import {
   vendorBundleMessages as m,
   type PlanCurrency,
 } from '@tradeshelf/contract/client';
-import type { ApiError, VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
+import type {
+  ApiError,
+  VendorBundle,
+  VendorBundleInput,
+  VendorBundleUpdate,
+} from '@tradeshelf/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
@@ -155,7 +160,7 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
   const [dirty, setDirty] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useAction<VendorBundleInput, VendorBundle>(createVendorBundle);
-  const update = useAction<{ id: string; body: VendorBundleInput }, VendorBundle>(
+  const update = useAction<{ id: string; body: VendorBundleUpdate }, VendorBundle>(
     updateVendorBundle,
   );
   const publish = useAction<{ id: string; confirmPriceAboveValue: boolean }, VendorBundle>(
@@ -176,7 +181,10 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
   const set = <K extends keyof BundleForm>(key: K, value: BundleForm[K]) =>
     setForm({ ...form, [key]: value });
 
-  /** Saves the form; answers the saved bundle, or null with the messages shown. */
+  /**
+   * Saves the form; answers the saved bundle, or null with the messages shown. A save says which
+   * version it started from, so another tab's edit is never overwritten unseen (409).
+   */
   const save = async (): Promise<VendorBundle | null> => {
     const problems = checkForm(form);
     setErrors(problems);
@@ -187,7 +195,9 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
       ...toInput(form),
       ...(needsConfirm && confirmAbove ? { confirmPriceAboveValue: true } : {}),
     };
-    const saved = bundle ? await update.run({ id: bundle.id, body }) : await create.run(body);
+    const saved = bundle
+      ? await update.run({ id: bundle.id, body: { ...body, baseUpdatedAt: bundle.updatedAt } })
+      : await create.run(body);
     if (!saved) return null;
     setBundle(saved);
     setFormState(formFromBundle(saved));

@@ -1,0 +1,41 @@
+/**
+ * The one money formatter and the public paths (issue 28): the API (messages, e-mails, sitemap,
+ * links) and the web app build them here. No zod: the browser imports this (`client.ts`).
+ */
+
+/**
+ * Minor units in words. `exact`: "$50.00" (messages, tables: amounts line up); `short`: "$50", or
+ * "$12.50" when there are cents (pages); `code`: "50.00 USD" (plain-text e-mail).
+ */
+export type MoneyStyle = 'exact' | 'short' | 'code';
+
+// Building an Intl formatter costs far more than using one (it was the top item in the SSR profile).
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+export function formatMoney(amount: number, currency: string, style: MoneyStyle = 'exact'): string {
+  const code = currency.toUpperCase();
+  if (style === 'code') return `${(amount / 100).toFixed(2)} ${code}`;
+  const fraction = style === 'short' && amount % 100 === 0 ? 0 : 2;
+  const key = `${code}:${fraction}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: fraction,
+    });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount / 100);
+}
+
+const part = encodeURIComponent;
+
+/** A product's page: `/p/<id>/<slug>`. */
+export const productPath = (p: { id: string; slug: string }) => `/p/${part(p.id)}/${part(p.slug)}`;
+/** A bundle's page: `/b/<id>/<slug>`. */
+export const bundlePath = (b: { id: string; slug: string }) => `/b/${part(b.id)}/${part(b.slug)}`;
+/** A vendor's storefront: `/v/<vendorUrl>`. */
+export const storefrontPath = (vendorUrl: string) => `/v/${part(vendorUrl)}`;
+/** A course's player: `/courses/<productId>`. */
+export const coursePath = (productId: string) => `/courses/${part(productId)}`;
