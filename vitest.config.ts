@@ -6,6 +6,9 @@ const embedded = !process.env.DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which left the
+    // other core idle while every file ran in turn. The main process only collects results.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -23,9 +26,6 @@ export default defineConfig({
           testTimeout: embedded ? 90_000 : 30_000,
           hookTimeout: embedded ? 120_000 : 60_000,
           pool: 'forks',
-          // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which left
-          // the other core idle while every file ran in turn. The main process only collects results.
-          maxWorkers: 2,
         },
       },
     ],
