@@ -54,9 +54,10 @@ async function answersWithoutJobs(route: RouteDef, emails: string[]) {
     roundTrips++;
     // The first statement on the connection says whose round trip it is.
     const query = client.query;
-    client.query = ((...args: Parameters<PoolClient['query']>) => {
+    client.query = ((...args: unknown[]) => {
       client.query = query;
-      const text: unknown = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+      const first = args[0] as string | { text?: unknown } | undefined;
+      const text = typeof first === 'string' ? first : first?.text;
       if (typeof text === 'string' && CATALOGUE_POLL.test(text.trim())) roundTrips--;
       return (query as (...a: unknown[]) => unknown).apply(client, args);
     }) as PoolClient['query'];
