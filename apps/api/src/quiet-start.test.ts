@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { freshDatabase } from '../test/harness.ts';
 import { freePort, within } from '../test/http.ts';
 import { ensureWebBuild } from '../test/web-build.ts';
@@ -16,9 +16,12 @@ import { demoAccounts } from './db/seed.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const noise = /envFile|deprecat|Future Flag|future\.v8_/i;
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+// On PostgreSQL the server gets a database of its own. Without one it starts its embedded database
+// in DATA_DIR as `npm start` does: a test's PGlite socket posing as a server got prepared statements,
+// which PGlite's one shared session cannot hold ("prepared statement … already exists").
+let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
 beforeAll(async () => {
-  db = await freshDatabase();
+  if (inject('pgTemplate')) db = await freshDatabase();
 });
 afterAll(() => db?.drop());
 
@@ -45,7 +48,7 @@ it('starts locally at the default level with only the banner and demo accounts, 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     APP_ENV: 'local',
-    DATABASE_URL: db.url,
+    DATABASE_URL: db?.url ?? '',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-quiet-')),
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,23 +22,61 @@ function newest(dir: string): number {
   return latest;
 }
 
-/**
- * The web app's server build, built first when it is missing or older than its sources, so a test
- * that serves pages checks the code as it stands (a clean CI checkout has no build yet).
- */
-export function ensureWebBuild(): string {
+/** Whether the server build is missing or older than the sources it is built from. */
+function stale(): boolean {
   const built = newest(path.join(webBuildDir, 'server'));
   const sources = Math.max(
     newest(path.join(root, 'apps/web/app')),
+    newest(path.join(root, 'apps/web/public')),
     newest(path.join(root, 'packages/contract/src')),
-    ...['vite.config.ts', 'react-router.config.ts'].map(
+    ...['vite.config.ts', 'react-router.config.ts', 'package.json'].map(
       (f) => statSync(path.join(root, 'apps/web', f)).mtimeMs,
     ),
   );
-  if (built < sources)
-    execFileSync('npm', ['run', 'build', '--workspace', 'apps/web'], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+  return built < sources;
+}
+
+const lockDir = path.join(root, 'node_modules/.cache/tradeshelf-web-build.lock');
+/** A build that runs longer than this was killed; its lock is taken over. */
+const LOCK_STALE_MS = 10 * 60_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function lockAge(): number | null {
+  try {
+    return Date.now() - statSync(lockDir).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The web app's server build, built first when it is missing or older than its sources, so a test
+ * that serves pages checks the code as it stands (a clean CI checkout has no build yet). Test files
+ * run in parallel workers: one builds, the others wait for its lock and use that build.
+ */
+export function ensureWebBuild(): string {
+  if (!stale()) return webBuildDir;
+  mkdirSync(path.dirname(lockDir), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const since = lockAge();
+      if (since === null) continue; // released meanwhile
+      if (since > LOCK_STALE_MS) rmSync(lockDir, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 250); // another worker is building: wait on its lock
+    }
+  }
+  try {
+    if (stale())
+      execFileSync('npm', ['run', 'build', '--workspace', 'apps/web'], {
+        cwd: root,
+        stdio: 'ignore',
+      });
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
   return webBuildDir;
 }

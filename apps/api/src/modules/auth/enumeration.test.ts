@@ -40,10 +40,28 @@ const seen = (res: LightMyRequestResponse) => {
   return { status: res.statusCode, headers, body: res.rawPayload.toString('hex') };
 };
 
-/** Sends each e-mail to `route` with jobs held; returns the answers and the database round trips. */
+/** The catalogue poll's statement (`catalog-changes.ts`): the app's own work every 500 ms. */
+const CATALOGUE_POLL = /^select version from content_versions where name = 'catalog'$/;
+
+/**
+ * Sends each e-mail to `route` with jobs held; returns the answers and the database round trips made
+ * meanwhile, less the catalogue poll's: on a slow (embedded, loaded) run a request outlasts 500 ms
+ * and the poll's round trip fell inside it.
+ */
 async function answersWithoutJobs(route: RouteDef, emails: string[]) {
   let roundTrips = 0;
-  const count = () => void roundTrips++;
+  const count = (client: PoolClient) => {
+    roundTrips++;
+    // The first statement on the connection says whose round trip it is.
+    const query = client.query;
+    client.query = ((...args: unknown[]) => {
+      client.query = query;
+      const first = args[0] as string | { text?: unknown } | undefined;
+      const text = typeof first === 'string' ? first : first?.text;
+      if (typeof text === 'string' && CATALOGUE_POLL.test(text.trim())) roundTrips--;
+      return (query as (...a: unknown[]) => unknown).apply(client, args);
+    }) as PoolClient['query'];
+  };
   t.database.pool.on('acquire', count);
   t.jobs.hold();
   try {
