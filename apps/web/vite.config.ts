@@ -67,7 +67,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 /**
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
  * the username drawer (loaded when it shows), the confirm step, upload control, screen shape, pager and the
- * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliate,
+ * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
  * courses, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
  * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms.
@@ -78,7 +78,7 @@ const notInShell = new RegExp(
     [
       'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager)',
       'shell/username-dialog',
-      'features/(affiliate|courses|licences)/(?!index\\.)[\\w-]+',
+      'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
       'features/workspace/([\\w-]+/)?[\\w-]+',

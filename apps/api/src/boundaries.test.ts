@@ -101,18 +101,18 @@ describe('module boundaries', () => {
     ],
     [
       'a web feature importing the shell',
-      'apps/web/app/features/user/x.tsx',
+      'apps/web/app/features/users/x.tsx',
       "import { x } from '../../shell/header.tsx';",
     ],
     [
       'a web feature importing a route',
-      'apps/web/app/features/user/x.tsx',
+      'apps/web/app/features/users/x.tsx',
       "import { x } from '../../routes/account.tsx';",
     ],
     [
       'a kit component importing a feature’s internals',
       'apps/web/app/components/x.tsx',
-      "import { x } from '../features/user/slice.ts';",
+      "import { x } from '../features/users/slice.ts';",
     ],
     [
       'a kit component importing a feature’s index.ts',
@@ -197,7 +197,7 @@ describe('module boundaries', () => {
     [
       'the shell composing features',
       'apps/web/app/shell/x.tsx',
-      "import { x } from '../features/user/slice.ts';\nimport { y } from '../features/auth/slice.ts';",
+      "import { x } from '../features/users/slice.ts';\nimport { y } from '../features/auth/slice.ts';",
     ],
   ])('allows %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toEqual([]);

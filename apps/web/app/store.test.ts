@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loginAnswer as answer } from './testing.ts';
 import { changePassword, login, signup, verifyAccountActivation } from './features/auth/api.ts';
 import { reset } from './features/auth/slice.ts';
-import { fetchProfile } from './features/user/api.ts';
+import { fetchProfile } from './features/users/api.ts';
 import { hydrate } from './lib/hydrate.ts';
 import {
   recordFromLogin,

@@ -1,13 +1,13 @@
 import { combineSlices, configureStore, createAction, type WithSlice } from '@reduxjs/toolkit';
 import { endpoints } from '@tradeshelf/contract/client';
 import { authSlice, sessionEnded, sessionStarted } from './features/auth/slice.ts';
-import { clearUser, userSlice } from './features/user/slice.ts';
+import { clearUser, userSlice } from './features/users/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
 import { membershipSlice } from './features/membership/slice.ts';
 import { discordSlice } from './features/discord/slice.ts';
 import { reviewSlice } from './features/reviews/slice.ts';
-import type { affiliateSlice } from './features/affiliate/slice.ts';
+import type { affiliateSlice } from './features/affiliates/slice.ts';
 import type { courseSlice } from './features/courses/slice.ts';
 import type { licenceSlice } from './features/licences/slice.ts';
 import type { supportSlice } from './features/support/slice.ts';

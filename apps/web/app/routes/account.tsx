@@ -1,14 +1,14 @@
 import { UserAvatar } from '../components/avatar.tsx';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
-import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
+import { AFFILIATE_PATH } from '../features/affiliates/index.ts';
 import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
 import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { MembershipSection, SavedSearchesSection } from '../features/membership/components.tsx';
-import { addVendorRole, uploadAvatar } from '../features/user/api.ts';
+import { addVendorRole, uploadAvatar } from '../features/users/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Loading } from '../components/screen.tsx';

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
-import { fetchProfile } from '../features/user/api.ts';
+import { fetchProfile } from '../features/users/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { useServices } from '../lib/services.tsx';
 import { pageMeta } from '../lib/seo.ts';

@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Spinner } from '../components/ui.tsx';
-import { stripeCallback } from '../features/affiliate/api.ts';
-import { AFFILIATE_PATH } from '../features/affiliate/index.ts';
+import { stripeCallback } from '../features/affiliates/api.ts';
+import { AFFILIATE_PATH } from '../features/affiliates/index.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { FALLBACK_ERROR } from '../lib/request-state.ts';
 import { pageMeta } from '../lib/seo.ts';
 // Registers the slice this file reads (ADR 038).
-import '../features/affiliate/slice.ts';
+import '../features/affiliates/slice.ts';
 
 export const meta = () => [...pageMeta('Payout account'), { name: 'robots', content: 'noindex' }];
 

@@ -9,8 +9,8 @@ import {
   StatsGrid,
   VendorsToJoin,
   WithdrawalsTable,
-} from '../features/affiliate/components.tsx';
-import { useAffiliateDashboard } from '../features/affiliate/hooks.ts';
+} from '../features/affiliates/components.tsx';
+import { useAffiliateDashboard } from '../features/affiliates/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Loading, ReadError } from '../components/screen.tsx';
 

@@ -1,6 +1,6 @@
 import { RequireAuth } from '../components/require-auth.tsx';
 import { DiscordCallback } from '../features/discord/callback.tsx';
-import { fetchProfile } from '../features/user/index.ts';
+import { fetchProfile } from '../features/users/index.ts';
 import { useAppDispatch } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 

@@ -13,7 +13,7 @@ import {
   subscriptionLabels,
 } from '../features/orders/components.tsx';
 import { DiscordAccess, givesDiscordAccess } from '../features/discord/components.tsx';
-import { openCustomerPortal } from '../features/user/api.ts';
+import { openCustomerPortal } from '../features/users/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import type { User } from '@tradeshelf/contract';
-import { fetchProfile } from '../features/user/api.ts';
+import { fetchProfile } from '../features/users/api.ts';
 import { useServices } from '../lib/services.tsx';
 import { renderWithApp } from '../test/render.tsx';
 import { Header } from './header.tsx';

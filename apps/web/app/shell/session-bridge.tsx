@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { sessionEnded, sessionStarted } from '../features/auth/slice.ts';
-import { fetchProfile } from '../features/user/api.ts';
+import { fetchProfile } from '../features/users/api.ts';
 import { browserAnalytics, type Analytics } from '../lib/analytics.ts';
 import { currentConfig } from '../lib/config.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';

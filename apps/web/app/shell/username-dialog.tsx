@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { validateUsername } from '@tradeshelf/contract/client';
 import { useConnectDiscord } from '../features/discord/index.ts';
-import { updateProfile } from '../features/user/api.ts';
-import { clearUpdateStatus } from '../features/user/slice.ts';
+import { updateProfile } from '../features/users/api.ts';
+import { clearUpdateStatus } from '../features/users/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { Spinner } from '../components/ui.tsx';
 

@@ -1,5 +1,5 @@
 import { lazy, useEffect } from 'react';
-import { clearUpdateStatus } from '../features/user/slice.ts';
+import { clearUpdateStatus } from '../features/users/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { useToast } from '../components/toasts.tsx';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionEnded } from '../auth/slice.ts';
-import { initialUserState, userSlice } from '../user/slice.ts';
+import { initialUserState, userSlice } from '../users/slice.ts';
 import { signedInStore } from '../../testing.ts';
 import {
   authorizeDiscord,

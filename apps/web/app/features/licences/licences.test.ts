@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionEnded } from '../auth/slice.ts';
-import { clearUser, initialUserState, userSlice, type UserState } from '../user/slice.ts';
+import { clearUser, initialUserState, userSlice, type UserState } from '../users/slice.ts';
 import { deactivateDevice, downloadBuild, fetchApps, resetLicenceKey } from './api.ts';
 import {
   initialLicenceState,

@@ -7,7 +7,7 @@ import { useToast } from '../../components/toasts.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { openCustomerPortal } from '../user/index.ts';
+import { openCustomerPortal } from '../users/index.ts';
 import {
   deleteSavedSearch,
   fetchMembership,

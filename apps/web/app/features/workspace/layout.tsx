@@ -4,7 +4,7 @@ import { RequireAuth } from '../../components/require-auth.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { addVendorRole } from '../user/index.ts';
+import { addVendorRole } from '../users/index.ts';
 import { vendorNav } from './nav.ts';
 import { Loading } from '../../components/screen.tsx';
 
