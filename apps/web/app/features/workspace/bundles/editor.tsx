@@ -21,7 +21,7 @@ import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
-import { statusLabels, statusStyles } from '../products/index.ts';
+import { EditorHeading } from '../products/index.ts';
 import { useAction, useRead } from '../request.ts';
 import { Panel } from '../screen-kit.tsx';
 import {
@@ -250,23 +250,11 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
         void onSave();
       }}
     >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-3">
-          <h1 className="text-2xl font-bold text-white">
-            {bundle ? bundle.title || 'Untitled bundle' : 'New bundle'}
-          </h1>
-          {bundle && (
-            <span
-              className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[bundle.status]}`}
-            >
-              {statusLabels[bundle.status]}
-            </span>
-          )}
-        </div>
-        <Link to="/vendor/bundles" className="text-sm text-slate-400 hover:text-white">
-          ← All bundles
-        </Link>
-      </div>
+      <EditorHeading
+        title={bundle ? bundle.title || 'Untitled bundle' : 'New bundle'}
+        status={bundle?.status}
+        back={{ to: '/vendor/bundles', label: 'All bundles' }}
+      />
 
       {/* A message for a field is said at the field; the banner only points there (issue 27). */}
       <FormError error={failure} />

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
-import { statusLabels, statusStyles } from '../products/index.ts';
+import { StatusPill, statusLabels } from '../products/index.ts';
 import { useRead } from '../request.ts';
 import { Screen } from '../../../components/screen.tsx';
 import { fetchVendorBundles, type BundlesPage } from './api.ts';
@@ -114,11 +114,7 @@ export function VendorBundleList() {
                       <span className="sr-only">, edit</span>
                     </td>
                     <td className="px-4 py-3">
-                      <span
-                        className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[b.status]}`}
-                      >
-                        {statusLabels[b.status]}
-                      </span>
+                      <StatusPill status={b.status} />
                     </td>
                     <td className="px-4 py-3 text-slate-300">{b.productsCount}</td>
                     <td className="px-4 py-3 text-slate-300">

@@ -3,7 +3,7 @@
 import { type VendorBundleProduct, type VendorBundleProductsQuery } from '@tradeshelf/contract';
 import { useEffect, useId, useState } from 'react';
 import { formatMoney } from '../../../lib/format.ts';
-import { statusLabels, statusStyles } from '../products/index.ts';
+import { StatusPill } from '../products/index.ts';
 import { focusRing, LoadMore, usePaged } from '../screen-kit.tsx';
 import { fetchBundleProductChoices } from './api.ts';
 import { Loading } from '../../../components/screen.tsx';
@@ -12,14 +12,6 @@ const PAGE = 20;
 
 const priceText = (p: VendorBundleProduct) =>
   p.price ? formatMoney(p.price.amount, p.price.currency) : 'No price';
-
-function StatusBadge({ product }: { product: VendorBundleProduct }) {
-  return (
-    <span className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[product.status]}`}>
-      {statusLabels[product.status]}
-    </span>
-  );
-}
 
 /** The typed words, once typing pauses. */
 function useSettled(value: string, ms = 250): string {
@@ -151,7 +143,7 @@ export function ProductPicker({
             </span>
             <span className="flex items-center gap-2 text-slate-400">
               {priceText(p)}
-              <StatusBadge product={p} />
+              <StatusPill status={p.status} />
             </span>
           </li>
         ))}
@@ -172,7 +164,7 @@ export function ProductPicker({
                 <span className="text-slate-100">{p.title || 'Untitled product'}</span>
                 <span className="flex items-center gap-3 text-slate-400">
                   {priceText(p)}
-                  <StatusBadge product={p} />
+                  <StatusPill status={p.status} />
                   <button
                     type="button"
                     aria-label={`Remove ${p.title || 'untitled product'}`}

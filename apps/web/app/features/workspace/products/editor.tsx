@@ -55,7 +55,8 @@ import {
   updatePlan,
   type ProductForm,
 } from './form.ts';
-import { assetClassLabels, kindLabels, statusLabels, statusStyles } from './labels.ts';
+import { assetClassLabels, kindLabels } from './labels.ts';
+import { EditorHeading } from './status.tsx';
 import { Loading } from '../../../components/screen.tsx';
 
 const box = fieldBox;
@@ -441,23 +442,11 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         void onSave();
       }}
     >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-3">
-          <h1 className="text-2xl font-bold text-white">
-            {product ? product.title || 'Untitled product' : 'New product'}
-          </h1>
-          {product && (
-            <span
-              className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[product.status]}`}
-            >
-              {statusLabels[product.status]}
-            </span>
-          )}
-        </div>
-        <Link to="/vendor/products" className="text-sm text-slate-400 hover:text-white">
-          ← All products
-        </Link>
-      </div>
+      <EditorHeading
+        title={product ? product.title || 'Untitled product' : 'New product'}
+        status={product?.status}
+        back={{ to: '/vendor/products', label: 'All products' }}
+      />
 
       {/* A message for a field is said at the field; the banner only points there (issue 27). */}
       {!conflict && <FormError error={failure} />}

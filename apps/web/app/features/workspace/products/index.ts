@@ -1,2 +1,3 @@
 // What other workspace features use of the products folder: the status and kind labels.
-export { kindLabels, statusLabels, statusStyles } from './labels.ts';
+export { kindLabels, statusLabels } from './labels.ts';
+export { EditorHeading, StatusPill } from './status.tsx';

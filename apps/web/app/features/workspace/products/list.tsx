@@ -16,7 +16,8 @@ import { Screen } from '../../../components/screen.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
 import { fetchVendorProducts, type ProductsPage } from './api.ts';
-import { kindLabels, statusLabels, statusStyles } from './labels.ts';
+import { kindLabels, statusLabels } from './labels.ts';
+import { StatusPill } from './status.tsx';
 
 const PAGE = 20;
 
@@ -152,11 +153,7 @@ export function VendorProductList() {
                       <span className="sr-only">, edit</span>
                     </td>
                     <td className="px-4 py-3">
-                      <span
-                        className={`rounded-full border px-2 py-0.5 text-xs ${statusStyles[p.status]}`}
-                      >
-                        {statusLabels[p.status]}
-                      </span>
+                      <StatusPill status={p.status} />
                     </td>
                     <td className="px-4 py-3 text-slate-300">{kindLabels[p.kind]}</td>
                     <td className="px-4 py-3 text-slate-300">
