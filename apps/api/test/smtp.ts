@@ -6,10 +6,16 @@ export interface ReceivedMail {
   to: string[];
   raw: string;
   subject: string;
+  replyTo: string | null;
 }
 
-/** A real SMTP server on loopback: the boundary where our mail leaves the app. */
-export async function startLoopbackSmtp() {
+/**
+ * A real SMTP server on loopback: the boundary where our mail leaves the app. The API tests take a
+ * free port and read `inbox`; the e2e run (e2e/mail-capture.ts) takes its fixed port and `onMail`.
+ */
+export async function startLoopbackSmtp(
+  options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {},
+) {
   const inbox: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -20,13 +26,21 @@ export async function startLoopbackSmtp() {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject });
+        // Long headers are folded onto continuation lines.
+        const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: /^Subject: (.*)$/m.exec(head)?.[1]?.trim() ?? '',
+          replyTo: /^Reply-To: (.*)$/im.exec(head)?.[1]?.trim() ?? null,
+        };
+        inbox.push(mail);
+        options.onMail?.(mail);
         callback();
       });
     },
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(options.port ?? 0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
   return {
