@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { ConnectAccountStatus } from '../../integrations/payments/port.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
+import { availableOf, heldShares } from './affiliate-ledger.ts';
 import { one, rows } from './repository.ts';
 
 const messages: Record<PayoutAccountStatus, string> = {
@@ -47,18 +48,8 @@ async function vendorBalances(deps: AppDeps, vendorId: string): Promise<BalanceR
   const cutoff = sql`now() - make_interval(days => ${VENDOR_PENDING_DAYS}::int)`;
   return rows<BalanceRow>(
     deps.database.db,
-    sql`with per_purchase as (
-        select purchase_id, currency,
-          coalesce(sum(amount) filter (where entry_type = 'vendor_share'), 0) as earned,
-          coalesce(sum(amount) filter (where entry_type = 'vendor_share' and created_at <= ${cutoff}), 0) as matured,
-          sum(amount) as net
-        from ledger_entries
-        where account_type = 'vendor' and account_id = ${vendorId}
-        group by purchase_id, currency),
-      split as (
-        select currency, net, earned,
-          case when net < 0 then net else greatest(0, matured + (net - earned)) end as available
-        from per_purchase)
+    sql`with per_purchase as (${heldShares({ type: 'vendor', id: vendorId }, 'vendor_share', cutoff)}),
+      split as (select currency, net, earned, ${availableOf} as available from per_purchase)
       select currency, sum(available)::int as available, sum(net - available)::int as pending,
         sum(earned - net)::int as refunded
       from split group by currency order by currency`,
