@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inLanes } from './lib.ts';
+import { backoff, inLanes } from './lib.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -36,5 +36,13 @@ describe('inLanes', () => {
 
   it('does nothing for no items', async () => {
     await inLanes([], 4, () => Promise.reject(new Error('called')));
+  });
+});
+
+describe('backoff', () => {
+  it('starts at the first wait, doubles, and stops at the cap', () => {
+    expect([1, 2, 3, 4, 10].map((n) => backoff(n, 30, 3600))).toEqual([30, 60, 120, 240, 3600]);
+    // Minutes for owed refunds: 1, 2, 4 … at most six hours; a zeroth attempt waits the first.
+    expect([0, 1, 2, 9, 10].map((n) => backoff(n, 1, 360))).toEqual([1, 1, 2, 256, 360]);
   });
 });

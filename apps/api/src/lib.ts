@@ -32,6 +32,13 @@ export function sixDigitCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }
 
+/**
+ * The wait before the `attempt`-th retry (from 1): `first`, then doubling, at most `max`, in whatever
+ * unit they are given. Every retry loop of ours waits this way.
+ */
+export const backoff = (attempt: number, first: number, max: number) =>
+  Math.min(max, first * 2 ** Math.max(0, attempt - 1));
+
 export const minutes = (n: number) => n * 60_000;
 export const days = (n: number) => n * 86_400_000;
 

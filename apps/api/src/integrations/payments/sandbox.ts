@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { hmac, randomToken, safeEqual, sha256 } from '../../lib.ts';
+import { backoff, hmac, randomToken, safeEqual, sha256 } from '../../lib.ts';
 import {
   paymentEventJson,
   RefundRefusedError,
@@ -42,7 +42,7 @@ const RETRY_FOR_MS = 3 * 24 * 3600_000;
 /** One attempt's claim on an event, so a sweep and a direct send never overlap. */
 const CLAIM_SECONDS = 60;
 /** 30 s, 1 min, 2 min … at most an hour between attempts. */
-const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
+const backoffSeconds = (attempts: number) => backoff(attempts, 30, 3600);
 
 /** Delivers by HTTP, as a real provider does (used where no app runs in this process). */
 export function httpTransport(origin: string): SandboxTransport {

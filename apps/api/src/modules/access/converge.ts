@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError, type ChatMember } from '../../integrations/chat/port.ts';
-import { newId } from '../../lib.ts';
+import { backoff, newId } from '../../lib.ts';
 import { queueConverge, type ConvergeCause } from './converge-queue.ts';
 import { joinToken } from './discord-link.ts';
 
@@ -26,8 +26,7 @@ interface EntRow extends Record<string, unknown> {
 }
 
 /** The n-th failure in a row waits 30 s · 2^(n−1), at most an hour (the job queue retries sooner). */
-const retryDelayMs = (attempts: number) =>
-  Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+const retryDelayMs = (attempts: number) => backoff(attempts, 30_000, 3_600_000);
 
 export const NOT_BOUND_REASON = 'not_bound';
 

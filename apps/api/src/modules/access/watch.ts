@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps, Logger } from '../../deps.ts';
+import { backoff } from '../../lib.ts';
 import type { MemberEvent } from '../../integrations/chat/port.ts';
 import { queueConverge } from './converge-queue.ts';
 import type { DeliveryState } from './converge.ts';
@@ -98,10 +99,10 @@ const reason = (err: unknown): string => {
 export function startMemberWatch(
   deps: AppDeps,
   log: Logger,
-  backoff: { firstMs?: number; maxMs?: number } = {},
+  delays: { firstMs?: number; maxMs?: number } = {},
 ): MemberWatch {
-  const firstMs = backoff.firstMs ?? 1000;
-  const maxMs = backoff.maxMs ?? 5 * 60_000;
+  const firstMs = delays.firstMs ?? 1000;
+  const maxMs = delays.maxMs ?? 5 * 60_000;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let connect!: () => void;
@@ -111,7 +112,7 @@ export function startMemberWatch(
       await watchMembers(deps, log);
     } catch (err) {
       if (stopped) return;
-      const retryInMs = Math.min(maxMs, firstMs * 2 ** (n - 1));
+      const retryInMs = backoff(n, firstMs, maxMs);
       log.warn(
         {
           provider: deps.chat.name,

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { TransferRefusedError, type TransferEvent } from '../../integrations/payments/port.ts';
-import { newId } from '../../lib.ts';
+import { backoff, newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import * as orders from '../orders/index.ts';
 import { holdNow } from './clock.ts';
@@ -21,7 +21,7 @@ import { payoutView, type PayoutRow } from './presenter.ts';
 /** A just-requested payout is left to its own request this long before the retry job takes it. */
 const FIRST_RETRY_SECONDS = 60;
 /** 1, 2, 4 … minutes between retries of a transfer whose outcome was unknown; at most an hour. */
-const retrySeconds = (attempts: number) => Math.min(3600, 60 * 2 ** Math.max(0, attempts - 1));
+const retrySeconds = (attempts: number) => backoff(attempts, 60, 3600);
 
 const payoutColumns = sql`id, user_id, provider, account_id, amount, currency, status,
   idempotency_key, transfer_id, failure_reason, attempts, created_at, updated_at`;

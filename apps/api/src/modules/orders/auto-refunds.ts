@@ -1,11 +1,11 @@
 // Use case: refunds owed at the provider (duplicate payments), retried until it takes them.
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
+import { backoff } from '../../lib.ts';
 import { rows } from './repository.ts';
 
 /** Attempts between retries of a provider refund: 1, 2, 4 … minutes, at most six hours. */
-export const refundBackoffMinutes = (attempts: number) =>
-  Math.min(360, 2 ** Math.max(0, attempts - 1));
+export const refundBackoffMinutes = (attempts: number) => backoff(attempts, 1, 360);
 
 /**
  * Carries out owed refunds at the provider: each claimed for a while so two runs do not overlap,

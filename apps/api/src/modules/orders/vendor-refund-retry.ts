@@ -19,6 +19,8 @@ export async function retryVendorRefunds(deps: AppDeps): Promise<number> {
     attempts: number;
   }>(
     deps.database.db,
+    // The wait is refundBackoffMinutes (auto-refunds.ts) in SQL: `attempts` on the right is the
+    // count before this attempt, so 1, 2, 4 … minutes, at most six hours.
     sql`update vendor_refunds set attempts = attempts + 1,
         next_attempt_at = now() + make_interval(mins => least(360, power(2, attempts)::int))
       where id in (select id from vendor_refunds
