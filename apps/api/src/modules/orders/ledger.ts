@@ -131,3 +131,27 @@ export async function refundedOf(tx: Tx, purchaseId: string, ref: string): Promi
   );
   return found?.n ?? 0;
 }
+
+/**
+ * Per purchase of one ledger account: `earned` (its share entries of `entryType`), `matured` (those
+ * written at or before `cutoff`) and `net` (after refunds and clawbacks). A clawback comes off the
+ * matured part first, so money still on hold never becomes payable through a refund of an older
+ * payment. The affiliate's commission and the vendor's share (vendor-payouts.ts) are held alike.
+ */
+export const heldShares = (
+  account: { type: 'affiliate' | 'vendor'; id: string },
+  entryType: 'affiliate_commission' | 'vendor_share',
+  cutoff: SQL,
+) => sql`
+  select purchase_id, currency,
+    coalesce(sum(amount) filter (where entry_type = ${entryType}), 0) as earned,
+    coalesce(sum(amount) filter (where entry_type = ${entryType} and created_at <= ${cutoff}), 0)
+      as matured,
+    sum(amount) as net,
+    max(created_at) filter (where entry_type = ${entryType}) as last_commission_at
+  from ledger_entries
+  where account_type = ${account.type} and account_id = ${account.id} and purchase_id is not null
+  group by purchase_id, currency`;
+
+/** Of a `heldShares` row: the part that may be paid out (a negative net is owed back at once). */
+export const availableOf = sql`case when net < 0 then net else greatest(0, matured + (net - earned)) end`;

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { ConnectAccountStatus } from '../../integrations/payments/port.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
-import { availableOf, heldShares } from './affiliate-ledger.ts';
+import { availableOf, heldShares } from './ledger.ts';
 import { one, rows } from './repository.ts';
 
 const messages: Record<PayoutAccountStatus, string> = {
