@@ -21,6 +21,7 @@ import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
 import { licencesRoutes } from './licences.ts';
+import { deliverablesRoutes } from './deliverables.ts';
 import { affiliatesRoutes } from './affiliates.ts';
 import { reviewsRoutes } from './reviews.ts';
 import { supportRoutes } from './support.ts';
@@ -102,6 +103,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       discordRoutes,
       coursesRoutes,
       licencesRoutes,
+      deliverablesRoutes,
       tradingviewRoutes,
       affiliatesRoutes,
       reviewsRoutes,

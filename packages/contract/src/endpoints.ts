@@ -248,6 +248,24 @@ export const endpoints: {
     auth: 'none',
     status: 200,
   },
+  ownedDelivery: {
+    method: 'GET',
+    path: '/api/v1/library/{productId}/delivery',
+    auth: 'bearer',
+    status: 200,
+  },
+  downloadLink: {
+    method: 'POST',
+    path: '/api/v1/library/{productId}/versions/{versionId}/download',
+    auth: 'bearer',
+    status: 200,
+  },
+  unsubscribeVersionMails: {
+    method: 'POST',
+    path: '/api/v1/library/version-mails/unsubscribe',
+    auth: 'none',
+    status: 200,
+  },
   userTradingView: { method: 'GET', path: '/api/v1/user/tradingview', auth: 'bearer', status: 200 },
   setTradingViewUsername: {
     method: 'PUT',

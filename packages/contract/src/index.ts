@@ -12,6 +12,7 @@ export * from './membership.ts';
 export * from './discord.ts';
 export * from './courses.ts';
 export * from './licences.ts';
+export * from './deliverables.ts';
 export * from './tradingview.ts';
 export * from './affiliates.ts';
 export * from './reviews.ts';
@@ -43,6 +44,7 @@ import { membershipRoutes } from './membership.ts';
 import { discordRoutes } from './discord.ts';
 import { coursesRoutes } from './courses.ts';
 import { licencesRoutes } from './licences.ts';
+import { deliverablesRoutes } from './deliverables.ts';
 import { tradingviewRoutes } from './tradingview.ts';
 import { affiliatesRoutes } from './affiliates.ts';
 import { reviewsRoutes } from './reviews.ts';
@@ -68,6 +70,7 @@ export const routes = {
   ...discordRoutes,
   ...coursesRoutes,
   ...licencesRoutes,
+  ...deliverablesRoutes,
   ...tradingviewRoutes,
   ...affiliatesRoutes,
   ...reviewsRoutes,
