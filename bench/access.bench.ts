@@ -187,12 +187,12 @@ async function paymentToRole(bench: Bench, servers = 1): Promise<void> {
   );
   await settle(bench);
 
-  // When the role is present: the sandbox's member event, sent once the role's row is written.
+  // When the role is present: the sandbox's change, told once the role's row is written.
   const roleIn = new Map(all.map((x) => [x.guild.guildId, x.roleId]));
   const granted = new Map<string, number>();
   const waiters = new Map<string, () => void>();
-  const stopListening = sandbox.onMemberEvent((e) => {
-    if (e.type === 'member.left' || !roleIn.has(e.guildId)) return;
+  const stopListening = sandbox.onChange((e) => {
+    if ((e.type !== 'member.add' && e.type !== 'member.update') || !roleIn.has(e.guildId)) return;
     if (!e.member.roleIds.includes(roleIn.get(e.guildId)!) || granted.has(e.member.userId)) return;
     granted.set(e.member.userId, Date.now());
     waiters.get(e.member.userId)?.();

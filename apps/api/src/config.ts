@@ -146,9 +146,20 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Overrides the Stripe API origin (tests point it at a loopback fake). */
   STRIPE_API_URL: z.url().optional(),
-  /** `sandbox` (the Discord look-alike under /sandbox/discord) or `discord`; sandbox is refused in production. */
-  CHAT_PROVIDER: z.enum(['sandbox', 'discord']).default('sandbox'),
-  /** Discord's API base without the version; sandbox: the app's own `/sandbox/discord/api`. */
+  /**
+   * Always `discord`: one adapter (ADR 030). Without Discord credentials outside production it talks
+   * to the app's own Discord sandbox under /sandbox/discord, which speaks Discord's API and gateway.
+   */
+  CHAT_PROVIDER: z
+    .enum(['discord'], {
+      error:
+        'must be discord (the sandbox is reached by the Discord adapter: leave DISCORD_* unset)',
+    })
+    .default('discord'),
+  /**
+   * Discord's API base without the version; the gateway's URL comes from its `GET /gateway/bot`.
+   * Sandbox: the app's own `/sandbox/discord/api`.
+   */
   DISCORD_API_URL: z.url().optional(),
   /** Where the OAuth2 pages live; sandbox: the app's own `/sandbox/discord`. */
   DISCORD_WEB_URL: z.url().optional(),
@@ -233,6 +244,11 @@ export type Config = Omit<
 > & {
   HOST: string;
   LOG_LEVEL: NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
+  /**
+   * The app serves the Discord sandbox and the adapter talks to it: outside production, when no
+   * Discord application is configured (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN).
+   */
+  DISCORD_SANDBOX: boolean;
   /** Resolved: the sandbox's own URLs and credentials unless set. */
   DISCORD_API_URL: string;
   DISCORD_WEB_URL: string;
@@ -290,8 +306,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
     if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
-    if (cfg.CHAT_PROVIDER !== 'discord')
-      problems.push('CHAT_PROVIDER: must be discord in production');
+    for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const)
+      if (!cfg[name]) problems.push(`${name}: required in production`);
+    // Production talks to Discord itself: the sandbox is served nowhere there.
+    if (cfg.DISCORD_API_URL && trimUrl(cfg.DISCORD_API_URL) !== DISCORD_API)
+      problems.push(`DISCORD_API_URL: must be ${DISCORD_API} in production`);
+    if (cfg.DISCORD_WEB_URL && trimUrl(cfg.DISCORD_WEB_URL) !== DISCORD_WEB)
+      problems.push(`DISCORD_WEB_URL: must be ${DISCORD_WEB} in production`);
   }
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
@@ -302,10 +323,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!cfg.STRIPE_WEBHOOK_SECRET)
       problems.push('STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROVIDER=stripe');
   }
-  if (cfg.CHAT_PROVIDER === 'discord') {
-    for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const)
-      if (!cfg[name]) problems.push(`${name}: required when CHAT_PROVIDER=discord`);
-  }
+  const discordApp = ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const;
+  if (cfg.APP_ENV !== 'production' && discordApp.some((n) => cfg[n]))
+    for (const name of discordApp)
+      if (!cfg[name])
+        problems.push(
+          `${name}: required with the other DISCORD_* settings of a Discord application`,
+        );
   if (problems.length) throw new ConfigError(problems);
 
   const secrets = resolveSecrets(cfg);
@@ -321,25 +345,32 @@ export const SANDBOX_DISCORD = {
   botToken: 'sandbox-discord-bot-token',
 } as const;
 
-function discordSettings(cfg: z.infer<typeof envSchema>): Pick<Config, DiscordSettings> {
-  const trim = (url: string) => url.replace(/\/$/, '');
-  if (cfg.CHAT_PROVIDER === 'discord') {
+const DISCORD_API = 'https://discord.com/api';
+const DISCORD_WEB = 'https://discord.com';
+const trimUrl = (url: string) => url.replace(/\/$/, '');
+
+function discordSettings(
+  cfg: z.infer<typeof envSchema>,
+): Pick<Config, DiscordSettings | 'DISCORD_SANDBOX'> {
+  if (cfg.DISCORD_BOT_TOKEN) {
     return {
-      DISCORD_API_URL: trim(cfg.DISCORD_API_URL ?? 'https://discord.com/api'),
-      DISCORD_WEB_URL: trim(cfg.DISCORD_WEB_URL ?? 'https://discord.com'),
+      DISCORD_SANDBOX: false,
+      DISCORD_API_URL: trimUrl(cfg.DISCORD_API_URL ?? DISCORD_API),
+      DISCORD_WEB_URL: trimUrl(cfg.DISCORD_WEB_URL ?? DISCORD_WEB),
       DISCORD_CLIENT_ID: cfg.DISCORD_CLIENT_ID!,
       DISCORD_CLIENT_SECRET: cfg.DISCORD_CLIENT_SECRET!,
-      DISCORD_BOT_TOKEN: cfg.DISCORD_BOT_TOKEN!,
+      DISCORD_BOT_TOKEN: cfg.DISCORD_BOT_TOKEN,
     };
   }
-  // A worker process reaches the sandbox over HTTP, as the app's own adapter does.
-  const origin = trim(cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`);
+  // A worker process reaches the sandbox over HTTP and its gateway, as the app's own adapter does.
+  const origin = trimUrl(cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`);
   return {
-    DISCORD_API_URL: trim(cfg.DISCORD_API_URL ?? `${origin}/sandbox/discord/api`),
-    DISCORD_WEB_URL: trim(cfg.DISCORD_WEB_URL ?? `${origin}/sandbox/discord`),
-    DISCORD_CLIENT_ID: cfg.DISCORD_CLIENT_ID ?? SANDBOX_DISCORD.clientId,
-    DISCORD_CLIENT_SECRET: cfg.DISCORD_CLIENT_SECRET ?? SANDBOX_DISCORD.clientSecret,
-    DISCORD_BOT_TOKEN: cfg.DISCORD_BOT_TOKEN ?? SANDBOX_DISCORD.botToken,
+    DISCORD_SANDBOX: true,
+    DISCORD_API_URL: trimUrl(cfg.DISCORD_API_URL ?? `${origin}/sandbox/discord/api`),
+    DISCORD_WEB_URL: trimUrl(cfg.DISCORD_WEB_URL ?? `${origin}/sandbox/discord`),
+    DISCORD_CLIENT_ID: SANDBOX_DISCORD.clientId,
+    DISCORD_CLIENT_SECRET: SANDBOX_DISCORD.clientSecret,
+    DISCORD_BOT_TOKEN: SANDBOX_DISCORD.botToken,
   };
 }
 

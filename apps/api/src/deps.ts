@@ -144,26 +144,23 @@ export function createDeps(
       ...(config.STRIPE_API_URL ? { apiUrl: config.STRIPE_API_URL } : {}),
     });
 
-  const discordSandbox =
-    config.CHAT_PROVIDER === 'sandbox'
-      ? new SandboxDiscord(database.db, {
-          clientId: config.DISCORD_CLIENT_ID,
-          clientSecret: config.DISCORD_CLIENT_SECRET,
-          botToken: config.DISCORD_BOT_TOKEN,
-        })
-      : null;
-  // The sandbox is reached over HTTP like Discord, so it runs the adapter's real code path.
+  const discordSandbox = config.DISCORD_SANDBOX
+    ? new SandboxDiscord(database.db, {
+        clientId: config.DISCORD_CLIENT_ID,
+        clientSecret: config.DISCORD_CLIENT_SECRET,
+        botToken: config.DISCORD_BOT_TOKEN,
+      })
+    : null;
+  // The sandbox is reached over HTTP and its gateway like Discord: the adapter runs one code path.
   const chat: ChatProvider =
     options.chat ??
     new DiscordChat({
-      name: config.CHAT_PROVIDER,
       apiUrl: config.DISCORD_API_URL,
       webUrl: config.DISCORD_WEB_URL,
-      inviteUrl: discordSandbox ? `${config.DISCORD_WEB_URL}/invite` : 'https://discord.gg',
+      inviteUrl: config.DISCORD_SANDBOX ? `${config.DISCORD_WEB_URL}/invite` : 'https://discord.gg',
       clientId: config.DISCORD_CLIENT_ID,
       clientSecret: config.DISCORD_CLIENT_SECRET,
       botToken: config.DISCORD_BOT_TOKEN,
-      ...(discordSandbox ? { memberEvents: discordSandbox } : {}),
     });
 
   const jobs: Jobs = boss

@@ -15,21 +15,26 @@ export interface Running {
 }
 
 /**
- * What runs beside serving: the job workers, and member events (Discord's gateway lives with the
- * workers; the sandbox reports its events in the process that serves it). Returns without waiting
- * on Discord, whose outage must not keep the site from starting (ADR 047): member events start in
- * the background and retry. `serving`: this process also serves HTTP (`npm start`, not the worker).
+ * What runs beside serving: the job workers, and member events (the gateway connection lives with
+ * the workers, against Discord or the sandbox alike). Returns without waiting on Discord, whose
+ * outage must not keep the site from starting (ADR 047): member events start in the background and
+ * retry. `serving`: this process also serves HTTP (`npm start`, not the worker). When it serves the
+ * sandbox, whose gateway is its own port, member events wait for `listening` (`afterListen`).
  */
 export async function startBackground(
   deps: AppDeps,
   boss: PgBoss | null,
   log: Logger,
   options: { serving: boolean },
-): Promise<{ watch: MemberWatch | null }> {
+): Promise<{ watch: MemberWatch | null; afterListen: () => MemberWatch | null }> {
   const workers = !options.serving || deps.config.RUN_WORKER;
   if (workers && boss) await startWorkers(boss, workerDeps(deps, log));
-  const events = deps.chat.name === 'sandbox' ? options.serving : workers;
-  return { watch: events ? startMemberWatch(deps, log) : null };
+  const ownGateway = options.serving && deps.config.DISCORD_SANDBOX;
+  const watch = workers && !ownGateway ? startMemberWatch(deps, log) : null;
+  return {
+    watch,
+    afterListen: () => (workers && ownGateway ? startMemberWatch(deps, log) : watch),
+  };
 }
 
 /**

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     await storeDemoBuild(deps.storage);
   }
   // Jobs (RUN_WORKER) and member events; Discord being down does not hold the start (ADR 047).
-  const { watch } = await startBackground(deps, boss, log, { serving: true });
+  const background = await startBackground(deps, boss, log, { serving: true });
 
   let built: FastifyInstance | null = null;
   const web = await loadWebApp(
@@ -66,10 +66,7 @@ async function main(): Promise<void> {
       pageCacheSeconds: config.PAGE_CACHE_SECONDS,
       onContentChange: (drop) => onContentChange(deps, drop),
       // Linked Discord accounts show their avatar from Discord's CDN.
-      imgSrc: [
-        ...mediaOrigins(deps.storage),
-        ...(deps.chat.name === 'sandbox' ? [] : [DISCORD_CDN]),
-      ],
+      imgSrc: [...mediaOrigins(deps.storage), ...(config.DISCORD_SANDBOX ? [] : [DISCORD_CDN])],
       // Course videos and captions play from signed storage URLs.
       mediaSrc: mediaOrigins(deps.storage),
     },
@@ -78,6 +75,8 @@ async function main(): Promise<void> {
   const app = await buildApp(deps, { logger: log, web });
   built = app;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // The sandbox's gateway is this port: member events connect to it now.
+  const watch = background.afterListen();
 
   const shown = publicOrigin(config);
   const lines = [

@@ -11,14 +11,12 @@ export function sandboxAdapter(
   over: Partial<DiscordChatOptions> = {},
 ): DiscordChat {
   return new DiscordChat({
-    name: 'sandbox',
     apiUrl: `${base}/sandbox/discord/api`,
     webUrl: `${base}/sandbox/discord`,
     inviteUrl: `${base}/sandbox/discord/invite`,
     clientId: t.config.DISCORD_CLIENT_ID,
     clientSecret: t.config.DISCORD_CLIENT_SECRET,
     botToken: t.config.DISCORD_BOT_TOKEN,
-    memberEvents: t.deps.discordSandbox!,
     ...over,
   });
 }

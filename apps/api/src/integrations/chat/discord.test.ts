@@ -28,7 +28,7 @@ const REDIRECT = () => `${base}/discord-auth-callback`;
 const ROLE_ROUTE = 'PUT /guilds/:g/members/:u/roles/:r';
 
 function adapter(over: Partial<DiscordChatOptions> = {}): DiscordChat {
-  return sandboxAdapter(t, base, { memberEvents: sandbox, ...over });
+  return sandboxAdapter(t, base, over);
 }
 
 beforeAll(async () => {
@@ -152,7 +152,6 @@ describe('OAuth2', () => {
       response_type: 'code',
     });
     const real = new DiscordChat({
-      name: 'discord',
       clientId: '1',
       clientSecret: 'x',
       botToken: 'y',

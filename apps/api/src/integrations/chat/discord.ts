@@ -8,7 +8,7 @@ import {
   type RequestData,
   type RouteLike,
 } from '@discordjs/rest';
-import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
+import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from '@discordjs/ws';
 import {
   GatewayDispatchEvents,
   GatewayIntentBits,
@@ -43,12 +43,6 @@ import {
   type RoleReport,
 } from './port.ts';
 
-/** Where member events come from instead of the gateway (the sandbox emits its own). */
-export interface MemberEventSource {
-  /** Returns a function that stops listening. */
-  onMemberEvent(listener: (event: MemberEvent) => void): () => void;
-}
-
 export interface DiscordChatOptions {
   /** Discord's API base, without the version. */
   apiUrl?: string;
@@ -59,9 +53,6 @@ export interface DiscordChatOptions {
   clientId: string;
   clientSecret: string;
   botToken: string;
-  name: 'discord' | 'sandbox';
-  /** Replaces the gateway as the source of member events. */
-  memberEvents?: MemberEventSource;
   /** 429 answers waited out per call before it fails as `rate_limited` (default 3). */
   rateLimitRetries?: number;
   /** A rate limit asking for a longer wait fails at once, for the job to retry later (default 10 s). */
@@ -113,10 +104,10 @@ export function memberEventFromDispatch(payload: GatewayDispatchPayload): Member
 /**
  * The chat port over Discord's HTTP API v10 (ADR 030), with @discordjs/rest doing what Discord asks
  * of clients: per-route buckets from the `X-RateLimit-*` headers, the 50 requests/s global limit,
- * waiting out 429s, retrying 5xx. The same class talks to the sandbox (`name: 'sandbox'`).
+ * waiting out 429s, retrying 5xx; member events from the gateway through @discordjs/ws. The same
+ * class talks to the sandbox, which speaks both.
  */
 export class DiscordChat implements ChatProvider {
-  readonly name: 'discord' | 'sandbox';
   private readonly apiUrl: string;
   private readonly webUrl: string;
   private readonly inviteUrl: string;
@@ -130,10 +121,10 @@ export class DiscordChat implements ChatProvider {
   private readonly limited = new Map<string, number>();
   private botUserId: Promise<string> | null = null;
   private gateway: WebSocketManager | null = null;
-  private unsubscribe: (() => void) | null = null;
+  /** This adapter's gateway session, for resuming: not the library's store shared by the process. */
+  private session: SessionInfo | null = null;
 
   constructor(private readonly options: DiscordChatOptions) {
-    this.name = options.name;
     this.apiUrl = (options.apiUrl ?? 'https://discord.com/api').replace(/\/$/, '');
     this.webUrl = (options.webUrl ?? 'https://discord.com').replace(/\/$/, '');
     this.inviteUrl = (options.inviteUrl ?? 'https://discord.gg').replace(/\/$/, '');
@@ -406,16 +397,15 @@ export class DiscordChat implements ChatProvider {
   /* Member events */
 
   async watchMembers(listener: (event: MemberEvent) => void): Promise<void> {
-    if (this.options.memberEvents) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.options.memberEvents.onMemberEvent(listener);
-      return;
-    }
     if (this.gateway) await this.gateway.destroy();
     const gateway = new WebSocketManager({
       token: this.options.botToken,
       intents: GATEWAY_INTENTS,
       rest: this.bot,
+      retrieveSessionInfo: () => this.session,
+      updateSessionInfo: (_shardId, info) => {
+        this.session = info;
+      },
     });
     gateway.on(WebSocketShardEvents.Dispatch, (payload) => {
       const event = memberEventFromDispatch(payload);
@@ -426,8 +416,6 @@ export class DiscordChat implements ChatProvider {
   }
 
   async close(): Promise<void> {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
     if (this.gateway) await this.gateway.destroy();
     this.gateway = null;
     for (const rest of [this.bot, this.user]) {

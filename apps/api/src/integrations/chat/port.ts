@@ -1,7 +1,7 @@
 /**
  * The chat port: what access delivery needs from Discord (ADR 030). One adapter speaks Discord's
- * real HTTP API; locally it talks to the Discord look-alike the app serves under `/sandbox/discord`
- * through `DISCORD_API_URL`, so the sandbox runs the production code path.
+ * real HTTP API and gateway; locally it talks to the Discord look-alike the app serves under
+ * `/sandbox/discord` through `DISCORD_API_URL`, so the sandbox runs the production code path.
  */
 
 /** A Discord account, as `users/@me` describes it. */
@@ -85,8 +85,6 @@ export interface RoleReport {
 }
 
 export interface ChatProvider {
-  /** `discord`, or `sandbox` when the API base is the app's own look-alike. */
-  readonly name: 'discord' | 'sandbox';
   /** The page that asks the person to authorise us (OAuth2 code grant). */
   authorizeUrl(input: { state: string; redirectUri: string; scopes: string[] }): string;
   /** The link a vendor follows to add the bot to a server, with the permissions it needs. */
@@ -132,7 +130,7 @@ export interface ChatProvider {
   removeRole(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
   /** A single-use invite to the guild's first text channel, valid `maxAgeSeconds`. */
   createInvite(guildId: string, maxAgeSeconds: number): Promise<{ url: string; expiresAt: Date }>;
-  /** Starts member events (the gateway, or the sandbox's own); resolves once listening. */
+  /** Starts member events (Discord's gateway, or the sandbox's); resolves once listening. */
   watchMembers(listener: (event: MemberEvent) => void): Promise<void>;
   close(): Promise<void>;
 }

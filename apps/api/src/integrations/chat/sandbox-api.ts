@@ -4,9 +4,16 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   Locale,
   PermissionFlagsBits,
+  type APIGatewayInfo,
   type APIGuild,
+  type APIGuildMember,
   type APIRole,
+  type APIUser,
   type GuildSystemChannelFlags,
+  type RESTPostOAuth2AccessTokenResult,
+  type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
+  type RESTPostOAuth2ClientCredentialsResult,
+  type RESTPostOAuth2RefreshTokenResult,
   type RoleFlags,
 } from 'discord-api-types/v10';
 import { z } from 'zod';
@@ -21,6 +28,8 @@ import {
   type SandboxRole,
   type SandboxUser,
 } from './sandbox.ts';
+import { gatewayUrl, type SandboxGateway } from './sandbox-gateway.ts';
+import { guildJson, memberJson, roleJson, userJson } from './sandbox-json.ts';
 import type { SandboxRequest } from './sandbox-traffic.ts';
 
 /*
@@ -30,6 +39,18 @@ import type { SandboxRequest } from './sandbox-traffic.ts';
  */
 
 export const SANDBOX_API_PREFIX = '/sandbox/discord/api';
+/** The application's owner, whom a client-credentials token stands for. */
+const SANDBOX_OWNER = 'sandbox_owner';
+/** What Discord lets a client-credentials token hold. */
+const CLIENT_CREDENTIAL_SCOPES = new Set([
+  'identify',
+  'connections',
+  'guilds',
+  'applications.commands.update',
+  'applications.commands.permissions.update',
+  'applications.entitlements',
+  'applications.store.update',
+]);
 const INT64_MAX = 9_223_372_036_854_775_807n;
 
 // Discord answers a malformed id with 400 Invalid Form Body, as the schema's error handler does.
@@ -46,92 +67,12 @@ const error = (reply: FastifyReply, status: number, code: number, message: strin
   reply.status(status).send({ message, code });
 const unauthorized = (reply: FastifyReply) => error(reply, 401, 0, '401: Unauthorized');
 
-export const userJson = (u: SandboxUser) => ({
-  id: u.id,
-  username: u.username,
-  discriminator: '0',
-  global_name: u.globalName,
-  avatar: null,
-  ...(u.bot ? { bot: true } : {}),
-  public_flags: 0,
-  flags: 0,
-});
-
-const roleJson = (r: SandboxRole, botId: string): APIRole => ({
-  id: r.id,
-  name: r.name,
-  color: 0,
-  colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-  hoist: false,
-  icon: null,
-  unicode_emoji: null,
-  position: r.position,
-  permissions: r.permissions,
-  managed: r.managed,
-  mentionable: false,
-  flags: 0 as RoleFlags,
-  // A managed role says what owns it: the bot's role names the bot, others stand for a booster role.
-  ...(r.managed
-    ? { tags: r.name === SANDBOX_APP_NAME ? { bot_id: botId } : { premium_subscriber: null } }
-    : {}),
-});
-
-/** A guild as `GET /guilds/{id}` and the bot flow's token answer describe it. */
-const guildJson = (guild: SandboxGuild, roles: SandboxRole[], botId: string): APIGuild => ({
-  id: guild.id,
-  name: guild.name,
-  icon: null,
-  splash: null,
-  discovery_splash: null,
-  owner_id: guild.ownerId,
-  afk_channel_id: null,
-  afk_timeout: 300,
-  verification_level: 0,
-  default_message_notifications: 0,
-  explicit_content_filter: 0,
-  roles: roles.map((r) => roleJson(r, botId)),
-  emojis: [],
-  features: [],
-  mfa_level: 0,
-  application_id: null,
-  system_channel_id: null,
-  system_channel_flags: 0 as GuildSystemChannelFlags,
-  rules_channel_id: null,
-  vanity_url_code: null,
-  description: null,
-  banner: null,
-  premium_tier: 0,
-  preferred_locale: Locale.EnglishUS,
-  public_updates_channel_id: null,
-  nsfw_level: 0,
-  premium_progress_bar_enabled: false,
-  stickers: [],
-  hub_type: null,
-  safety_alerts_channel_id: null,
-  incidents_data: null,
-});
-
-const memberJson = (m: SandboxMember) => ({
-  user: userJson({
-    id: m.userId,
-    username: m.username,
-    globalName: m.globalName,
-    bot: m.bot,
-    createdAt: m.joinedAt,
-  }),
-  nick: null,
-  avatar: null,
-  roles: m.roleIds,
-  joined_at: new Date(m.joinedAt).toISOString(),
-  deaf: false,
-  mute: false,
-  flags: 0,
-  pending: false,
-});
-
 const traffic = new WeakMap<FastifyRequest, SandboxRequest>();
 
-export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
+export async function sandboxDiscordApi(
+  app: FastifyInstance,
+  { gateway }: { gateway: SandboxGateway },
+): Promise<void> {
   const sandbox = app.deps.discordSandbox!;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -250,7 +191,9 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
   /* OAuth2 */
 
   routes.post('/v10/oauth2/token', { schema: { hide: true } }, async (req, reply) => {
-    const form = (req.body ?? {}) as Record<string, string | undefined>;
+    // Discord reads only a form here: a JSON body reaches it with no grant type at all.
+    const isForm = /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '');
+    const form = (isForm ? (req.body ?? {}) : {}) as Record<string, string | undefined>;
     let clientId = form.client_id;
     let clientSecret = form.client_secret;
     const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
@@ -259,6 +202,16 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
       clientId = id;
       clientSecret = secret;
     }
+    const grantType = form.grant_type;
+    if (
+      grantType !== 'authorization_code' &&
+      grantType !== 'refresh_token' &&
+      grantType !== 'client_credentials'
+    )
+      return reply.status(400).send({
+        error: 'unsupported_grant_type',
+        error_description: `Grant type ${grantType ?? 'None'} is not supported`,
+      });
     if (
       !clientId ||
       !clientSecret ||
@@ -266,8 +219,35 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
       !safeEqual(clientSecret, sandbox.clientSecret)
     )
       return reply.status(401).send({ error: 'invalid_client' });
-    if (form.grant_type !== 'authorization_code')
-      return reply.status(400).send({ error: 'unsupported_grant_type' });
+
+    if (grantType === 'client_credentials') {
+      // A token for the application's owner, with the scopes asked for (no refresh token).
+      const scopes = (form.scope ?? '').split(' ').filter(Boolean);
+      if (!scopes.length || scopes.some((s) => !CLIENT_CREDENTIAL_SCOPES.has(s)))
+        return reply.status(400).send({ error: 'invalid_scope' });
+      const owner = await sandbox.ensureUser(SANDBOX_OWNER);
+      const token = await sandbox.issueToken(owner!.id, scopes);
+      return {
+        token_type: 'Bearer',
+        access_token: token.accessToken,
+        expires_in: TOKEN_TTL_SECONDS,
+        scope: scopes.join(' '),
+      } satisfies RESTPostOAuth2ClientCredentialsResult;
+    }
+
+    if (grantType === 'refresh_token') {
+      if (!form.refresh_token) return reply.status(400).send({ error: 'invalid_request' });
+      const token = await sandbox.refreshToken(form.refresh_token);
+      if (!token) return reply.status(400).send({ error: 'invalid_grant' });
+      return {
+        token_type: 'Bearer',
+        access_token: token.accessToken,
+        expires_in: TOKEN_TTL_SECONDS,
+        refresh_token: token.refreshToken,
+        scope: token.scopes.join(' '),
+      } satisfies RESTPostOAuth2RefreshTokenResult;
+    }
+
     if (!form.code || !form.redirect_uri)
       return reply.status(400).send({ error: 'invalid_request' });
     const grant = await sandbox.redeemCode(form.code, form.redirect_uri);
@@ -276,16 +256,36 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
         .status(400)
         .send({ error: 'invalid_grant', error_description: 'Invalid "code" in request.' });
     const token = await sandbox.issueToken(grant.userId, grant.scopes);
-    const guild = grant.guildId ? await sandbox.guild(grant.guildId) : null;
-    return {
+    const answer = {
       token_type: 'Bearer',
       access_token: token.accessToken,
       expires_in: TOKEN_TTL_SECONDS,
       refresh_token: token.refreshToken,
       scope: grant.scopes.join(' '),
-      // The bot flow's answer names the server the bot was added to, as Discord's does.
-      ...(guild ? { guild: guildJson(guild, await sandbox.roles(guild.id), sandbox.botId) } : {}),
-    };
+    } satisfies RESTPostOAuth2AccessTokenResult;
+    const guild = grant.guildId ? await sandbox.guild(grant.guildId) : null;
+    if (!guild) return answer;
+    // The bot flow's answer names the server the bot was added to, as Discord's does.
+    return {
+      ...answer,
+      guild: guildJson(guild, await sandbox.roles(guild.id), sandbox.botId),
+    } satisfies RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult;
+  });
+
+  /* Gateway */
+
+  // Where the gateway is: this app's own port (sandbox-gateway.ts), as the request reached it.
+  routes.get(
+    '/v10/gateway',
+    { schema: { hide: true } },
+    async (req) =>
+      ({
+        url: gatewayUrl(req.raw),
+      }) satisfies APIGatewayInfo,
+  );
+  routes.get('/v10/gateway/bot', { schema: { hide: true } }, async (req, reply) => {
+    if (!isBot(req)) return unauthorized(reply);
+    return gateway.botInfo(gatewayUrl(req.raw));
   });
 
   // A parameter, not a literal path: clients may send `@me` percent-encoded.
@@ -511,7 +511,10 @@ export async function sandboxDiscordApi(app: FastifyInstance): Promise<void> {
 }
 
 /** The sandbox's test and benchmark controls: request stats, fault injection, limits. Local only. */
-export async function sandboxDiscordControls(app: FastifyInstance): Promise<void> {
+export async function sandboxDiscordControls(
+  app: FastifyInstance,
+  { gateway }: { gateway: SandboxGateway },
+): Promise<void> {
   const sandbox = app.deps.discordSandbox!;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', localOnly(app.deps.config));
@@ -568,6 +571,30 @@ export async function sandboxDiscordControls(app: FastifyInstance): Promise<void
     sandbox.traffic.clearFaults();
     return reply.status(204).send();
   });
+
+  // The gateway: its counters, its heartbeat interval, and cutting every socket as a network would.
+  routes.get('/sandbox/discord/_gateway', { schema: { hide: true } }, async () => gateway.stats());
+  routes.post(
+    '/sandbox/discord/_gateway',
+    {
+      schema: {
+        hide: true,
+        body: z.object({
+          heartbeatIntervalMs: z.number().int().min(50).max(60_000).optional(),
+          cut: z.boolean().optional(),
+          /** With `cut`: new connections wait until a `release`. */
+          hold: z.boolean().optional(),
+          release: z.boolean().optional(),
+        }),
+      },
+    },
+    async (req) => {
+      if (req.body.heartbeatIntervalMs) gateway.setHeartbeatInterval(req.body.heartbeatIntervalMs);
+      if (req.body.cut) gateway.cut({ hold: req.body.hold ?? false });
+      if (req.body.release) gateway.release();
+      return gateway.stats();
+    },
+  );
 
   routes.put(
     '/sandbox/discord/_limits',

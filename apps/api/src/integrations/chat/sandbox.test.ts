@@ -7,10 +7,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
-import type { MemberEvent } from './port.ts';
 import {
   seedSandboxGuild,
   seedSandboxMembers,
+  type SandboxChange,
   type SandboxDiscord,
   type SeededGuild,
 } from './sandbox.ts';
@@ -23,14 +23,26 @@ import {
 let t: TestApp;
 let sandbox: SandboxDiscord;
 let guild: SeededGuild;
-const events: MemberEvent[] = [];
+/** The sandbox's changes as its gateway hears them, by kind, member and roles. */
+const events: Array<{ type: string; guildId: string; userId: string; roleIds?: string[] }> = [];
+const record = (c: SandboxChange) => {
+  if (c.type === 'member.remove')
+    events.push({ type: c.type, guildId: c.guildId, userId: c.user.id });
+  else if (c.type !== 'guild.join')
+    events.push({
+      type: c.type,
+      guildId: c.guildId,
+      userId: c.member.userId,
+      roleIds: c.member.roleIds,
+    });
+};
 const API = '/sandbox/discord/api/v10';
 const ORIGIN = 'http://localhost';
 
 beforeAll(async () => {
   t = await startTestApp();
   sandbox = t.deps.discordSandbox!;
-  sandbox.onMemberEvent((e) => events.push(e));
+  sandbox.onChange(record);
   guild = await seedSandboxGuild(t.database.db, {
     name: 'Sandbox Pages',
     roles: ['VIP', 'Member'],
@@ -488,16 +500,13 @@ describe('pages', () => {
     const sorted = [guild.roleIds.VIP!, guild.roleIds.Member!].sort();
     expect(events.slice(at)).toEqual([
       {
-        type: 'member.updated',
+        type: 'member.update',
         guildId: guild.guildId,
-        member: { userId: rae.id, roleIds: [guild.roleIds.Member] },
+        userId: rae.id,
+        roleIds: [guild.roleIds.Member],
       },
-      {
-        type: 'member.updated',
-        guildId: guild.guildId,
-        member: { userId: rae.id, roleIds: sorted },
-      },
-      { type: 'member.left', guildId: guild.guildId, userId: rae.id },
+      { type: 'member.update', guildId: guild.guildId, userId: rae.id, roleIds: sorted },
+      { type: 'member.remove', guildId: guild.guildId, userId: rae.id },
     ]);
   });
 
@@ -649,10 +658,11 @@ describe('pages', () => {
 describe('configuration', () => {
   const dir = () => mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-chat-'));
 
-  it('points the adapter at the sandbox by default, and refuses the sandbox in production', () => {
+  it('points the one adapter at the sandbox by default, and at Discord in production', () => {
     const local = loadConfig({ DATA_DIR: dir(), PORT: '4100' });
     expect(local).toMatchObject({
-      CHAT_PROVIDER: 'sandbox',
+      CHAT_PROVIDER: 'discord',
+      DISCORD_SANDBOX: true,
       DISCORD_API_URL: 'http://127.0.0.1:4100/sandbox/discord/api',
       DISCORD_WEB_URL: 'http://127.0.0.1:4100/sandbox/discord',
     });
@@ -669,36 +679,46 @@ describe('configuration', () => {
       }
       return [];
     };
-    expect(problems({ APP_ENV: 'production' })).toContain(
-      'CHAT_PROVIDER: must be discord in production',
-    );
-    expect(problems({ CHAT_PROVIDER: 'discord' })).toEqual([
-      'DISCORD_CLIENT_ID: required when CHAT_PROVIDER=discord',
-      'DISCORD_CLIENT_SECRET: required when CHAT_PROVIDER=discord',
-      'DISCORD_BOT_TOKEN: required when CHAT_PROVIDER=discord',
+    const production = problems({ APP_ENV: 'production' });
+    for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'])
+      expect(production).toContain(`${name}: required in production`);
+    expect(
+      problems({
+        APP_ENV: 'production',
+        DISCORD_API_URL: 'https://sbx.example/sandbox/discord/api',
+      }),
+    ).toContain('DISCORD_API_URL: must be https://discord.com/api in production');
+    // The separate sandbox provider is gone: the sandbox is the Discord adapter's default.
+    expect(problems({ CHAT_PROVIDER: 'sandbox' })[0]).toMatch(/^CHAT_PROVIDER: must be discord/);
+    expect(problems({ DISCORD_BOT_TOKEN: 'token' })).toEqual([
+      'DISCORD_CLIENT_ID: required with the other DISCORD_* settings of a Discord application',
+      'DISCORD_CLIENT_SECRET: required with the other DISCORD_* settings of a Discord application',
     ]);
     const discord = loadConfig({
       DATA_DIR: dir(),
-      CHAT_PROVIDER: 'discord',
       DISCORD_CLIENT_ID: '1100000000000000001',
       DISCORD_CLIENT_SECRET: 'secret',
       DISCORD_BOT_TOKEN: 'token',
     });
+    expect(discord.DISCORD_SANDBOX).toBe(false);
     expect(discord.DISCORD_API_URL).toBe('https://discord.com/api');
     expect(discord.DISCORD_WEB_URL).toBe('https://discord.com');
   });
 
-  it('serves no sandbox when the provider is Discord', async () => {
+  it('serves no sandbox when a Discord application is configured', async () => {
     const real = await startTestApp({
-      CHAT_PROVIDER: 'discord',
       DISCORD_CLIENT_ID: '1100000000000000001',
       DISCORD_CLIENT_SECRET: 'secret',
       DISCORD_BOT_TOKEN: 'token',
     });
     try {
       expect(real.deps.discordSandbox).toBeNull();
-      expect(real.deps.chat.name).toBe('discord');
-      for (const url of ['/sandbox/discord', `${API}/users/@me`, '/sandbox/discord/_stats'])
+      for (const url of [
+        '/sandbox/discord',
+        `${API}/users/@me`,
+        `${API}/gateway/bot`,
+        '/sandbox/discord/_stats',
+      ])
         expect((await real.app.inject({ url, headers: bot() })).statusCode, url).toBe(404);
     } finally {
       await real.close();

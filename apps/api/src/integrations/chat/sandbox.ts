@@ -4,9 +4,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { SANDBOX_DISCORD } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { minutes, randomToken, sha256 } from '../../lib.ts';
-import type { MemberEventSource } from './discord.ts';
 import { BOT_PERMISSIONS, guildPermissions, highestPosition } from './permissions.ts';
-import type { MemberEvent } from './port.ts';
 import { SandboxTraffic, type SandboxRateLimits } from './sandbox-traffic.ts';
 import {
   sandboxDiscordChannels,
@@ -22,8 +20,8 @@ import {
 
 /*
  * The Discord sandbox's state and behaviour (ADR 030): accounts, servers, roles, members, invites
- * and OAuth2 grants in PostgreSQL, Discord's rules on them, and member events for the adapter in
- * place of the gateway. The HTTP surfaces are sandbox-api.ts (the REST subset) and
+ * and OAuth2 grants in PostgreSQL, Discord's rules on them, and the changes its gateway dispatches.
+ * The surfaces are sandbox-api.ts (the REST subset), sandbox-gateway.ts (the gateway) and
  * sandbox-pages.ts (what a person clicks).
  */
 
@@ -280,6 +278,15 @@ export interface BotStanding {
 
 export type AcceptInvite = 'joined' | 'already' | 'invalid';
 
+/**
+ * A change in a server the bot is in, as the gateway dispatches it: GUILD_MEMBER_ADD, _UPDATE and
+ * _REMOVE, and GUILD_CREATE when the bot is added to a server.
+ */
+export type SandboxChange =
+  | { type: 'member.add' | 'member.update'; guildId: string; member: SandboxMember }
+  | { type: 'member.remove'; guildId: string; user: SandboxUser }
+  | { type: 'guild.join'; guildId: string };
+
 export interface SandboxDiscordOptions {
   clientId: string;
   clientSecret: string;
@@ -288,11 +295,11 @@ export interface SandboxDiscordOptions {
 }
 
 /**
- * The Discord look-alike: state in PostgreSQL, traffic control in memory, member events to the
- * listeners (the adapter's `memberEvents`, standing in for the gateway). Events are emitted in this
- * process only: a separate worker process's listener would not hear them.
+ * The Discord look-alike: state in PostgreSQL, traffic control in memory, changes to the listeners
+ * (its gateway). Every change is made by a request this process serves (the API, the pages), and the
+ * gateway's sockets are served by the same process, so a worker process hears them over the gateway.
  */
-export class SandboxDiscord implements MemberEventSource {
+export class SandboxDiscord {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly botToken: string;
@@ -306,7 +313,7 @@ export class SandboxDiscord implements MemberEventSource {
     createdAt: new Date(0),
   };
   readonly traffic: SandboxTraffic;
-  private readonly listeners = new Set<(event: MemberEvent) => void>();
+  private readonly listeners = new Set<(change: SandboxChange) => void>();
 
   constructor(
     private readonly db: Db,
@@ -318,33 +325,29 @@ export class SandboxDiscord implements MemberEventSource {
     this.traffic = new SandboxTraffic(options.rateLimits);
   }
 
-  /* Member events */
+  /* Changes, for the gateway */
 
-  onMemberEvent(listener: (event: MemberEvent) => void): () => void {
+  onChange(listener: (change: SandboxChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private emit(event: MemberEvent): void {
+  /** Tells the listeners, when the bot is in the server (Discord dispatches nothing otherwise). */
+  private async emit(change: SandboxChange): Promise<void> {
+    if (change.type !== 'guild.join' && !(await this.member(change.guildId, this.botId))) return;
     for (const listener of this.listeners) {
       // A listener's failure is its own: the change happened, and other listeners still hear it.
       try {
-        const result = listener(event) as unknown;
-        if (result instanceof Promise) result.catch(() => undefined);
+        listener(change);
       } catch {
         /* ignored, as above */
       }
     }
   }
 
-  private async emitUpdated(guildId: string, userId: string): Promise<void> {
+  private async emitMember(type: 'member.add' | 'member.update', guildId: string, userId: string) {
     const member = await this.member(guildId, userId);
-    if (member)
-      this.emit({
-        type: 'member.updated',
-        guildId,
-        member: { userId, roleIds: member.roleIds },
-      });
+    if (member) await this.emit({ type, guildId, member });
   }
 
   /* Users */
@@ -382,6 +385,23 @@ export class SandboxDiscord implements MemberEventSource {
     return rows.rows as Array<SandboxGuild & { members: number; botIn: boolean }>;
   }
 
+  /** The servers the bot is in, for READY and GUILD_CREATE. */
+  async botGuildIds(): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: sandboxDiscordMembers.guildId })
+      .from(sandboxDiscordMembers)
+      .where(eq(sandboxDiscordMembers.userId, this.botId))
+      .orderBy(asc(sandboxDiscordMembers.guildId));
+    return rows.map((r) => r.id);
+  }
+
+  async memberCount(guildId: string): Promise<number> {
+    const rows = await this.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from sandbox_discord_members where guild_id = ${guildId}::bigint`,
+    );
+    return rows.rows[0]?.n ?? 0;
+  }
+
   /** Servers this user owns: where they may add the bot. */
   async ownedGuilds(userId: string): Promise<SandboxGuild[]> {
     return this.db
@@ -406,9 +426,10 @@ export class SandboxDiscord implements MemberEventSource {
     return id;
   }
 
-  /** Adding the bot (the install page); emits nothing, as the bot's own join is no member event. */
+  /** Adding the bot (the install page): GUILD_CREATE, as the bot's own join is no member event. */
   async addBot(guildId: string, permissions: bigint): Promise<void> {
     await this.db.transaction((tx) => addBotTo(tx, guildId, permissions));
+    await this.emit({ type: 'guild.join', guildId });
   }
 
   async roles(guildId: string): Promise<SandboxRole[]> {
@@ -539,7 +560,7 @@ export class SandboxDiscord implements MemberEventSource {
       return true;
     });
     if (!added) return 'already';
-    this.emit({ type: 'member.joined', guildId, member: { userId, roleIds: [...roleIds].sort() } });
+    await this.emitMember('member.add', guildId, userId);
     return 'added';
   }
 
@@ -550,7 +571,7 @@ export class SandboxDiscord implements MemberEventSource {
       .values({ guildId, userId, roleId })
       .onConflictDoNothing()
       .returning();
-    if (rows.length) await this.emitUpdated(guildId, userId);
+    if (rows.length) await this.emitMember('member.update', guildId, userId);
     return rows.length > 0;
   }
 
@@ -565,7 +586,7 @@ export class SandboxDiscord implements MemberEventSource {
         ),
       )
       .returning();
-    if (rows.length) await this.emitUpdated(guildId, userId);
+    if (rows.length) await this.emitMember('member.update', guildId, userId);
     return rows.length > 0;
   }
 
@@ -576,7 +597,8 @@ export class SandboxDiscord implements MemberEventSource {
         and(eq(sandboxDiscordMembers.guildId, guildId), eq(sandboxDiscordMembers.userId, userId)),
       )
       .returning();
-    if (rows.length) this.emit({ type: 'member.left', guildId, userId });
+    const user = rows.length ? await this.user(userId) : null;
+    if (user) await this.emit({ type: 'member.remove', guildId, user });
     return rows.length > 0;
   }
 
@@ -640,8 +662,7 @@ export class SandboxDiscord implements MemberEventSource {
       },
     );
     const [result, guildId] = outcome;
-    if (result === 'joined')
-      this.emit({ type: 'member.joined', guildId: guildId!, member: { userId, roleIds: [] } });
+    if (result === 'joined') await this.emitMember('member.add', guildId!, userId);
     return result;
   }
 
@@ -697,6 +718,26 @@ export class SandboxDiscord implements MemberEventSource {
       expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
     });
     return { accessToken, refreshToken };
+  }
+
+  /**
+   * The refresh-token grant: the grant's tokens are replaced by new ones with the same scopes, as on
+   * Discord (the old refresh token is spent). Null when unknown or already used.
+   */
+  async refreshToken(
+    refreshToken: string,
+  ): Promise<{ accessToken: string; refreshToken: string; scopes: string[] } | null> {
+    const [old] = await this.db
+      .delete(sandboxDiscordTokens)
+      .where(
+        and(
+          eq(sandboxDiscordTokens.refreshHash, sha256(refreshToken)),
+          eq(sandboxDiscordTokens.clientId, this.clientId),
+        ),
+      )
+      .returning();
+    if (!old) return null;
+    return { ...(await this.issueToken(old.userId, old.scopes)), scopes: old.scopes };
   }
 
   /** The user and scopes of a live access token. */

@@ -115,7 +115,7 @@ export function startMemberWatch(
       const retryInMs = backoff(n, firstMs, maxMs);
       log.warn(
         {
-          provider: deps.chat.name,
+          provider: deps.config.DISCORD_SANDBOX ? 'sandbox' : 'discord',
           api: deps.config.DISCORD_API_URL,
           attempt: n,
           retryInMs,
@@ -127,7 +127,11 @@ export function startMemberWatch(
       return;
     }
     if (stopped) return;
-    if (n > 1) log.info({ provider: deps.chat.name, attempts: n }, 'Discord member events started');
+    if (n > 1)
+      log.info(
+        { provider: deps.config.DISCORD_SANDBOX ? 'sandbox' : 'discord', attempts: n },
+        'Discord member events started',
+      );
     connect();
   };
   void attempt(1);
