@@ -2,32 +2,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
-  Locale,
   PermissionFlagsBits,
   type APIGatewayInfo,
-  type APIGuild,
-  type APIGuildMember,
-  type APIRole,
-  type APIUser,
-  type GuildSystemChannelFlags,
   type RESTPostOAuth2AccessTokenResult,
   type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
   type RESTPostOAuth2ClientCredentialsResult,
   type RESTPostOAuth2RefreshTokenResult,
-  type RoleFlags,
 } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { safeEqual } from '../../lib.ts';
 import { localOnly } from '../../platform/local-only.ts';
 import { hasPermission } from './permissions.ts';
-import {
-  SANDBOX_APP_NAME,
-  TOKEN_TTL_SECONDS,
-  type SandboxGuild,
-  type SandboxMember,
-  type SandboxRole,
-  type SandboxUser,
-} from './sandbox.ts';
+import { TOKEN_TTL_SECONDS, type SandboxGuild, type SandboxRole } from './sandbox.ts';
 import { gatewayUrl, type SandboxGateway } from './sandbox-gateway.ts';
 import { guildJson, memberJson, roleJson, userJson } from './sandbox-json.ts';
 import type { SandboxRequest } from './sandbox-traffic.ts';
