@@ -137,6 +137,30 @@ test('buy a community, connect Discord in the sandbox, get the role; a refund ta
     await expect(roleOf(row)).toHaveCount(1, { timeout: 1000 });
   });
 
+  // A moderator removes the role by hand on the server page: the sandbox's gateway tells the app's
+  // member watcher (GUILD_MEMBER_UPDATE, as Discord's would), and the app gives the role back.
+  const roleGrants = async () => {
+    const q = new URLSearchParams({
+      route: 'PUT /guilds/:g/members/:u/roles/:r',
+      guildId: server.id,
+    });
+    const res = await request.get(`/sandbox/discord/_requests?${q}`);
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { requests: Array<{ status: number }> }).requests.filter(
+      (r) => r.status === 204,
+    ).length;
+  };
+  const grantsBefore = await roleGrants();
+  await page.goto(serverPage);
+  await roleOf(page.getByRole('row').filter({ hasText: discordName })).click();
+  await expect(page).toHaveURL(serverPage);
+  await expect(async () => expect(await roleGrants()).toBe(grantsBefore + 1)).toPass({
+    timeout: 20_000,
+  });
+  await expectMember(page, serverPage, discordName, async (row) => {
+    await expect(roleOf(row)).toHaveCount(1, { timeout: 1000 });
+  });
+
   // Refund the purchase in the payments sandbox: the library says it ended and why.
   await page.goto('/sandbox/payments');
   await page
