@@ -5,8 +5,10 @@
 // {{changelog}}
 #region Using declarations
 using System;
+using System.ComponentModel.DataAnnotations;
 using System.Windows.Media;
 using NinjaTrader.Data;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.Indicators.OrderflowPro

@@ -4,9 +4,11 @@
 // {{changelog}}
 #region Using declarations
 using System;
+using System.ComponentModel.DataAnnotations;
 using System.Windows.Media;
 using NinjaTrader.Data;
 using NinjaTrader.NinjaScript.DrawingTools;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.Indicators.OrderflowPro

@@ -5,10 +5,12 @@
 // {{changelog}}
 #region Using declarations
 using System;
+using System.ComponentModel.DataAnnotations;
 using System.Collections.Generic;
 using System.Windows.Media;
 using NinjaTrader.Data;
 using NinjaTrader.NinjaScript.DrawingTools;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.Indicators.OrderflowPro

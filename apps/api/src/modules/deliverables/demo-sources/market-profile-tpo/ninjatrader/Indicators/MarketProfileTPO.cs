@@ -4,10 +4,12 @@
 // {{changelog}}
 #region Using declarations
 using System;
+using System.ComponentModel.DataAnnotations;
 using System.Collections.Generic;
 using System.Windows.Media;
 using NinjaTrader.Gui.Tools;
 using NinjaTrader.NinjaScript.DrawingTools;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.Indicators.OrderflowPro

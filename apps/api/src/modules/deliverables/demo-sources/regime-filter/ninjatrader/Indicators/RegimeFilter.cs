@@ -4,8 +4,10 @@
 // {{changelog}}
 #region Using declarations
 using System;
+using System.ComponentModel.DataAnnotations;
 using System.Linq;
 using System.Windows.Media;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.Indicators.QuantForge

@@ -9,6 +9,7 @@ using System.Windows;
 using System.Windows.Controls;
 using NinjaTrader.Cbi;
 using NinjaTrader.Gui.Tools;
+using NinjaTrader.Gui;
 #endregion
 
 namespace NinjaTrader.NinjaScript.AddOns.QuantForge
