@@ -271,7 +271,7 @@ export async function run(): Promise<void> {
       peak = Math.max(peak, got.peak);
     }
     console.log(
-      `    all four: peak ${peak.toFixed(0)} MB over the idle ${firstIdle.toFixed(0)} MB before the first: +${(peak - firstIdle).toFixed(0)} MB for ${(2 * (plainSize + zipSize)) / MB} MB moved`,
+      `    all four: peak ${peak.toFixed(0)} MB over the idle ${firstIdle.toFixed(0)} MB before the first: +${(peak - firstIdle).toFixed(0)} MB for ${((2 * (plainSize + zipSize)) / MB).toFixed(0)} MB moved`,
     );
 
     console.log(

@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries } from '../deliverables/demo-content.ts';
+import { deliverableRules } from '../deliverables/file-rules.ts';
+import { readZipDirectory } from '../deliverables/zip.ts';
 import {
   DEMO_FILE_MAX_BYTES,
   DEMO_FILES_DIR,
@@ -333,6 +335,26 @@ describe('demo deliverables', () => {
           ).toBe(true);
       }
     expect(total).toBeLessThan(1024 * 1024);
+  });
+
+  it('pass the checks a vendor upload of them would: type by content, text to the end, safe archives', async () => {
+    for (const d of demoDeliveries)
+      for (const v of d.versions) {
+        if (!v.file) continue;
+        const bytes = readFileSync(path.join(DEMO_FILES_DIR, v.file));
+        const name = path.basename(v.file);
+        const rules = deliverableRules(v.platform);
+        const type = rules.sniff(bytes.subarray(0, 4096), name, bytes.length <= 4096);
+        expect(type, v.file).not.toBeNull();
+        const follow = rules.follow?.(type!);
+        if (follow) expect(follow.push(bytes) && follow.end(), v.file).toBe(true);
+        if (type !== 'application/zip') continue;
+        const key = `test/demo-check/${v.file}`;
+        await t.deps.storage.put(key, bytes, 'application/zip');
+        const dir = await readZipDirectory(t.deps.storage, key, bytes.length);
+        expect(dir, v.file).toMatchObject({ ok: true });
+        await t.deps.storage.delete(key);
+      }
   });
 
   it('are the files their sources build, byte for byte, and nothing else (npm run demo:files)', () => {
