@@ -65,6 +65,14 @@ function rssMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
+/** The process's CPU time (user + system) in seconds, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  // Fields after the parenthesised command name: state is the 1st, utime the 12th, stime the 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function idleRss(pid: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 10; i++) {
@@ -283,16 +291,27 @@ export async function run(): Promise<void> {
     ] as const) {
       const bare: number[] = [];
       const ours: number[] = [];
+      // The server's CPU per download: what the link costs beyond the bare server, whatever else
+      // the machine runs (the throughput moves with the load of the shared cores).
+      const bareCpu: number[] = [];
+      const oursCpu: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
+        let cpu = cpuSeconds(s.pid);
         const a = await drain(`${s.staticUrl}/${encodeURIComponent(v)}`);
+        bareCpu.push(cpuSeconds(s.pid) - cpu);
         bare.push(mbps(a.bytes, a.seconds));
+        cpu = cpuSeconds(s.pid);
         const b = await download(s, v);
+        oursCpu.push(cpuSeconds(s.pid) - cpu);
         ours.push(mbps(b.bytes, b.seconds));
       }
       const mean = (xs: number[]) => xs.reduce((n, x) => n + x, 0) / xs.length;
       const ratio = mean(ours) / mean(bare);
       console.log(
         `    ${label.padEnd(36)} bare ${mean(bare).toFixed(0).padStart(5)} MB/s (baseline)  download link ${mean(ours).toFixed(0).padStart(5)} MB/s  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO})  rounds: bare ${bare.map((x) => x.toFixed(0)).join('/')}, link ${ours.map((x) => x.toFixed(0)).join('/')}`,
+      );
+      console.log(
+        `    ${''.padEnd(36)} server CPU per download: bare ${(mean(bareCpu) * 1000).toFixed(0)} ms, link ${(mean(oursCpu) * 1000).toFixed(0)} ms: per CPU second the link moves ${(mean(bareCpu) / mean(oursCpu)).toFixed(2)}× the bare server's bytes`,
       );
     }
   } finally {
