@@ -22,7 +22,6 @@ import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
 import { storedCourseBytes } from './modules/courses/index.ts';
 import { storedDeliverableBytes } from './modules/deliverables/index.ts';
-import { storedBuildBytes } from './modules/licences/index.ts';
 import {
   FallbackRateLimitStore,
   MemoryRateLimitStore,
@@ -219,9 +218,7 @@ export function createDeps(
       perAddress: config.UPLOADS_PER_ADDRESS,
       budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
       storedBytes: async (db, vendorId) =>
-        (await storedCourseBytes(db, vendorId)) +
-        (await storedBuildBytes(db, vendorId)) +
-        (await storedDeliverableBytes(db, vendorId)),
+        (await storedCourseBytes(db, vendorId)) + (await storedDeliverableBytes(db, vendorId)),
     }),
     async close() {
       await chat.close();
