@@ -18,7 +18,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries } from '../deliverables/demo-content.ts';
 import { deliverableRules } from '../deliverables/file-rules.ts';
-import { readZipDirectory } from '../deliverables/zip.ts';
+import { bufferRanges, readZipDirectory } from '../deliverables/zip.ts';
 import {
   DEMO_FILE_MAX_BYTES,
   DEMO_FILES_DIR,
@@ -349,11 +349,8 @@ describe('demo deliverables', () => {
         const follow = rules.follow?.(type!);
         if (follow) expect(follow.push(bytes) && follow.end(), v.file).toBe(true);
         if (type !== 'application/zip') continue;
-        const key = `test/demo-check/${v.file}`;
-        await t.deps.storage.put(key, bytes, 'application/zip');
-        const dir = await readZipDirectory(t.deps.storage, key, bytes.length);
+        const dir = await readZipDirectory(bufferRanges(bytes), bytes.length);
         expect(dir, v.file).toMatchObject({ ok: true });
-        await t.deps.storage.delete(key);
       }
   });
 
