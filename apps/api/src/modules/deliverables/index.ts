@@ -3,3 +3,4 @@ export { storedDeliverableBytes } from './repository.ts';
 export type { DeliveryHooks } from './owner.ts';
 export { addPublishedFile, latestFiles, publishedFiles, type PublishedFile } from './files.ts';
 export { ownProduct as ownDeliverableProduct, publish, uploadDeliverable } from './vendor.ts';
+export { deliverySummary } from './summary.ts';
