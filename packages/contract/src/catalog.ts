@@ -11,6 +11,7 @@ import {
   tradingPlatforms,
 } from './constants/catalog.ts';
 import { defineRoute } from './route.ts';
+import { deliverySummary } from './deliverables.ts';
 
 export * from './constants/catalog.ts';
 
@@ -114,6 +115,8 @@ export const productDetails = productCard
     salesCount: z.number().int(),
     /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
     soldByYou: z.boolean(),
+    /** What buying it delivers, derived from the data (issue 29): the page's "What you get". */
+    delivers: deliverySummary,
   })
   .meta({ id: 'ProductDetails' });
 export type ProductDetails = z.infer<typeof productDetails>;

@@ -1,6 +1,9 @@
 // The access module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export {
+  accessHistory,
   accessHolders,
+  givesDiscordRoles,
+  liveHolders,
   accessOf,
   entitlementsOfPurchases,
   grantsOf,

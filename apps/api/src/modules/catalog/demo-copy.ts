@@ -31,20 +31,47 @@ function platformsOf(platforms: readonly TradingPlatform[]): string {
   return listWords(platforms.filter((p) => p !== 'other').map((p) => platformLabels[p]));
 }
 
+/** Platforms whose demo products deliver a file to download (`deliverables/demo-content.ts`). */
+const filePlatforms: readonly TradingPlatform[] = [
+  'mt4',
+  'mt5',
+  'ninjatrader',
+  'ctrader',
+  'tradestation',
+];
+
+/**
+ * What an indicator, scanner or alert hands over after the purchase (issue 29): the files and the
+ * thinkorswim link its demo delivery holds, with the set-up guide. Empty for the others.
+ */
+function inYourLibrary(p: DemoTemplate): string {
+  const files = p.platforms.filter((x) => filePlatforms.includes(x)).map((x) => platformLabels[x]);
+  const parts = [
+    ...(files.length ? [`the ${listWords(files)} ${files.length > 1 ? 'files' : 'file'}`] : []),
+    ...(p.platforms.includes('thinkorswim')
+      ? ['a shared link that imports it into thinkorswim']
+      : []),
+  ];
+  return parts.length
+    ? ` After you buy, your library holds ${listWords(parts)}, and a set-up guide with the install steps.`
+    : '';
+}
+
 function howToUse(p: DemoTemplate, community: string | null): string {
   const on = platformsOf(p.platforms);
   const traders = `${listWords(p.assets.map((a) => assetWords[a]))} traders`;
+  const library = inYourLibrary(p);
   switch (p.kind) {
     case 'indicator':
-      return `## How you use it\n\nAdd it to your ${on || 'charting platform'} chart like any other indicator: it works on every symbol and timeframe you chart, and redraws as new bars close. Made for ${traders}.`;
+      return `## How you use it\n\nAdd it to your ${on || 'charting platform'} chart like any other indicator: it works on every symbol and timeframe you chart, and redraws as new bars close.${library} Made for ${traders}.`;
     case 'scanner':
-      return `## How you use it\n\nRun it on ${on || 'your platform'} and it lists the symbols that match while the session runs, so you look only at the charts worth a look. Made for ${traders}.`;
+      return `## How you use it\n\nRun it on ${on || 'your platform'} and it lists the symbols that match while the session runs, so you look only at the charts worth a look.${library} Made for ${traders}.`;
     case 'alert':
-      return `## How you use it\n\nSet it up once${on ? ` on ${on}` : ''} and the alerts come to you as they fire: you do not have to watch the screen. Made for ${traders}.`;
+      return `## How you use it\n\nSet it up once${on ? ` on ${on}` : ''} and the alerts come to you as they fire: you do not have to watch the screen.${library} Made for ${traders}.`;
     case 'community':
       return `## How you join\n\nAfter you buy, connect your Discord account from your library and you get the member role in ${community ?? 'the server'}. Made for ${traders}${on ? ` who chart on ${on}` : ''}.`;
     case 'app':
-      return `## How you use it\n\nYour purchase comes with a licence key and the download${on ? ` for ${on}` : ''}. Activate the key on your machine; your apps page shows where it is active. Made for ${traders}.`;
+      return `## How you use it\n\nYour purchase comes with a licence key, the download${on ? ` for ${on}` : ''} and a set-up guide, all in your library. Activate the key on your machine; your apps page shows where it is active. Made for ${traders}.`;
     case 'course': {
       const outline = demoCourseOutline(p.title);
       const counts = demoCourseCounts(outline);
@@ -74,6 +101,7 @@ export function demoDescription(
   return [
     `## What it does\n\n${p.summary}`,
     howToUse(p, vendor.discord),
-    `## What you get\n\n- ${billingLine(p.prices)}\n- Questions answered by ${vendor.displayName} through the contact page`,
+    // Not "What you get": the product page derives that from what the product delivers.
+    `## Access and support\n\n- ${billingLine(p.prices)}\n- Questions answered by ${vendor.displayName} through the contact page`,
   ].join('\n\n');
 }
