@@ -87,8 +87,8 @@ function PurchaseCard({ purchase: p, products }: { purchase: Purchase; products:
           className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
           onClick={() => setOpen((o) => !o)}
         >
-          {open ? 'Hide downloads' : 'Open downloads'}
-          <span className="sr-only"> for {p.item.title}</span>
+          {open ? 'Hide downloads' : 'Open downloads'}{' '}
+          <span className="sr-only">for {p.item.title}</span>
         </button>
         <Link
           to={orderPath(p)}
