@@ -197,7 +197,10 @@ describe('Files and guide', () => {
     xhr.answer(201, { delivery: delivery([draft]), versionId: 'ver_9' });
 
     const box = await screen.findByRole('region', { name: 'Draft v1.0 for MetaTrader 5' });
-    await ui.type(within(box).getByRole('textbox', { name: 'Release notes for v1.0' }), 'First release');
+    await ui.type(
+      within(box).getByRole('textbox', { name: 'Release notes for v1.0' }),
+      'First release',
+    );
     await ui.click(within(box).getByRole('button', { name: 'Publish v1.0' }));
     await screen.findByRole('region', { name: 'MetaTrader 5 versions' });
     expect(screen.queryByTestId('draft-version')).toBeNull();
