@@ -13,9 +13,11 @@ const RUN = Date.now().toString(36).slice(-6);
 const TITLE = `Session Box ${RUN}`;
 const STOREFRONT = `deliver-${RUN}`;
 const PHONE = { width: 390, height: 844 };
-/** What the vendor uploads: a preset file for MetaTrader 5, one per version. */
-const V1 = { name: 'SessionBox.set', bytes: Buffer.from(`; Session Box ${RUN} v1\nSessions=3\n`) };
-const V2 = { name: 'SessionBox.set', bytes: Buffer.from(`; Session Box ${RUN} v2\nSessions=4\n`) };
+/** What the vendor uploads: a compiled MetaTrader 5 indicator (binary, no known signature). */
+const ex5 = (version: number) =>
+  Buffer.concat([Buffer.from([0x4d, 0x51, 0, 5, version, 0]), Buffer.from(`Session Box ${RUN}`)]);
+const V1 = { name: 'SessionBox.ex5', bytes: ex5(1) };
+const V2 = { name: 'SessionBox.ex5', bytes: ex5(2) };
 
 /** A new account named through the shell's prompt. */
 async function signUp(page: Page, prefix: string) {
@@ -142,7 +144,9 @@ test.describe.serial('every purchase delivers', () => {
     await addVersion(vendor, '1.0', V1, 'First release: three sessions.');
     await vendor
       .getByRole('textbox', { name: 'Set-up guide' })
-      .fill(`## Install\n\nCopy **${V1.name}** into MQL5/Presets, then load it on a chart ${RUN}.`);
+      .fill(
+        `## Install\n\nCopy **${V1.name}** into MQL5/Indicators, then load it on a chart ${RUN}.`,
+      );
     await vendor.getByLabel('Updates buyers get').selectOption('lifetime');
     await vendor.getByRole('button', { name: 'Save guide and updates' }).click();
     await expect(vendor.getByText('Delivery settings saved.').first()).toBeVisible({

@@ -287,7 +287,7 @@ describe('the library', () => {
 describe('the unsubscribe page', () => {
   it('turns the mails off on a press, not on load', async () => {
     const { requests } = renderWithApp(<VersionMailsUnsubscribe />, {
-      url: '/library/unsubscribe?token=tok_1',
+      url: '/version-mails/unsubscribe?token=tok_1',
       answer: (req) =>
         req.path === '/api/v1/library/version-mails/unsubscribe'
           ? { status: 200, body: { message: m.unsubscribed } }
