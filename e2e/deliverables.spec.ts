@@ -59,7 +59,7 @@ async function download(page: Page, button: RegExp) {
 /** Uploads one version for MetaTrader 5 and publishes it with notes, in the product editor. */
 async function addVersion(page: Page, version: string, file: typeof V1, notes: string) {
   const files = page.getByTestId('product-files');
-  await files.getByLabel('Platform').selectOption({ label: 'MetaTrader 5' });
+  await files.getByLabel('Platform', { exact: true }).selectOption({ label: 'MetaTrader 5' });
   await files.getByLabel('Version number').fill(version);
   await files.getByLabel(/^File for MetaTrader 5/).setInputFiles({
     name: file.name,
@@ -105,7 +105,7 @@ test.describe.serial('every purchase delivers', () => {
     await vendor.getByLabel('Name', { exact: true }).fill(`Deliver Tools ${RUN}`);
     await vendor.getByLabel('Bio').fill('Indicators with files, made in the deliverables walk.');
     await vendor.getByRole('button', { name: 'Create storefront' }).click();
-    await expect(vendor.getByText(/^Storefront created/)).toBeVisible({ timeout: SLOW });
+    await expect(vendor.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
     await nav(vendor).getByRole('link', { name: 'Payouts' }).click();
     const account = vendor.getByRole('region', { name: 'Payout account' });
     await account.getByRole('button', { name: 'Set up payouts' }).click({ timeout: SLOW });
