@@ -26,7 +26,9 @@ import { analyticsModule } from './modules/analytics/routes.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { catalogModule } from './modules/catalog/routes.ts';
 import { coursesModule } from './modules/courses/routes.ts';
+import { deliverablesModule } from './modules/deliverables/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
+import * as licences from './modules/licences/index.ts';
 import { licencesModule } from './modules/licences/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
@@ -164,6 +166,8 @@ export async function buildApp(
   await app.register(accessModule);
   await app.register(coursesModule);
   await app.register(licencesModule);
+  // Deliverables show an app's licence key; the licences module builds on deliverables.
+  await app.register(deliverablesModule, { hooks: { licenceKeyOf: licences.licenceKeyOf } });
   await app.register(tradingviewModule);
   await app.register(reviewsModule);
   await app.register(supportModule);

@@ -21,6 +21,7 @@ import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
 import { storedCourseBytes } from './modules/courses/index.ts';
+import { storedDeliverableBytes } from './modules/deliverables/index.ts';
 import { storedBuildBytes } from './modules/licences/index.ts';
 import {
   FallbackRateLimitStore,
@@ -218,7 +219,9 @@ export function createDeps(
       perAddress: config.UPLOADS_PER_ADDRESS,
       budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
       storedBytes: async (db, vendorId) =>
-        (await storedCourseBytes(db, vendorId)) + (await storedBuildBytes(db, vendorId)),
+        (await storedCourseBytes(db, vendorId)) +
+        (await storedBuildBytes(db, vendorId)) +
+        (await storedDeliverableBytes(db, vendorId)),
     }),
     async close() {
       await chat.close();

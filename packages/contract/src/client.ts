@@ -11,6 +11,7 @@ export * from './constants/catalog.ts';
 export * from './constants/courses.ts';
 export * from './constants/deliverables.ts';
 export * from './constants/discord.ts';
+export * from './constants/deliverables.ts';
 export * from './constants/errors.ts';
 export * from './constants/licences.ts';
 export * from './constants/membership.ts';

@@ -16,3 +16,4 @@ export * from '../integrations/chat/tables.ts';
 export * from '../modules/courses/tables.ts';
 export * from '../modules/tradingview/tables.ts';
 export * from '../modules/reviews/tables.ts';
+export * from '../modules/deliverables/tables.ts';

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.ts';
 import { eventJobs } from '../events/jobs.ts';
 import { accessJobs } from '../modules/access/jobs.ts';
 import { authJobs } from '../modules/auth/jobs.ts';
+import { deliverablesJobs } from '../modules/deliverables/jobs.ts';
 import { tradingviewJobs } from '../modules/tradingview/jobs.ts';
 import type { JobHandler } from './port.ts';
 
@@ -12,5 +13,6 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     ...eventJobs(deps),
     ...accessJobs(deps),
     ...tradingviewJobs(deps),
+    ...deliverablesJobs(deps),
   };
 }

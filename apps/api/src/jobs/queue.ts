@@ -27,6 +27,8 @@ export const queues = {
   tradingviewMail: 'tradingview.mail',
   /** Overdue revocations: the vendor is reminded once per task. */
   tradingviewReminders: 'tradingview.reminders',
+  /** "Version X of … is out" to a product's owners (ADR 053), queued by the publish. */
+  deliverablesVersionMail: 'deliverables.version-mail',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

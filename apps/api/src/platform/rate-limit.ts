@@ -287,4 +287,6 @@ export const rules = {
   searchIp: { name: 'search:ip', limit: 120, windowSeconds: 60 },
   /** A buyer's licence changes and downloads (resets are also capped per licence). */
   licenceUser: { name: 'licence:user', limit: 60, windowSeconds: 15 * 60 },
+  /** A buyer's download links and downloads of deliverables (ADR 053): a person needs a handful. */
+  downloadUser: { name: 'download:user', limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;

@@ -103,3 +103,69 @@ export function sniffBuild(b: Buffer): BuildType | null {
   if (starts(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'application/x-msi';
   return null;
 }
+
+/**
+ * UTF-16LE text after its byte-order mark (MetaTrader writes presets and sources so): code units
+ * that are not control characters other than tab and breaks. Fed in pieces, like `TextCheck`.
+ */
+export class Utf16TextCheck {
+  private carry: number | null = null;
+  private ok = true;
+  private units = 0;
+
+  push(chunk: Buffer): boolean {
+    if (!this.ok) return false;
+    let i = 0;
+    if (this.carry !== null && chunk.length) {
+      if (!this.unit(this.carry | (chunk[0]! << 8))) return (this.ok = false);
+      this.carry = null;
+      i = 1;
+    }
+    for (; i + 1 < chunk.length; i += 2)
+      if (!this.unit(chunk[i]! | (chunk[i + 1]! << 8))) return (this.ok = false);
+    if (i < chunk.length) this.carry = chunk[i]!;
+    return true;
+  }
+
+  private unit(u: number): boolean {
+    this.units += 1;
+    return !(u < 0x20 && u !== 0x09 && u !== 0x0a && u !== 0x0d) && u !== 0x7f;
+  }
+
+  end(): boolean {
+    return this.ok && this.carry === null && this.units > 1;
+  }
+}
+
+/** A byte-order mark saying the rest is UTF-16LE. */
+export const isUtf16Le = (b: Buffer) => starts(b, [0xff, 0xfe]);
+
+/** Whether `b` starts as text: UTF-8, or UTF-16LE with its mark (`whole`: it is all of it). */
+export function startsAsText(b: Buffer, whole: boolean): 'utf-8' | 'utf-16le' | null {
+  if (isUtf16Le(b)) {
+    const check = new Utf16TextCheck();
+    return check.push(b.subarray(0, whole ? b.length : b.length & ~1)) && (!whole || check.end())
+      ? 'utf-16le'
+      : null;
+  }
+  return isText(b, whole) ? 'utf-8' : null;
+}
+
+/** A page or script a browser would run, whatever the file is called (refused as any download). */
+export function looksLikeMarkup(b: Buffer): boolean {
+  const start = (isUtf16Le(b) ? b.subarray(2).toString('utf16le') : b.toString('latin1'))
+    .slice(0, 512)
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
+  return /^<(!doctype html|html|head|body|script|svg|iframe|\?xml-stylesheet)/.test(start);
+}
+
+export const ZIP_MAGIC = (b: Buffer) =>
+  starts(b, [0x50, 0x4b, 0x03, 0x04]) || starts(b, [0x50, 0x4b, 0x05, 0x06]);
+export const PDF_MAGIC = (b: Buffer) => starts(b, '%PDF-');
+export const PE_MAGIC = (b: Buffer) => starts(b, 'MZ');
+/** OLE2 compound files: MSI installers, TradeStation ELD exports. */
+export const OLE_MAGIC = (b: Buffer) => starts(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+/** A macOS flat installer package (xar). */
+export const XAR_MAGIC = (b: Buffer) => starts(b, 'xar!');

@@ -67,6 +67,11 @@ export const DELIVERABLE_VERSION_MAX = 32;
 export const deliverableVersionPattern = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,31}$/;
 /** How long a download link works; a new one is a click away. */
 export const DOWNLOAD_LINK_SECONDS = 10 * 60;
+/**
+ * The page a new-version e-mail's unsubscribe link opens (`?token=`): it posts the token to
+ * `unsubscribeVersionMails` with one click.
+ */
+export const VERSION_MAILS_UNSUBSCRIBE_PATH = '/version-mails/unsubscribe';
 
 export const deliverableMessages = {
   productNotFound: 'We could not find that product among your products.',
@@ -88,6 +93,7 @@ export const deliverableMessages = {
   archiveUnsafe:
     'That archive cannot be offered: it holds paths outside itself, an unreadable name, or expands to far more than its size.',
   alreadyPublished: 'This version is already published.',
+  notPublished: 'Publish this version first; only a published version can be the current one.',
   draftOnly: 'Only a draft can be deleted. Publish another version, then make that one current.',
   published: 'Version published. Owners who get updates have been told by e-mail.',
   madeCurrent: 'That version is now the one buyers download.',
@@ -103,5 +109,6 @@ export const deliverableMessages = {
   outsideUpdates:
     'This version came out after the updates your purchase includes. The versions you can download are listed.',
   unsubscribed: 'You will not get e-mails about new versions of this product.',
+  unsubscribeInvalid: 'That unsubscribe link is not valid. Use the link in the latest e-mail.',
 } as const;
 export type DownloadEndReason = keyof typeof deliverableMessages.ended;

@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { hmac, safeEqual } from '../../lib.ts';
-import type { SignedUrlOptions, Storage } from './port.ts';
+import type { ByteRange, SignedUrlOptions, Storage } from './port.ts';
 
 /** Sandbox adapter: files on disk, served by the app; private files need an HMAC-signed, expiring URL. */
 export class LocalDiskStorage implements Storage {
@@ -48,6 +48,12 @@ export class LocalDiskStorage implements Storage {
       () => true,
       () => false,
     );
+  }
+
+  /** Opened before it resolves, so a missing file rejects here rather than mid-stream. */
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    const handle = await open(this.resolve(key), 'r');
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async delete(key: string): Promise<void> {

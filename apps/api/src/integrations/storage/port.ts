@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** The storage port: media and downloads, on local disk or S3-compatible storage. */
 export interface Storage {
   readonly kind: 'local' | 's3';
@@ -8,6 +10,11 @@ export interface Storage {
    */
   putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * An object's bytes as a stream (the app serves them itself: traced downloads, ADR 053), or the
+   * bytes `start`..`end` (inclusive) of it. Rejects when nothing is stored under `key`.
+   */
+  getStream(key: string, range?: ByteRange): Promise<Readable>;
   /** Whether an object is stored under `key` (content-addressed images skip work they have done). */
   exists(key: string): Promise<boolean>;
   /** A permanent URL for keys under `public/` (avatars, product images). */
@@ -21,6 +28,12 @@ export interface Storage {
     ttlSeconds: number,
     options?: SignedUrlOptions,
   ): Promise<{ url: string; expiresAt: Date }>;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive, as in HTTP ranges. */
+  end: number;
 }
 
 export interface SignedUrlOptions {

@@ -10,8 +10,14 @@ import {
   UploadPartCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { attachmentDisposition, type SignedUrlOptions, type Storage } from './port.ts';
+import {
+  attachmentDisposition,
+  type ByteRange,
+  type SignedUrlOptions,
+  type Storage,
+} from './port.ts';
 
 /** A multipart upload's part size: S3's minimum is 5 MiB; one part is all a stream holds at a time. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -103,6 +109,19 @@ export class S3Storage implements Storage {
         .catch(() => undefined);
       throw err;
     }
+  }
+
+  /** The SDK's body is the HTTP response itself: read as it arrives, never held whole. */
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    const out = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    if (!(out.Body instanceof Readable)) throw new Error(`no body for ${key}`);
+    return out.Body;
   }
 
   async delete(key: string): Promise<void> {

@@ -1,6 +1,8 @@
 // The access module's public entry (docs/architecture.md#boundaries): other modules import this file only.
 export {
+  accessHistory,
   accessHolders,
+  liveHolders,
   accessOf,
   entitlementsOfPurchases,
   grantsOf,

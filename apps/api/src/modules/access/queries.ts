@@ -159,3 +159,32 @@ export async function accessHolders(db: Tx, productIds: readonly string[]): Prom
     where kind = 'access' and product_id = any(${sql.param([...productIds])}::text[])`);
   return found.rows.map((r) => r.user_id);
 }
+
+/**
+ * Every `access` entitlement the buyer has had to one product, live or ended (downloads say why
+ * they ended), newest first.
+ */
+export async function accessHistory(
+  db: Tx,
+  userId: string,
+  productId: string,
+): Promise<EntitlementView[]> {
+  const found = await db.execute<Row>(sql`
+    select id, purchase_id, product_id, kind, status, ends_at, ended_reason from entitlements
+    where user_id = ${userId} and kind = 'access' and product_id = ${productId}
+    order by created_at desc, id desc`);
+  return found.rows.map(view);
+}
+
+/** The users with live access to a product, each with the purchases that give it. */
+export async function liveHolders(
+  db: Tx,
+  productId: string,
+): Promise<Array<{ userId: string; purchaseIds: string[] }>> {
+  const found = await db.execute<{ user_id: string; purchase_ids: string[] }>(sql`
+    select user_id, array_agg(purchase_id order by purchase_id) as purchase_ids from entitlements
+    where kind = 'access' and product_id = ${productId} and status = 'active'
+      and (ends_at is null or ends_at > now())
+    group by user_id order by user_id`);
+  return found.rows.map((r) => ({ userId: r.user_id, purchaseIds: r.purchase_ids }));
+}

@@ -26,6 +26,8 @@ export { productOptionsOfVendor, type ProductOption } from './product-options.ts
 export { vendorProductRefs, type VendorProductRef } from './vendor-product-refs.ts';
 export { vendorItems, type VendorItem } from './vendor-products.ts';
 export {
+  productBasics,
+  vendorProduct,
   vendorProductOfKind,
   vendorProductsOfKind,
   type VendorProductRow,

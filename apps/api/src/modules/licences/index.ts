@@ -1,4 +1,4 @@
 // The licences module's public entry (docs/architecture.md#boundaries): other modules import this file only.
-export { licencesOf, licenceOf } from './queries.ts';
+export { licenceKeyOf, licencesOf, licenceOf } from './queries.ts';
 export { vendorPublicKey } from './public-key.ts';
 export { storedBuildBytes } from './vendor-policy.ts';

@@ -161,3 +161,13 @@ export async function licenceOf(
 ): Promise<Licence | null> {
   return (await licencesOf(deps, userId, licenceId, db))[0] ?? null;
 }
+
+/** The key of the buyer's live licence for a product (the deliverables page shows it), or null. */
+export async function licenceKeyOf(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+): Promise<string | null> {
+  const mine = await licencesOf(deps, userId);
+  return mine.find((l) => l.product.id === productId && l.status === 'active')?.key ?? null;
+}

@@ -23,3 +23,4 @@ export {
   type VendorLedgerRange,
   type VendorLedgerSet,
 } from './vendor-ledger.ts';
+export { purchaseTerms, type PurchaseTerms } from './purchase-terms.ts';
