@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import type { DeliverySummary } from '@tradeshelf/contract';
 import type PgBoss from 'pg-boss';
 import { ConfigError, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -21,8 +22,7 @@ import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
 import { storedCourseBytes } from './modules/courses/index.ts';
-import { storedDeliverableBytes } from './modules/deliverables/index.ts';
-import { storedBuildBytes } from './modules/licences/index.ts';
+import { deliverySummary, storedDeliverableBytes } from './modules/deliverables/index.ts';
 import {
   FallbackRateLimitStore,
   MemoryRateLimitStore,
@@ -67,6 +67,11 @@ export interface AppDeps {
   redis: Redis | null;
   /** File uploads under way in this process and the vendors' storage budget (ADR 048). */
   uploads: Uploads;
+  /**
+   * What a product delivers, for its page (issue 29): the catalog reads it here, since the delivery
+   * modules it comes from build on the catalog (ADR 053).
+   */
+  deliveries: { summaryOf(productId: string, kind: string): Promise<DeliverySummary> };
   close(): Promise<void>;
 }
 
@@ -219,10 +224,9 @@ export function createDeps(
       perAddress: config.UPLOADS_PER_ADDRESS,
       budgetBytes: config.VENDOR_STORAGE_MB * 1024 * 1024,
       storedBytes: async (db, vendorId) =>
-        (await storedCourseBytes(db, vendorId)) +
-        (await storedBuildBytes(db, vendorId)) +
-        (await storedDeliverableBytes(db, vendorId)),
+        (await storedCourseBytes(db, vendorId)) + (await storedDeliverableBytes(db, vendorId)),
     }),
+    deliveries: { summaryOf: (productId, kind) => deliverySummary(deps, productId, kind) },
     async close() {
       await chat.close();
       mailTransport.close?.();

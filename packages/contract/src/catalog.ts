@@ -10,8 +10,8 @@ import {
   searchSorts,
   tradingPlatforms,
 } from './constants/catalog.ts';
-import { deliverySummary } from './deliverables.ts';
 import { defineRoute } from './route.ts';
+import { deliverySummary } from './deliverables.ts';
 
 export * from './constants/catalog.ts';
 
@@ -115,8 +115,8 @@ export const productDetails = productCard
     salesCount: z.number().int(),
     /** True when the signed-in user is its vendor: vendors cannot buy what they sell. */
     soldByYou: z.boolean(),
-    /** What it delivers (issue 29); the page's "What you get" is made from it. */
-    delivers: deliverySummary.optional(),
+    /** What buying it delivers, derived from the data (issue 29): the page's "What you get". */
+    delivers: deliverySummary,
   })
   .meta({ id: 'ProductDetails' });
 export type ProductDetails = z.infer<typeof productDetails>;

@@ -92,18 +92,6 @@ export function sniffAttachment(b: Buffer, name: string, whole = true): Attachme
   return null;
 }
 
-export type BuildType =
-  'application/zip' | 'application/gzip' | 'application/x-msdownload' | 'application/x-msi';
-
-/** An app build: a ZIP or gzip archive, a Windows program (MZ) or an installer (MSI, OLE2). */
-export function sniffBuild(b: Buffer): BuildType | null {
-  if (starts(b, [0x50, 0x4b, 0x03, 0x04])) return 'application/zip';
-  if (starts(b, [0x1f, 0x8b])) return 'application/gzip';
-  if (starts(b, 'MZ')) return 'application/x-msdownload';
-  if (starts(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'application/x-msi';
-  return null;
-}
-
 /**
  * UTF-16LE text after its byte-order mark (MetaTrader writes presets and sources so): code units
  * that are not control characters other than tab and breaks. Fed in pieces, like `TextCheck`.

@@ -49,3 +49,17 @@ CREATE TABLE "version_mail_opt_outs" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "version_mail_opt_outs_pkey" PRIMARY KEY ("user_id","product_id")
 );
+--> statement-breakpoint
+-- App builds become deliverables for Windows: each product's newest build is its current version. A
+-- version number a product used twice gets the upload's rank as a suffix (numbers are unique now).
+INSERT INTO "deliverable_versions" ("id", "product_id", "platform", "version", "file_name", "size_bytes", "sha256", "storage_key", "created_at", "published_at", "is_current", "mailed_at")
+SELECT b."id", b."product_id", 'windows',
+	CASE WHEN b."rank" = 1 THEN b."version" ELSE left(b."version", 24) || '-' || b."rank" END,
+	b."file_name", b."size_bytes", b."sha256", b."storage_key", b."published_at", b."published_at",
+	b."newest" = 1, b."published_at"
+FROM (
+	SELECT *, row_number() OVER (PARTITION BY "product_id", "version" ORDER BY "published_at", "id") AS "rank",
+		row_number() OVER (PARTITION BY "product_id" ORDER BY "published_at" DESC, "id" DESC) AS "newest"
+	FROM "licence_builds"
+) b;--> statement-breakpoint
+DROP TABLE "licence_builds";

@@ -2,6 +2,7 @@
 export {
   accessHistory,
   accessHolders,
+  givesDiscordRoles,
   liveHolders,
   accessOf,
   entitlementsOfPurchases,

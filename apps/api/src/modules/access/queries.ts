@@ -188,3 +188,11 @@ export async function liveHolders(
     group by user_id order by user_id`);
   return found.rows.map((r) => ({ userId: r.user_id, purchaseIds: r.purchase_ids }));
 }
+
+/** Whether buying the product gives Discord roles (its vendor bound it to a server's roles). */
+export async function givesDiscordRoles(db: Tx, productId: string): Promise<boolean> {
+  const found = await db.execute<{ gives: boolean }>(sql`select exists (select 1
+    from community_bindings where product_id = ${productId}
+      and jsonb_array_length(roles) > 0) as gives`);
+  return found.rows[0]?.gives ?? false;
+}

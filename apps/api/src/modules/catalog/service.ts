@@ -95,8 +95,10 @@ export async function productDetails(
   const row = found[0];
   if (!row) throw unknownProduct();
   const card = presentProductCard(row, deps.storage);
+  const delivers = await deps.deliveries.summaryOf(row.id, row.kind);
   return {
     ...card,
+    delivers,
     description: row.description,
     descriptionHtml: renderMarkdown(row.description),
     images: row.images.map((k) => imageFileUrl(deps.storage, k)!),

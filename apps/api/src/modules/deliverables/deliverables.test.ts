@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  catalogRoutes,
   deliverableMessages as m,
   deliverablesRoutes as r,
   ordersRoutes,
@@ -324,6 +325,26 @@ describe('owners and downloads', () => {
     const text = execFileSync('unzip', ['-p', zipPath, licence], { encoding: 'utf8' });
     expect(text).toContain(`Purchase: ${buyer.purchaseId}`);
     expect(text).toContain('Session Box Indicator, version 2.4 for MetaTrader 5');
+
+    // The product page says what it delivers, from the data.
+    const page = await t.call(catalogRoutes.productDetails, { query: { id: p.id } });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().product.delivers).toEqual({
+      files: [
+        {
+          platform: 'mt5',
+          label: 'MetaTrader 5',
+          version: '2.4',
+          releasedAt: delivery.platforms[0]!.current.releasedAt,
+        },
+      ],
+      guide: false,
+      discordRoles: false,
+      course: false,
+      licence: false,
+      tradingViewScript: false,
+      updates: { policy: 'lifetime', label: 'Lifetime updates' },
+    });
 
     const counted = await t.call(r.vendorDelivery, { token, params: { productId: p.id } });
     expect(counted.json().delivery.versions[0].downloads).toBe(1);

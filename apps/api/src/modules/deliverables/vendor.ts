@@ -21,7 +21,7 @@ import { uploadFile, type StoredFile } from '../../platform/uploads.ts';
 import { vendorProduct } from '../catalog/index.ts';
 import { deliverableRules, type DeliverableType } from './file-rules.ts';
 import * as repo from './repository.ts';
-import { readZipDirectory } from './zip.ts';
+import { readZipDirectory, storedRanges } from './zip.ts';
 
 export async function ownProduct(deps: AppDeps, vendorId: string, productId: string) {
   const product = await vendorProduct(deps.database.db, vendorId, productId);
@@ -149,7 +149,7 @@ export async function uploadDeliverable(
     async (file) => {
       let dir: { offset: number; size: number; entries: number } | null = null;
       if (file.type === 'application/zip') {
-        const read = await readZipDirectory(deps.storage, file.key, file.size);
+        const read = await readZipDirectory(storedRanges(deps.storage, file.key), file.size);
         if (!read.ok)
           throw new AppError('business_rule', m.archiveUnsafe, { file: m.archiveUnsafe });
         dir = read.dir;

@@ -31,12 +31,24 @@ export interface ZipDirectory {
   expandedBytes: number;
 }
 
-async function readRange(storage: Storage, key: string, start: number, end: number) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await storage.getStream(key, { start, end }))
-    chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+/** Reads bytes `start`..`end` (inclusive) of the archive. */
+export type RangeReader = (start: number, end: number) => Promise<Buffer>;
+
+/** A stored object's ranges, through the storage port. */
+export const storedRanges =
+  (storage: Storage, key: string): RangeReader =>
+  async (start, end) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.getStream(key, { start, end }))
+      chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+
+/** A file in memory (demo files), read the same way. */
+export const bufferRanges =
+  (bytes: Buffer): RangeReader =>
+  (start, end) =>
+    Promise.resolve(bytes.subarray(start, end + 1));
 
 /** Why a name could escape or fool an unpacker, or null. */
 export function entryNameProblem(name: string): string | null {
@@ -54,13 +66,12 @@ export function entryNameProblem(name: string): string | null {
  * after or between, a name that escapes, too many entries, or more expansion than allowed.
  */
 export async function readZipDirectory(
-  storage: Storage,
-  key: string,
+  readRange: RangeReader,
   size: number,
 ): Promise<{ ok: true; dir: ZipDirectory } | { ok: false; why: string }> {
   if (size < EOCD_BYTES) return { ok: false, why: 'too short' };
   const tailStart = Math.max(0, size - TAIL_BYTES);
-  const tail = await readRange(storage, key, tailStart, size - 1);
+  const tail = await readRange(tailStart, size - 1);
   let at = -1;
   for (let i = tail.length - EOCD_BYTES; i >= 0; i--) {
     if (
@@ -87,9 +98,7 @@ export async function readZipDirectory(
   if (dirSize > DIR_MAX_BYTES) return { ok: false, why: 'directory too large' };
   // The directory ends where the end record starts: nothing hidden between, nothing prepended.
   if (dirOffset + dirSize !== tailStart + at) return { ok: false, why: 'directory misplaced' };
-  const dir = dirSize
-    ? await readRange(storage, key, dirOffset, dirOffset + dirSize - 1)
-    : Buffer.alloc(0);
+  const dir = dirSize ? await readRange(dirOffset, dirOffset + dirSize - 1) : Buffer.alloc(0);
   const names: string[] = [];
   let expanded = 0;
   let p = 0;

@@ -319,9 +319,11 @@ describe('the buyer’s apps page', () => {
     expect(missing.json().error).toBe(licenceMessages.noBuild);
 
     await storeDemoBuild(t.deps.storage);
-    await t.database.db.execute(sql`insert into licence_builds (id, product_id, version, file_name,
-        storage_key, size_bytes, sha256)
-      values ('bld_test', ${app.id}, '2.1.0', ${DEMO_BUILD.fileName}, ${DEMO_BUILD.storageKey}, 1, 'x')`);
+    // A build is a published, current deliverable (ADR 053).
+    await t.database.db.execute(sql`insert into deliverable_versions (id, product_id, platform,
+        version, file_name, storage_key, size_bytes, sha256, published_at, is_current)
+      values ('bld_test', ${app.id}, 'windows', '2.1.0', ${DEMO_BUILD.fileName},
+        ${DEMO_BUILD.storageKey}, 1, 'x', now(), true)`);
     const res = await t.call(licencesRoutes.licenceDownload, {
       token: buyer.token,
       params: { id },

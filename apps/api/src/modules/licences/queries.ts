@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { itemSummaries } from '../catalog/index.ts';
+import { latestFiles } from '../deliverables/index.ts';
 import { licenceSealer, openKey } from './keys.ts';
 
 /** A stored status read at a moment: an active licence whose end has passed is expired. */
@@ -45,15 +46,6 @@ interface EventRow extends Record<string, unknown> {
   type: LicenceEventType;
   detail: string;
   at: Date | string;
-}
-
-interface BuildRow extends Record<string, unknown> {
-  product_id: string;
-  version: string;
-  file_name: string;
-  size_bytes: number;
-  sha256: string;
-  published_at: Date | string;
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -102,11 +94,7 @@ export async function licencesOf(
         select e.*, row_number() over (partition by licence_id order by at desc, id desc) as n
         from licence_events e where licence_id = any(${ids}::text[])) e
       where n <= 20 order by at desc, id desc`);
-  const readBuilds = () =>
-    db.execute<BuildRow>(sql`select distinct on (product_id) product_id, version, file_name,
-        size_bytes, sha256, published_at
-      from licence_builds where product_id = any(${sql.param(productIds)}::text[])
-      order by product_id, published_at desc, id desc`);
+  const readBuilds = () => latestFiles(db, productIds);
   const readSummaries = () =>
     itemSummaries(
       db,
@@ -121,7 +109,7 @@ export async function licencesOf(
   return rows.map((r) => {
     const expiresAt = r.expires_at === null ? null : iso(r.expires_at);
     const summary = summaries.get(`product:${r.product_id}`);
-    const build = builds.rows.find((b) => b.product_id === r.product_id);
+    const build = builds.get(r.product_id);
     return {
       id: r.id,
       key: openKey(sealer, r.key_sealed) ?? '',
@@ -139,10 +127,10 @@ export async function licencesOf(
       build: build
         ? {
             version: build.version,
-            fileName: build.file_name,
-            sizeBytes: build.size_bytes,
+            fileName: build.fileName,
+            sizeBytes: build.sizeBytes,
             sha256: build.sha256,
-            publishedAt: iso(build.published_at),
+            publishedAt: iso(build.publishedAt),
           }
         : null,
       history: events.rows

@@ -1,6 +1,5 @@
 // Demo data: every demo app has its terms and a real downloadable build, and the demo buyer holds a
 // licence with one activation, so the apps page shows everything on first start (ADR 032).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
 import { newId } from '../../lib.ts';
 import { Sealer } from '../../platform/seal.ts';
+import { addPublishedFile } from '../deliverables/index.ts';
 import { newKey } from './keys.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,15 +53,24 @@ export async function seedDemoLicences(
     from products p join vendors v on v.id = p.vendor_id
     where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL}
     on conflict (product_id) do nothing`);
+  // Each demo app's build is a published deliverable for Windows (ADR 053).
   const file = demoBuildFile();
-  await db.execute(sql`insert into licence_builds (id, product_id, version, file_name, storage_key,
-      size_bytes, sha256, published_at)
-    select 'bld_demo_' || p.id, p.id, ${DEMO_BUILD.version}, ${DEMO_BUILD.fileName},
-      ${DEMO_BUILD.storageKey}, ${file.length}, ${createHash('sha256').update(file).digest('hex')},
-      now() - interval '3 days'
-    from products p join vendors v on v.id = p.vendor_id
-    where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL}
-    on conflict (id) do nothing`);
+  const apps = await db.execute<{ id: string }>(sql`select p.id from products p
+    join vendors v on v.id = p.vendor_id
+    where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL} order by p.id`);
+  for (const app of apps.rows)
+    await addPublishedFile(db, {
+      id: `bld_demo_${app.id}`,
+      productId: app.id,
+      platform: 'windows',
+      version: DEMO_BUILD.version,
+      notes: 'The first release.',
+      fileName: DEMO_BUILD.fileName,
+      storageKey: DEMO_BUILD.storageKey,
+      bytes: file,
+      publishedAt: new Date(Date.now() - 3 * 86_400_000),
+      current: true,
+    });
 
   const found = await db.execute<{ user_id: string; product_id: string; vendor_id: string }>(sql`
     select u.id as user_id, p.id as product_id, p.vendor_id

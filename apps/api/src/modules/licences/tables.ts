@@ -36,25 +36,6 @@ export const licenceProducts = pgTable(
   ],
 );
 
-/** An app's builds; the newest is the one buyers download. */
-export const licenceBuilds = pgTable(
-  'licence_builds',
-  {
-    id: text('id').primaryKey(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    version: text('version').notNull(),
-    fileName: text('file_name').notNull(),
-    /** A private key of the storage port: downloads are signed, expiring URLs. */
-    storageKey: text('storage_key').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
-    publishedAt: ts('published_at').notNull().defaultNow(),
-  },
-  (t) => [index('licence_builds_product_idx').on(t.productId, t.publishedAt)],
-);
-
 /**
  * One licence per app product of a purchase. The key is stored twice: SHA-256 for lookup, and
  * sealed (AES-256-GCM) so the buyer can see it again; never in plain text.

@@ -15,6 +15,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
+import { makeZip } from '../../../test/zip.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
 
 // The vendor's licence terms, signing keys and builds through HTTP on a real database (ADR 044):
@@ -94,11 +95,8 @@ function uploadBuild(
 
 /** The smallest ZIP: an empty archive's end record. */
 const zip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
-const zipWithEntry = Buffer.concat([
-  Buffer.from([0x50, 0x4b, 0x03, 0x04]),
-  Buffer.alloc(60, 1),
-  zip,
-]);
+/** Builds are deliverables: their archives' directories are read and checked (ADR 053). */
+const zipWithEntry = makeZip([{ name: 'GridBot/bot.exe', data: Buffer.alloc(60, 1) }]);
 
 describe('who may set licence terms', () => {
   it('refuses a buyer (403) and another vendor (404) on every route', async () => {
@@ -277,8 +275,16 @@ describe('builds', () => {
     expect(file.headers['content-disposition']).toContain('Grid Bot 1.2.0.zip');
 
     const pdf = Buffer.from('%PDF-1.7\n%…');
-    expect((await uploadBuild(app.id, { name: 'app.zip', data: pdf })).statusCode).toBe(415);
-    expect((await uploadBuild(app.id, { name: '../app.zip', data: zip })).statusCode).toBe(400);
+    expect((await uploadBuild(app.id, { name: 'app.zip', data: pdf }, '1.3.0')).statusCode).toBe(
+      415,
+    );
+    expect((await uploadBuild(app.id, { name: '../app.zip', data: zip }, '1.3.0')).statusCode).toBe(
+      400,
+    );
+    // A version number is used once (builds are deliverables, ADR 053).
+    expect((await uploadBuild(app.id, { name: 'app.zip', data: zipWithEntry })).statusCode).toBe(
+      409,
+    );
     expect(
       (await uploadBuild(app.id, { name: 'app.zip', data: zip }, '1.0 final')).statusCode,
     ).toBe(400);
@@ -307,8 +313,9 @@ describe('builds', () => {
       const seller = await createVendor(small);
       const as = await vendorToken(small, seller);
       const app = await createProduct(small, seller.id, { kind: 'app' });
+      let n = 0;
       const build = (size: number) =>
-        Buffer.concat([zipWithEntry, Buffer.alloc(size - zipWithEntry.length, 3)]);
+        makeZip([{ name: `bot-${++n}.exe`, data: Buffer.alloc(size - 100, 3) }]);
       const send = (data: Buffer, version: string) => {
         const { body, contentType } = multipartBody([
           { name: 'file', filename: 'bot.zip', type: 'application/zip', data },
@@ -325,7 +332,7 @@ describe('builds', () => {
       expect(pieces.reduce((a, b) => a + b, 0)).toBe(first.length);
       const rows = () =>
         small.database.db.execute<{ sha256: string; storage_key: string }>(
-          sql`select sha256, storage_key from licence_builds where product_id = ${app.id}`,
+          sql`select sha256, storage_key from deliverable_versions where product_id = ${app.id}`,
         );
       expect((await rows()).rows[0]!.sha256).toBe(createHash('sha256').update(first).digest('hex'));
       const over = await send(build(700 * 1024), '1.0.1');

@@ -2,9 +2,7 @@
 // signing keys (shown, rotated) and the apps' builds (ADR 044). No storefront: 403; an app of
 // another vendor, or a product that is not an app: 404.
 import {
-  LICENCE_BUILD_MAX_BYTES,
   LICENCE_DEFAULT_MAX_ACTIVATIONS,
-  vendorCourseMessages,
   vendorLicenceMessages as m,
   type LicenceBinding,
   type LicencePolicyBody,
@@ -14,20 +12,16 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { newId } from '../../lib.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { FileReader } from '../../platform/multipart.ts';
-import { rules } from '../../platform/rate-limit.ts';
-import { sniffBuild, type BuildType } from '../../platform/sniff.ts';
-import { uploadFile, type FileRules } from '../../platform/uploads.ts';
-import type { Tx } from '../../db/client.ts';
 import {
   vendorProductOfKind,
   vendorProductsOfKind,
   vendorSummaries,
   type VendorProductRow,
 } from '../catalog/index.ts';
+import { latestFiles, publish, publishedFiles, uploadDeliverable } from '../deliverables/index.ts';
 import { statusSql } from './queries.ts';
 import { publicKeyPemOfRaw, rotateVendorKey, vendorKey } from './signing.ts';
 
@@ -44,11 +38,6 @@ interface AppRow extends Record<string, unknown> {
   issued: number;
   active: number;
   activations: number;
-  version: string | null;
-  file_name: string | null;
-  size_bytes: number | null;
-  sha256: string | null;
-  published_at: Date | string | null;
 }
 
 /** Terms, counts and the current build of each app, in one statement. */
@@ -61,20 +50,23 @@ async function appViews(
   const found = await deps.database.db.execute<AppRow>(sql`
     select p.id as product_id, s.max_activations, s.binding,
       coalesce(c.issued, 0)::int as issued, coalesce(c.active, 0)::int as active,
-      coalesce(c.activations, 0)::int as activations,
-      b.version, b.file_name, b.size_bytes, b.sha256, b.published_at
+      coalesce(c.activations, 0)::int as activations
     from unnest(${ids}::text[]) as p(id)
     left join licence_products s on s.product_id = p.id
     left join lateral (
       select count(*) as issued, count(*) filter (where ${statusSql} = 'active') as active,
         (select count(*) from licence_activations a join licences x on x.id = a.licence_id
           where x.product_id = p.id) as activations
-      from licences l where l.product_id = p.id) c on true
-    left join lateral (select * from licence_builds b where b.product_id = p.id
-      order by b.published_at desc, b.id desc limit 1) b on true`);
+      from licences l where l.product_id = p.id) c on true`);
   const rows = new Map(found.rows.map((r) => [r.product_id, r]));
+  // An app's build is its newest current deliverable (ADR 053).
+  const builds = await latestFiles(
+    deps.database.db,
+    products.map((p) => p.id),
+  );
   return products.map((p) => {
     const r = rows.get(p.id)!;
+    const b = builds.get(p.id);
     return {
       productId: p.id,
       title: p.title,
@@ -83,13 +75,13 @@ async function appViews(
       maxActivations: r.max_activations ?? LICENCE_DEFAULT_MAX_ACTIVATIONS,
       binding: r.binding,
       counts: { issued: r.issued, active: r.active, activations: r.activations },
-      build: r.version
+      build: b
         ? {
-            version: r.version,
-            fileName: r.file_name!,
-            sizeBytes: Number(r.size_bytes),
-            sha256: r.sha256!,
-            publishedAt: new Date(r.published_at!).toISOString(),
+            version: b.version,
+            fileName: b.fileName,
+            sizeBytes: b.sizeBytes,
+            sha256: b.sha256,
+            publishedAt: b.publishedAt.toISOString(),
           }
         : null,
     };
@@ -152,27 +144,19 @@ async function policyView(
     appViews(deps, [product]),
     signingKeys(deps, vendorId),
     vendorSummaries(deps.database.db, [vendorId]),
-    deps.database.db.execute<{
-      id: string;
-      version: string;
-      file_name: string;
-      size_bytes: number;
-      sha256: string;
-      published_at: Date | string;
-    }>(sql`select id, version, file_name, size_bytes, sha256, published_at from licence_builds
-      where product_id = ${product.id} order by published_at desc, id desc limit 50`),
+    publishedFiles(deps.database.db, product.id, 50),
   ]);
   return {
     app: app[0]!,
     vendorUrl: vendors.get(vendorId)?.vendorUrl ?? '',
     keys,
-    builds: builds.rows.map((b) => ({
+    builds: builds.map((b) => ({
       id: b.id,
       version: b.version,
-      fileName: b.file_name,
-      sizeBytes: Number(b.size_bytes),
+      fileName: b.fileName,
+      sizeBytes: b.sizeBytes,
       sha256: b.sha256,
-      publishedAt: new Date(b.published_at).toISOString(),
+      publishedAt: b.publishedAt.toISOString(),
     })),
   };
 }
@@ -212,16 +196,10 @@ export async function rotateLicenceKey(deps: AppDeps, vendorId: string) {
   return { keys: await signingKeys(deps, vendorId) };
 }
 
-const buildRules: FileRules<BuildType> = {
-  maxBytes: LICENCE_BUILD_MAX_BYTES,
-  tooLarge: m.buildTooLarge,
-  missing: vendorCourseMessages.fileMissing,
-  wrongType: m.buildType,
-  sniff: (head) => sniffBuild(head),
-  keepsName: true,
-};
-
-/** A new build: checked by its bytes, streamed to a key of the server's, newest downloaded. */
+/**
+ * A new build is a deliverable for Windows (ADR 053): uploaded through the deliverables module's
+ * checked, streamed path and published at once, so it is the app's current build.
+ */
 export async function uploadLicenceBuild(
   deps: AppDeps,
   userId: string,
@@ -230,36 +208,15 @@ export async function uploadLicenceBuild(
   version: string,
   read: FileReader,
 ) {
-  let app: Awaited<ReturnType<typeof ownApp>> | undefined;
-  const id = newId('bld');
-  await uploadFile(
+  const app = await ownApp(deps, vendorId, productId);
+  const { versionId } = await uploadDeliverable(
     deps,
     userId,
+    vendorId,
+    app.product.id,
+    { platform: 'windows', version },
     read,
-    buildRules,
-    async () => {
-      await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
-      app = await ownApp(deps, vendorId, productId);
-      const pid = app.product.id;
-      return { vendorId: app.vendorId, key: () => `licences/builds/${pid}/${id}` };
-    },
-    (file) =>
-      deps.database.db.transaction(async (tx) => {
-        await tx.execute(sql`insert into licence_builds (id, product_id, version, file_name,
-            storage_key, size_bytes, sha256)
-          values (${id}, ${app!.product.id}, ${version}, ${file.name}, ${file.key}, ${file.size},
-            ${file.sha256})`);
-        await file.withinBudget(tx);
-      }),
   );
-  return policyView(deps, app!.vendorId, app!.product);
-}
-
-/** What the vendor's app builds take in storage (their budget, ADR 048). */
-export async function storedBuildBytes(db: Tx, vendorId: string): Promise<number> {
-  const found = await db.execute<{
-    bytes: string;
-  }>(sql`select coalesce(sum(b.size_bytes), 0) as bytes
-    from licence_builds b join products p on p.id = b.product_id where p.vendor_id = ${vendorId}`);
-  return Number(found.rows[0]!.bytes);
+  await publish(deps, vendorId, app.product.id, versionId, '');
+  return policyView(deps, app.vendorId, app.product);
 }
