@@ -18,8 +18,8 @@ export function whatYouGet(d: DeliverySummary): string[] {
   return lines;
 }
 
-export function WhatYouGet({ delivers }: { delivers: DeliverySummary | undefined }) {
-  const lines = delivers ? whatYouGet(delivers) : [];
+export function WhatYouGet({ delivers }: { delivers: DeliverySummary }) {
+  const lines = whatYouGet(delivers);
   if (!lines.length) return null;
   return (
     <section aria-labelledby="what-you-get" className="mt-4" data-testid="what-you-get">
