@@ -319,7 +319,7 @@ export const ordersRoutes = {
     path: '/api/v1/vendor/purchases',
     auth: 'bearer',
     summary:
-      "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out). Filter by `status`, `productId` (sales of that product) and the paid time (`from`, `to`).",
+      "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out). Filter by `status`, `productId` (sales of that product), the paid time (`from`, `to`) and `q`: a purchase id (the trace id in a download's `LICENSE-<id>.txt`) or a receipt number.",
     tags: ['vendor'],
     status: 200,
     query: z.object({
@@ -331,6 +331,8 @@ export const ordersRoutes = {
       from: timestampInput({ offset: true }).optional(),
       /** Paid before this time. */
       to: timestampInput({ offset: true }).optional(),
+      /** A purchase id (a traced archive's `LICENSE-<id>.txt` names it) or a receipt number. */
+      q: z.string().trim().max(100).optional(),
     }),
     response: z.object({ sales: z.array(vendorSaleSchema), nextCursor: z.string().nullable() }),
   }),

@@ -70,6 +70,21 @@ beforeAll(async () => {
         objects.set(key, body);
         return answer(res, 200, '', { etag: '"one"' });
       }
+      if (req.method === 'GET') {
+        const object = objects.get(key);
+        if (!object) return answer(res, 404, '<Error><Code>NoSuchKey</Code></Error>');
+        const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+        if (!range) {
+          res.writeHead(200, { 'content-length': object.length });
+          return res.end(object);
+        }
+        const [start, end] = [Number(range[1]), Math.min(Number(range[2]), object.length - 1)];
+        res.writeHead(206, {
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${object.length}`,
+        });
+        return res.end(object.subarray(start, end + 1));
+      }
       answer(res, 400, '<Error><Code>NotImplemented</Code></Error>');
     });
   });
@@ -134,5 +149,24 @@ describe('S3 streamed put', () => {
     expect(aborted).toContain('courses/c/l/broken.mp4');
     expect(objects.has('courses/c/l/broken.mp4')).toBe(false);
     expect(uploads.size).toBe(0);
+  });
+});
+
+describe('S3 streamed get (ADR 053)', () => {
+  const read = async (stream: AsyncIterable<unknown>) => {
+    const parts: Buffer[] = [];
+    for await (const part of stream) parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  };
+
+  it('streams an object whole, or a byte range of it; a missing key rejects', async () => {
+    const bytes = await whole(300_000);
+    objects.set('deliverables/p/v', bytes);
+    expect((await read(await storage.getStream('deliverables/p/v'))).equals(bytes)).toBe(true);
+    const range = await read(
+      await storage.getStream('deliverables/p/v', { start: 70_000, end: 70_009 }),
+    );
+    expect(range.equals(bytes.subarray(70_000, 70_010))).toBe(true);
+    await expect(storage.getStream('deliverables/p/missing')).rejects.toThrow();
   });
 });

@@ -346,6 +346,14 @@ describe('owners and downloads', () => {
       updates: { policy: 'lifetime', label: 'Lifetime updates' },
     });
 
+    // The vendor finds the sale by the trace id.
+    const found = await t.call(ordersRoutes.vendorSales, {
+      token,
+      query: { q: buyer.purchaseId },
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().sales.map((s: { id: string }) => s.id)).toEqual([buyer.purchaseId]);
+
     const counted = await t.call(r.vendorDelivery, { token, params: { productId: p.id } });
     expect(counted.json().delivery.versions[0].downloads).toBe(1);
 

@@ -37,6 +37,8 @@ export interface SalesFilter {
   productId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** A purchase id (a download's trace id, ADR 053) or a receipt number, exactly. */
+  q?: string | undefined;
 }
 
 function filterSql(f: SalesFilter): SQL {
@@ -52,6 +54,7 @@ function filterSql(f: SalesFilter): SQL {
   if (f.productId) parts.push(sql`p.product_id = ${f.productId}`);
   if (f.from) parts.push(sql`p.paid_at >= ${f.from}::timestamptz`);
   if (f.to) parts.push(sql`p.paid_at < ${f.to}::timestamptz`);
+  if (f.q) parts.push(sql`(p.id = ${f.q} or p.receipt_number = ${f.q})`);
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
