@@ -68,9 +68,9 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
  * the username drawer (loaded when it shows), the confirm step, upload control, screen shape, pager and the
  * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
- * courses, licences, support, TradingView, whose slices register when their code loads), but for
+ * courses, deliverables, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
- * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms.
+ * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get".
  * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
  */
 const notInShell = new RegExp(
@@ -79,15 +79,15 @@ const notInShell = new RegExp(
       'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager)',
       'shell/username-dialog',
       'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
-      'features/(support|tradingview)/[\\w-]+',
+      'features/(deliverables|support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
       'features/workspace/([\\w-]+/)?[\\w-]+',
       'features/orders/(components|poll)',
       'features/discord/(components|poll|callback)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
-      'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count)',
-      'lib/(markdown|poll)',
+      'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
+      'lib/(markdown|poll|download)',
     ]
       .join('|')
       .replaceAll('/', '[\\\\/]') +

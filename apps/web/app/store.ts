@@ -9,6 +9,7 @@ import { discordSlice } from './features/discord/slice.ts';
 import { reviewSlice } from './features/reviews/slice.ts';
 import type { affiliateSlice } from './features/affiliates/slice.ts';
 import type { courseSlice } from './features/courses/slice.ts';
+import type { deliverablesSlice } from './features/deliverables/slice.ts';
 import type { licenceSlice } from './features/licences/slice.ts';
 import type { supportSlice } from './features/support/slice.ts';
 import type { tradingviewSlice } from './features/tradingview/slice.ts';
@@ -25,6 +26,7 @@ export interface ThunkExtra {
 /** Slices their features add when their code loads (lib/lazy-slices.ts, ADR 038). */
 type LazyLoadedSlices = WithSlice<typeof supportSlice> &
   WithSlice<typeof courseSlice> &
+  WithSlice<typeof deliverablesSlice> &
   WithSlice<typeof licenceSlice> &
   WithSlice<typeof tradingviewSlice> &
   WithSlice<typeof affiliateSlice>;

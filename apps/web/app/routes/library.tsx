@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { Purchase } from '@tradeshelf/contract';
+import type { Entitlement, Purchase } from '@tradeshelf/contract';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { CommunityList, DiscordAccountPanel } from '../features/discord/components.tsx';
 import { coursePath } from '../features/courses/index.ts';
+import { ProductDelivery } from '../features/deliverables/index.ts';
 import { APPS_PATH } from '../features/licences/index.ts';
 import { fetchPurchaseList } from '../features/orders/api.ts';
 import { TradingViewSection } from '../features/tradingview/index.ts';
@@ -41,6 +42,81 @@ const hasLicence = (p: Purchase) =>
 const coursesOf = (p: Purchase) =>
   p.entitlements.filter((e) => e.kind === 'course_enrolment' && e.status === 'active');
 
+/** One purchase in the library; "Open downloads" reads its files and guides (few are opened often). */
+function PurchaseCard({ purchase: p, products }: { purchase: Purchase; products: Entitlement[] }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <article className="flex flex-col gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <h3 className="font-semibold text-white">{p.item.title}</h3>
+        <p className="text-xs text-slate-400">
+          {p.item.vendor.displayName} · {schemeLabel(p)} · bought{' '}
+          <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
+        </p>
+        {p.item.type === 'bundle' && (
+          <p className="mt-1 text-sm text-slate-300">
+            {products.map((e) => e.productTitle).join(', ')}
+          </p>
+        )}
+      </div>
+      <div className="flex shrink-0 flex-wrap gap-x-4 gap-y-1">
+        {coursesOf(p).map((e) => (
+          <Link
+            key={e.productId}
+            to={coursePath(e.productId)}
+            className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+            data-testid="library-course-link"
+          >
+            Open course <span className="sr-only">{e.productTitle}</span>
+          </Link>
+        ))}
+        {hasLicence(p) && (
+          <Link
+            to={APPS_PATH}
+            className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+            data-testid="library-licence-link"
+          >
+            Manage licence <span className="sr-only">for {p.item.title}</span>
+          </Link>
+        )}
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? 'Hide downloads' : 'Open downloads'}{' '}
+          <span className="sr-only">for {p.item.title}</span>
+        </button>
+        <Link
+          to={orderPath(p)}
+          className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
+          View order<span className="sr-only"> for {p.item.title}</span>
+        </Link>
+      </div>
+      {open && (
+        <div id={panelId} className="flex w-full flex-col gap-4 border-t border-ink-700 pt-3">
+          {products.map((e) => (
+            <ProductDelivery
+              key={e.productId}
+              productId={e.productId}
+              {...(products.length > 1 ? { title: e.productTitle } : {})}
+              empty={
+                <p className="text-sm text-slate-400">
+                  {e.productTitle} has no files or guide to download.
+                </p>
+              }
+            />
+          ))}
+        </div>
+      )}
+    </article>
+  );
+}
+
 function OtherPurchases() {
   const dispatch = useAppDispatch();
   const list = useAppSelector((s) => s.order.list);
@@ -69,47 +145,7 @@ function OtherPurchases() {
         <ul aria-label="Other purchases" className="flex flex-col gap-3">
           {owned.map(({ purchase: p, products }) => (
             <li key={p.id}>
-              <article className="flex flex-col gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 sm:flex-row sm:items-center sm:justify-between">
-                <div className="min-w-0">
-                  <h3 className="font-semibold text-white">{p.item.title}</h3>
-                  <p className="text-xs text-slate-400">
-                    {p.item.vendor.displayName} · {schemeLabel(p)} · bought{' '}
-                    <time dateTime={p.createdAt}>{formatDate(p.createdAt)}</time>
-                  </p>
-                  {p.item.type === 'bundle' && (
-                    <p className="mt-1 text-sm text-slate-300">
-                      {products.map((e) => e.productTitle).join(', ')}
-                    </p>
-                  )}
-                </div>
-                <div className="flex shrink-0 flex-wrap gap-x-4 gap-y-1">
-                  {coursesOf(p).map((e) => (
-                    <Link
-                      key={e.productId}
-                      to={coursePath(e.productId)}
-                      className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
-                      data-testid="library-course-link"
-                    >
-                      Open course <span className="sr-only">{e.productTitle}</span>
-                    </Link>
-                  ))}
-                  {hasLicence(p) && (
-                    <Link
-                      to={APPS_PATH}
-                      className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
-                      data-testid="library-licence-link"
-                    >
-                      Manage licence <span className="sr-only">for {p.item.title}</span>
-                    </Link>
-                  )}
-                  <Link
-                    to={orderPath(p)}
-                    className="text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
-                  >
-                    View order<span className="sr-only"> for {p.item.title}</span>
-                  </Link>
-                </div>
-              </article>
+              <PurchaseCard purchase={p} products={products} />
             </li>
           ))}
         </ul>

@@ -14,6 +14,7 @@ import {
 } from '../features/orders/components.tsx';
 import { pollPurchase } from '../features/orders/poll.ts';
 import { DiscordAccess, givesDiscordAccess } from '../features/discord/components.tsx';
+import { PurchaseDeliveries } from '../features/deliverables/index.ts';
 import { isFinal } from '../features/orders/slice.ts';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -141,6 +142,7 @@ function Paid({ purchase }: { purchase: Purchase }) {
             <Entitlements items={purchase.entitlements} />
             {/* The roles arrive while this page is open: it reads them again until they do. */}
             {givesDiscordAccess(purchase) && <DiscordAccess purchaseId={purchase.id} />}
+            <PurchaseDeliveries entitlements={purchase.entitlements} />
           </div>
         ) : (
           <p className="text-sm text-slate-400">Access is being set up. It appears in a moment.</p>

@@ -13,6 +13,7 @@ import {
   subscriptionLabels,
 } from '../features/orders/components.tsx';
 import { DiscordAccess, givesDiscordAccess } from '../features/discord/components.tsx';
+import { PurchaseDeliveries } from '../features/deliverables/index.ts';
 import { openCustomerPortal } from '../features/users/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -292,6 +293,7 @@ function OrderPage({ id }: { id: string }) {
             <div className="flex flex-col gap-3">
               <Entitlements items={purchase.entitlements} />
               {givesDiscordAccess(purchase) && <DiscordAccess purchaseId={purchase.id} />}
+              <PurchaseDeliveries entitlements={purchase.entitlements} />
             </div>
           ) : (
             <p className="text-sm text-slate-400 print:text-black">

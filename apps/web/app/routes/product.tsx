@@ -21,6 +21,7 @@ import {
   YourItem,
 } from '../features/catalog/checkout.tsx';
 import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/hooks.ts';
+import { WhatYouGet } from '../features/catalog/what-you-get.tsx';
 import { useMemberPrice } from '../features/membership/hooks.ts';
 // The checkout step's own file: the product page would otherwise carry the library's views too.
 import {
@@ -264,6 +265,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               Works with {product.platforms.map((p) => platformLabels[p]).join(', ')}
             </p>
           )}
+          <WhatYouGet delivers={product.delivers} />
           {cancelled && buyable && (
             <div className="mt-5">
               <CheckoutCancelled />

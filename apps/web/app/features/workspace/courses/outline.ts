@@ -85,12 +85,8 @@ export function fileProblem(file: { name: string; size: number }, kind: 'video' 
   return null;
 }
 
-/** `1.4 MB`, `820 KB`, `12 B`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
+// Sizes are shown the one way the buyer pages show them too.
+export { formatBytes } from '../../../lib/format.ts';
 
 /** Counts for the list and the builder's header. */
 export function outlineCounts(course: VendorCourse) {

@@ -56,6 +56,7 @@ import {
   type ProductForm,
 } from './form.ts';
 import { assetClassLabels, kindLabels } from './labels.ts';
+import { ProductFiles } from './files.tsx';
 import { EditorHeading } from './status.tsx';
 import { Loading } from '../../../components/screen.tsx';
 
@@ -434,163 +435,180 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
   const delivery = product ? deliveryLink(product) : null;
 
   return (
-    <form
-      noValidate
-      className="flex flex-col gap-5"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSave();
-      }}
-    >
-      <EditorHeading
-        title={product ? product.title || 'Untitled product' : 'New product'}
-        status={product?.status}
-        back={{ to: '/vendor/products', label: 'All products' }}
-      />
+    <div className="flex flex-col gap-5">
+      <form
+        noValidate
+        className="flex flex-col gap-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onSave();
+        }}
+      >
+        <EditorHeading
+          title={product ? product.title || 'Untitled product' : 'New product'}
+          status={product?.status}
+          back={{ to: '/vendor/products', label: 'All products' }}
+        />
 
-      {/* A message for a field is said at the field; the banner only points there (issue 27). */}
-      {!conflict && <FormError error={failure} />}
-      {conflict && (
-        <div
-          role="alert"
-          className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-sm text-amber-100"
-        >
-          <p>{update.error?.error}</p>
-          {latest.error && <p className="text-rose-300">{latest.error.error}</p>}
-          <div className="flex flex-wrap gap-2">
-            <Button type="button" loading={latest.busy} onClick={() => void loadLatest()}>
-              Load the latest version
-            </Button>
-            <Button type="button" variant="ghost" disabled={busy} onClick={() => void onSave(true)}>
-              Save mine to replace it
-            </Button>
+        {/* A message for a field is said at the field; the banner only points there (issue 27). */}
+        {!conflict && <FormError error={failure} />}
+        {conflict && (
+          <div
+            role="alert"
+            className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-sm text-amber-100"
+          >
+            <p>{update.error?.error}</p>
+            {latest.error && <p className="text-rose-300">{latest.error.error}</p>}
+            <div className="flex flex-wrap gap-2">
+              <Button type="button" loading={latest.busy} onClick={() => void loadLatest()}>
+                Load the latest version
+              </Button>
+              <Button
+                type="button"
+                variant="ghost"
+                disabled={busy}
+                onClick={() => void onSave(true)}
+              >
+                Save mine to replace it
+              </Button>
+            </div>
           </div>
-        </div>
-      )}
-      {Object.values(shown).some(Boolean) && !conflict && !formLevelMessage(failure) && (
-        <Alert>Some fields need attention: see the messages below.</Alert>
-      )}
+        )}
+        {Object.values(shown).some(Boolean) && !conflict && !formLevelMessage(failure) && (
+          <Alert>Some fields need attention: see the messages below.</Alert>
+        )}
 
-      <Section title="About the product">
-        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-          Kind
-          <select
-            className={box}
-            value={form.kind}
-            onChange={(e) => set('kind', e.target.value as ProductKind)}
-          >
-            {productKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindLabels[k]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <FieldError id="kind-e" message={shown.kind} />
-        <Field
-          label="Title"
-          value={form.title}
-          error={shown.title}
-          onChange={(e) => set('title', e.target.value)}
-        />
-        <Field
-          label="Summary"
-          hint="One line buyers see in search results and on cards."
-          value={form.summary}
-          error={shown.summary}
-          onChange={(e) => set('summary', e.target.value)}
-        />
-        <MarkdownField
-          value={form.description}
-          error={shown.description}
-          onChange={(v) => set('description', v)}
-        />
-        <Field
-          label="Tags"
-          hint="Separated by commas, e.g. momentum, breakout."
-          value={form.tags}
-          error={shown.tags ?? error('tags')}
-          onChange={(e) => set('tags', e.target.value)}
-        />
-      </Section>
+        <Section title="About the product">
+          <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
+            Kind
+            <select
+              className={box}
+              value={form.kind}
+              onChange={(e) => set('kind', e.target.value as ProductKind)}
+            >
+              {productKinds.map((k) => (
+                <option key={k} value={k}>
+                  {kindLabels[k]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <FieldError id="kind-e" message={shown.kind} />
+          <Field
+            label="Title"
+            value={form.title}
+            error={shown.title}
+            onChange={(e) => set('title', e.target.value)}
+          />
+          <Field
+            label="Summary"
+            hint="One line buyers see in search results and on cards."
+            value={form.summary}
+            error={shown.summary}
+            onChange={(e) => set('summary', e.target.value)}
+          />
+          <MarkdownField
+            value={form.description}
+            error={shown.description}
+            onChange={(v) => set('description', v)}
+          />
+          <Field
+            label="Tags"
+            hint="Separated by commas, e.g. momentum, breakout."
+            value={form.tags}
+            error={shown.tags ?? error('tags')}
+            onChange={(e) => set('tags', e.target.value)}
+          />
+        </Section>
 
-      <Section title="Where it works">
-        <Choices
-          legend="Platforms"
-          options={tradingPlatforms.map((p) => [p, platformLabels[p]] as const)}
-          chosen={form.platforms}
-          onChange={(v) => set('platforms', v)}
-          error={shown.platforms}
-        />
-        <Choices
-          legend="Markets"
-          options={assetClasses.map((a) => [a, assetClassLabels[a]] as const)}
-          chosen={form.assetClasses}
-          onChange={(v) => set('assetClasses', v)}
-          error={shown.assetClasses}
-        />
-        {prerequisiteOptions.length > 0 && (
+        <Section title="Where it works">
           <Choices
-            legend="Buyers must own first (prerequisites)"
-            options={prerequisiteOptions}
-            chosen={form.prerequisiteIds}
-            onChange={(v) => set('prerequisiteIds', v)}
-            error={shown.prerequisiteIds}
+            legend="Platforms"
+            options={tradingPlatforms.map((p) => [p, platformLabels[p]] as const)}
+            chosen={form.platforms}
+            onChange={(v) => set('platforms', v)}
+            error={shown.platforms}
           />
-        )}
-      </Section>
+          <Choices
+            legend="Markets"
+            options={assetClasses.map((a) => [a, assetClassLabels[a]] as const)}
+            chosen={form.assetClasses}
+            onChange={(v) => set('assetClasses', v)}
+            error={shown.assetClasses}
+          />
+          {prerequisiteOptions.length > 0 && (
+            <Choices
+              legend="Buyers must own first (prerequisites)"
+              options={prerequisiteOptions}
+              chosen={form.prerequisiteIds}
+              onChange={(v) => set('prerequisiteIds', v)}
+              error={shown.prerequisiteIds}
+            />
+          )}
+        </Section>
 
-      <Section title="Plans and prices">
-        <PlansEditor form={form} setForm={setForm} errors={shown} />
-      </Section>
+        <Section title="Plans and prices">
+          <PlansEditor form={form} setForm={setForm} errors={shown} />
+        </Section>
 
-      <Section title="Pictures">
-        <Pictures product={product} onUploaded={setProduct} />
-      </Section>
+        <Section title="Pictures">
+          <Pictures product={product} onUploaded={setProduct} />
+        </Section>
 
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
-          {product ? 'Save' : 'Save draft'}
-        </Button>
-        {product?.status !== 'published' ? (
-          <Button
-            type="button"
-            variant="ghost"
-            loading={publish.busy}
-            disabled={busy}
-            onClick={() => void onPublish()}
-          >
-            {dirty ? 'Save and publish' : 'Publish'}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
+            {product ? 'Save' : 'Save draft'}
           </Button>
+          {product?.status !== 'published' ? (
+            <Button
+              type="button"
+              variant="ghost"
+              loading={publish.busy}
+              disabled={busy}
+              onClick={() => void onPublish()}
+            >
+              {dirty ? 'Save and publish' : 'Publish'}
+            </Button>
+          ) : (
+            <ConfirmButton
+              label="Unpublish…"
+              question="Hide it from search and your storefront? Buyers keep their access."
+              confirmLabel="Unpublish"
+              busy={unpublish.busy}
+              disabled={busy}
+              onConfirm={onUnpublish}
+            />
+          )}
+          {product && (
+            <a
+              href={product.publicPath}
+              target="_blank"
+              rel="noreferrer"
+              className="text-sm text-brand-400 underline"
+            >
+              View public page
+              {product.status !== 'published' && ' (shows once published)'}
+            </a>
+          )}
+          {delivery && (
+            <Link to={delivery.to} className="text-sm text-brand-400 underline">
+              {delivery.label}
+            </Link>
+          )}
+          {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
+        </div>
+      </form>
+      {/* Its own forms and saves: files upload and publish one by one, apart from the listing. */}
+      <Section title="Files and guide">
+        {product ? (
+          <ProductFiles productId={product.id} />
         ) : (
-          <ConfirmButton
-            label="Unpublish…"
-            question="Hide it from search and your storefront? Buyers keep their access."
-            confirmLabel="Unpublish"
-            busy={unpublish.busy}
-            disabled={busy}
-            onConfirm={onUnpublish}
-          />
+          <p className="text-sm text-slate-400">
+            Save the draft first, then add files and a guide.
+          </p>
         )}
-        {product && (
-          <a
-            href={product.publicPath}
-            target="_blank"
-            rel="noreferrer"
-            className="text-sm text-brand-400 underline"
-          >
-            View public page
-            {product.status !== 'published' && ' (shows once published)'}
-          </a>
-        )}
-        {delivery && (
-          <Link to={delivery.to} className="text-sm text-brand-400 underline">
-            {delivery.label}
-          </Link>
-        )}
-        {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
-      </div>
-    </form>
+      </Section>
+    </div>
   );
 }
 

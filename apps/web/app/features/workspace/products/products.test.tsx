@@ -129,6 +129,20 @@ function api(initial: VendorProduct | null) {
   return (req: SeenRequest): Answer => {
     if (req.path === '/api/v1/vendor/products' && req.method === 'GET')
       return { status: 200, body: { products: [], nextCursor: null } };
+    // The editor's "Files and guide" section reads the product's delivery (files.test.tsx tests it).
+    if (req.path.endsWith('/delivery') && req.method === 'GET')
+      return {
+        status: 200,
+        body: {
+          delivery: {
+            productId: 'prd_1',
+            updatePolicy: 'lifetime',
+            guide: '',
+            guideUpdatedAt: null,
+            versions: [],
+          },
+        },
+      };
     if (req.path === '/api/v1/vendor/products' && req.method === 'POST') {
       current = product({ ...(req.body as object), id: 'prd_new', plans: [] });
       return { status: 201, body: { product: current } };
@@ -333,7 +347,7 @@ describe('pictures', () => {
               status: 200,
               body: { product: product({ images: (req.body as { images: string[] }).images }) },
             }
-          : { status: 200, body: { products: [], nextCursor: null } },
+          : api(product({ images }))(req),
     });
     await ui.click(screen.getByRole('button', { name: 'Remove picture 1' }));
     expect(writes(requests)).toEqual([]);

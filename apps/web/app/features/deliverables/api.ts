@@ -1,0 +1,35 @@
+import { endpoints } from '@tradeshelf/contract/client';
+import type { OwnedDelivery, ResponseOf } from '@tradeshelf/contract';
+import { startDownload } from '../../lib/download.ts';
+import { requestThunk } from '../../lib/thunk.ts';
+
+/** A signed link to one version, good for a few minutes. */
+export type DeliverableDownload = ResponseOf<typeof endpoints.downloadLink>;
+
+export interface VersionRef {
+  productId: string;
+  versionId: string;
+}
+
+/** What the signed-in owner gets for one product (404 when they do not own it). */
+export const fetchOwnedDelivery = requestThunk<string, OwnedDelivery>(
+  'deliverables/owned',
+  async (productId, { api }) =>
+    (await api.call(endpoints.ownedDelivery, { params: { productId } })).delivery,
+);
+
+/** Asks for a signed link, then lets the browser fetch it (403 with the reason when refused). */
+export const downloadVersion = requestThunk<VersionRef, DeliverableDownload>(
+  'deliverables/download',
+  async (params, { api }) => {
+    const link = await api.call(endpoints.downloadLink, { params });
+    startDownload(link.url);
+    return link;
+  },
+);
+
+/** The e-mail's one-click unsubscribe from one product's new-version mails. */
+export const unsubscribeVersionMails = requestThunk<string, { message: string }>(
+  'deliverables/unsubscribe',
+  (token, { api }) => api.call(endpoints.unsubscribeVersionMails, { body: { token } }),
+);

@@ -1,0 +1,268 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { a11yViolations } from './axe.ts';
+import { mailbox } from './mailbox.ts';
+
+// Issue 29's proof: every purchase delivers. A new vendor adds v1 of an MT5 indicator and a set-up
+// guide and publishes; a buyer buys it, downloads v1 (its name and bytes) and reads the guide; the
+// vendor publishes v2, the buyer is e-mailed and downloads v2 with v1 still listed; a whole refund
+// ends the downloads, and the pages say why. Both screens are checked at 390 px. Serial steps.
+
+const SLOW = 30_000;
+const RUN = Date.now().toString(36).slice(-6);
+const TITLE = `Session Box ${RUN}`;
+const STOREFRONT = `deliver-${RUN}`;
+const PHONE = { width: 390, height: 844 };
+/** What the vendor uploads: a compiled MetaTrader 5 indicator (binary, no known signature). */
+const ex5 = (version: number) =>
+  Buffer.concat([Buffer.from([0x4d, 0x51, 0, 5, version, 0]), Buffer.from(`Session Box ${RUN}`)]);
+const V1 = { name: 'SessionBox.ex5', bytes: ex5(1) };
+const V2 = { name: 'SessionBox.ex5', bytes: ex5(2) };
+
+/** A new account named through the shell's prompt. */
+async function signUp(page: Page, prefix: string) {
+  const email = `${prefix}-${RUN}-${Date.now()}@example.com`;
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('deliver-walk-77');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
+    timeout: SLOW,
+  });
+  await page
+    .getByPlaceholder('Enter your username')
+    .fill(`${prefix}${Date.now() % 100_000_000}`.slice(0, 15));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
+  return email;
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Vendor workspace' });
+
+/** Nothing on the page is wider than the window. */
+async function noSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+}
+
+/** Presses a download button; answers the file's name and bytes as the browser saved them. */
+async function download(page: Page, button: RegExp) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: SLOW }) as Promise<Download>,
+    page.getByRole('button', { name: button }).first().click(),
+  ]);
+  return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+}
+
+/** Uploads one version for MetaTrader 5 and publishes it with notes, in the product editor. */
+async function addVersion(page: Page, version: string, file: typeof V1, notes: string) {
+  const files = page.getByTestId('product-files');
+  await files.getByLabel('Platform', { exact: true }).selectOption({ label: 'MetaTrader 5' });
+  await files.getByLabel('Version number').fill(version);
+  await files.getByLabel(/^File for MetaTrader 5/).setInputFiles({
+    name: file.name,
+    mimeType: 'application/octet-stream',
+    buffer: file.bytes,
+  });
+  const draft = page.getByRole('region', { name: `Draft v${version} for MetaTrader 5` });
+  await expect(draft).toBeVisible({ timeout: SLOW });
+  await draft.getByRole('textbox', { name: `Release notes for v${version}` }).fill(notes);
+  await draft.getByRole('button', { name: `Publish v${version}` }).click();
+  const current = page
+    .getByRole('region', { name: 'MetaTrader 5 versions' })
+    .getByTestId('current-version');
+  await expect(current).toContainText(`v${version}`, { timeout: SLOW });
+}
+
+test.describe.serial('every purchase delivers', () => {
+  let browser: Browser;
+  let vendor: Page;
+  let buyer: Page;
+  let buyerEmail: string;
+  let editorUrl: string;
+  let productUrl: string;
+
+  test.beforeAll(async ({ browser: b }) => {
+    browser = b;
+    vendor = await (await browser.newContext()).newPage();
+    buyer = await (await browser.newContext({ acceptDownloads: true })).newPage();
+  });
+  test.afterAll(async () => {
+    await vendor?.context().close();
+    await buyer?.context().close();
+  });
+
+  test('a new vendor with payouts lists an indicator', async () => {
+    test.setTimeout(180_000);
+    await signUp(vendor, 'dlv');
+    await vendor.goto('/vendor');
+    await vendor.getByRole('button', { name: 'Become a vendor' }).click({ timeout: SLOW });
+    await expect(nav(vendor)).toBeVisible({ timeout: SLOW });
+    await nav(vendor).getByRole('link', { name: 'Storefront' }).click();
+    await vendor.getByLabel('Storefront address').fill(STOREFRONT);
+    await vendor.getByLabel('Name', { exact: true }).fill(`Deliver Tools ${RUN}`);
+    await vendor.getByLabel('Bio').fill('Indicators with files, made in the deliverables walk.');
+    await vendor.getByRole('button', { name: 'Create storefront' }).click();
+    await expect(vendor.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
+    await nav(vendor).getByRole('link', { name: 'Payouts' }).click();
+    const account = vendor.getByRole('region', { name: 'Payout account' });
+    await account.getByRole('button', { name: 'Set up payouts' }).click({ timeout: SLOW });
+    await expect(vendor).toHaveURL(/\/sandbox\/connect\//, { timeout: SLOW });
+    await vendor.getByLabel('Business or trading name').fill(`Deliver Tools ${RUN}`);
+    await vendor.getByLabel('Country').selectOption('US');
+    await vendor.getByLabel('Bank account number or IBAN').fill('000123456789');
+    await vendor.getByLabel('I accept the payment sandbox’s services agreement.').check();
+    await vendor.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(account).toContainText('Active', { timeout: SLOW });
+
+    await vendor.goto('/vendor/products/new');
+    await expect(vendor.getByRole('heading', { level: 1, name: 'New product' })).toBeVisible({
+      timeout: SLOW,
+    });
+    await vendor.getByLabel('Kind').selectOption({ label: 'Indicator' });
+    await vendor.getByLabel('Title').fill(TITLE);
+    await vendor.getByLabel('Summary').fill('Marks the London, New York and Tokyo sessions.');
+    await vendor
+      .getByRole('textbox', { name: 'Description' })
+      .fill('Draws each trading session as a box on MetaTrader 5.');
+    await vendor.getByRole('checkbox', { name: 'MetaTrader 5' }).check();
+    await vendor.getByRole('checkbox', { name: 'Forex' }).check();
+    await vendor.getByRole('button', { name: 'Add a plan' }).click();
+    await vendor.getByLabel('Price').fill('39.00');
+    await vendor.getByRole('button', { name: 'Save draft' }).click();
+    await expect(vendor).toHaveURL(/\/vendor\/products\/(?!new)[^/]+$/, { timeout: SLOW });
+    editorUrl = vendor.url();
+  });
+
+  test('the vendor adds v1 for MetaTrader 5 and a guide, and publishes', async () => {
+    test.setTimeout(120_000);
+    await expect(vendor.getByTestId('product-files')).toContainText('No files yet.', {
+      timeout: SLOW,
+    });
+    await addVersion(vendor, '1.0', V1, 'First release: three sessions.');
+    await vendor
+      .getByRole('textbox', { name: 'Set-up guide' })
+      .fill(
+        `## Install\n\nCopy **${V1.name}** into MQL5/Indicators, then load it on a chart ${RUN}.`,
+      );
+    await vendor.getByLabel('Updates buyers get').selectOption('lifetime');
+    await vendor.getByRole('button', { name: 'Save guide and updates' }).click();
+    await expect(vendor.getByText('Delivery settings saved.').first()).toBeVisible({
+      timeout: SLOW,
+    });
+    await vendor.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(vendor.getByRole('button', { name: 'Unpublish…' })).toBeVisible({
+      timeout: SLOW,
+    });
+    productUrl = (await vendor
+      .getByRole('link', { name: /^View public page/ })
+      .getAttribute('href'))!;
+
+    // The section at 390 px: nothing sideways.
+    await vendor.setViewportSize(PHONE);
+    await vendor.getByTestId('product-files').scrollIntoViewIfNeeded();
+    await noSidewaysScroll(vendor);
+    expect(await a11yViolations(vendor)).toEqual([]);
+    await vendor.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('a buyer sees what it delivers, buys it, downloads v1 and reads the guide', async () => {
+    test.setTimeout(180_000);
+    buyerEmail = await signUp(buyer, 'dlb');
+    await buyer.goto(productUrl);
+    const promise = buyer.getByTestId('what-you-get');
+    await expect(promise).toContainText('Files for MetaTrader 5: v1.0', { timeout: SLOW });
+    await expect(promise).toContainText('A set-up guide');
+    await expect(promise).toContainText('Lifetime updates');
+    await buyer.getByRole('button', { name: /^Buy now · / }).click();
+    await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
+    await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
+    await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
+      timeout: SLOW,
+    });
+
+    await buyer.goto('/library');
+    await buyer.getByRole('button', { name: `Open downloads for ${TITLE}` }).click({
+      timeout: SLOW,
+    });
+    const got = await download(buyer, /^Download for MetaTrader 5 — v1\.0, /);
+    expect(got.name).toBe(V1.name);
+    expect(got.bytes.equals(V1.bytes)).toBe(true);
+    await expect(buyer.getByTestId('release-notes').first()).toContainText('three sessions');
+    await expect(buyer.getByTestId('setup-guide')).toContainText(`then load it on a chart ${RUN}`);
+    await expect(buyer.getByTestId('setup-guide').locator('h2')).toHaveText('Install');
+    expect(await a11yViolations(buyer)).toEqual([]);
+
+    // The library with its downloads open, at 390 px.
+    await buyer.setViewportSize(PHONE);
+    await noSidewaysScroll(buyer);
+    await buyer.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('the vendor publishes v2: the buyer is e-mailed, downloads it, and v1 is still listed', async () => {
+    test.setTimeout(180_000);
+    await vendor.goto(editorUrl);
+    await expect(vendor.getByTestId('current-version')).toContainText('v1.0', { timeout: SLOW });
+    await expect(vendor.getByTestId('current-version')).toContainText('1 download');
+    await addVersion(vendor, '2.0', V2, 'Adds the Sydney session.');
+
+    await expect
+      .poll(() => mailbox.mailsTo(buyerEmail).map((m) => m.subject), { timeout: SLOW })
+      .toContainEqual(expect.stringContaining('2.0'));
+
+    await buyer.goto('/library');
+    await buyer.getByRole('button', { name: `Open downloads for ${TITLE}` }).click({
+      timeout: SLOW,
+    });
+    const got = await download(buyer, /^Download for MetaTrader 5 — v2\.0, /);
+    expect(got.name).toBe(V2.name);
+    expect(got.bytes.equals(V2.bytes)).toBe(true);
+    await buyer.getByText('Earlier versions').click();
+    await expect(
+      buyer.getByRole('button', { name: /^Download for MetaTrader 5 — v1\.0, / }),
+    ).toBeVisible();
+  });
+
+  test('a whole refund ends the downloads, and the pages say why', async () => {
+    test.setTimeout(180_000);
+    // The buyer's library is open from before the refund.
+    await vendor.goto('/vendor/sales');
+    await vendor
+      .getByRole('link', { name: new RegExp(`^View the sale of ${TITLE} to`) })
+      .first()
+      .click({ timeout: SLOW });
+    const refund = vendor.getByRole('form', { name: 'Refund' });
+    await refund
+      .getByLabel('Reason (the buyer is told)')
+      .fill('Refunded in the deliverables walk.');
+    await refund.getByRole('button', { name: 'Refund…' }).click();
+    await vendor
+      .getByRole('group', { name: 'Confirm the refund' })
+      .getByRole('button', { name: 'Refund $39' })
+      .click();
+    await expect(vendor.getByText('This sale has already been refunded in full.')).toBeVisible({
+      timeout: SLOW,
+    });
+
+    await buyer
+      .getByRole('button', { name: /^Download for MetaTrader 5 — v2\.0, / })
+      .first()
+      .click();
+    await expect(
+      buyer.getByText('This purchase was refunded, so its downloads have ended.'),
+    ).toBeVisible({ timeout: SLOW });
+
+    await buyer.goto('/orders');
+    await buyer
+      .getByRole('link', { name: new RegExp(TITLE) })
+      .first()
+      .click({ timeout: SLOW });
+    await expect(buyer.getByTestId('downloads-ended')).toHaveText(
+      'This purchase was refunded, so its downloads have ended.',
+      { timeout: SLOW },
+    );
+    await expect(buyer.getByTestId('deliverable-download')).toHaveCount(0);
+  });
+});
