@@ -31,11 +31,13 @@ export default defineConfig({
           testTimeout: embedded ? 90_000 : 30_000,
           hookTimeout: embedded ? 120_000 : 60_000,
           pool: 'forks',
-          // A worker runs file after file in one process: the app's modules are imported and
-          // PGlite's WebAssembly compiled once per worker, not once per file (each file still
-          // builds its own app on its own database). State that outlives a file is keyed by the
-          // app's deps; a file that mocks a module resets the modules first (checked below).
-          isolate: false,
+          // Embedded: a worker runs file after file in one process, so the app's modules are
+          // imported and PGlite's WebAssembly compiled once per worker, not once per file (each
+          // file still builds its own app on its own database). State that outlives a file is
+          // keyed by the app's deps; a file that mocks a module resets the modules first (checked
+          // below). On real servers (`test:servers`: outages, money races, few files) each file
+          // keeps a process of its own: at load 27 its outage and race tests failed sharing one.
+          isolate: !embedded,
         },
       },
     ],
