@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // Without DATABASE_URL the API tests run on embedded PGlite: every statement of a file on the
@@ -30,8 +31,27 @@ export default defineConfig({
           testTimeout: embedded ? 90_000 : 30_000,
           hookTimeout: embedded ? 120_000 : 60_000,
           pool: 'forks',
+          // Embedded: a worker runs file after file in one process, so the app's modules are
+          // imported and PGlite's WebAssembly compiled once per worker, not once per file (each
+          // file still builds its own app on its own database). State that outlives a file is
+          // keyed by the app's deps; a file that mocks a module resets the modules first (checked
+          // below). On real servers (`test:servers`: outages, money races, few files) each file
+          // keeps a process of its own: at load 27 its outage and race tests failed sharing one.
+          isolate: !embedded,
         },
       },
     ],
   },
 });
+
+// Without isolation a module mocked by one file would be the real one if an earlier file in the same
+// worker had imported it: such a file must call `vi.resetModules()` in its `vi.hoisted` block.
+const apiDir = `${import.meta.dirname}/apps/api`;
+for (const file of readdirSync(apiDir, { recursive: true }).map(String)) {
+  if (!file.endsWith('.test.ts') || file.includes('node_modules')) continue;
+  const source = readFileSync(`${apiDir}/${file}`, 'utf8');
+  if (/\bvi\.(do)?mock\(/.test(source) && !source.includes('vi.resetModules()'))
+    throw new Error(
+      `apps/api/${file} mocks a module: call vi.resetModules() in its vi.hoisted block`,
+    );
+}
