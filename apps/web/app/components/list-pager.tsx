@@ -15,19 +15,19 @@ export function useCursorPages() {
   return { cursor, page: stack.length + 1, next, previous, reset };
 }
 
+export type CursorPages = ReturnType<typeof useCursorPages>;
+
+/** Previous and Next over `pages`; nothing when there is one page. */
 export function Pager({
-  page,
+  pages,
   nextCursor,
-  onNext,
-  onPrevious,
   busy,
 }: {
-  page: number;
+  pages: CursorPages;
   nextCursor: string | null | undefined;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
   busy: boolean;
 }) {
+  const { page, next: onNext, previous: onPrevious } = pages;
   if (page === 1 && !nextCursor) return null;
   return (
     <nav aria-label="Pages" className="flex items-center gap-3">

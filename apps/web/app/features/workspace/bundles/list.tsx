@@ -7,9 +7,17 @@ import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 import { StatusPill, statusLabels } from '../products/index.ts';
 import { useRead } from '../request.ts';
 import { Screen } from '../../../components/screen.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
 import { fetchVendorBundles, type BundlesPage } from './api.ts';
 
 const PAGE = 20;
+const columns = [
+  { label: 'Bundle' },
+  { label: 'Status' },
+  { label: 'Products' },
+  { label: 'Price' },
+  { label: 'Edited' },
+];
 
 const newBundleLink =
   'rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400';
@@ -80,65 +88,36 @@ export function VendorBundleList() {
         }
       >
         {() => (
-          <div className="overflow-x-auto rounded-2xl border border-ink-700">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-ink-900 text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Bundle
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Products
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Price
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Edited
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
-                {rows.map((b) => (
-                  <tr key={b.id} className="bg-ink-950">
-                    <td className="px-4 py-3">
-                      <Link
-                        to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
-                        className="font-semibold text-white hover:text-brand-300"
-                      >
-                        {b.title || 'Untitled bundle'}
-                      </Link>
-                      <span className="sr-only">, edit</span>
-                    </td>
-                    <td className="px-4 py-3">
-                      <StatusPill status={b.status} />
-                    </td>
-                    <td className="px-4 py-3 text-slate-300">{b.productsCount}</td>
-                    <td className="px-4 py-3 text-slate-300">
-                      {b.price ? (
-                        formatMoney(b.price.amount, b.price.currency)
-                      ) : (
-                        <span className="text-slate-400">No price</span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3 text-slate-400">{formatDate(b.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable columns={columns} busy={list.status === 'loading'}>
+            {rows.map((b) => (
+              <tr key={b.id} className="bg-ink-950">
+                <td className={cell}>
+                  <Link
+                    to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
+                    className="font-semibold text-white hover:text-brand-300"
+                  >
+                    {b.title || 'Untitled bundle'}
+                  </Link>
+                  <span className="sr-only">, edit</span>
+                </td>
+                <td className={cell}>
+                  <StatusPill status={b.status} />
+                </td>
+                <td className={`${cell} text-slate-300`}>{b.productsCount}</td>
+                <td className={`${cell} text-slate-300`}>
+                  {b.price ? (
+                    formatMoney(b.price.amount, b.price.currency)
+                  ) : (
+                    <span className="text-slate-400">No price</span>
+                  )}
+                </td>
+                <td className={`${cell} text-slate-400`}>{formatDate(b.updatedAt)}</td>
+              </tr>
+            ))}
+          </ListTable>
         )}
       </Screen>
-      <Pager
-        page={pages.page}
-        nextCursor={list.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-        busy={list.status === 'loading'}
-      />
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={list.status === 'loading'} />
     </div>
   );
 }
