@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
+import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
 import { one, rows } from './repository.ts';
 
 interface VendorCouponRow {
@@ -98,11 +98,18 @@ async function ownCoupon(db: Tx, vendorId: string, id: string, lock = false) {
   return found;
 }
 
+/** How many of the vendor's products a coupon's scope offers (by title). */
+const PRODUCT_OPTIONS = 500;
+
 export async function listVendorCoupons(
   deps: AppDeps,
   vendorId: string,
   q: { limit: number; cursor?: string | undefined },
-): Promise<{ coupons: VendorCoupon[]; nextCursor: string | null; products: ProductOption[] }> {
+): Promise<{
+  coupons: VendorCoupon[];
+  nextCursor: string | null;
+  products: { id: string; title: string; isActive: boolean }[];
+}> {
   const db = deps.database.db;
   let after = sql`true`;
   if (q.cursor) {
@@ -122,7 +129,9 @@ export async function listVendorCoupons(
       found.length > q.limit && last
         ? deps.cursors.encode(COUPON_CURSOR, [last.created_key, last.id])
         : null,
-    products: await productOptionsOfVendor(db, vendorId),
+    products: (await vendorProductRefs(db, vendorId, { limit: PRODUCT_OPTIONS })).products.map(
+      (p) => ({ id: p.id, title: p.title, isActive: p.isActive }),
+    ),
   };
 }
 
