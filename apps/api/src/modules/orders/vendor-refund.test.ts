@@ -11,7 +11,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
   buyPaidProduct,
   createBuyer,
@@ -33,9 +33,6 @@ let tool: Awaited<ReturnType<typeof createProduct>>;
 let feed: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
-
-const tokenOf = (app: TestApp, userId: string) =>
-  app.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
 
 beforeAll(async () => {
   t = await startTestApp({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
