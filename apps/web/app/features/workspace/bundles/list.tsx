@@ -4,7 +4,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
-import { StatusPill, statusLabels } from '../products/index.ts';
+import {
+  FilterSelect,
+  ListHeading,
+  NoListings,
+  StatusPill,
+  statusLabels,
+} from '../products/index.ts';
 import { useRead } from '../request.ts';
 import { Screen } from '../../../components/screen.tsx';
 import { cell, ListTable } from '../../../components/list-table.tsx';
@@ -19,9 +25,6 @@ const columns = [
   { label: 'Edited' },
 ];
 
-const newBundleLink =
-  'rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400';
-
 /** `/vendor/bundles`: every bundle of the vendor with its status, products and price, paged. */
 export function VendorBundleList() {
   const [status, setStatus] = useState<VendorProductStatus | ''>('');
@@ -35,35 +38,24 @@ export function VendorBundleList() {
 
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold text-white">Bundles</h1>
-          <p className="text-sm text-slate-400">
-            Sell two or more of your products together, for one price.
-          </p>
-        </div>
-        <Link to="/vendor/bundles/new" className={newBundleLink}>
-          New bundle
-        </Link>
-      </div>
-      <label className="flex items-center gap-2 self-start text-sm text-slate-300">
-        Status
-        <select
-          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm text-slate-100 focus:border-brand-400"
+      <ListHeading
+        title="Bundles"
+        intro="Sell two or more of your products together, for one price."
+        newPath="/vendor/bundles/new"
+        newLabel="New bundle"
+      />
+      <div className="self-start">
+        <FilterSelect
+          label="Status"
           value={status}
-          onChange={(e) => {
-            setStatus(e.target.value as VendorProductStatus | '');
+          options={vendorProductStatuses}
+          labels={statusLabels}
+          onChange={(s) => {
+            setStatus(s);
             pages.reset();
           }}
-        >
-          <option value="">All</option>
-          {vendorProductStatuses.map((s) => (
-            <option key={s} value={s}>
-              {statusLabels[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+        />
+      </div>
 
       <Screen
         read={list}
@@ -71,20 +63,11 @@ export function VendorBundleList() {
         loading="Loading your bundles…"
         isEmpty={() => rows.length === 0 && !pages.cursor}
         empty={
-          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-            {status ? (
-              <p className="text-slate-300">No bundles with this status.</p>
-            ) : (
-              <>
-                <p className="text-slate-300">
-                  You have no bundles yet. Start with a draft: nobody sees it until you publish.
-                </p>
-                <Link to="/vendor/bundles/new" className={newBundleLink}>
-                  Create your first bundle
-                </Link>
-              </>
-            )}
-          </div>
+          <NoListings
+            filtered={status ? 'No bundles with this status.' : null}
+            noun="bundle"
+            newPath="/vendor/bundles/new"
+          />
         }
       >
         {() => (

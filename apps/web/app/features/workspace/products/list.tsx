@@ -19,6 +19,7 @@ import { useRead } from '../request.ts';
 import { fetchVendorProducts, type ProductsPage } from './api.ts';
 import { kindLabels, statusLabels } from './labels.ts';
 import { StatusPill } from './status.tsx';
+import { FilterSelect, ListHeading, NoListings } from './list-kit.tsx';
 
 const PAGE = 20;
 const columns = [
@@ -31,9 +32,6 @@ const columns = [
 
 export const planLabel = (p: VendorPlan) =>
   `${formatMoney(p.amount, p.currency)} ${planBillingLabels[p.billing].toLowerCase()}`;
-
-const select =
-  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm text-slate-100 focus:border-brand-400';
 
 /** `/vendor/products`: every product of the vendor with its status, kind and price, paged. */
 export function VendorProductList() {
@@ -51,52 +49,28 @@ export function VendorProductList() {
 
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-white">Products</h1>
-        <Link
-          to="/vendor/products/new"
-          className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-        >
-          New product
-        </Link>
-      </div>
+      <ListHeading title="Products" newPath="/vendor/products/new" newLabel="New product" />
       <div className="flex flex-wrap gap-3">
-        <label className="flex items-center gap-2 text-sm text-slate-300">
-          Status
-          <select
-            className={select}
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as VendorProductStatus | '');
-              pages.reset();
-            }}
-          >
-            <option value="">All</option>
-            {vendorProductStatuses.map((s) => (
-              <option key={s} value={s}>
-                {statusLabels[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-2 text-sm text-slate-300">
-          Kind
-          <select
-            className={select}
-            value={kind}
-            onChange={(e) => {
-              setKind(e.target.value as ProductKind | '');
-              pages.reset();
-            }}
-          >
-            <option value="">All</option>
-            {productKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindLabels[k]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={vendorProductStatuses}
+          labels={statusLabels}
+          onChange={(s) => {
+            setStatus(s);
+            pages.reset();
+          }}
+        />
+        <FilterSelect
+          label="Kind"
+          value={kind}
+          options={productKinds}
+          labels={kindLabels}
+          onChange={(k) => {
+            setKind(k);
+            pages.reset();
+          }}
+        />
       </div>
 
       <Screen
@@ -105,23 +79,11 @@ export function VendorProductList() {
         loading="Loading your products…"
         isEmpty={() => rows.length === 0 && !pages.cursor}
         empty={
-          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-            {filtered ? (
-              <p className="text-slate-300">No products match these filters.</p>
-            ) : (
-              <>
-                <p className="text-slate-300">
-                  You have no products yet. Start with a draft: nobody sees it until you publish.
-                </p>
-                <Link
-                  to="/vendor/products/new"
-                  className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-                >
-                  Create your first product
-                </Link>
-              </>
-            )}
-          </div>
+          <NoListings
+            filtered={filtered ? 'No products match these filters.' : null}
+            noun="product"
+            newPath="/vendor/products/new"
+          />
         }
       >
         {() => (
