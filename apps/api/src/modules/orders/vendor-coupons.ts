@@ -14,31 +14,14 @@ import { newId } from '../../lib.ts';
 import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
-import { one, rows } from './repository.ts';
+import { couponScopeIds, one, rows, type CouponRow } from './repository.ts';
 
-interface VendorCouponRow {
-  id: string;
-  code: string;
-  type: 'percent' | 'amount';
-  percent_off: number | null;
-  amount_off: number | null;
-  currency: string | null;
-  product_id: string | null;
-  duration: 'once' | 'forever';
-  starts_at: Date | string | null;
-  expires_at: Date | string | null;
-  max_redemptions: number | null;
-  max_per_buyer: number | null;
-  redemptions: number;
-  is_active: boolean;
+interface VendorCouponRow extends CouponRow {
   created_at: Date | string;
   created_key: string;
-  scope_ids: string[] | null;
 }
 
-const SELECT = sql`select c.*, ${timeKey(sql`c.created_at`)} as created_key,
-    array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
-      union select c.product_id where c.product_id is not null) as scope_ids
+const SELECT = sql`select c.*, ${timeKey(sql`c.created_at`)} as created_key, ${couponScopeIds}
   from coupons c`;
 
 /** A coupon's place in the newest-first list. */
@@ -57,10 +40,10 @@ function stateOf(c: VendorCouponRow, now = Date.now()): CouponState {
 async function present(db: Tx, found: VendorCouponRow[]): Promise<VendorCoupon[]> {
   const titles = await itemSummaries(
     db,
-    found.flatMap((c) => (c.scope_ids ?? []).map((id) => ({ type: 'product' as const, id }))),
+    found.flatMap((c) => c.scope_ids.map((id) => ({ type: 'product' as const, id }))),
   );
   return found.map((c) => {
-    const scope = c.scope_ids ?? [];
+    const scope = c.scope_ids;
     return {
       id: c.id,
       code: c.code,
