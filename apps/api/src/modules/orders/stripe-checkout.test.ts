@@ -1,13 +1,12 @@
 import { catalogRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
+import { postSignedWebhook, postStripeEvent } from '../../../test/stripe-events.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../integrations/payments/port.ts';
 import { processAutoRefunds } from './service.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
@@ -38,28 +37,11 @@ afterAll(async () => {
 });
 
 /** Posts a raw webhook body with a real Stripe signature (by default, with the app's secret). */
-function signedPost(payload: string, secret = WEBHOOK_SECRET) {
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return t.app.inject({
-    method: 'POST',
-    url: WEBHOOK_PATH,
-    payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-  });
-}
+const signedPost = (payload: string, secret = WEBHOOK_SECRET) =>
+  postSignedWebhook(t, payload, secret);
 
-function stripeEvent(type: string, object: Record<string, unknown>, id: string) {
-  return signedPost(
-    JSON.stringify({
-      id,
-      object: 'event',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      type,
-      data: { object },
-    }),
-  );
-}
+const stripeEvent = (type: string, object: Record<string, unknown>, id: string) =>
+  postStripeEvent(t, WEBHOOK_SECRET, type, object, id);
 
 describe('checkout against Stripe (loopback fake)', () => {
   it('creates a Connect checkout session and fulfils on the signed completed webhook', async () => {

@@ -7,7 +7,6 @@ import {
   type VendorSaleDetail,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
@@ -18,6 +17,7 @@ import {
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
+import { postStripeEvent } from '../../../test/stripe-events.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
 import { retryVendorRefunds } from './vendor-refund-retry.ts';
@@ -436,28 +436,8 @@ describe('refunds through the Stripe adapter (loopback fake)', () => {
     await stripe?.close();
   });
 
-  const event = (type: string, object: Record<string, unknown>, id: string) => {
-    const payload = JSON.stringify({
-      id,
-      object: 'event',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      type,
-      data: { object },
-    });
-    return s.app.inject({
-      method: 'POST',
-      url: PAYMENTS_WEBHOOK_PATH,
-      payload,
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-          payload,
-          secret: WEBHOOK_SECRET,
-        }),
-      },
-    });
-  };
+  const event = (type: string, object: Record<string, unknown>, id: string) =>
+    postStripeEvent(s, WEBHOOK_SECRET, type, object, id);
 
   it('asks Stripe for the amount under an idempotency key; the charge.refunded event settles it', async () => {
     const buyer = await createBuyer(s);
