@@ -1,8 +1,20 @@
-// Webhooks as Stripe sends them, for the tests that run the app against the loopback fake: the
-// body signed with the endpoint's secret by Stripe's own test helper.
+// The app against the loopback Stripe fake, and webhooks as Stripe sends them: the body signed with
+// the endpoint's secret by Stripe's own test helper.
 import Stripe from 'stripe';
 import { PAYMENTS_WEBHOOK_PATH } from '../src/integrations/payments/port.ts';
-import type { TestApp } from './harness.ts';
+import type { FakeStripe } from './fakes/stripe.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+
+/** The app on the Stripe adapter against `stripe` (the loopback fake), webhooks signed with `secret`. */
+export const startStripeApp = (stripe: FakeStripe, secret: string, env: Record<string, string>) =>
+  startTestApp({
+    PAYMENTS_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_loopback',
+    STRIPE_WEBHOOK_SECRET: secret,
+    STRIPE_API_URL: stripe.url,
+    PLATFORM_FEE_FIXED: '0',
+    ...env,
+  });
 
 /** Posts a raw webhook body with a real Stripe signature made with `secret`. */
 export function postSignedWebhook(t: TestApp, payload: string, secret: string) {

@@ -11,8 +11,8 @@ import {
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
-import { postStripeEvent } from '../../../test/stripe-events.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
+import type { TestApp } from '../../../test/harness.ts';
 import { retryPayouts } from './payouts.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_payouts';
@@ -24,13 +24,8 @@ let seq = 0;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  t = await startTestApp({
-    PAYMENTS_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_affiliates',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
+  t = await startStripeApp(stripe, WEBHOOK_SECRET, {
     PLATFORM_FEE_BPS: '500',
-    PLATFORM_FEE_FIXED: '0',
     AFFILIATE_MIN_PAYOUT: '1000',
   });
   vendor = await createVendor(t);

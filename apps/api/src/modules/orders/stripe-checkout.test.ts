@@ -5,8 +5,8 @@ import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts'
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
-import { postSignedWebhook, postStripeEvent } from '../../../test/stripe-events.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { postSignedWebhook, postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
+import type { TestApp } from '../../../test/harness.ts';
 import { processAutoRefunds } from './service.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
@@ -17,14 +17,7 @@ let product: Awaited<ReturnType<typeof createProduct>>;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  t = await startTestApp({
-    PAYMENTS_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_orders',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    PLATFORM_FEE_BPS: '1000',
-    PLATFORM_FEE_FIXED: '0',
-  });
+  t = await startStripeApp(stripe, WEBHOOK_SECRET, { PLATFORM_FEE_BPS: '1000' });
   vendor = await createVendor(t, { vendorUrl: 'stripe-vendor' });
   product = await createProduct(t, vendor.id, { title: 'Stripe Tool', amount: 8_000 });
   await t.database.db

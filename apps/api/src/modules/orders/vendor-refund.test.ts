@@ -17,7 +17,7 @@ import {
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import { postStripeEvent } from '../../../test/stripe-events.ts';
+import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
 import { retryVendorRefunds } from './vendor-refund-retry.ts';
@@ -420,14 +420,7 @@ describe('refunds through the Stripe adapter (loopback fake)', () => {
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    s = await startTestApp({
-      PAYMENTS_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_vendor_refunds',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-      PLATFORM_FEE_BPS: '1000',
-      PLATFORM_FEE_FIXED: '0',
-    });
+    s = await startStripeApp(stripe, WEBHOOK_SECRET, { PLATFORM_FEE_BPS: '1000' });
     seller = await createVendor(s, { vendorUrl: 'stripe-refunds' });
     product = await createProduct(s, seller.id, { title: 'Stripe Tool', amount: 5_000 });
   });
