@@ -3,6 +3,7 @@ import {
   categoryOfKind,
   type AssetClass,
   type ProductKind,
+  type Role,
   type TradingPlatform,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
@@ -24,6 +25,27 @@ export async function createVendor(
   await t.database.db.execute(sql`insert into vendors (id, user_id, vendor_url, display_name, bio)
     values (${id}, ${userId}, ${vendorUrl}, ${overrides.displayName ?? `Vendor ${n}`}, 'Test vendor')`);
   return { id, userId, vendorUrl };
+}
+
+export type Vendor = Awaited<ReturnType<typeof createVendor>>;
+
+/** An access token for `userId`, as signing in gives (a buyer who sells, unless `roles` says). */
+export const tokenOf = (t: TestApp, userId: string, roles: Role[] = ['buyer', 'vendor']) =>
+  t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles });
+
+/** A vendor whose user is signed in: the vendor, its user (with the e-mail mail goes to), a token. */
+export async function signedInVendor(
+  t: TestApp,
+  overrides: Partial<{ vendorUrl: string; displayName: string }> = {},
+) {
+  const user = await createUser(t, { roles: ['buyer', 'vendor'] });
+  const vendor = await createVendor(t, { ...overrides, userId: user.id });
+  const token = await t.deps.tokens.sign({
+    sub: user.id,
+    email: user.email,
+    roles: ['buyer', 'vendor'],
+  });
+  return { ...vendor, user, email: user.email, token };
 }
 
 export async function createProduct(

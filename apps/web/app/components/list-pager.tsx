@@ -1,5 +1,6 @@
 import type { ApiError } from '@tradeshelf/contract';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { Screen, type ReadShape } from './screen.tsx';
 import { Alert, Button } from './ui.tsx';
 
 // The one pager of list screens: cursor pages with Previous and Next, or Load more for lists that
@@ -15,19 +16,19 @@ export function useCursorPages() {
   return { cursor, page: stack.length + 1, next, previous, reset };
 }
 
+export type CursorPages = ReturnType<typeof useCursorPages>;
+
+/** Previous and Next over `pages`; nothing when there is one page. */
 export function Pager({
-  page,
+  pages,
   nextCursor,
-  onNext,
-  onPrevious,
   busy,
 }: {
-  page: number;
+  pages: CursorPages;
   nextCursor: string | null | undefined;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
   busy: boolean;
 }) {
+  const { page, next: onNext, previous: onPrevious } = pages;
   if (page === 1 && !nextCursor) return null;
   return (
     <nav aria-label="Pages" className="flex items-center gap-3">
@@ -47,16 +48,23 @@ export function Pager({
   );
 }
 
+/** A list that grows in place (the workspace's `usePaged`). */
+export interface GrowingList<T> {
+  status: ReadShape<T[]>['status'];
+  error: ApiError | null;
+  items: T[];
+  reload: () => unknown;
+  nextCursor: string | null;
+  loadMore: () => Promise<void>;
+  loadingMore: boolean;
+  moreError: ApiError | null;
+}
+
 export function LoadMore({
   list,
   noun,
 }: {
-  list: {
-    nextCursor: string | null;
-    loadMore: () => Promise<void>;
-    loadingMore: boolean;
-    moreError: ApiError | null;
-  };
+  list: Pick<GrowingList<unknown>, 'nextCursor' | 'loadMore' | 'loadingMore' | 'moreError'>;
   noun: string;
 }) {
   if (!list.nextCursor) return null;
@@ -72,5 +80,46 @@ export function LoadMore({
         Load more {noun}
       </Button>
     </div>
+  );
+}
+
+/**
+ * A growing list as a `Screen`: the skeleton until the first page, the failure with Try again,
+ * `empty` when there is nothing, else `children(items)` and Load more.
+ */
+export function GrowingScreen<T>({
+  list,
+  noun,
+  loading,
+  empty,
+  children,
+}: {
+  list: GrowingList<T>;
+  /** What Load more loads ("reviews"). */
+  noun: string;
+  loading: string;
+  empty: ReactNode;
+  children: (items: T[]) => ReactNode;
+}) {
+  const read: ReadShape<T[]> = {
+    status: list.status,
+    error: list.error,
+    data: list.status === 'success' || list.items.length ? list.items : null,
+  };
+  return (
+    <Screen
+      read={read}
+      onRetry={() => void list.reload()}
+      loading={loading}
+      empty={empty}
+      isEmpty={(items) => items.length === 0}
+    >
+      {(items) => (
+        <>
+          {children(items)}
+          <LoadMore list={list} noun={noun} />
+        </>
+      )}
+    </Screen>
   );
 }

@@ -7,22 +7,40 @@ import { Alert } from './ui.tsx';
 const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
 
-/** Skeleton heights: a line, a row, a panel, a page section. */
-const heights = { line: 'h-12', row: 'h-16', panel: 'h-40', page: 'h-64' } as const;
+/** Skeleton heights: a line, a row, a card, a panel, a page section, a video. */
+const heights = {
+  line: 'h-12',
+  row: 'h-16',
+  card: 'h-24',
+  panel: 'h-40',
+  page: 'h-64',
+  video: 'aspect-video',
+} as const;
 export type SkeletonSize = keyof typeof heights;
 
-/** A skeleton while something loads: `rows` blocks of `size`, announced by `label`. */
+/** Side by side from the small or large breakpoint up (cards, charts). */
+const grids = { 2: 'grid gap-4 lg:grid-cols-2', 4: 'grid gap-3 sm:grid-cols-2 lg:grid-cols-4' };
+
+/**
+ * A skeleton while something loads: `rows` blocks of `size`, announced by `label`; in a grid of
+ * `columns` when what loads is laid out so.
+ */
 export function Loading({
   label,
   size = 'panel',
   rows = 1,
+  columns,
 }: {
   label: string;
   size?: SkeletonSize;
   rows?: number;
+  columns?: keyof typeof grids;
 }) {
   return (
-    <div aria-busy="true" className="flex animate-pulse flex-col gap-3">
+    <div
+      aria-busy="true"
+      className={`animate-pulse ${columns ? grids[columns] : 'flex flex-col gap-3'}`}
+    >
       <span className="sr-only">{label}</span>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className={`${heights[size]} rounded-2xl bg-ink-800`} />
@@ -68,6 +86,7 @@ export function Screen<T>({
   loading,
   size,
   rows,
+  columns,
   empty,
   isEmpty,
   children,
@@ -78,6 +97,7 @@ export function Screen<T>({
   loading: string;
   size?: SkeletonSize;
   rows?: number;
+  columns?: 2 | 4;
   empty?: ReactNode;
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
@@ -88,7 +108,12 @@ export function Screen<T>({
     return failed ? (
       <ReadError error={read.error} onRetry={onRetry} />
     ) : (
-      <Loading label={loading} {...(size ? { size } : {})} {...(rows ? { rows } : {})} />
+      <Loading
+        label={loading}
+        {...(size ? { size } : {})}
+        {...(rows ? { rows } : {})}
+        {...(columns ? { columns } : {})}
+      />
     );
   return (
     <>

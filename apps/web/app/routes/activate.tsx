@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { fetchProfile } from '../features/users/api.ts';
@@ -92,15 +92,7 @@ export default function Activate() {
         )}
         {resend.status === 'success' && <Alert tone="success">{resend.data?.message}</Alert>}
         {resend.status === 'failure' && resend.error && <Alert>{resend.error.error}</Alert>}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={verify.error?.fields?.email}
-        />
+        <EmailField value={email} onChange={setEmail} error={verify.error?.fields?.email} />
         <Field
           label="Code"
           name="code"

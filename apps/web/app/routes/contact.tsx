@@ -20,7 +20,7 @@ import {
   supportMessages as m,
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
-import { Alert, Button, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, EmailField, Field, FormError } from '../components/ui.tsx';
 import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
 import { resetContact } from '../features/support/slice.ts';
@@ -289,16 +289,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
                   onChange={(e) => set('name')(e.target.value)}
                   error={fields.name}
                 />
-                <Field
-                  label="Email"
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  required
-                  value={email}
-                  onChange={(e) => set('email')(e.target.value)}
-                  error={fields.email}
-                />
+                <EmailField value={email} onChange={set('email')} error={fields.email} />
               </div>
               <Field
                 label="Subject"

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
 import {
   checkForgotPasswordCode,
   resetForgotPassword,
@@ -62,15 +62,7 @@ export default function ForgotPassword() {
           {sendEmail.status === 'failure' && (
             <FormError error={sendEmail.error} shows={['email']} />
           )}
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={sendEmail.error?.fields?.email}
-          />
+          <EmailField value={email} onChange={setEmail} error={sendEmail.error?.fields?.email} />
           <Button type="submit" loading={sendEmail.status === 'loading'} disabled={!email}>
             Send code
           </Button>

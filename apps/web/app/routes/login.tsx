@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
 import { login } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -97,16 +97,7 @@ export default function Login() {
             </Link>
           </Alert>
         )}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fields.email}
-        />
+        <EmailField value={email} onChange={setEmail} error={fields.email} />
         <Field
           label="Password"
           name="password"

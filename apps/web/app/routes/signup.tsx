@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Button, Card, Field, FormError } from '../components/ui.tsx';
+import { Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
 import { signup } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -42,16 +42,7 @@ export default function Signup() {
         {state.status === 'failure' && (
           <FormError error={state.error} shows={['email', 'password']} />
         )}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fields.email}
-        />
+        <EmailField value={email} onChange={setEmail} error={fields.email} />
         <Field
           label="Password"
           name="password"

@@ -1,9 +1,8 @@
 import { discordRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
-import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
@@ -25,14 +24,9 @@ beforeAll(async () => {
   t = await startTestApp({}, { poolSize: 1 });
   await discordOverHttp(t);
   await watchMembers(t.deps, { error: () => undefined });
-  const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
-  const vendor = await createVendor(t, { userId: owner.id, vendorUrl: 'discord-vendor' });
+  const vendor = await signedInVendor(t, { vendorUrl: 'discord-vendor' });
   vendorUrl = vendor.vendorUrl;
-  vendorToken = await t.deps.tokens.sign({
-    sub: owner.id,
-    email: owner.email,
-    roles: ['buyer', 'vendor'],
-  });
+  vendorToken = vendor.token;
   product = await createProduct(t, vendor.id, { kind: 'community', amount: 5_000 });
   guild = await seedSandboxGuild(t.database.db, {
     name: 'Access Test Traders',

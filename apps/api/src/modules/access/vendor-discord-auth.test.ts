@@ -2,9 +2,8 @@ import { discordMessages as m, discordRoutes as r } from '@tradeshelf/contract';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
-import { createUser } from '../../../test/factories/users.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
@@ -24,16 +23,7 @@ let buyerToken: string;
 /** The Discord account that owns the vendor's server (and so may add bots to it). */
 const SIGNAL_OWNER = 'signal_owner';
 
-async function makeVendor(name: string): Promise<Vendor> {
-  const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
-  const v = await createVendor(t, { userId: owner.id, displayName: name });
-  const token = await t.deps.tokens.sign({
-    sub: owner.id,
-    email: owner.email,
-    roles: ['buyer', 'vendor'],
-  });
-  return { id: v.id, token };
-}
+const makeVendor = (name: string): Promise<Vendor> => signedInVendor(t, { displayName: name });
 
 /** Signs in on the sandbox's pages (any name works there, as its page says); returns the cookie. */
 async function sandboxSignIn(username: string): Promise<string> {

@@ -7,9 +7,8 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
+import { itemSummaries, vendorProductCursor, vendorProductPage } from '../catalog/index.ts';
 
 type Role = { id: string; name: string };
 
@@ -34,8 +33,7 @@ export async function vendorServers(
   };
 }
 
-/** The last product shown; its place is read from its row (another vendor's reads nothing). */
-const COMMUNITY_CURSOR = cursorKind('community-product', [cursorField.id]);
+const COMMUNITY_CURSOR = vendorProductCursor('community-product');
 
 /** The vendor's community products, each with its binding (null until bound). */
 export async function communityProducts(
@@ -44,10 +42,9 @@ export async function communityProducts(
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ products: VendorCommunityProduct[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const { products, more } = await vendorProductRefs(db, vendorId, {
+  const { products, nextCursor } = await vendorProductPage(deps, vendorId, COMMUNITY_CURSOR, {
+    ...page,
     kinds: ['community'],
-    limit: page.limit,
-    after: page.cursor ? deps.cursors.decode(COMMUNITY_CURSOR, page.cursor)[0] : null,
   });
   const ids = products.map((p) => p.id);
   const bound = ids.length
@@ -79,8 +76,7 @@ export async function communityProducts(
           : null,
       };
     }),
-    nextCursor:
-      more && products.length ? deps.cursors.encode(COMMUNITY_CURSOR, [products.at(-1)!.id]) : null,
+    nextCursor,
   };
 }
 

@@ -1,6 +1,5 @@
 import { affiliateMessages, affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   generateRef,
@@ -12,8 +11,8 @@ import {
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
+import type { TestApp } from '../../../test/harness.ts';
 import { retryPayouts } from './payouts.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_payouts';
@@ -25,13 +24,8 @@ let seq = 0;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  t = await startTestApp({
-    PAYMENTS_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_affiliates',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
+  t = await startStripeApp(stripe, WEBHOOK_SECRET, {
     PLATFORM_FEE_BPS: '500',
-    PLATFORM_FEE_FIXED: '0',
     AFFILIATE_MIN_PAYOUT: '1000',
   });
   vendor = await createVendor(t);
@@ -43,28 +37,8 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_aff_${++seq}`) {
-  const payload = JSON.stringify({
-    id,
-    object: 'event',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    type,
-    data: { object },
-  });
-  return t.app.inject({
-    method: 'POST',
-    url: PAYMENTS_WEBHOOK_PATH,
-    payload,
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-        payload,
-        secret: WEBHOOK_SECRET,
-      }),
-    },
-  });
-}
+const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_aff_${++seq}`) =>
+  postStripeEvent(t, WEBHOOK_SECRET, type, object, id);
 
 /** An affiliate with one referred Stripe sale past its hold and a Stripe account that can be paid. */
 async function affiliateWithBalance() {

@@ -22,14 +22,17 @@ export {
   type VendorSummary,
 } from './summaries.ts';
 export { vendorRoutes, type VendorContext } from './vendor-route.ts';
-export { productOptionsOfVendor, type ProductOption } from './product-options.ts';
-export { vendorProductRefs, type VendorProductRef } from './vendor-product-refs.ts';
+export {
+  vendorProductCursor,
+  vendorProductPage,
+  vendorProductRefs,
+  type VendorProductRef,
+} from './vendor-product-refs.ts';
 export { vendorItems, type VendorItem } from './vendor-products.ts';
 export {
   productBasics,
   vendorProduct,
   vendorProductOfKind,
-  vendorProductsOfKind,
   type VendorProductRow,
 } from './vendor-kinds.ts';
 export {

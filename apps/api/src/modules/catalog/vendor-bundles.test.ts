@@ -12,10 +12,9 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor, searchWord } from '../../../test/factories/catalog.ts';
+import { createProduct, searchWord, signedInVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import type { CallOptions, TestApp } from '../../../test/harness.ts';
 import { startTestAppWithPages } from '../../../test/pages.ts';
@@ -35,16 +34,10 @@ afterAll(async () => {
 
 /** A vendor with a storefront and two published products (one-time prices 49.00 and 29.00). */
 async function newVendor() {
-  const user = await createUser(t, { roles: ['buyer', 'vendor'] });
-  const vendor = await createVendor(t, { userId: user.id });
-  const token = await t.deps.tokens.sign({
-    sub: user.id,
-    email: user.email,
-    roles: ['buyer', 'vendor'],
-  });
+  const vendor = await signedInVendor(t);
   const a = await createProduct(t, vendor.id, { title: `Ribbon ${searchWord()}`, amount: 4900 });
   const b = await createProduct(t, vendor.id, { title: `Alerts ${searchWord()}`, amount: 2900 });
-  return { ...vendor, user, token, a, b };
+  return { ...vendor, a, b };
 }
 
 const draft = (

@@ -1,5 +1,6 @@
-// What delivery modules (courses, licences) need of a vendor's own products: the products of one
-// kind, and one of them by id, so they can check ownership without reading catalog's tables.
+// What delivery modules (courses, licences) need of a vendor's own products: one of them by id
+// and kind, so they can check ownership without reading catalog's tables (their lists are
+// `vendorProductPage`'s).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 
@@ -23,22 +24,6 @@ const view = (r: Row): VendorProductRow => ({
   slug: r.slug,
   isActive: r.is_active,
 });
-
-/** The vendor's products of `kind`, by title; `offset`/`limit` page them (one extra row tells more). */
-export async function vendorProductsOfKind(
-  db: Tx,
-  vendorId: string,
-  kind: string,
-  page: { offset: number; limit: number },
-): Promise<{ products: VendorProductRow[]; more: boolean }> {
-  const found = await db.execute<Row>(sql`select id, title, slug, is_active from products
-    where vendor_id = ${vendorId} and kind = ${kind}
-    order by lower(title), id offset ${page.offset} limit ${page.limit + 1}`);
-  return {
-    products: found.rows.slice(0, page.limit).map(view),
-    more: found.rows.length > page.limit,
-  };
-}
 
 /** One of the vendor's products of `kind`; null when it is not the vendor's or of another kind. */
 export async function vendorProductOfKind(

@@ -10,10 +10,9 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor, searchWord } from '../../../test/factories/catalog.ts';
+import { createProduct, searchWord, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
-import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type CallOptions, type TestApp } from '../../../test/harness.ts';
 import { startTestAppWithPages } from '../../../test/pages.ts';
@@ -32,16 +31,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newVendor() {
-  const user = await createUser(t, { roles: ['buyer', 'vendor'] });
-  const vendor = await createVendor(t, { userId: user.id });
-  const token = await t.deps.tokens.sign({
-    sub: user.id,
-    email: user.email,
-    roles: ['buyer', 'vendor'],
-  });
-  return { ...vendor, token };
-}
+const newVendor = () => signedInVendor(t);
 
 const draft = (overrides: Partial<VendorProductInput> = {}): VendorProductInput => ({
   kind: 'indicator',

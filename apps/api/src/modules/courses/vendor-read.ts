@@ -3,11 +3,10 @@
 import type { VendorCourse, VendorCourseSummary } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
-import { vendorProductsOfKind, type VendorProductRow } from '../catalog/index.ts';
+import { vendorProductCursor, vendorProductPage, type VendorProductRow } from '../catalog/index.ts';
 import { filesOf, outlinesOf } from './repository.ts';
 
-const VENDOR_COURSES_CURSOR = cursorKind('vendor-courses', [cursorField.count(999_999)]);
+const VENDOR_COURSES_CURSOR = vendorProductCursor('vendor-courses');
 
 export async function vendorCourses(
   deps: AppDeps,
@@ -15,10 +14,9 @@ export async function vendorCourses(
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ courses: VendorCourseSummary[]; nextCursor: string | null }> {
   const db = deps.database.db;
-  const [offset] = page.cursor ? deps.cursors.decode(VENDOR_COURSES_CURSOR, page.cursor) : [0];
-  const { products, more } = await vendorProductsOfKind(db, vendorId, 'course', {
-    offset,
-    limit: page.limit,
+  const { products, nextCursor } = await vendorProductPage(deps, vendorId, VENDOR_COURSES_CURSOR, {
+    ...page,
+    kinds: ['course'],
   });
   const ids = products.map((p) => p.id);
   const counts = new Map<string, Record<string, number | string | null>>();
@@ -50,7 +48,7 @@ export async function vendorCourses(
         learners: Number(c?.learners ?? 0),
       };
     }),
-    nextCursor: more ? deps.cursors.encode(VENDOR_COURSES_CURSOR, [offset + page.limit]) : null,
+    nextCursor,
   };
 }
 

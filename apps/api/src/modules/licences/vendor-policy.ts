@@ -12,12 +12,12 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { FileReader } from '../../platform/multipart.ts';
 import {
+  vendorProductCursor,
   vendorProductOfKind,
-  vendorProductsOfKind,
+  vendorProductPage,
   vendorSummaries,
   type VendorProductRow,
 } from '../catalog/index.ts';
@@ -89,22 +89,18 @@ async function appViews(
 }
 
 /** How many apps the pages before showed. */
-const APPS_CURSOR = cursorKind('licence-apps', [cursorField.count(999_999)]);
+const APPS_CURSOR = vendorProductCursor('licence-apps');
 
 export async function vendorLicenceApps(
   deps: AppDeps,
   vendorId: string,
   page: { limit: number; cursor?: string | undefined },
 ) {
-  const [offset] = page.cursor ? deps.cursors.decode(APPS_CURSOR, page.cursor) : [0];
-  const { products, more } = await vendorProductsOfKind(deps.database.db, vendorId, 'app', {
-    offset,
-    limit: page.limit,
+  const { products, nextCursor } = await vendorProductPage(deps, vendorId, APPS_CURSOR, {
+    ...page,
+    kinds: ['app'],
   });
-  return {
-    apps: await appViews(deps, products),
-    nextCursor: more ? deps.cursors.encode(APPS_CURSOR, [offset + page.limit]) : null,
-  };
+  return { apps: await appViews(deps, products), nextCursor };
 }
 
 /** The vendor's keys, the current one first, with how many licences each signs for. */

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { couponDiscount } from './pricing.ts';
-import { one, type CouponRow } from './repository.ts';
+import { couponScopeIds, one, type CouponRow } from './repository.ts';
 import * as catalog from '../catalog/index.ts';
 import { type Item, releaseHolds, resolveItem, rule } from './items.ts';
 
@@ -19,9 +19,7 @@ export async function findCoupon(
   const coupon = await one<CouponRow>(
     db,
     sql`select id, code, type, percent_off, amount_off, currency, product_id, duration, expires_at,
-          max_redemptions, redemptions, is_active, starts_at, max_per_buyer,
-          array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
-            union select c.product_id where c.product_id is not null) as scope_ids
+          max_redemptions, redemptions, is_active, starts_at, max_per_buyer, ${couponScopeIds}
         from coupons c where vendor_id = ${item.vendor_id} and upper(code) = upper(${code})`,
   );
   const field = (message: string) => rule(message, { coupon: message });

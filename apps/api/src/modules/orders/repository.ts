@@ -12,6 +12,10 @@ export async function one<T>(db: Tx, query: SQL): Promise<T | null> {
   return (await rows<T>(db, query))[0] ?? null;
 }
 
+/** The products a coupon (`c`) is limited to, its older single `product_id` included. */
+export const couponScopeIds = sql`array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
+      union select c.product_id where c.product_id is not null) as scope_ids`;
+
 export interface CouponRow {
   id: string;
   code: string;

@@ -8,7 +8,7 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
   buyPaidProduct,
   createBuyer,
@@ -28,9 +28,6 @@ let signals: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
 
-const tokenOf = (userId: string) =>
-  t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
-
 beforeAll(async () => {
   t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Revoke Labs' });
@@ -42,8 +39,8 @@ beforeAll(async () => {
     amount: 9_000,
     extraPrices: [1_900],
   });
-  vendorToken = await tokenOf(vendor.userId);
-  otherToken = await tokenOf(other.userId);
+  vendorToken = await tokenOf(t, vendor.userId);
+  otherToken = await tokenOf(t, other.userId);
 });
 afterAll(async () => {
   await t?.close();

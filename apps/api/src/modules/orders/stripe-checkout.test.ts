@@ -1,13 +1,12 @@
 import { catalogRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import { postSignedWebhook, postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
+import type { TestApp } from '../../../test/harness.ts';
 import { processAutoRefunds } from './service.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
@@ -18,14 +17,7 @@ let product: Awaited<ReturnType<typeof createProduct>>;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  t = await startTestApp({
-    PAYMENTS_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_orders',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    PLATFORM_FEE_BPS: '1000',
-    PLATFORM_FEE_FIXED: '0',
-  });
+  t = await startStripeApp(stripe, WEBHOOK_SECRET, { PLATFORM_FEE_BPS: '1000' });
   vendor = await createVendor(t, { vendorUrl: 'stripe-vendor' });
   product = await createProduct(t, vendor.id, { title: 'Stripe Tool', amount: 8_000 });
   await t.database.db
@@ -38,28 +30,11 @@ afterAll(async () => {
 });
 
 /** Posts a raw webhook body with a real Stripe signature (by default, with the app's secret). */
-function signedPost(payload: string, secret = WEBHOOK_SECRET) {
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return t.app.inject({
-    method: 'POST',
-    url: WEBHOOK_PATH,
-    payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-  });
-}
+const signedPost = (payload: string, secret = WEBHOOK_SECRET) =>
+  postSignedWebhook(t, payload, secret);
 
-function stripeEvent(type: string, object: Record<string, unknown>, id: string) {
-  return signedPost(
-    JSON.stringify({
-      id,
-      object: 'event',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      type,
-      data: { object },
-    }),
-  );
-}
+const stripeEvent = (type: string, object: Record<string, unknown>, id: string) =>
+  postStripeEvent(t, WEBHOOK_SECRET, type, object, id);
 
 describe('checkout against Stripe (loopback fake)', () => {
   it('creates a Connect checkout session and fulfils on the signed completed webhook', async () => {

@@ -9,7 +9,12 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import {
+  createBundle,
+  createProduct,
+  createVendor,
+  tokenOf,
+} from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -26,9 +31,6 @@ let bundle: Awaited<ReturnType<typeof createBundle>>;
 let vendorToken: string;
 let otherToken: string;
 
-const tokenOf = (userId: string) =>
-  t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
-
 beforeAll(async () => {
   t = await startTestApp();
   vendor = await createVendor(t);
@@ -37,8 +39,8 @@ beforeAll(async () => {
   beta = await createProduct(t, vendor.id, { title: 'Beta Alerts', amount: 5_000 });
   foreignProduct = await createProduct(t, other.id, { title: 'Not Yours' });
   bundle = await createBundle(t, vendor.id, [alpha.id, beta.id], 12_000);
-  vendorToken = await tokenOf(vendor.userId);
-  otherToken = await tokenOf(other.userId);
+  vendorToken = await tokenOf(t, vendor.userId);
+  otherToken = await tokenOf(t, other.userId);
 });
 afterAll(async () => {
   await t?.close();

@@ -13,32 +13,15 @@ import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
 import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { itemSummaries, productOptionsOfVendor, type ProductOption } from '../catalog/index.ts';
-import { one, rows } from './repository.ts';
+import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
+import { couponScopeIds, one, rows, type CouponRow } from './repository.ts';
 
-interface VendorCouponRow {
-  id: string;
-  code: string;
-  type: 'percent' | 'amount';
-  percent_off: number | null;
-  amount_off: number | null;
-  currency: string | null;
-  product_id: string | null;
-  duration: 'once' | 'forever';
-  starts_at: Date | string | null;
-  expires_at: Date | string | null;
-  max_redemptions: number | null;
-  max_per_buyer: number | null;
-  redemptions: number;
-  is_active: boolean;
+interface VendorCouponRow extends CouponRow {
   created_at: Date | string;
   created_key: string;
-  scope_ids: string[] | null;
 }
 
-const SELECT = sql`select c.*, ${timeKey(sql`c.created_at`)} as created_key,
-    array(select cp.product_id from coupon_products cp where cp.coupon_id = c.id
-      union select c.product_id where c.product_id is not null) as scope_ids
+const SELECT = sql`select c.*, ${timeKey(sql`c.created_at`)} as created_key, ${couponScopeIds}
   from coupons c`;
 
 /** A coupon's place in the newest-first list. */
@@ -57,10 +40,10 @@ function stateOf(c: VendorCouponRow, now = Date.now()): CouponState {
 async function present(db: Tx, found: VendorCouponRow[]): Promise<VendorCoupon[]> {
   const titles = await itemSummaries(
     db,
-    found.flatMap((c) => (c.scope_ids ?? []).map((id) => ({ type: 'product' as const, id }))),
+    found.flatMap((c) => c.scope_ids.map((id) => ({ type: 'product' as const, id }))),
   );
   return found.map((c) => {
-    const scope = c.scope_ids ?? [];
+    const scope = c.scope_ids;
     return {
       id: c.id,
       code: c.code,
@@ -98,11 +81,18 @@ async function ownCoupon(db: Tx, vendorId: string, id: string, lock = false) {
   return found;
 }
 
+/** How many of the vendor's products a coupon's scope offers (by title). */
+const PRODUCT_OPTIONS = 500;
+
 export async function listVendorCoupons(
   deps: AppDeps,
   vendorId: string,
   q: { limit: number; cursor?: string | undefined },
-): Promise<{ coupons: VendorCoupon[]; nextCursor: string | null; products: ProductOption[] }> {
+): Promise<{
+  coupons: VendorCoupon[];
+  nextCursor: string | null;
+  products: { id: string; title: string; isActive: boolean }[];
+}> {
   const db = deps.database.db;
   let after = sql`true`;
   if (q.cursor) {
@@ -122,7 +112,9 @@ export async function listVendorCoupons(
       found.length > q.limit && last
         ? deps.cursors.encode(COUPON_CURSOR, [last.created_key, last.id])
         : null,
-    products: await productOptionsOfVendor(db, vendorId),
+    products: (await vendorProductRefs(db, vendorId, { limit: PRODUCT_OPTIONS })).products.map(
+      (p) => ({ id: p.id, title: p.title, isActive: p.isActive }),
+    ),
   };
 }
 

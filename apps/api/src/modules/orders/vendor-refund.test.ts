@@ -7,17 +7,17 @@ import {
   type VendorSaleDetail,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
   buyPaidProduct,
   createBuyer,
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
+import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
 import { retryVendorRefunds } from './vendor-refund-retry.ts';
@@ -33,9 +33,6 @@ let tool: Awaited<ReturnType<typeof createProduct>>;
 let feed: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
-
-const tokenOf = (app: TestApp, userId: string) =>
-  app.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer', 'vendor'] });
 
 beforeAll(async () => {
   t = await startTestApp({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
@@ -423,14 +420,7 @@ describe('refunds through the Stripe adapter (loopback fake)', () => {
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    s = await startTestApp({
-      PAYMENTS_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_vendor_refunds',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-      PLATFORM_FEE_BPS: '1000',
-      PLATFORM_FEE_FIXED: '0',
-    });
+    s = await startStripeApp(stripe, WEBHOOK_SECRET, { PLATFORM_FEE_BPS: '1000' });
     seller = await createVendor(s, { vendorUrl: 'stripe-refunds' });
     product = await createProduct(s, seller.id, { title: 'Stripe Tool', amount: 5_000 });
   });
@@ -439,28 +429,8 @@ describe('refunds through the Stripe adapter (loopback fake)', () => {
     await stripe?.close();
   });
 
-  const event = (type: string, object: Record<string, unknown>, id: string) => {
-    const payload = JSON.stringify({
-      id,
-      object: 'event',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      type,
-      data: { object },
-    });
-    return s.app.inject({
-      method: 'POST',
-      url: PAYMENTS_WEBHOOK_PATH,
-      payload,
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-          payload,
-          secret: WEBHOOK_SECRET,
-        }),
-      },
-    });
-  };
+  const event = (type: string, object: Record<string, unknown>, id: string) =>
+    postStripeEvent(s, WEBHOOK_SECRET, type, object, id);
 
   it('asks Stripe for the amount under an idempotency key; the charge.refunded event settles it', async () => {
     const buyer = await createBuyer(s);

@@ -5,8 +5,8 @@ import { vendorRoutes } from '../catalog/index.ts';
 import { ownReview } from './own-review.ts';
 import { postReview } from './post-review.ts';
 import { reviewsReads } from './reads.ts';
-import { replyToReview } from './reply.ts';
-import { editReply, vendorReviews } from './vendor-reviews.ts';
+import { editReply, replyToReview } from './reply.ts';
+import { vendorReviews } from './vendor-reviews.ts';
 
 export async function reviewsModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;

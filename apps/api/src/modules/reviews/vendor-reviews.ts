@@ -1,15 +1,13 @@
-// Use cases (vendor): its reviews across its products, newest first; rewriting its reply.
+// Use case (vendor): its reviews across its products, newest first (replies are reply.ts's).
 import { reviewMessages as m, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
-import { AppError } from '../../platform/errors.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
 import { presentReview } from './presenter.ts';
-import { reviewColumns, reviewWhere, type ReviewRow } from './repository.ts';
-import { reviewRules } from './rules.ts';
+import { reviewColumns, type ReviewRow } from './repository.ts';
 
 /** A cursor names the last review shown; its place is read from the row (ADR 036). */
 const VENDOR_REVIEW_CURSOR = cursorKind('vendor-reviews', [cursorField.id], m.badCursor);
@@ -64,31 +62,4 @@ export async function vendorReviews(
         ? deps.cursors.encode(VENDOR_REVIEW_CURSOR, [page.at(-1)!.id])
         : null,
   };
-}
-
-/**
- * Rewrites the vendor's reply. A review with no reply yet is a conflict (reply first); another
- * vendor's, or a hidden one, is not found. The reply's date becomes the edit's: what buyers read
- * is dated when it was written.
- */
-export async function editReply(
-  deps: AppDeps,
-  userId: string,
-  vendorId: string,
-  reviewId: string,
-  text: string,
-): Promise<Review> {
-  await deps.limiter.consume([{ rule: reviewRules.write, key: userId }]);
-  const db = deps.database.db;
-  const mine = sql`r.id = ${reviewId} and r.vendor_id = ${vendorId} and r.hidden_reason is null`;
-  const updated = await db.execute<ReviewRow>(sql`update reviews r
-    set reply_text = ${text}, replied_at = now()
-    where ${mine} and r.reply_text is not null
-    returning ${reviewColumns}`);
-  const row = updated.rows[0];
-  if (!row) {
-    if (await reviewWhere(db, mine)) throw new AppError('conflict', m.noReplyYet);
-    throw new AppError('not_found', m.reviewNotFound);
-  }
-  return (await present(db, [row]))[0]!;
 }

@@ -7,9 +7,8 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
@@ -28,16 +27,7 @@ let otherVendor: Vendor;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let scriptIds: string[];
 
-async function makeVendor(displayName: string): Promise<Vendor> {
-  const owner = await createUser(t, { roles: ['buyer', 'vendor'] });
-  const v = await createVendor(t, { userId: owner.id, displayName });
-  const token = await t.deps.tokens.sign({
-    sub: owner.id,
-    email: owner.email,
-    roles: ['buyer', 'vendor'],
-  });
-  return { id: v.id, vendorUrl: v.vendorUrl, email: owner.email, token };
-}
+const makeVendor = (displayName: string): Promise<Vendor> => signedInVendor(t, { displayName });
 
 async function addScript(v: Vendor, name: string, code: string) {
   const res = await t.call(r.createTradingViewScript, {

@@ -1,6 +1,6 @@
 import { tradingviewRoutes as r, tradingViewMessages as m } from '@tradeshelf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -16,12 +16,7 @@ let buyerToken: string;
 
 async function makeVendor(displayName: string): Promise<Vendor> {
   const v = await createVendor(t, { displayName });
-  const token = await t.deps.tokens.sign({
-    sub: v.userId,
-    email: `${v.userId}@x.test`,
-    roles: ['buyer', 'vendor'],
-  });
-  return { id: v.id, vendorUrl: v.vendorUrl, token };
+  return { ...v, token: await tokenOf(t, v.userId) };
 }
 
 beforeAll(async () => {

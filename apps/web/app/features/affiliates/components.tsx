@@ -24,6 +24,7 @@ import { useCopy } from './hooks.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
 import { Loading } from '../../components/screen.tsx';
+import { cell, ListTable } from '../../components/list-table.tsx';
 
 const EarningsChart = lazy(() => import('./chart.tsx'));
 
@@ -413,8 +414,9 @@ const stateTone: Record<ReferralSale['state'], string> = {
 };
 
 const badge = 'inline-block rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap';
-const th = 'px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-400 uppercase';
-const td = 'px-3 py-2 align-top';
+const td = `${cell} align-top`;
+const referralColumns = ['Date', 'Sale', 'Commission', 'State'].map((label) => ({ label }));
+const withdrawalColumns = ['Requested', 'Amount', 'State'].map((label) => ({ label }));
 
 export function ReferralsTable({ referrals }: { referrals: ReferralSale[] }) {
   return (
@@ -425,52 +427,32 @@ export function ReferralsTable({ referrals }: { referrals: ReferralSale[] }) {
       {referrals.length === 0 ? (
         <p className="text-sm text-slate-400">No referred sales yet: share a link.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="referrals-table">
-            <thead>
-              <tr className="border-b border-ink-700">
-                <th scope="col" className={th}>
-                  Date
-                </th>
-                <th scope="col" className={th}>
-                  Sale
-                </th>
-                <th scope="col" className={th}>
-                  Commission
-                </th>
-                <th scope="col" className={th}>
-                  State
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800">
-              {referrals.map((r) => (
-                <tr key={r.id}>
-                  <td className={`${td} whitespace-nowrap text-slate-300`}>
-                    {formatDate(r.createdAt)}
-                  </td>
-                  <td className={td}>
-                    <span className="text-white">{r.itemTitle}</span>
-                    <span className="block text-xs text-slate-400">
-                      {r.vendorName} · {money(r.sale)}
-                    </span>
-                  </td>
-                  <td className={`${td} text-white tabular-nums`}>
-                    {money(r.commission)}
-                    {r.clawedBack.amount > 0 && (
-                      <span className="block text-xs text-rose-300">
-                        −{money(r.clawedBack)} clawed back
-                      </span>
-                    )}
-                  </td>
-                  <td className={td}>
-                    <span className={`${badge} ${stateTone[r.state]}`}>{stateLabel(r)}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable columns={referralColumns} testId="referrals-table">
+          {referrals.map((r) => (
+            <tr key={r.id}>
+              <td className={`${td} whitespace-nowrap text-slate-300`}>
+                {formatDate(r.createdAt)}
+              </td>
+              <td className={td}>
+                <span className="text-white">{r.itemTitle}</span>
+                <span className="block text-xs text-slate-400">
+                  {r.vendorName} · {money(r.sale)}
+                </span>
+              </td>
+              <td className={`${td} text-white tabular-nums`}>
+                {money(r.commission)}
+                {r.clawedBack.amount > 0 && (
+                  <span className="block text-xs text-rose-300">
+                    −{money(r.clawedBack)} clawed back
+                  </span>
+                )}
+              </td>
+              <td className={td}>
+                <span className={`${badge} ${stateTone[r.state]}`}>{stateLabel(r)}</span>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
     </section>
   );
@@ -498,41 +480,22 @@ export function WithdrawalsTable({ withdrawals }: { withdrawals: Payout[] }) {
       {withdrawals.length === 0 ? (
         <p className="text-sm text-slate-400">No payouts yet.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="withdrawals-table">
-            <thead>
-              <tr className="border-b border-ink-700">
-                <th scope="col" className={th}>
-                  Requested
-                </th>
-                <th scope="col" className={th}>
-                  Amount
-                </th>
-                <th scope="col" className={th}>
-                  State
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800">
-              {withdrawals.map((w) => (
-                <tr key={w.id}>
-                  <td className={`${td} whitespace-nowrap text-slate-300`}>
-                    {formatDate(w.createdAt)}
-                  </td>
-                  <td className={`${td} text-white tabular-nums`}>{money(w.amount)}</td>
-                  <td className={td}>
-                    <span className={`${badge} ${payoutTone[w.status]}`}>
-                      {payoutLabel[w.status]}
-                    </span>
-                    {w.failureReason && (
-                      <span className="mt-1 block text-xs text-slate-400">{w.failureReason}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable columns={withdrawalColumns} testId="withdrawals-table">
+          {withdrawals.map((w) => (
+            <tr key={w.id}>
+              <td className={`${td} whitespace-nowrap text-slate-300`}>
+                {formatDate(w.createdAt)}
+              </td>
+              <td className={`${td} text-white tabular-nums`}>{money(w.amount)}</td>
+              <td className={td}>
+                <span className={`${badge} ${payoutTone[w.status]}`}>{payoutLabel[w.status]}</span>
+                {w.failureReason && (
+                  <span className="mt-1 block text-xs text-slate-400">{w.failureReason}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
     </section>
   );

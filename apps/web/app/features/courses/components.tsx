@@ -9,6 +9,7 @@ import type {
 } from '@tradeshelf/contract';
 import { LockIcon } from '../../components/icons.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
+import { Loading, ReadError } from '../../components/screen.tsx';
 import { countLabel, formatDate, formatDuration, formatPrice } from '../../lib/format.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
@@ -184,23 +185,12 @@ function VideoPlayer({
   const source = video.data?.lessonId === lesson.id ? video.data : null;
   if (video.status === 'failure' && video.error)
     return (
-      <Alert>
-        {video.error.error}{' '}
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => videoId && void dispatch(fetchVideoUrl(videoId))}
-        >
-          Try again
-        </button>
-      </Alert>
+      <ReadError
+        error={video.error}
+        onRetry={() => videoId && void dispatch(fetchVideoUrl(videoId))}
+      />
     );
-  if (!source)
-    return (
-      <div className="aspect-video animate-pulse rounded-xl bg-ink-800" aria-busy="true">
-        <span className="sr-only">Loading the video…</span>
-      </div>
-    );
+  if (!source) return <Loading label="Loading the video…" size="video" />;
   return (
     <video
       key={source.url}

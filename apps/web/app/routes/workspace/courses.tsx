@@ -1,17 +1,16 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button } from '../../components/ui.tsx';
+import { Pager, useCursorPages } from '../../components/list-pager.tsx';
+import { Screen } from '../../components/screen.tsx';
+import { Alert } from '../../components/ui.tsx';
 import { fetchVendorCourses, type CoursesPage } from '../../features/workspace/courses/api.ts';
 import { useRead } from '../../features/workspace/request.ts';
 
 export default function VendorCourses() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
   const list = useRead<{ cursor?: string }, CoursesPage>(
     fetchVendorCourses,
-    cursor ? { cursor } : {},
+    pages.cursor ? { cursor: pages.cursor } : {},
   );
-  const courses = list.data?.courses ?? [];
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -25,48 +24,40 @@ export default function VendorCourses() {
           .
         </p>
       </div>
-      {list.error && <Alert>{list.error.error}</Alert>}
-      {list.status === 'loading' && !list.data && <p className="text-slate-400">Loading…</p>}
-      {list.status === 'success' && courses.length === 0 && (
-        <Alert tone="info">You have no course products yet.</Alert>
-      )}
-      <ul className="grid gap-3">
-        {courses.map((c) => (
-          <li key={c.productId}>
-            <Link
-              to={`/vendor/courses/${c.productId}`}
-              className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 hover:border-brand-500"
-            >
-              <span className="font-semibold text-white">
-                {c.title}
-                {!c.isActive && (
-                  <span className="ml-2 text-xs font-normal text-amber-300">not on sale</span>
-                )}
-              </span>
-              <span className="text-sm text-slate-400">
-                {c.moduleCount} modules · {c.lessonCount} lessons · {c.videoCount} videos ·{' '}
-                {c.learners} learners
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <div className="flex gap-2">
-        {cursors.length > 0 && (
-          <Button type="button" variant="ghost" onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous
-          </Button>
+      <Screen
+        read={list}
+        onRetry={() => void list.reload()}
+        loading="Loading your courses…"
+        rows={3}
+        size="row"
+        isEmpty={(page) => page.courses.length === 0 && !pages.cursor}
+        empty={<Alert tone="info">You have no course products yet.</Alert>}
+      >
+        {({ courses }) => (
+          <ul className="grid gap-3">
+            {courses.map((c) => (
+              <li key={c.productId}>
+                <Link
+                  to={`/vendor/courses/${c.productId}`}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 hover:border-brand-500"
+                >
+                  <span className="font-semibold text-white">
+                    {c.title}
+                    {!c.isActive && (
+                      <span className="ml-2 text-xs font-normal text-amber-300">not on sale</span>
+                    )}
+                  </span>
+                  <span className="text-sm text-slate-400">
+                    {c.moduleCount} modules · {c.lessonCount} lessons · {c.videoCount} videos ·{' '}
+                    {c.learners} learners
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
         )}
-        {list.data?.nextCursor && (
-          <Button
-            type="button"
-            variant="ghost"
-            onClick={() => setCursors([...cursors, list.data!.nextCursor!])}
-          >
-            Next
-          </Button>
-        )}
-      </div>
+      </Screen>
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={list.status === 'loading'} />
     </div>
   );
 }

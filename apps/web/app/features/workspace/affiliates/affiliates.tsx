@@ -11,13 +11,13 @@ import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import {
   focusRing,
-  LoadMore,
   Loading,
   PageHeader,
   Panel,
   ReadError,
   useNow,
   usePaged,
+  GrowingScreen,
 } from '../screen-kit.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
@@ -294,16 +294,17 @@ function Performance() {
   const list = usePaged<AffiliatesArg, AffiliateRow>(fetchAffiliates, {});
   return (
     <Panel title="Your affiliates">
-      {list.status === 'failure' ? (
-        <ReadError error={list.error} onRetry={list.reload} />
-      ) : list.status !== 'success' && !list.items.length ? (
-        <Loading label="Loading your affiliates…" />
-      ) : list.items.length === 0 ? (
-        <p className="text-sm text-slate-300">
-          No affiliates yet. Open your programme or invite someone.
-        </p>
-      ) : (
-        <>
+      <GrowingScreen
+        list={list}
+        noun="affiliates"
+        loading="Loading your affiliates…"
+        empty={
+          <p className="text-sm text-slate-300">
+            No affiliates yet. Open your programme or invite someone.
+          </p>
+        }
+      >
+        {(items) => (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Affiliates and what their links brought</caption>
@@ -327,7 +328,7 @@ function Performance() {
                 </tr>
               </thead>
               <tbody className="text-slate-200">
-                {list.items.map((a) => (
+                {items.map((a) => (
                   <tr key={a.id} className="border-t border-ink-700">
                     <th scope="row" className="py-2 pr-4 font-medium">
                       {a.username ?? 'No username yet'}
@@ -350,9 +351,8 @@ function Performance() {
               </tbody>
             </table>
           </div>
-          <LoadMore list={list} noun="affiliates" />
-        </>
-      )}
+        )}
+      </GrowingScreen>
     </Panel>
   );
 }

@@ -1,26 +1,10 @@
 import type { Conversion, TopProduct, VendorAnalytics } from '@tradeshelf/contract';
 import { lazy, Suspense } from 'react';
+import { Loading } from '../../../components/screen.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { chartRows, formatRate, periodLabel, totalCards } from './format.ts';
 
 const AnalyticsCharts = lazy(() => import('./charts.tsx'));
-
-export function AnalyticsSkeleton() {
-  return (
-    <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading analytics">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="h-24 animate-pulse rounded-xl bg-ink-800" />
-        ))}
-      </div>
-      <div className="grid gap-4 lg:grid-cols-2">
-        {[0, 1].map((i) => (
-          <div key={i} className="h-64 animate-pulse rounded-xl bg-ink-800" />
-        ))}
-      </div>
-    </div>
-  );
-}
 
 export function TotalsCards({ totals }: { totals: VendorAnalytics['totals'][number] }) {
   return (
@@ -58,15 +42,7 @@ export function SeriesSection({
       <h2 id="analytics-charts-title" className="text-lg font-semibold text-white">
         Over time ({series.currency.toUpperCase()})
       </h2>
-      <Suspense
-        fallback={
-          <div className="grid gap-4 lg:grid-cols-2">
-            {[0, 1, 2, 3].map((i) => (
-              <div key={i} className="h-64 animate-pulse rounded-xl bg-ink-800" />
-            ))}
-          </div>
-        }
-      >
+      <Suspense fallback={<Loading label="Loading the charts…" size="page" rows={4} columns={2} />}>
         <AnalyticsCharts rows={rows} currency={series.currency} />
       </Suspense>
       <details className="rounded-xl border border-ink-700 bg-ink-900 p-3">

@@ -72,7 +72,7 @@ describe('analytics screen', () => {
   it('shows a skeleton, then totals, top products and conversion, read with the bearer token', async () => {
     let release: ((a: { status: number; body: unknown }) => void) | null = null;
     const view = show(() => new Promise((resolve) => (release = resolve)));
-    expect(screen.getByLabelText('Loading analytics')).toBeTruthy();
+    expect(screen.getByText('Loading analytics…').closest('[aria-busy="true"]')).toBeTruthy();
     await waitFor(() => expect(release).not.toBeNull());
     release!({ status: 200, body: answer() });
     expect(await screen.findByText('5.9% of gross')).toBeTruthy();
@@ -118,7 +118,7 @@ describe('analytics screen', () => {
         : { status: 200, body: answer() },
     );
     expect(await screen.findByText('The service is busy.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('5.9% of gross')).toBeTruthy();
   });
 

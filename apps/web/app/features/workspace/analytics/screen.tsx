@@ -8,15 +8,10 @@ import type { VendorAnalytics } from '@tradeshelf/contract';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Screen } from '../../../components/screen.tsx';
 import { useAction, useRead } from '../request.ts';
 import { downloadVendorAnalyticsCsv, fetchVendorAnalytics, type AnalyticsFilters } from './api.ts';
-import {
-  AnalyticsSkeleton,
-  ConversionTable,
-  SeriesSection,
-  TopProductsTable,
-  TotalsCards,
-} from './components.tsx';
+import { ConversionTable, SeriesSection, TopProductsTable, TotalsCards } from './components.tsx';
 import {
   csvFilename,
   defaultInterval,
@@ -202,56 +197,55 @@ export function AnalyticsScreen() {
         )}
       </form>
 
-      {read.status === 'failure' && (
-        <Alert>
-          <span>{read.error?.error ?? 'Analytics could not be loaded.'}</span>{' '}
-          <button
-            type="button"
-            className="font-semibold underline"
-            onClick={() => void read.reload()}
-          >
-            Retry
-          </button>
-        </Alert>
-      )}
-      {!data && read.status !== 'failure' && <AnalyticsSkeleton />}
-      {data && isEmpty(data) && (
-        <div className="rounded-xl border border-ink-700 bg-ink-900 p-8 text-center">
-          <h2 className="text-lg font-semibold text-white">No sales in this range yet</h2>
-          <p className="mt-2 text-sm text-slate-400">
-            Sales, refunds and product page views show here as they happen. Try a longer range, or
-            publish a product to start selling.
-          </p>
-          <Link
-            to="/vendor/products"
-            className="mt-4 inline-block font-semibold text-brand-400 hover:text-brand-300"
-          >
-            Go to your products
-          </Link>
-        </div>
-      )}
-      {data && !isEmpty(data) && (
-        <div
-          className={`flex flex-col gap-6 ${read.status === 'loading' ? 'opacity-60' : ''}`}
-          aria-busy={read.status === 'loading' || undefined}
-        >
-          {shown?.totals && <TotalsCards totals={shown.totals} />}
-          {shown?.series && <SeriesSection series={shown.series} interval={data.range.interval} />}
-          <div className="grid gap-4 lg:grid-cols-2">
-            <TopProductsTable
-              title="Top products by net revenue"
-              rows={data.topProducts.byNet}
-              by="net"
-            />
-            <TopProductsTable
-              title="Top products by sales"
-              rows={data.topProducts.bySales}
-              by="sales"
-            />
+      <Screen
+        read={read}
+        onRetry={() => void read.reload()}
+        loading="Loading analytics…"
+        size="card"
+        rows={4}
+        columns={4}
+        isEmpty={isEmpty}
+        empty={
+          <div className="rounded-xl border border-ink-700 bg-ink-900 p-8 text-center">
+            <h2 className="text-lg font-semibold text-white">No sales in this range yet</h2>
+            <p className="mt-2 text-sm text-slate-400">
+              Sales, refunds and product page views show here as they happen. Try a longer range, or
+              publish a product to start selling.
+            </p>
+            <Link
+              to="/vendor/products"
+              className="mt-4 inline-block font-semibold text-brand-400 hover:text-brand-300"
+            >
+              Go to your products
+            </Link>
           </div>
-          <ConversionTable rows={data.conversion} />
-        </div>
-      )}
+        }
+      >
+        {(data) => (
+          <div
+            className={`flex flex-col gap-6 ${read.status === 'loading' ? 'opacity-60' : ''}`}
+            aria-busy={read.status === 'loading' || undefined}
+          >
+            {shown?.totals && <TotalsCards totals={shown.totals} />}
+            {shown?.series && (
+              <SeriesSection series={shown.series} interval={data.range.interval} />
+            )}
+            <div className="grid gap-4 lg:grid-cols-2">
+              <TopProductsTable
+                title="Top products by net revenue"
+                rows={data.topProducts.byNet}
+                by="net"
+              />
+              <TopProductsTable
+                title="Top products by sales"
+                rows={data.topProducts.bySales}
+                by="sales"
+              />
+            </div>
+            <ConversionTable rows={data.conversion} />
+          </div>
+        )}
+      </Screen>
     </div>
   );
 }

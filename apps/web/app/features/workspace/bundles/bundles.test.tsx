@@ -368,6 +368,64 @@ describe('the editor', () => {
   });
 });
 
+describe('two tabs', () => {
+  // Another tab saved first: the same notice and choices as the product editor's (issue 28).
+  const twoTabs = (puts: SeenRequest[]) => {
+    const theirs = bundle({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
+    return (req: SeenRequest): Answer => {
+      if (req.method === 'PUT') {
+        puts.push(req);
+        const body = req.body as { title: string; baseUpdatedAt?: string };
+        return body.baseUpdatedAt
+          ? { status: 409, body: { error: m.editConflict, code: 'conflict' } }
+          : { status: 200, body: { bundle: bundle({ title: body.title }) } };
+      }
+      if (req.method === 'GET' && req.path === '/api/v1/vendor/bundles/bnd_1')
+        return { status: 200, body: { bundle: theirs } };
+      return api(bundle())(req);
+    };
+  };
+
+  it('says so when another tab saved first, keeps what was typed, and lets the vendor replace it', async () => {
+    const ui = userEvent.setup();
+    const puts: SeenRequest[] = [];
+    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
+      signedIn: true,
+      answer: twoTabs(puts),
+    });
+    const title = screen.getByLabelText('Title');
+    await ui.clear(title);
+    await ui.type(title, 'My title');
+    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
+    expect(await screen.findByText(m.editConflict)).toBeTruthy();
+    expect((puts[0]!.body as { baseUpdatedAt: string }).baseUpdatedAt).toBe(
+      '2026-11-02T10:00:00.000Z',
+    );
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('My title');
+
+    await ui.click(screen.getByRole('button', { name: 'Save mine to replace it' }));
+    await waitFor(() => expect(screen.queryByText(m.editConflict)).toBeNull());
+    expect(puts).toHaveLength(2);
+    expect(puts[1]!.body).not.toHaveProperty('baseUpdatedAt');
+    expect(puts[1]!.body).toMatchObject({ title: 'My title' });
+  });
+
+  it('loads the other tab’s version when the vendor asks', async () => {
+    const ui = userEvent.setup();
+    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
+      signedIn: true,
+      answer: twoTabs([]),
+    });
+    await ui.type(screen.getByLabelText('Title'), ' v2');
+    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
+    await ui.click(await screen.findByRole('button', { name: 'Load the latest version' }));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Their title'),
+    );
+    expect(screen.queryByText(m.editConflict)).toBeNull();
+  });
+});
+
 describe('the bundle list', () => {
   it('offers to create the first bundle when there is none', async () => {
     renderWithApp(<VendorBundleList />, {

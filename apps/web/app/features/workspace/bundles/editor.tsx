@@ -21,7 +21,7 @@ import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
-import { EditorHeading } from '../products/index.ts';
+import { ConflictNotice, EditorHeading } from '../products/index.ts';
 import { useAction, useRead } from '../request.ts';
 import { Panel } from '../screen-kit.tsx';
 import {
@@ -171,6 +171,7 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
   const saving = savingOf(form);
   const needsConfirm = bundleNeedsPriceConfirmation(saving);
   const unpublish = useAction<string, VendorBundle>(unpublishVendorBundle);
+  const latest = useAction<string, VendorBundle>(fetchVendorBundle);
   const busy = create.busy || update.busy || publish.busy || unpublish.busy;
   const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
 
@@ -183,9 +184,10 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
 
   /**
    * Saves the form; answers the saved bundle, or null with the messages shown. A save says which
-   * version it started from, so another tab's edit is never overwritten unseen (409).
+   * version it started from, so another tab's edit is never overwritten unseen (409); `replace`
+   * is the vendor's choice to overwrite it.
    */
-  const save = async (): Promise<VendorBundle | null> => {
+  const save = async (replace = false): Promise<VendorBundle | null> => {
     const problems = checkForm(form);
     setErrors(problems);
     if (Object.keys(problems).length) return null;
@@ -196,7 +198,10 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
       ...(needsConfirm && confirmAbove ? { confirmPriceAboveValue: true } : {}),
     };
     const saved = bundle
-      ? await update.run({ id: bundle.id, body: { ...body, baseUpdatedAt: bundle.updatedAt } })
+      ? await update.run({
+          id: bundle.id,
+          body: replace ? body : { ...body, baseUpdatedAt: bundle.updatedAt },
+        })
       : await create.run(body);
     if (!saved) return null;
     setBundle(saved);
@@ -207,9 +212,22 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
     return saved;
   };
 
-  const onSave = async () => {
-    if (await save()) toast(m.saved);
+  const onSave = async (replace = false) => {
+    if (await save(replace)) toast(m.saved);
   };
+  // The other tab's version replaces what is typed here, by the vendor's choice.
+  const loadLatest = async () => {
+    if (!bundle) return;
+    const fresh = await latest.run(bundle.id);
+    if (!fresh) return;
+    update.reset();
+    setBundle(fresh);
+    setFormState(formFromBundle(fresh));
+    setDirty(false);
+    setErrors({});
+    toast('Loaded the latest version.');
+  };
+  const conflict = update.error?.code === 'conflict';
   const onPublish = async () => {
     const missing: Record<string, string> = publishProblems(form);
     if (needsConfirm && !confirmAbove && saving && priceOf(form))
@@ -257,8 +275,19 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
       />
 
       {/* A message for a field is said at the field; the banner only points there (issue 27). */}
-      <FormError error={failure} />
-      {Object.keys(shown).some((k) => shown[k]) && !formLevelMessage(failure) && (
+      {conflict ? (
+        <ConflictNotice
+          message={update.error?.error}
+          loadError={latest.error?.error}
+          loading={latest.busy}
+          busy={busy}
+          onLoadLatest={() => void loadLatest()}
+          onReplace={() => void onSave(true)}
+        />
+      ) : (
+        <FormError error={failure} />
+      )}
+      {Object.keys(shown).some((k) => shown[k]) && !conflict && !formLevelMessage(failure) && (
         <Alert>Some fields need attention: see the messages below.</Alert>
       )}
 

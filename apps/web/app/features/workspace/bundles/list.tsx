@@ -4,15 +4,26 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
-import { StatusPill, statusLabels } from '../products/index.ts';
+import {
+  FilterSelect,
+  ListHeading,
+  NoListings,
+  StatusPill,
+  statusLabels,
+} from '../products/index.ts';
 import { useRead } from '../request.ts';
 import { Screen } from '../../../components/screen.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
 import { fetchVendorBundles, type BundlesPage } from './api.ts';
 
 const PAGE = 20;
-
-const newBundleLink =
-  'rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400';
+const columns = [
+  { label: 'Bundle' },
+  { label: 'Status' },
+  { label: 'Products' },
+  { label: 'Price' },
+  { label: 'Edited' },
+];
 
 /** `/vendor/bundles`: every bundle of the vendor with its status, products and price, paged. */
 export function VendorBundleList() {
@@ -27,35 +38,24 @@ export function VendorBundleList() {
 
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold text-white">Bundles</h1>
-          <p className="text-sm text-slate-400">
-            Sell two or more of your products together, for one price.
-          </p>
-        </div>
-        <Link to="/vendor/bundles/new" className={newBundleLink}>
-          New bundle
-        </Link>
-      </div>
-      <label className="flex items-center gap-2 self-start text-sm text-slate-300">
-        Status
-        <select
-          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm text-slate-100 focus:border-brand-400"
+      <ListHeading
+        title="Bundles"
+        intro="Sell two or more of your products together, for one price."
+        newPath="/vendor/bundles/new"
+        newLabel="New bundle"
+      />
+      <div className="self-start">
+        <FilterSelect
+          label="Status"
           value={status}
-          onChange={(e) => {
-            setStatus(e.target.value as VendorProductStatus | '');
+          options={vendorProductStatuses}
+          labels={statusLabels}
+          onChange={(s) => {
+            setStatus(s);
             pages.reset();
           }}
-        >
-          <option value="">All</option>
-          {vendorProductStatuses.map((s) => (
-            <option key={s} value={s}>
-              {statusLabels[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+        />
+      </div>
 
       <Screen
         read={list}
@@ -63,82 +63,44 @@ export function VendorBundleList() {
         loading="Loading your bundles…"
         isEmpty={() => rows.length === 0 && !pages.cursor}
         empty={
-          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-            {status ? (
-              <p className="text-slate-300">No bundles with this status.</p>
-            ) : (
-              <>
-                <p className="text-slate-300">
-                  You have no bundles yet. Start with a draft: nobody sees it until you publish.
-                </p>
-                <Link to="/vendor/bundles/new" className={newBundleLink}>
-                  Create your first bundle
-                </Link>
-              </>
-            )}
-          </div>
+          <NoListings
+            filtered={status ? 'No bundles with this status.' : null}
+            noun="bundle"
+            newPath="/vendor/bundles/new"
+          />
         }
       >
         {() => (
-          <div className="overflow-x-auto rounded-2xl border border-ink-700">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-ink-900 text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Bundle
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Products
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Price
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Edited
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
-                {rows.map((b) => (
-                  <tr key={b.id} className="bg-ink-950">
-                    <td className="px-4 py-3">
-                      <Link
-                        to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
-                        className="font-semibold text-white hover:text-brand-300"
-                      >
-                        {b.title || 'Untitled bundle'}
-                      </Link>
-                      <span className="sr-only">, edit</span>
-                    </td>
-                    <td className="px-4 py-3">
-                      <StatusPill status={b.status} />
-                    </td>
-                    <td className="px-4 py-3 text-slate-300">{b.productsCount}</td>
-                    <td className="px-4 py-3 text-slate-300">
-                      {b.price ? (
-                        formatMoney(b.price.amount, b.price.currency)
-                      ) : (
-                        <span className="text-slate-400">No price</span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3 text-slate-400">{formatDate(b.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable columns={columns} busy={list.status === 'loading'}>
+            {rows.map((b) => (
+              <tr key={b.id} className="bg-ink-950">
+                <td className={cell}>
+                  <Link
+                    to={`/vendor/bundles/${encodeURIComponent(b.id)}`}
+                    className="font-semibold text-white hover:text-brand-300"
+                  >
+                    {b.title || 'Untitled bundle'}
+                  </Link>
+                  <span className="sr-only">, edit</span>
+                </td>
+                <td className={cell}>
+                  <StatusPill status={b.status} />
+                </td>
+                <td className={`${cell} text-slate-300`}>{b.productsCount}</td>
+                <td className={`${cell} text-slate-300`}>
+                  {b.price ? (
+                    formatMoney(b.price.amount, b.price.currency)
+                  ) : (
+                    <span className="text-slate-400">No price</span>
+                  )}
+                </td>
+                <td className={`${cell} text-slate-400`}>{formatDate(b.updatedAt)}</td>
+              </tr>
+            ))}
+          </ListTable>
         )}
       </Screen>
-      <Pager
-        page={pages.page}
-        nextCursor={list.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-        busy={list.status === 'loading'}
-      />
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={list.status === 'loading'} />
     </div>
   );
 }

@@ -189,13 +189,7 @@ export function CouponsPage() {
           </ul>
         )}
       </Screen>
-      <Pager
-        page={pages.page}
-        nextCursor={read.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-        busy={read.status === 'loading'}
-      />
+      <Pager pages={pages} nextCursor={read.data?.nextCursor} busy={read.status === 'loading'} />
     </div>
   );
 }

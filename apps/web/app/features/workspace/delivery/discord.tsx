@@ -26,12 +26,12 @@ import { leaveFor } from './navigation.ts';
 import { choiceProblem, problemLabel, rolesSummary } from './roles.ts';
 import {
   focusRing,
-  LoadMore,
   Loading,
   PageHeader,
   Panel,
   ReadError,
   usePaged,
+  GrowingScreen,
 } from '../screen-kit.tsx';
 
 export const DISCORD_PATH = '/vendor/delivery/discord';
@@ -442,22 +442,23 @@ export function DiscordSetup() {
       </Panel>
 
       <Panel title="Community products">
-        {products.status === 'failure' ? (
-          <ReadError error={products.error} onRetry={products.reload} />
-        ) : products.status !== 'success' && !products.items.length ? (
-          <Loading label="Loading your community products…" />
-        ) : products.items.length === 0 ? (
-          <p className="text-sm text-slate-300">
-            You have no Discord community products yet.{' '}
-            <Link to="/vendor/products/new" className="text-brand-300 underline">
-              Create one
-            </Link>
-            , then bind it here.
-          </p>
-        ) : (
-          <>
+        <GrowingScreen
+          list={products}
+          noun="products"
+          loading="Loading your community products…"
+          empty={
+            <p className="text-sm text-slate-300">
+              You have no Discord community products yet.{' '}
+              <Link to="/vendor/products/new" className="text-brand-300 underline">
+                Create one
+              </Link>
+              , then bind it here.
+            </p>
+          }
+        >
+          {(items) => (
             <ul className="flex flex-col gap-3">
-              {products.items.map((p) => (
+              {items.map((p) => (
                 <BindingRow
                   key={p.id}
                   product={p}
@@ -470,9 +471,8 @@ export function DiscordSetup() {
                 />
               ))}
             </ul>
-            <LoadMore list={products} noun="products" />
-          </>
-        )}
+          )}
+        </GrowingScreen>
       </Panel>
 
       <div ref={formRef}>

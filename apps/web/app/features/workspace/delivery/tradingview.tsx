@@ -32,13 +32,13 @@ import { taskTiming } from './overdue.ts';
 import {
   CopyButton,
   focusRing,
-  LoadMore,
   Loading,
   PageHeader,
   Panel,
   ReadError,
   useNow,
   usePaged,
+  GrowingScreen,
 } from '../screen-kit.tsx';
 
 /** The script form's problems, in the contract's words (the server says the same). */
@@ -182,26 +182,26 @@ function AccessQueue() {
           still have it on TradingView.
         </Alert>
       )}
-      {tasks.status === 'failure' ? (
-        <ReadError error={tasks.error} onRetry={tasks.reload} />
-      ) : tasks.status !== 'success' && !tasks.items.length ? (
-        <Loading label="Loading the access queue…" />
-      ) : tasks.items.length === 0 ? (
-        <p className="text-sm text-slate-300">
-          {status === 'pending'
-            ? 'Nothing to do: every buyer’s access is up to date.'
-            : 'No tasks.'}
-        </p>
-      ) : (
-        <>
+      <GrowingScreen
+        list={tasks}
+        noun="tasks"
+        loading="Loading the access queue…"
+        empty={
+          <p className="text-sm text-slate-300">
+            {status === 'pending'
+              ? 'Nothing to do: every buyer’s access is up to date.'
+              : 'No tasks.'}
+          </p>
+        }
+      >
+        {(items) => (
           <ul className="flex flex-col gap-3">
-            {tasks.items.map((t) => (
+            {items.map((t) => (
               <TaskRow key={t.id} task={t} now={now} onDone={tasks.replace} />
             ))}
           </ul>
-          <LoadMore list={tasks} noun="tasks" />
-        </>
-      )}
+        )}
+      </GrowingScreen>
     </Panel>
   );
 }
@@ -393,38 +393,40 @@ function Scripts() {
       )}
       <ScriptForm onAdded={(s) => scripts.set([...(scripts.data ?? []), s])} />
       <h3 className="mt-2 font-semibold text-white">Which products deliver which scripts</h3>
-      {products.status === 'failure' ? (
-        <ReadError error={products.error} onRetry={products.reload} />
-      ) : products.status !== 'success' && !products.items.length ? (
-        <Loading label="Loading your products…" />
-      ) : products.items.length === 0 ? (
-        <p className="text-sm text-slate-300">
-          You have no products yet.{' '}
-          <Link to="/vendor/products/new" className="text-brand-300 underline">
-            Create one
-          </Link>
-          .
-        </p>
-      ) : !scripts.data?.length ? (
-        <p className="text-sm text-slate-300">Add a script first.</p>
-      ) : (
-        <>
-          <ul className="flex flex-col gap-3">
-            {products.items.map((p) => (
-              <ProductScripts
-                key={p.id}
-                product={p}
-                scripts={scripts.data ?? []}
-                onSaved={(saved) => {
-                  products.replace(saved);
-                  void scripts.reload();
-                }}
-              />
-            ))}
-          </ul>
-          <LoadMore list={products} noun="products" />
-        </>
-      )}
+      <GrowingScreen
+        list={products}
+        noun="products"
+        loading="Loading your products…"
+        empty={
+          <p className="text-sm text-slate-300">
+            You have no products yet.{' '}
+            <Link to="/vendor/products/new" className="text-brand-300 underline">
+              Create one
+            </Link>
+            .
+          </p>
+        }
+      >
+        {(items) =>
+          !scripts.data?.length ? (
+            <p className="text-sm text-slate-300">Add a script first.</p>
+          ) : (
+            <ul className="flex flex-col gap-3">
+              {items.map((p) => (
+                <ProductScripts
+                  key={p.id}
+                  product={p}
+                  scripts={scripts.data ?? []}
+                  onSaved={(saved) => {
+                    products.replace(saved);
+                    void scripts.reload();
+                  }}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </GrowingScreen>
     </Panel>
   );
 }

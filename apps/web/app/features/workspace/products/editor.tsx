@@ -57,7 +57,7 @@ import {
 } from './form.ts';
 import { assetClassLabels, kindLabels } from './labels.ts';
 import { ProductFiles } from './files.tsx';
-import { EditorHeading } from './status.tsx';
+import { ConflictNotice, EditorHeading } from './status.tsx';
 import { Loading } from '../../../components/screen.tsx';
 
 const box = fieldBox;
@@ -453,26 +453,14 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         {/* A message for a field is said at the field; the banner only points there (issue 27). */}
         {!conflict && <FormError error={failure} />}
         {conflict && (
-          <div
-            role="alert"
-            className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-sm text-amber-100"
-          >
-            <p>{update.error?.error}</p>
-            {latest.error && <p className="text-rose-300">{latest.error.error}</p>}
-            <div className="flex flex-wrap gap-2">
-              <Button type="button" loading={latest.busy} onClick={() => void loadLatest()}>
-                Load the latest version
-              </Button>
-              <Button
-                type="button"
-                variant="ghost"
-                disabled={busy}
-                onClick={() => void onSave(true)}
-              >
-                Save mine to replace it
-              </Button>
-            </div>
-          </div>
+          <ConflictNotice
+            message={update.error?.error}
+            loadError={latest.error?.error}
+            loading={latest.busy}
+            busy={busy}
+            onLoadLatest={() => void loadLatest()}
+            onReplace={() => void onSave(true)}
+          />
         )}
         {Object.values(shown).some(Boolean) && !conflict && !formLevelMessage(failure) && (
           <Alert>Some fields need attention: see the messages below.</Alert>

@@ -1,3 +1,4 @@
 // What other workspace features use of the products folder: the status and kind labels.
 export { kindLabels, statusLabels } from './labels.ts';
-export { EditorHeading, StatusPill } from './status.tsx';
+export { ConflictNotice, EditorHeading, StatusPill } from './status.tsx';
+export { FilterSelect, ListHeading, NoListings } from './list-kit.tsx';

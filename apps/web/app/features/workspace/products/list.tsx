@@ -11,192 +11,111 @@ import type {
 } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
+import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
 import { fetchVendorProducts, type ProductsPage } from './api.ts';
 import { kindLabels, statusLabels } from './labels.ts';
 import { StatusPill } from './status.tsx';
+import { FilterSelect, ListHeading, NoListings } from './list-kit.tsx';
 
 const PAGE = 20;
+const columns = [
+  { label: 'Product' },
+  { label: 'Status' },
+  { label: 'Kind' },
+  { label: 'Price' },
+  { label: 'Edited' },
+];
 
 export const planLabel = (p: VendorPlan) =>
   `${formatMoney(p.amount, p.currency)} ${planBillingLabels[p.billing].toLowerCase()}`;
-
-const select =
-  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-sm text-slate-100 focus:border-brand-400';
 
 /** `/vendor/products`: every product of the vendor with its status, kind and price, paged. */
 export function VendorProductList() {
   const [status, setStatus] = useState<VendorProductStatus | ''>('');
   const [kind, setKind] = useState<ProductKind | ''>('');
-  // The cursors of the pages before this one, so "Previous" goes back without re-reading them all.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
   const list = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, {
     limit: PAGE,
     ...(status ? { status } : {}),
     ...(kind ? { kind } : {}),
-    ...(cursor ? { cursor } : {}),
+    ...(pages.cursor ? { cursor: pages.cursor } : {}),
   });
   const filtered = Boolean(status || kind);
   const rows = list.data?.products ?? [];
 
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-white">Products</h1>
-        <Link
-          to="/vendor/products/new"
-          className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-        >
-          New product
-        </Link>
-      </div>
+      <ListHeading title="Products" newPath="/vendor/products/new" newLabel="New product" />
       <div className="flex flex-wrap gap-3">
-        <label className="flex items-center gap-2 text-sm text-slate-300">
-          Status
-          <select
-            className={select}
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as VendorProductStatus | '');
-              setCursors([]);
-            }}
-          >
-            <option value="">All</option>
-            {vendorProductStatuses.map((s) => (
-              <option key={s} value={s}>
-                {statusLabels[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-2 text-sm text-slate-300">
-          Kind
-          <select
-            className={select}
-            value={kind}
-            onChange={(e) => {
-              setKind(e.target.value as ProductKind | '');
-              setCursors([]);
-            }}
-          >
-            <option value="">All</option>
-            {productKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindLabels[k]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={vendorProductStatuses}
+          labels={statusLabels}
+          onChange={(s) => {
+            setStatus(s);
+            pages.reset();
+          }}
+        />
+        <FilterSelect
+          label="Kind"
+          value={kind}
+          options={productKinds}
+          labels={kindLabels}
+          onChange={(k) => {
+            setKind(k);
+            pages.reset();
+          }}
+        />
       </div>
 
       <Screen
         read={list}
         onRetry={() => void list.reload()}
         loading="Loading your products…"
-        isEmpty={() => rows.length === 0 && !cursor}
+        isEmpty={() => rows.length === 0 && !pages.cursor}
         empty={
-          <div className="flex flex-col items-start gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-            {filtered ? (
-              <p className="text-slate-300">No products match these filters.</p>
-            ) : (
-              <>
-                <p className="text-slate-300">
-                  You have no products yet. Start with a draft: nobody sees it until you publish.
-                </p>
-                <Link
-                  to="/vendor/products/new"
-                  className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-                >
-                  Create your first product
-                </Link>
-              </>
-            )}
-          </div>
+          <NoListings
+            filtered={filtered ? 'No products match these filters.' : null}
+            noun="product"
+            newPath="/vendor/products/new"
+          />
         }
       >
         {() => (
-          <div className="overflow-x-auto rounded-2xl border border-ink-700">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-ink-900 text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Product
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Kind
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Price
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Edited
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800" aria-busy={list.status === 'loading'}>
-                {rows.map((p) => (
-                  <tr key={p.id} className="bg-ink-950">
-                    <td className="px-4 py-3">
-                      <Link
-                        to={`/vendor/products/${encodeURIComponent(p.id)}`}
-                        className="font-semibold text-white hover:text-brand-300"
-                      >
-                        {p.title || 'Untitled product'}
-                      </Link>
-                      <span className="sr-only">, edit</span>
-                    </td>
-                    <td className="px-4 py-3">
-                      <StatusPill status={p.status} />
-                    </td>
-                    <td className="px-4 py-3 text-slate-300">{kindLabels[p.kind]}</td>
-                    <td className="px-4 py-3 text-slate-300">
-                      {p.price ? (
-                        planLabel(p.price)
-                      ) : (
-                        <span className="text-slate-400">No plan</span>
-                      )}
-                      {p.plansCount > 1 && (
-                        <span className="text-slate-400"> +{p.plansCount - 1} more</span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3 text-slate-400">{formatDate(p.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable columns={columns} busy={list.status === 'loading'}>
+            {rows.map((p) => (
+              <tr key={p.id} className="bg-ink-950">
+                <td className={cell}>
+                  <Link
+                    to={`/vendor/products/${encodeURIComponent(p.id)}`}
+                    className="font-semibold text-white hover:text-brand-300"
+                  >
+                    {p.title || 'Untitled product'}
+                  </Link>
+                  <span className="sr-only">, edit</span>
+                </td>
+                <td className={cell}>
+                  <StatusPill status={p.status} />
+                </td>
+                <td className={`${cell} text-slate-300`}>{kindLabels[p.kind]}</td>
+                <td className={`${cell} text-slate-300`}>
+                  {p.price ? planLabel(p.price) : <span className="text-slate-400">No plan</span>}
+                  {p.plansCount > 1 && (
+                    <span className="text-slate-400"> +{p.plansCount - 1} more</span>
+                  )}
+                </td>
+                <td className={`${cell} text-slate-400`}>{formatDate(p.updatedAt)}</td>
+              </tr>
+            ))}
+          </ListTable>
         )}
       </Screen>
-      {(cursors.length > 0 || list.data?.nextCursor) && (
-        <nav aria-label="Pages" className="flex gap-3">
-          <Button
-            type="button"
-            variant="ghost"
-            disabled={!cursors.length}
-            onClick={() => setCursors((c) => c.slice(0, -1))}
-          >
-            Previous
-          </Button>
-          <Button
-            type="button"
-            variant="ghost"
-            disabled={!list.data?.nextCursor}
-            onClick={() => {
-              const next = list.data?.nextCursor;
-              if (next) setCursors((c) => [...c, next]);
-            }}
-          >
-            Next
-          </Button>
-        </nav>
-      )}
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={list.status === 'loading'} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { VendorProductStatus } from '@tradeshelf/contract/client';
 import { Link } from 'react-router';
+import { Button } from '../../../components/ui.tsx';
 import { statusLabels, statusStyles } from './labels.ts';
 
 /** A listing's state (draft, published, unpublished): products, bundles and the bundle picker. */
@@ -30,6 +31,44 @@ export function EditorHeading({
       <Link to={back.to} className="text-sm text-slate-400 hover:text-white">
         ← {back.label}
       </Link>
+    </div>
+  );
+}
+
+/**
+ * A save refused because another tab saved first (409): what was typed stays, and the vendor
+ * chooses to load the other version or to save theirs over it. Products and bundles both.
+ */
+export function ConflictNotice({
+  message,
+  loadError,
+  loading,
+  busy,
+  onLoadLatest,
+  onReplace,
+}: {
+  message: string | undefined;
+  loadError: string | undefined;
+  loading: boolean;
+  busy: boolean;
+  onLoadLatest: () => void;
+  onReplace: () => void;
+}) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-3 rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-sm text-amber-100"
+    >
+      <p>{message}</p>
+      {loadError && <p className="text-rose-300">{loadError}</p>}
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" loading={loading} onClick={onLoadLatest}>
+          Load the latest version
+        </Button>
+        <Button type="button" variant="ghost" disabled={busy} onClick={onReplace}>
+          Save mine to replace it
+        </Button>
+      </div>
     </div>
   );
 }

@@ -4,15 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, FormError } from '../../../components/ui.tsx';
 import { formatDate } from '../../../lib/format.ts';
-import {
-  focusRing,
-  LoadMore,
-  Loading,
-  PageHeader,
-  Panel,
-  ReadError,
-  usePaged,
-} from '../screen-kit.tsx';
+import { focusRing, PageHeader, Panel, usePaged, GrowingScreen } from '../screen-kit.tsx';
 import { useAction } from '../request.ts';
 import {
   editReviewReply,
@@ -191,26 +183,26 @@ export function VendorReviews() {
             Only reviews without a reply
           </label>
         </div>
-        {reviews.status === 'failure' ? (
-          <ReadError error={reviews.error} onRetry={reviews.reload} />
-        ) : reviews.status !== 'success' && !reviews.items.length ? (
-          <Loading label="Loading your reviews…" />
-        ) : reviews.items.length === 0 ? (
-          <p className="text-sm text-slate-300">
-            {filter.rating || filter.unreplied
-              ? 'No reviews match these filters.'
-              : 'No reviews yet. Buyers can review a product once they own it.'}
-          </p>
-        ) : (
-          <>
+        <GrowingScreen
+          list={reviews}
+          noun="reviews"
+          loading="Loading your reviews…"
+          empty={
+            <p className="text-sm text-slate-300">
+              {filter.rating || filter.unreplied
+                ? 'No reviews match these filters.'
+                : 'No reviews yet. Buyers can review a product once they own it.'}
+            </p>
+          }
+        >
+          {(items) => (
             <ul className="flex flex-col gap-3">
-              {reviews.items.map((r) => (
+              {items.map((r) => (
                 <ReviewItem key={r.id} review={r} onSaved={reviews.replace} />
               ))}
             </ul>
-            <LoadMore list={reviews} noun="reviews" />
-          </>
-        )}
+          )}
+        </GrowingScreen>
       </Panel>
     </div>
   );

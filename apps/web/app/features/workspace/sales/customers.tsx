@@ -7,6 +7,15 @@ import { useRead } from '../request.ts';
 import { fetchVendorCustomers, type CustomersPage } from './api.ts';
 import { exactMoney } from '../money-format.ts';
 import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
+
+const columns = [
+  { label: 'Buyer' },
+  { label: 'Purchases', align: 'right' },
+  { label: 'Spent', align: 'right' },
+  { label: 'First' },
+  { label: 'Latest' },
+] as const;
 
 export function CustomersList() {
   const [text, setText] = useState('');
@@ -49,56 +58,27 @@ export function CustomersList() {
         empty={<Alert tone="info">{q ? `No customer matches “${q}”.` : 'No customers yet.'}</Alert>}
       >
         {() => (
-          <div className="overflow-x-auto rounded-2xl border border-ink-700">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead className="bg-ink-900 text-xs tracking-wide text-slate-400 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Buyer
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Purchases
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Spent
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    First
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Latest
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800">
-                {customers.map((c) => (
-                  <tr key={c.buyer.email} className="text-slate-200">
-                    <td className="px-4 py-3">
-                      {c.buyer.username && (
-                        <span className="block font-semibold">{c.buyer.username}</span>
-                      )}
-                      <span className="text-slate-400">{c.buyer.email}</span>
-                    </td>
-                    <td className="px-4 py-3 text-right tabular-nums">{c.purchases}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">
-                      {c.spent.length ? c.spent.map(exactMoney).join(' · ') : '—'}
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(c.firstPurchaseAt)}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(c.lastPurchaseAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable columns={columns} busy={read.status === 'loading'} minWidth="min-w-[36rem]">
+            {customers.map((c) => (
+              <tr key={c.buyer.email} className="text-slate-200">
+                <td className={cell}>
+                  {c.buyer.username && (
+                    <span className="block font-semibold">{c.buyer.username}</span>
+                  )}
+                  <span className="text-slate-400">{c.buyer.email}</span>
+                </td>
+                <td className={`${cell} text-right tabular-nums`}>{c.purchases}</td>
+                <td className={`${cell} text-right tabular-nums`}>
+                  {c.spent.length ? c.spent.map(exactMoney).join(' · ') : '—'}
+                </td>
+                <td className={`${cell} whitespace-nowrap`}>{formatDate(c.firstPurchaseAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatDate(c.lastPurchaseAt)}</td>
+              </tr>
+            ))}
+          </ListTable>
         )}
       </Screen>
-      <Pager
-        page={pages.page}
-        nextCursor={read.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-        busy={read.status === 'loading'}
-      />
+      <Pager pages={pages} nextCursor={read.data?.nextCursor} busy={read.status === 'loading'} />
     </section>
   );
 }

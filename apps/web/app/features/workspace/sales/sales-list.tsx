@@ -8,6 +8,16 @@ import { useRead } from '../request.ts';
 import { fetchVendorSales, type SalesPage, type SalesQuery } from './api.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
+
+const columns = [
+  { label: 'Date' },
+  { label: 'Item' },
+  { label: 'Buyer' },
+  { label: 'Total', align: 'right' },
+  { label: 'Status' },
+  { label: 'Details', hidden: true },
+] as const;
 
 const filterLabels: Record<SaleFilter, string> = {
   paid: 'Paid',
@@ -107,74 +117,36 @@ export function SalesList() {
         }
       >
         {() => (
-          // relative: the header's sr-only text is placed against this scroller, not the page.
-          <div
-            className="relative overflow-x-auto rounded-2xl border border-ink-700"
-            aria-busy={read.status === 'loading'}
-          >
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <thead className="bg-ink-900 text-xs tracking-wide text-slate-400 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Date
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Item
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Buyer
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Total
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Details</span>
-                  </th>
+          <ListTable columns={columns} busy={read.status === 'loading'} minWidth="min-w-[40rem]">
+            {sales.map((s) => {
+              const st = saleStatus(s);
+              return (
+                <tr key={s.id} className="text-slate-200">
+                  <td className={`${cell} whitespace-nowrap`}>
+                    {formatDate(s.paidAt ?? s.createdAt)}
+                  </td>
+                  <td className={cell}>{s.item.title}</td>
+                  <td className={cell}>{s.buyer.username ?? s.buyer.email}</td>
+                  <td className={`${cell} text-right tabular-nums`}>{exactMoney(s.money.gross)}</td>
+                  <td className={cell}>
+                    <span className={badgeClass(st.tone)}>{st.label}</span>
+                  </td>
+                  <td className={`${cell} text-right`}>
+                    <Link
+                      to={`/vendor/sales/${encodeURIComponent(s.id)}`}
+                      className="font-semibold text-brand-300 hover:underline"
+                      aria-label={`View the sale of ${s.item.title} to ${s.buyer.username ?? s.buyer.email}`}
+                    >
+                      View
+                    </Link>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800">
-                {sales.map((s) => {
-                  const st = saleStatus(s);
-                  return (
-                    <tr key={s.id} className="text-slate-200">
-                      <td className="px-4 py-3 whitespace-nowrap">
-                        {formatDate(s.paidAt ?? s.createdAt)}
-                      </td>
-                      <td className="px-4 py-3">{s.item.title}</td>
-                      <td className="px-4 py-3">{s.buyer.username ?? s.buyer.email}</td>
-                      <td className="px-4 py-3 text-right tabular-nums">
-                        {exactMoney(s.money.gross)}
-                      </td>
-                      <td className="px-4 py-3">
-                        <span className={badgeClass(st.tone)}>{st.label}</span>
-                      </td>
-                      <td className="px-4 py-3 text-right">
-                        <Link
-                          to={`/vendor/sales/${encodeURIComponent(s.id)}`}
-                          className="font-semibold text-brand-300 hover:underline"
-                          aria-label={`View the sale of ${s.item.title} to ${s.buyer.username ?? s.buyer.email}`}
-                        >
-                          View
-                        </Link>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </ListTable>
         )}
       </Screen>
-      <Pager
-        page={pages.page}
-        nextCursor={read.data?.nextCursor}
-        onNext={pages.next}
-        onPrevious={pages.previous}
-        busy={read.status === 'loading'}
-      />
+      <Pager pages={pages} nextCursor={read.data?.nextCursor} busy={read.status === 'loading'} />
     </section>
   );
 }
