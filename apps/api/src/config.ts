@@ -276,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const cfg = parsed.data;
+  // Local runs reach the app's own Stripe sandbox (`/v1`) with its well-known test keys.
+  if (cfg.APP_ENV === 'local') {
+    cfg.STRIPE_SECRET_KEY ??= SANDBOX_STRIPE.secretKey;
+    cfg.STRIPE_WEBHOOK_SECRET ??= SANDBOX_STRIPE.webhookSecret;
+  }
   const problems: string[] = [];
   if (cfg.APP_ENV === 'production') {
     for (const name of secretNames)
@@ -313,6 +318,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const LOG_LEVEL = cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' ? 'warn' : 'info');
   return { ...cfg, HOST, LOG_LEVEL, ...secrets, ...discordSettings(cfg) };
 }
+
+/**
+ * The Stripe sandbox's keys in `local`: they guard nothing real (a test-mode key and endpoint secret
+ * in Stripe's formats), and a worker process must agree with the app.
+ */
+export const SANDBOX_STRIPE = {
+  secretKey: 'sk_test_tradeshelf_sandbox_local',
+  webhookSecret: 'whsec_tradeshelf_sandbox_local',
+} as const;
 
 /** The sandbox's well-known app: it guards nothing real, and a worker process must agree with the app. */
 export const SANDBOX_DISCORD = {
