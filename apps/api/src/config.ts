@@ -144,7 +144,7 @@ const envSchema = z.object({
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  /** Overrides the Stripe API origin (tests point it at a loopback fake). */
+  /** The Stripe API origin; outside production it defaults to the app's own sandbox (`/v1`). */
   STRIPE_API_URL: z.url().optional(),
   /** `sandbox` (the Discord look-alike under /sandbox/discord) or `discord`; sandbox is refused in production. */
   CHAT_PROVIDER: z.enum(['sandbox', 'discord']).default('sandbox'),
@@ -301,6 +301,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
+  if (cfg.APP_ENV === 'production' && cfg.STRIPE_API_URL)
+    problems.push('STRIPE_API_URL: production reaches Stripe itself');
+  // Outside production Stripe is the app's own sandbox (`/v1` on this origin) unless told otherwise.
+  if (cfg.APP_ENV !== 'production' && cfg.PAYMENTS_PROVIDER === 'stripe')
+    cfg.STRIPE_API_URL ??= (cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '');
   if (cfg.PAYMENTS_PROVIDER === 'stripe') {
     if (!cfg.STRIPE_SECRET_KEY)
       problems.push('STRIPE_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe');

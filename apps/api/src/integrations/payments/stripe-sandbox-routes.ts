@@ -4,6 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import { PAYMENTS_WEBHOOK_PATH } from './port.ts';
+import { stripeSandboxPages } from './stripe-sandbox-pages.ts';
 import { SANDBOX_API_VERSION } from './stripe-sandbox-objects.ts';
 import {
   stripeId,
@@ -197,7 +198,9 @@ export async function stripeSandboxModule(app: FastifyInstance): Promise<void> {
         ).statusCode,
     );
   }
-  {
+  // Its hosted pages, where its API sends browsers (the old sandbox's own pages otherwise).
+  if (!app.deps.sandbox) await app.register(async (pages) => stripeSandboxPages(pages, sandbox));
+  await app.register(async (app) => {
     // The SDK's bodies: form-encoded, read as text and decoded the way Stripe decodes them.
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -332,7 +335,7 @@ export async function stripeSandboxModule(app: FastifyInstance): Promise<void> {
         .where(eq(sandboxStripeRequests.id, logged.id));
       return send(status, body);
     }
-  }
+  });
 }
 
 const conflict = () => ({

@@ -528,7 +528,7 @@ describe('Connect: accounts, links, transfers and reversals', () => {
       returnUrl: 'https://shop.test/return',
     });
     expect(accountId).toMatch(/^acct_[A-Za-z0-9]{16}$/);
-    expect(url).toContain(`/sandbox/connect/${accountId}/`);
+    expect(url).toContain(`/sandbox/connect/${accountId}.`);
     expect(await payments.connectAccountStatus(accountId)).toMatchObject({
       chargesEnabled: false,
       detailsSubmitted: false,

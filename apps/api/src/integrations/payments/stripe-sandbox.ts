@@ -93,14 +93,14 @@ type Params = Record<string, unknown>;
 type Row = { data: Record<string, unknown>; private: Record<string, unknown> };
 
 /** What the sandbox keeps about a checkout besides the session Stripe shows. */
-interface SessionPrivate {
+export interface SessionPrivate {
   params: Stripe.Checkout.SessionCreateParams;
   line: SandboxLine;
   coupon: Stripe.Coupon | null;
 }
 
 /** What it keeps about a subscription: its line, its coupon and how many payments were charged. */
-interface SubscriptionPrivate {
+export interface SubscriptionPrivate {
   line: SandboxLine & { recurring: NonNullable<SandboxLine['recurring']> };
   coupon: Stripe.Coupon | null;
   /** Charges made so far (a trial's first invoice charges nothing). */
@@ -1018,7 +1018,7 @@ export class StripeSandbox {
       await w.update(found.data, { ...found.private, refreshUrl, returnUrl });
       return build.accountLink({
         created,
-        url: new URL(`/sandbox/connect/${accountId}/${expires}.${token}`, origin).toString(),
+        url: new URL(`/sandbox/connect/${accountId}.${expires}.${token}`, origin).toString(),
       });
     });
   }
@@ -1033,16 +1033,15 @@ export class StripeSandbox {
 
   /** The account behind a valid, unexpired onboarding link, with where to send the browser. */
   async accountForLink(
-    accountId: string,
     link: string,
   ): Promise<
     | { account: Stripe.Account; state: AccountState; returnUrl: string; refreshUrl: string }
     | 'expired'
     | null
   > {
-    const [expires, mac] = link.split('.');
-    if (!expires || !mac || !safeEqual(mac, this.linkToken(accountId, Number(expires))))
-      return null;
+    const [accountId, expires, mac] = link.split('.');
+    if (!accountId || !expires || !mac) return null;
+    if (!safeEqual(mac, this.linkToken(accountId, Number(expires)))) return null;
     const row = await this.row(accountId, 'account');
     if (!row) return null;
     const priv = row.private as { state: AccountState; returnUrl?: string; refreshUrl?: string };
@@ -1184,6 +1183,49 @@ export class StripeSandbox {
       await this.reverse(w, found.data, found.data.amount - found.data.amount_reversed, { reason });
       return true;
     });
+  }
+
+  /** Completed checkouts, newest first, with their subscription and first charge (the dashboard). */
+  async completedSessions(limit = 100): Promise<
+    Array<{
+      session: Stripe.Checkout.Session;
+      priv: SessionPrivate;
+      sub: Stripe.Subscription | null;
+      charge: Stripe.Charge | null;
+    }>
+  > {
+    const rows = await this.db
+      .select({ id: sandboxStripeObjects.id })
+      .from(sandboxStripeObjects)
+      .where(
+        and(
+          eq(sandboxStripeObjects.type, 'checkout.session'),
+          sql`${sandboxStripeObjects.data} @> '{"status":"complete"}'::jsonb`,
+        ),
+      )
+      .orderBy(sql`${sandboxStripeObjects.seq} desc`)
+      .limit(limit);
+    const out = [];
+    for (const { id } of rows) {
+      out.push(
+        await this.db.transaction(async (tx) => {
+          const w = new Work(tx as unknown as Db, null);
+          const found = (await w.get<Stripe.Checkout.Session>(id, 'checkout.session'))!;
+          const subId = found.data.subscription;
+          const sub =
+            typeof subId === 'string'
+              ? ((await w.get<Stripe.Subscription>(subId, 'subscription'))?.data ?? null)
+              : null;
+          return {
+            session: found.data,
+            priv: found.private as unknown as SessionPrivate,
+            sub,
+            charge: await this.firstCharge(w, id),
+          };
+        }),
+      );
+    }
+    return out;
   }
 
   /* ---------------------------------------------------------------- Webhooks */
