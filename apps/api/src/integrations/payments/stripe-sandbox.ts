@@ -583,6 +583,16 @@ export class StripeSandbox {
       };
       await w.update(next);
       await w.emit('checkout.session.completed', next);
+      if (typeof next.subscription === 'string') {
+        // Checkout then saves the card as the subscription's default, as Stripe does: an update.
+        const sub = (await w.get<Stripe.Subscription>(next.subscription, 'subscription'))!;
+        const withCard: Stripe.Subscription = {
+          ...sub.data,
+          default_payment_method: stripeId('pm'),
+        };
+        await w.update(withCard);
+        await w.emit('customer.subscription.updated', withCard, { default_payment_method: null });
+      }
       return next;
     });
   }
