@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -658,8 +659,14 @@ describe('events and webhook deliveries', () => {
       deliveredAt: null,
     });
     expect(event!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
-    // Not due yet: the sweep leaves it.
+    // Not due yet: the sweep leaves it, and forgets requests (idempotency keys) older than a day.
+    await t.database.db.execute(sql`update sandbox_stripe_requests
+      set created_at = now() - interval '25 hours' where path = '/v1/coupons'`);
     expect(await sandbox.sendDue()).toBe(0);
+    const left = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from sandbox_stripe_requests where path = '/v1/coupons'`,
+    );
+    expect(left.rows[0]!.n).toBe(0);
     expect(await sandbox.retry(event!.id)).toBe(true);
     const retried = eventsSince(from);
     expect(retried.map((e) => e.id)).toEqual([event!.id, event!.id]);

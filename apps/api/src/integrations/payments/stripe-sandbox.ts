@@ -6,7 +6,7 @@ import { backoff, safeEqual } from '../../lib.ts';
 import { PAYMENTS_WEBHOOK_PATH } from './port.ts';
 import * as build from './stripe-sandbox-objects.ts';
 import { nowSeconds, type AccountState, type SandboxLine } from './stripe-sandbox-objects.ts';
-import { sandboxStripeEvents, sandboxStripeObjects } from './tables.ts';
+import { sandboxStripeEvents, sandboxStripeObjects, sandboxStripeRequests } from './tables.ts';
 
 /*
  * The Stripe-compatible payments sandbox: the state behind `/v1/...` (see `stripe-sandbox-routes.ts`)
@@ -1295,8 +1295,14 @@ export class StripeSandbox {
     return ok;
   }
 
-  /** The retry sweep: undelivered events that are due, oldest first, for three days. */
+  /**
+   * The retry sweep: undelivered events that are due, oldest first, for three days. It also forgets
+   * requests older than a day, as Stripe forgets idempotency keys after 24 hours.
+   */
   async sendDue(limit = 100): Promise<number> {
+    await this.db
+      .delete(sandboxStripeRequests)
+      .where(sql`${sandboxStripeRequests.createdAt} < now() - interval '24 hours'`);
     if (!this.transport) return 0;
     const due = await this.db
       .select({ id: sandboxStripeEvents.id })
