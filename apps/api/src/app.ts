@@ -38,6 +38,7 @@ import { tradingviewModule } from './modules/tradingview/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { sandboxDiscordModule } from './integrations/chat/sandbox-routes.ts';
 import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
+import { stripeSandboxModule } from './integrations/payments/stripe-sandbox-routes.ts';
 import { API_CSP, DOCS_CSP } from './platform/csp.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { createResponseSerializerCompiler, verifyResponses } from './platform/serializer.ts';
@@ -174,6 +175,7 @@ export async function buildApp(
   await app.register(membershipModule);
   await app.register(affiliatesModule);
   if (deps.sandbox) await app.register(sandboxPaymentsModule);
+  if (deps.stripeSandbox) await app.register(stripeSandboxModule);
   if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);
   if (deps.config.APP_ENV === 'local') await app.register(devModule);

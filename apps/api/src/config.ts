@@ -144,7 +144,7 @@ const envSchema = z.object({
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  /** Overrides the Stripe API origin (tests point it at a loopback fake). */
+  /** The Stripe API origin; outside production it defaults to the app's own sandbox (`/v1`). */
   STRIPE_API_URL: z.url().optional(),
   /**
    * Always `discord`: one adapter (ADR 030). Without Discord credentials outside production it talks
@@ -292,6 +292,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const cfg = parsed.data;
+  // Local runs reach the app's own Stripe sandbox (`/v1`) with its well-known test keys.
+  if (cfg.APP_ENV === 'local') {
+    cfg.STRIPE_SECRET_KEY ??= SANDBOX_STRIPE.secretKey;
+    cfg.STRIPE_WEBHOOK_SECRET ??= SANDBOX_STRIPE.webhookSecret;
+  }
   const problems: string[] = [];
   if (cfg.APP_ENV === 'production') {
     for (const name of secretNames)
@@ -317,6 +322,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
+  if (cfg.APP_ENV === 'production' && cfg.STRIPE_API_URL)
+    problems.push('STRIPE_API_URL: production reaches Stripe itself');
+  // Outside production Stripe is the app's own sandbox (`/v1` on this origin) unless told otherwise.
+  if (cfg.APP_ENV !== 'production' && cfg.PAYMENTS_PROVIDER === 'stripe')
+    cfg.STRIPE_API_URL ??= (cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '');
   if (cfg.PAYMENTS_PROVIDER === 'stripe') {
     if (!cfg.STRIPE_SECRET_KEY)
       problems.push('STRIPE_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe');
@@ -337,6 +347,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const LOG_LEVEL = cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' ? 'warn' : 'info');
   return { ...cfg, HOST, LOG_LEVEL, ...secrets, ...discordSettings(cfg) };
 }
+
+/**
+ * The Stripe sandbox's keys in `local`: they guard nothing real (a test-mode key and endpoint secret
+ * in Stripe's formats), and a worker process must agree with the app.
+ */
+export const SANDBOX_STRIPE = {
+  secretKey: 'sk_test_tradeshelf_sandbox_local',
+  webhookSecret: 'whsec_tradeshelf_sandbox_local',
+} as const;
 
 /** The sandbox's well-known app: it guards nothing real, and a worker process must agree with the app. */
 export const SANDBOX_DISCORD = {

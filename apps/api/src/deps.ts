@@ -12,6 +12,7 @@ import { LogTransport, SmtpTransport, type MailTransport } from './integrations/
 import type { PaymentsProvider } from './integrations/payments/port.ts';
 import { httpTransport, SandboxPayments } from './integrations/payments/sandbox.ts';
 import { StripePayments } from './integrations/payments/stripe.ts';
+import { stripeHttpTransport, StripeSandbox } from './integrations/payments/stripe-sandbox.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
 import type { Storage } from './integrations/storage/port.ts';
 import { S3Storage, s3CredentialsProblem } from './integrations/storage/s3.ts';
@@ -32,6 +33,7 @@ import {
 import { TokenService } from './platform/tokens.ts';
 import { Cursors } from './platform/cursor.ts';
 import { Uploads } from './platform/uploads.ts';
+import { publicOrigin } from './platform/origin.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -55,6 +57,8 @@ export interface AppDeps {
   payments: PaymentsProvider;
   /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
   sandbox: SandboxPayments | null;
+  /** The Stripe-compatible sandbox served at `/v1` (local and sandbox environments with Stripe keys). */
+  stripeSandbox: StripeSandbox | null;
   /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `startMemberWatch`. */
   chat: ChatProvider;
   /** The Discord sandbox, when it is the provider: its pages and API are served by this app. */
@@ -141,6 +145,21 @@ export function createDeps(
           httpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`),
         )
       : null;
+  const stripeSandbox =
+    config.APP_ENV !== 'production' && config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      ? new StripeSandbox(
+          database.db,
+          {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            publicUrl: publicOrigin(config),
+          },
+          // Its webhook endpoint is the app's, when the app takes Stripe's events; a worker posts there.
+          config.PAYMENTS_PROVIDER === 'stripe'
+            ? stripeHttpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`)
+            : null,
+        )
+      : null;
   const payments: PaymentsProvider =
     options.payments ??
     sandbox ??
@@ -198,6 +217,7 @@ export function createDeps(
     database,
     payments,
     sandbox,
+    stripeSandbox,
     chat,
     discordSandbox,
     tokens: new TokenService(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS, (sid) =>

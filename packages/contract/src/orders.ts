@@ -252,7 +252,8 @@ export const ordersRoutes = {
     summary: 'The purchase behind a checkout session, for the return page.',
     tags: ['orders'],
     status: 200,
-    params: z.object({ id: idSchema }),
+    // A provider's session id: Stripe's are 66 characters in test mode, and may be up to 255.
+    params: z.object({ id: z.string().min(1).max(255) }),
     response: z.object({ purchase: purchaseSchema }),
   }),
   purchaseList: defineRoute({

@@ -36,6 +36,8 @@ const API_PREFIXES = [
   '/readyz',
   '/dev/',
   '/sandbox/',
+  // The Stripe sandbox's API (local and sandbox environments).
+  '/v1/',
   '/robots.txt',
   '/sitemap.xml',
   '/sitemaps/',

@@ -1,23 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
+import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
 import { WebhookSignatureError, type CheckoutRequest } from './port.ts';
 import { StripePayments } from './stripe.ts';
 
-const SECRET_KEY = 'sk_test_fake_key';
-const WEBHOOK_SECRET = 'whsec_test_5f0c1d2e3a4b';
-
-let fake: FakeStripe;
+// The adapter against the app's own Stripe sandbox (`/v1`), over real HTTP with the official SDK.
+let fake: StripeSandboxHandle;
 let payments: StripePayments;
+let stripe: Stripe;
+let WEBHOOK_SECRET: string;
+/** A connected account the sandbox knows, as destination of the checkouts below. */
+let vendorAccount: string;
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
+  fake = await startStripeSandbox();
+  WEBHOOK_SECRET = fake.webhookSecret;
   payments = new StripePayments({
-    secretKey: SECRET_KEY,
+    secretKey: fake.secretKey,
     webhookSecret: WEBHOOK_SECRET,
     apiUrl: fake.url,
   });
+  const { port, hostname } = new URL(fake.url);
+  stripe = new Stripe(fake.secretKey, { host: hostname, port, protocol: 'http' });
+  vendorAccount = (await stripe.accounts.create({ type: 'express' })).id;
 });
 
 afterAll(async () => {
@@ -32,7 +38,7 @@ function checkoutRequest(over: Partial<CheckoutRequest> = {}): CheckoutRequest {
     discount: null,
     trialDays: null,
     buyer: { userId: 'usr_1', email: 'buyer@example.test', customerId: null },
-    connectedAccountId: 'acct_vendor_1',
+    connectedAccountId: vendorAccount,
     applicationFeeAmount: 155,
     applicationFeePercent: 5,
     successUrl: 'https://shop.test/checkout/done?session_id={CHECKOUT_SESSION_ID}',
@@ -43,10 +49,10 @@ function checkoutRequest(over: Partial<CheckoutRequest> = {}): CheckoutRequest {
 }
 
 /** The checkout-session request carrying this purchase (the last one when retried). */
-function sessionRequest(purchaseId: string) {
-  const found = fake
-    .requestsTo('/v1/checkout/sessions')
-    .filter((r) => r.body.client_reference_id === purchaseId);
+async function sessionRequest(purchaseId: string) {
+  const found = (await fake.requestsTo('/v1/checkout/sessions')).filter(
+    (r) => r.body.client_reference_id === purchaseId,
+  );
   expect(found.length).toBeGreaterThan(0);
   return found.at(-1)!;
 }
@@ -56,13 +62,12 @@ describe('StripePayments.createCheckout', () => {
     const req = checkoutRequest({
       discount: { amountOff: 500, duration: 'once', couponId: 'spring' },
     });
-    const couponsBefore = fake.requestsTo('/v1/coupons').length;
+    const couponsBefore = (await fake.requestsTo('/v1/coupons')).length;
 
     const session = await payments.createCheckout(req);
 
-    const sent = sessionRequest(req.purchaseId);
+    const sent = await sessionRequest(req.purchaseId);
     expect(sent.method).toBe('POST');
-    expect(sent.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
     expect(sent.idempotencyKey).toBe(req.idempotencyKey);
     expect(sent.body).toMatchObject({
       mode: 'payment',
@@ -77,17 +82,19 @@ describe('StripePayments.createCheckout', () => {
       cancel_url: 'https://shop.test/checkout/cancelled',
       'payment_intent_data[metadata][purchase_id]': req.purchaseId,
       'payment_intent_data[application_fee_amount]': '155',
-      'payment_intent_data[transfer_data][destination]': 'acct_vendor_1',
+      'payment_intent_data[transfer_data][destination]': vendorAccount,
     });
     expect(sent.body).not.toHaveProperty('customer');
     expect(sent.body).not.toHaveProperty('line_items[0][price_data][recurring][interval]');
     expect(Object.keys(sent.body).some((k) => k.startsWith('subscription_data'))).toBe(false);
     expect(Object.keys(sent.body).some((k) => k.startsWith('discounts'))).toBe(false);
     // A one-off discount is priced in, not sent as a Stripe coupon.
-    expect(fake.requestsTo('/v1/coupons')).toHaveLength(couponsBefore);
+    expect(await fake.requestsTo('/v1/coupons')).toHaveLength(couponsBefore);
 
-    expect(session.sessionId).toMatch(/^cs_test_\d+$/);
-    expect(session.url).toBe(`https://checkout.stripe.test/c/pay/${session.sessionId}`);
+    expect(session.sessionId).toMatch(/^cs_test_[A-Za-z0-9]+$/);
+    expect(session.url).toBe(
+      `http://localhost:${fake.t.config.PORT}/sandbox/checkout/${session.sessionId}`,
+    );
     expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 
@@ -97,10 +104,11 @@ describe('StripePayments.createCheckout', () => {
     const second = await payments.createCheckout(req);
 
     expect(second).toEqual(first);
-    const sent = fake
-      .requestsTo('/v1/checkout/sessions')
-      .filter((r) => r.body.client_reference_id === req.purchaseId);
+    const sent = (await fake.requestsTo('/v1/checkout/sessions')).filter(
+      (r) => r.body.client_reference_id === req.purchaseId,
+    );
     expect(sent.map((r) => r.idempotencyKey)).toEqual([req.idempotencyKey, req.idempotencyKey]);
+    expect(sent.map((r) => r.replayed)).toEqual([false, true]);
 
     const other = await payments.createCheckout({ ...req, idempotencyKey: `k-${randomUUID()}` });
     expect(other.sessionId).not.toBe(first.sessionId);
@@ -112,23 +120,25 @@ describe('StripePayments.createCheckout', () => {
 
     const session = await payments.createCheckout(req);
 
-    const sent = fake
-      .requestsTo('/v1/checkout/sessions')
-      .filter((r) => r.body.client_reference_id === req.purchaseId);
-    expect(sent).toHaveLength(2);
-    expect(sent.map((r) => r.idempotencyKey)).toEqual([req.idempotencyKey, req.idempotencyKey]);
+    // The first attempt got a 500 before reaching the sandbox; the retry carried the same key.
+    expect(fake.failedKeys.at(-1)).toBe(req.idempotencyKey);
+    const sent = (await fake.requestsTo('/v1/checkout/sessions')).filter(
+      (r) => r.body.client_reference_id === req.purchaseId,
+    );
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([req.idempotencyKey]);
     expect(session.sessionId).toMatch(/^cs_test_/);
   });
 
   it('sends no fee or destination without a connected account, and an existing customer', async () => {
+    const existing = (await stripe.customers.create({ email: 'known@example.test' })).id;
     const req = checkoutRequest({
       connectedAccountId: null,
-      buyer: { userId: 'usr_2', email: 'known@example.test', customerId: 'cus_existing' },
+      buyer: { userId: 'usr_2', email: 'known@example.test', customerId: existing },
     });
     await payments.createCheckout(req);
 
-    const { body } = sessionRequest(req.purchaseId);
-    expect(body.customer).toBe('cus_existing');
+    const { body } = await sessionRequest(req.purchaseId);
+    expect(body.customer).toBe(existing);
     expect(body).not.toHaveProperty('customer_email');
     expect(body['payment_intent_data[metadata][purchase_id]']).toBe(req.purchaseId);
     expect(body['line_items[0][price_data][unit_amount]']).toBe('2500');
@@ -145,7 +155,7 @@ describe('StripePayments.createCheckout', () => {
     });
     await payments.createCheckout(req);
 
-    const { body } = sessionRequest(req.purchaseId);
+    const { body } = await sessionRequest(req.purchaseId);
     expect(body).toMatchObject({
       mode: 'subscription',
       'line_items[0][price_data][unit_amount]': '4500',
@@ -156,7 +166,7 @@ describe('StripePayments.createCheckout', () => {
       'subscription_data[metadata][purchase_id]': req.purchaseId,
       'subscription_data[trial_period_days]': '14',
       'subscription_data[application_fee_percent]': '7.5',
-      'subscription_data[transfer_data][destination]': 'acct_vendor_1',
+      'subscription_data[transfer_data][destination]': vendorAccount,
     });
     expect(Object.keys(body).some((k) => k.startsWith('payment_intent_data'))).toBe(false);
   });
@@ -173,7 +183,7 @@ describe('StripePayments.createCheckout', () => {
     });
     await payments.createCheckout(req);
 
-    const { body } = sessionRequest(req.purchaseId);
+    const { body } = await sessionRequest(req.purchaseId);
     expect(body['line_items[0][price_data][recurring][interval]']).toBe(stripeInterval);
     expect(body['line_items[0][price_data][recurring][interval_count]']).toBe(count);
     expect(body).not.toHaveProperty('subscription_data[trial_period_days]');
@@ -198,7 +208,9 @@ describe('StripePayments.createCheckout', () => {
     await payments.createCheckout(a);
     await payments.createCheckout(b);
 
-    const couponCalls = fake.requestsTo('/v1/coupons').filter((r) => r.body.id === expectedId);
+    const couponCalls = (await fake.requestsTo('/v1/coupons')).filter(
+      (r) => r.body.id === expectedId,
+    );
     expect(couponCalls).toHaveLength(2);
     expect(couponCalls[0]!.body).toEqual({
       id: expectedId,
@@ -207,7 +219,7 @@ describe('StripePayments.createCheckout', () => {
       duration: 'once',
     });
     for (const req of [a, b]) {
-      const { body } = sessionRequest(req.purchaseId);
+      const { body } = await sessionRequest(req.purchaseId);
       expect(body['discounts[0][coupon]']).toBe(expectedId);
       // The subscription is charged the full price; the coupon takes the discount off.
       expect(body['line_items[0][price_data][unit_amount]']).toBe('4500');
@@ -215,7 +227,7 @@ describe('StripePayments.createCheckout', () => {
 
     const forever = sub({ discount: { ...discount, duration: 'forever' } });
     await payments.createCheckout(forever);
-    expect(sessionRequest(forever.purchaseId).body['discounts[0][coupon]']).toBe(
+    expect((await sessionRequest(forever.purchaseId)).body['discounts[0][coupon]']).toBe(
       `ts_${couponId}_1000_usd_forever`,
     );
   });
@@ -224,9 +236,9 @@ describe('StripePayments.createCheckout', () => {
     const req = checkoutRequest({ mode: 'subscription' });
     await expect(payments.createCheckout(req)).rejects.toThrow(/interval/);
     expect(
-      fake
-        .requestsTo('/v1/checkout/sessions')
-        .some((r) => r.body.client_reference_id === req.purchaseId),
+      (await fake.requestsTo('/v1/checkout/sessions')).some(
+        (r) => r.body.client_reference_id === req.purchaseId,
+      ),
     ).toBe(false);
   });
 
@@ -244,18 +256,19 @@ describe('StripePayments.createCheckout', () => {
 
 describe('StripePayments portal, Connect and customers', () => {
   it('creates a billing portal session', async () => {
+    const customer = (await stripe.customers.create({ email: 'portal@example.test' })).id;
     const { url } = await payments.createPortal({
-      customerId: 'cus_portal',
+      customerId: customer,
       returnUrl: 'https://shop.test/account',
     });
 
-    const sent = fake.requestsTo('/v1/billing_portal/sessions').at(-1)!;
-    expect(sent.body).toEqual({ customer: 'cus_portal', return_url: 'https://shop.test/account' });
-    expect(url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_test_\d+$/);
+    const sent = (await fake.requestsTo('/v1/billing_portal/sessions')).at(-1)!;
+    expect(sent.body).toEqual({ customer, return_url: 'https://shop.test/account' });
+    expect(url).toMatch(/\/sandbox\/portal\/bps_[A-Za-z0-9]+$/);
   });
 
   it('creates an Express account and its onboarding link', async () => {
-    const accountsBefore = fake.requestsTo('/v1/accounts').length;
+    const accountsBefore = (await fake.requestsTo('/v1/accounts')).length;
     const result = await payments.createConnectOnboarding({
       accountId: null,
       email: 'vendor@example.test',
@@ -263,7 +276,7 @@ describe('StripePayments portal, Connect and customers', () => {
       returnUrl: 'https://shop.test/vendor/connect/done',
     });
 
-    const accounts = fake.requestsTo('/v1/accounts');
+    const accounts = await fake.requestsTo('/v1/accounts');
     expect(accounts).toHaveLength(accountsBefore + 1);
     expect(accounts.at(-1)!.body).toEqual({
       type: 'express',
@@ -271,8 +284,8 @@ describe('StripePayments portal, Connect and customers', () => {
       'capabilities[card_payments][requested]': 'true',
       'capabilities[transfers][requested]': 'true',
     });
-    expect(result.accountId).toMatch(/^acct_test_\d+$/);
-    expect(fake.requestsTo('/v1/account_links').at(-1)!.body).toEqual({
+    expect(result.accountId).toMatch(/^acct_[A-Za-z0-9]+$/);
+    expect((await fake.requestsTo('/v1/account_links')).at(-1)!.body).toEqual({
       account: result.accountId,
       refresh_url: 'https://shop.test/vendor/connect/refresh',
       return_url: 'https://shop.test/vendor/connect/done',
@@ -282,22 +295,24 @@ describe('StripePayments portal, Connect and customers', () => {
   });
 
   it('reuses an existing connected account', async () => {
-    const accountsBefore = fake.requestsTo('/v1/accounts').length;
+    const known = vendorAccount;
+    const accountsBefore = (await fake.requestsTo('/v1/accounts')).length;
     const result = await payments.createConnectOnboarding({
-      accountId: 'acct_known',
+      accountId: known,
       email: 'vendor@example.test',
       refreshUrl: 'https://shop.test/r',
       returnUrl: 'https://shop.test/d',
     });
 
-    expect(fake.requestsTo('/v1/accounts')).toHaveLength(accountsBefore);
-    expect(result.accountId).toBe('acct_known');
-    expect(fake.requestsTo('/v1/account_links').at(-1)!.body.account).toBe('acct_known');
-    expect(result.url).toContain('acct_known');
+    expect(await fake.requestsTo('/v1/accounts')).toHaveLength(accountsBefore);
+    expect(result.accountId).toBe(known);
+    expect((await fake.requestsTo('/v1/account_links')).at(-1)!.body.account).toBe(known);
+    expect(result.url).toContain(known);
   });
 
   it('says what a connected account still needs, in words, as onboarding goes on', async () => {
-    const fresh = await payments.connectAccountStatus('acct_words');
+    const words = (await stripe.accounts.create({ type: 'express' })).id;
+    const fresh = await payments.connectAccountStatus(words);
     expect(fresh).toEqual({
       chargesEnabled: false,
       payoutsEnabled: false,
@@ -313,18 +328,18 @@ describe('StripePayments portal, Connect and customers', () => {
       disabledReason:
         'Some details are overdue: the account cannot take payments until they are added.',
     });
-    expect(fake.requestsTo('/v1/accounts/acct_words').at(-1)!.method).toBe('GET');
+    expect((await fake.requestsTo(`/v1/accounts/${words}`)).at(-1)!.method).toBe('GET');
 
-    fake.submitOnboarding('acct_words');
-    expect(await payments.connectAccountStatus('acct_words')).toMatchObject({
+    await fake.sandbox.setAccountState(words, 'pending_verification');
+    expect(await payments.connectAccountStatus(words)).toMatchObject({
       detailsSubmitted: true,
       requirements: [],
       disabledCode: 'requirements.pending_verification',
       disabledReason: 'The payment provider is verifying your details.',
     });
 
-    fake.completeOnboarding('acct_words');
-    expect(await payments.connectAccountStatus('acct_words')).toMatchObject({
+    await fake.sandbox.setAccountState(words, 'active');
+    expect(await payments.connectAccountStatus(words)).toMatchObject({
       chargesEnabled: true,
       payoutsEnabled: true,
       requirements: [],
@@ -334,7 +349,7 @@ describe('StripePayments portal, Connect and customers', () => {
   });
 
   it('creates a customer only when the buyer has none', async () => {
-    const before = fake.requestsTo('/v1/customers').length;
+    const before = (await fake.requestsTo('/v1/customers')).length;
     await expect(
       payments.ensureCustomer({
         userId: 'usr_9',
@@ -343,7 +358,7 @@ describe('StripePayments portal, Connect and customers', () => {
         customerId: 'cus_kept',
       }),
     ).resolves.toBe('cus_kept');
-    expect(fake.requestsTo('/v1/customers')).toHaveLength(before);
+    expect(await fake.requestsTo('/v1/customers')).toHaveLength(before);
 
     const created = await payments.ensureCustomer({
       userId: 'usr_9',
@@ -351,8 +366,8 @@ describe('StripePayments portal, Connect and customers', () => {
       email: 'b@example.test',
       customerId: null,
     });
-    expect(created).toMatch(/^cus_test_\d+$/);
-    const sent = fake.requestsTo('/v1/customers').at(-1)!;
+    expect(created).toMatch(/^cus_[A-Za-z0-9]{14}$/);
+    const sent = (await fake.requestsTo('/v1/customers')).at(-1)!;
     expect(sent.body).toEqual({
       email: 'b@example.test',
       'metadata[user_id]': 'usr_9',

@@ -15,8 +15,10 @@ export async function updateSubscription(
   if (purchase.status !== 'paid' || purchase.subscription_status === 'ended') return;
   const cancelling = event.cancelAtPeriodEnd === true;
   const periodEnd = event.periodEnd ?? purchase.current_period_end;
+  // Stripe also reports changes that are not ours (a saved card): a trial stays a trial until
+  // its first renewal, unless it is being cancelled.
   await tx.execute(sql`update purchases set
-      subscription_status = ${cancelling ? 'cancelling' : 'active'},
+      subscription_status = ${cancelling ? 'cancelling' : sql`case when subscription_status = 'trialing' then 'trialing' else 'active' end`},
       current_period_end = ${periodEnd}, updated_at = now()
     where id = ${purchase.id}`);
   // Cancellation keeps access to the end of the paid period; resuming clears the end date.
