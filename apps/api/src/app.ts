@@ -43,6 +43,7 @@ import { filesModule } from './integrations/storage/local-routes.ts';
 import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
+import { registerMetrics } from './platform/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,6 +94,7 @@ export async function buildApp(
     void reply.header('x-request-id', req.id);
   });
   registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
+  registerMetrics(app, deps.metrics, deps.config);
 
   // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).
   // X-Frame-Options says what every CSP here says with frame-ancestors 'none' (helmet's default is SAMEORIGIN).

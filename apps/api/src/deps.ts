@@ -31,6 +31,7 @@ import {
 import { TokenService } from './platform/tokens.ts';
 import { Cursors } from './platform/cursor.ts';
 import { Uploads } from './platform/uploads.ts';
+import { createMetrics, type Metrics } from './platform/metrics.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -66,6 +67,8 @@ export interface AppDeps {
   redis: Redis | null;
   /** File uploads under way in this process and the vendors' storage budget (ADR 048). */
   uploads: Uploads;
+  /** Prometheus metrics of this process (`/metrics`). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -217,6 +220,7 @@ export function createDeps(
       storedBytes: async (db, vendorId) =>
         (await storedCourseBytes(db, vendorId)) + (await storedBuildBytes(db, vendorId)),
     }),
+    metrics: createMetrics({ database, boss }),
     async close() {
       await chat.close();
       mailTransport.close?.();
