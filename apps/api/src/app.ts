@@ -44,6 +44,7 @@ import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 import { registerMetrics } from './platform/metrics.ts';
+import { registerRequestLines } from './platform/logging.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +67,8 @@ export async function buildApp(
   options: {
     logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
     web?: WebApp | null;
+    /** One short line per request (`LOG_FORMAT=pretty`) instead of Fastify's two JSON lines. */
+    requestLines?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   const limits = {
@@ -79,6 +82,7 @@ export async function buildApp(
       ? { loggerInstance: options.logger as FastifyBaseLogger }
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
     trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
+    disableRequestLogging: options.requestLines === true,
     bodyLimit: 256 * 1024,
     // Honour a caller's request id (load balancer, web SSR) so one request is traceable end to end.
     genReqId: (req) => {
@@ -95,6 +99,7 @@ export async function buildApp(
   });
   registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
   registerMetrics(app, deps.metrics, deps.config);
+  if (options.requestLines) registerRequestLines(app);
 
   // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).
   // X-Frame-Options says what every CSP here says with frame-ancestors 'none' (helmet's default is SAMEORIGIN).

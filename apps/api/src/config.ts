@@ -210,8 +210,8 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   TRUST_PROXY: trustProxy,
   /**
-   * pino level. Unset: `warn` locally, so `npm start` shows its banner and demo accounts rather than
-   * a log line per request; `info` (request logs on) in sandbox and production.
+   * pino level. Unset: `info` (request logs on), except `warn` locally with JSON logs, so `npm start`
+   * piped somewhere shows its banner and demo accounts rather than JSON lines per request.
    */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /**
@@ -347,9 +347,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const secrets = resolveSecrets(cfg);
   const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
-  const LOG_LEVEL = cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' ? 'warn' : 'info');
   const LOG_FORMAT =
     cfg.LOG_FORMAT ?? (cfg.APP_ENV === 'local' && process.stdout.isTTY ? 'pretty' : 'json');
+  // Pretty lines are short enough to show every request; local JSON stays quiet.
+  const LOG_LEVEL =
+    cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' && LOG_FORMAT === 'json' ? 'warn' : 'info');
   return { ...cfg, HOST, LOG_LEVEL, LOG_FORMAT, ...secrets, ...discordSettings(cfg) };
 }
 
