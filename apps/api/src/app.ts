@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { AVATAR_MAX_BYTES } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
@@ -82,7 +83,9 @@ export async function buildApp(
       ? { loggerInstance: options.logger as FastifyBaseLogger }
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
     trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
-    disableRequestLogging: options.requestLines === true,
+    ...(options.requestLines
+      ? { logController: new LogController({ disableRequestLogging: true }) }
+      : {}),
     bodyLimit: 256 * 1024,
     // Honour a caller's request id (load balancer, web SSR) so one request is traceable end to end.
     genReqId: (req) => {

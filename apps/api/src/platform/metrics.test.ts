@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { PAYMENTS_WEBHOOK_PATH } from '../integrations/payments/port.ts';
 import { queues } from '../jobs/queue.ts';
 
 // `/metrics` (issue 32): loopback or the bearer token only, one app with a real pg-boss, behind a
@@ -118,5 +119,18 @@ describe('what /metrics shows', () => {
     expect(text).toContain('# TYPE tradeshelf_jobs_failed gauge');
     expect(text).toContain('# TYPE tradeshelf_event_delivery_lag_seconds gauge');
     expect(text).toContain('# TYPE tradeshelf_webhook_lag_seconds histogram');
+  });
+
+  it('counts a webhook refused for its signature', async () => {
+    const series = 'tradeshelf_webhooks_received_total{kind="unknown",outcome="rejected"}';
+    const before = sample((await scrape()).body, series) ?? 0;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: PAYMENTS_WEBHOOK_PATH,
+      headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=forged' },
+      payload: JSON.stringify({ id: 'evt_forged', type: 'checkout.completed' }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(sample((await scrape()).body, series)).toBe(before + 1);
   });
 });
