@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { queuePool } from '../jobs/queue.ts';
+import { queuePool, queues } from '../jobs/queue.ts';
 import { safeEqual } from '../lib.ts';
 import { forwardedFor, isLoopback } from './local-only.ts';
 
@@ -118,6 +118,11 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
   // One read of each table per scrape, shared by the gauges that show it (`text` starts a scrape).
   let scrape: { jobs?: Promise<JobRow[]>; deliveries?: Promise<DeliveryRow[]> } = {};
   const jobRows = () => (scrape.jobs ??= jobsRead());
+  // Every queue shows, 0 when empty, so an alert on it never reads a missing series as fine.
+  const zero = (gauge: Gauge<'queue'>) => {
+    gauge.reset();
+    for (const queue of Object.values(queues)) gauge.set({ queue }, 0);
+  };
   if (sources.boss) {
     new Gauge({
       name: 'tradeshelf_jobs_waiting',
@@ -125,7 +130,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
       labelNames: ['queue'] as const,
       registers: [registry],
       async collect() {
-        this.reset();
+        zero(this);
         for (const r of await jobRows())
           if (r.state === 'created' || r.state === 'retry')
             this.inc({ queue: r.name }, Number(r.count));
@@ -137,7 +142,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
       labelNames: ['queue'] as const,
       registers: [registry],
       async collect() {
-        this.reset();
+        zero(this);
         for (const r of await jobRows())
           if (r.state === 'active') this.set({ queue: r.name }, Number(r.count));
       },
@@ -148,7 +153,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
       labelNames: ['queue'] as const,
       registers: [registry],
       async collect() {
-        this.reset();
+        zero(this);
         for (const r of await jobRows())
           if (r.state === 'failed') this.set({ queue: r.name }, Number(r.count));
       },
@@ -159,7 +164,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
       labelNames: ['queue'] as const,
       registers: [registry],
       async collect() {
-        this.reset();
+        zero(this);
         const oldest = new Map<string, number>();
         for (const r of await jobRows())
           if ((r.state === 'created' || r.state === 'retry') && r.oldest !== null)
