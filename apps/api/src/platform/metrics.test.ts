@@ -116,7 +116,9 @@ describe('what /metrics shows', () => {
     expect(
       sample(text, `tradeshelf_jobs_oldest_waiting_seconds{queue="${queue}"}`),
     ).toBeGreaterThanOrEqual(0);
-    expect(text).toContain('# TYPE tradeshelf_jobs_failed gauge');
+    expect(sample(text, 'tradeshelf_jobs_failed{queue="mail.deliver"}')).toBe(0);
+    expect(sample(text, 'tradeshelf_metrics_source_up{source="jobs"}')).toBe(1);
+    expect(sample(text, 'tradeshelf_metrics_source_up{source="events"}')).toBe(1);
     expect(text).toContain('# TYPE tradeshelf_event_delivery_lag_seconds gauge');
     expect(text).toContain('# TYPE tradeshelf_webhook_lag_seconds histogram');
   });

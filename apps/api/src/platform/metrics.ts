@@ -117,7 +117,25 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
   };
   // One read of each table per scrape, shared by the gauges that show it (`text` starts a scrape).
   let scrape: { jobs?: Promise<JobRow[]>; deliveries?: Promise<DeliveryRow[]> } = {};
-  const jobRows = () => (scrape.jobs ??= jobsRead());
+  // A read that fails (the database is down) shows as `source_up 0`; the pools and the process
+  // still answer, so /metrics works through an outage.
+  const up = new Map<string, number>();
+  const guarded = <T>(source: string, read: () => Promise<T[]>) =>
+    read().then(
+      (rows) => (up.set(source, 1), rows),
+      () => (up.set(source, 0), [] as T[]),
+    );
+  new Gauge({
+    name: 'tradeshelf_metrics_source_up',
+    help: 'Whether the last scrape could read a source (jobs, events): 0 while the database is unreachable.',
+    labelNames: ['source'] as const,
+    registers: [registry],
+    async collect() {
+      await Promise.all([jobRows(), deliveryRows()]);
+      for (const [source, value] of up) this.set({ source }, value);
+    },
+  });
+  const jobRows = () => (scrape.jobs ??= guarded('jobs', jobsRead));
   // Every queue shows, 0 when empty, so an alert on it never reads a missing series as fine.
   const zero = (gauge: Gauge<'queue'>) => {
     gauge.reset();
@@ -176,16 +194,18 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
 
   // Undelivered domain events (ADR 028), read through the partial index on undelivered rows.
   const deliveryRows = () =>
-    (scrape.deliveries ??= sources.database.pool
-      .query<DeliveryRow>(
-        `select d.subscriber, count(*) as pending,
+    (scrape.deliveries ??= guarded('events', () =>
+      sources.database.pool
+        .query<DeliveryRow>(
+          `select d.subscriber, count(*) as pending,
                 count(*) filter (where d.attempts > 0) as failing,
                 extract(epoch from now() - min(e.occurred_at)) as oldest
            from event_deliveries d join domain_events e on e.id = d.event_id
           where d.delivered_at is null
           group by d.subscriber`,
-      )
-      .then((r) => r.rows));
+        )
+        .then((r) => r.rows),
+    ));
   new Gauge({
     name: 'tradeshelf_event_deliveries_pending',
     help: 'Domain event deliveries not yet done, by subscriber.',
