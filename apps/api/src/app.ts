@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { AVATAR_MAX_BYTES } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
@@ -46,6 +47,8 @@ import { filesModule } from './integrations/storage/local-routes.ts';
 import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
+import { registerMetrics } from './platform/metrics.ts';
+import { registerRequestLines } from './platform/logging.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,6 +71,8 @@ export async function buildApp(
   options: {
     logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
     web?: WebApp | null;
+    /** One short line per request (`LOG_FORMAT=pretty`) instead of Fastify's two JSON lines. */
+    requestLines?: boolean;
   } = {},
 ): Promise<FastifyInstance> {
   const limits = {
@@ -81,6 +86,9 @@ export async function buildApp(
       ? { loggerInstance: options.logger as FastifyBaseLogger }
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false }),
     trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
+    ...(options.requestLines
+      ? { logController: new LogController({ disableRequestLogging: true }) }
+      : {}),
     bodyLimit: 256 * 1024,
     // Honour a caller's request id (load balancer, web SSR) so one request is traceable end to end.
     genReqId: (req) => {
@@ -96,6 +104,8 @@ export async function buildApp(
     void reply.header('x-request-id', req.id);
   });
   registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
+  registerMetrics(app, deps.metrics, deps.config);
+  if (options.requestLines) registerRequestLines(app);
 
   // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).
   // X-Frame-Options says what every CSP here says with frame-ancestors 'none' (helmet's default is SAMEORIGIN).

@@ -78,8 +78,12 @@ describe('PUBLIC_URL (ADR 049)', () => {
 });
 
 describe('LOG_LEVEL (issue 27)', () => {
-  it('is warn locally, so `npm start` shows the banner rather than a line per request', () => {
-    expect(loadConfig({ DATA_DIR: dataDir() }).LOG_LEVEL).toBe('warn');
+  it('is warn locally with JSON logs, so `npm start` piped shows the banner rather than JSON per request', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), LOG_FORMAT: 'json' }).LOG_LEVEL).toBe('warn');
+  });
+
+  it('is info locally with readable logs, whose request lines are short (issue 32)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), LOG_FORMAT: 'pretty' }).LOG_LEVEL).toBe('info');
   });
 
   it('is info in sandbox and production, where requests stay logged', () => {
@@ -92,6 +96,22 @@ describe('LOG_LEVEL (issue 27)', () => {
     expect(loadConfig({ ...production(), LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
     expect(problems({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' })).toEqual([
       expect.stringMatching(/^LOG_LEVEL: /),
+    ]);
+  });
+});
+
+describe('LOG_FORMAT and METRICS_TOKEN (issue 32)', () => {
+  it('logs JSON in production unless told otherwise', () => {
+    expect(loadConfig(production()).LOG_FORMAT).toBe('json');
+    expect(loadConfig({ ...production(), LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(problems({ DATA_DIR: dataDir(), LOG_FORMAT: 'loud' })).toEqual([
+      expect.stringMatching(/^LOG_FORMAT: /),
+    ]);
+  });
+
+  it('refuses a short metrics token', () => {
+    expect(problems({ DATA_DIR: dataDir(), METRICS_TOKEN: 'short' })).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN: /),
     ]);
   });
 });

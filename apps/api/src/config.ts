@@ -210,10 +210,22 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   TRUST_PROXY: trustProxy,
   /**
-   * pino level. Unset: `warn` locally, so `npm start` shows its banner and demo accounts rather than
-   * a log line per request; `info` (request logs on) in sandbox and production.
+   * pino level. Unset: `info` (request logs on), except `warn` locally with JSON logs, so `npm start`
+   * piped somewhere shows its banner and demo accounts rather than JSON lines per request.
    */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /**
+   * `pretty`: one short line per request and per message, for people. Unset: `pretty` locally when
+   * stdout is a terminal, else `json` (production, or logs collected by a machine).
+   */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /**
+   * Bearer token for `/metrics` from other hosts (a Prometheus elsewhere). Unset: `/metrics` answers
+   * loopback only; everyone else gets 404.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** The worker process (`npm run worker`) serves `/metrics` on this port; unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Seed the demo catalogue and accounts on first start. */
   SEED_DEMO: z
     .enum(['true', 'false'])
@@ -244,6 +256,7 @@ export type Config = Omit<
 > & {
   HOST: string;
   LOG_LEVEL: NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
+  LOG_FORMAT: NonNullable<z.infer<typeof envSchema>['LOG_FORMAT']>;
   /**
    * The app serves the Discord sandbox and the adapter talks to it: outside production, when no
    * Discord application is configured (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN).
@@ -344,8 +357,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const secrets = resolveSecrets(cfg);
   const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
-  const LOG_LEVEL = cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' ? 'warn' : 'info');
-  return { ...cfg, HOST, LOG_LEVEL, ...secrets, ...discordSettings(cfg) };
+  const LOG_FORMAT =
+    cfg.LOG_FORMAT ?? (cfg.APP_ENV === 'local' && process.stdout.isTTY ? 'pretty' : 'json');
+  // Pretty lines are short enough to show every request; local JSON stays quiet.
+  const LOG_LEVEL =
+    cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' && LOG_FORMAT === 'json' ? 'warn' : 'info');
+  return { ...cfg, HOST, LOG_LEVEL, LOG_FORMAT, ...secrets, ...discordSettings(cfg) };
 }
 
 /**

@@ -34,6 +34,7 @@ import { TokenService } from './platform/tokens.ts';
 import { Cursors } from './platform/cursor.ts';
 import { Uploads } from './platform/uploads.ts';
 import { publicOrigin } from './platform/origin.ts';
+import { createMetrics, type Metrics } from './platform/metrics.ts';
 
 export interface Logger {
   info(obj: object, msg: string): void;
@@ -76,6 +77,8 @@ export interface AppDeps {
    * modules it comes from build on the catalog (ADR 053).
    */
   deliveries: { summaryOf(productId: string, kind: string): Promise<DeliverySummary> };
+  /** Prometheus metrics of this process (`/metrics`). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -244,6 +247,7 @@ export function createDeps(
         (await storedCourseBytes(db, vendorId)) + (await storedDeliverableBytes(db, vendorId)),
     }),
     deliveries: { summaryOf: (productId, kind) => deliverySummary(deps, productId, kind) },
+    metrics: createMetrics({ database, boss }),
     async close() {
       await chat.close();
       mailTransport.close?.();

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { HOLD_LIMIT_MS } from './db/client.ts';
@@ -17,6 +16,7 @@ import { DISCORD_CDN } from './integrations/chat/discord.ts';
 import { mediaOrigins } from './platform/csp.ts';
 import { onContentChange } from './platform/content-changes.ts';
 import { publicOrigin } from './platform/origin.ts';
+import { createLogger } from './platform/logging.ts';
 import { inProcessCaller, loadWebApp } from './platform/web.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config);
   const opened = await openDatabase(config, log);
   log.info({ embedded: Boolean(opened.embedded) }, 'database migrated');
   if (config.SEED_DEMO && config.APP_ENV !== 'production') {
@@ -72,7 +72,11 @@ async function main(): Promise<void> {
     },
   );
   if (!web) log.warn({}, 'web build missing: run `npm run build` to serve pages');
-  const app = await buildApp(deps, { logger: log, web });
+  const app = await buildApp(deps, {
+    logger: log,
+    web,
+    requestLines: config.LOG_FORMAT === 'pretty',
+  });
   built = app;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // The sandbox's gateway is this port: member events connect to it now.

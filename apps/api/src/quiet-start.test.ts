@@ -42,7 +42,11 @@ it("`npm start`'s build prints no deprecation or future-flag warnings", async ()
   }
 }, 300_000);
 
-it('starts locally at the default level with only the banner and demo accounts, requests unlogged', async () => {
+/** `npm start` as a newcomer runs it (no LOG_LEVEL, demo data seeded), plus `env`; stopped after `visit`. */
+async function startAndStop(
+  extra: NodeJS.ProcessEnv,
+  visit: (base: string) => Promise<void>,
+): Promise<{ stdout: string; stderr: string; port: number }> {
   ensureWebBuild();
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -55,10 +59,11 @@ it('starts locally at the default level with only the banner and demo accounts, 
     SMTP_URL: '',
     RUN_WORKER: 'false',
     NODE_ENV: 'production',
+    ...extra,
   };
-  // As `npm start` runs it: no LOG_LEVEL, demo data seeded.
   delete env.LOG_LEVEL;
   delete env.SEED_DEMO;
+  if (!extra.LOG_FORMAT) delete env.LOG_FORMAT;
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'apps/api/src/main.ts')],
@@ -82,20 +87,53 @@ it('starts locally at the default level with only the banner and demo accounts, 
         void exited.then((code) => reject(new Error(`exited (${code}): ${stdout}${stderr}`)));
       }),
     );
-    const base = `http://127.0.0.1:${port}`;
-    for (const url of ['/', '/search?q=rsi', '/healthz', '/api/v1/no-such-route', '/favicon.ico'])
-      await (await fetch(base + url)).arrayBuffer();
+    await visit(`http://127.0.0.1:${port}`);
     // Everything printed is flushed by the time the process has exited.
     child.kill('SIGTERM');
     expect(await within(30_000, 'exit', exited)).toBe(0);
-
-    expect(stdout).toContain(`Tradeshelf is running at http://localhost:${port}`);
-    for (const a of demoAccounts) expect(stdout).toContain(a.email);
-    const lines = (stdout + stderr).split('\n').filter((l) => l.trim());
-    // No log lines at all (pino writes JSON) and nothing a newcomer need not read.
-    expect(lines.filter((l) => l.startsWith('{') || noise.test(l))).toEqual([]);
-    expect(stderr).toBe('');
+    return { stdout, stderr, port };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
+}
+
+const visits = ['/', '/search?q=rsi', '/healthz', '/api/v1/no-such-route', '/favicon.ico'];
+const visitAll = async (base: string) => {
+  for (const url of visits) await (await fetch(base + url)).arrayBuffer();
+};
+
+it('starts locally at the default level with only the banner and demo accounts, requests unlogged', async () => {
+  // Not a terminal (a pipe): JSON logs, at `warn` locally.
+  const { stdout, stderr, port } = await startAndStop({}, visitAll);
+  expect(stdout).toContain(`Tradeshelf is running at http://localhost:${port}`);
+  for (const a of demoAccounts) expect(stdout).toContain(a.email);
+  const lines = (stdout + stderr).split('\n').filter((l) => l.trim());
+  // No log lines at all (pino writes JSON) and nothing a newcomer need not read.
+  expect(lines.filter((l) => l.startsWith('{') || noise.test(l))).toEqual([]);
+  expect(stderr).toBe('');
+}, 240_000);
+
+it('with readable logs (a terminal, or LOG_FORMAT=pretty), one short line per request after the banner', async () => {
+  const { stdout, stderr } = await startAndStop({ LOG_FORMAT: 'pretty' }, visitAll);
+  const lines = stdout.split('\n').filter((l) => l.trim());
+  // No JSON, nothing a newcomer need not read, and the banner whole before any request line.
+  expect(lines.filter((l) => l.trimStart().startsWith('{') || noise.test(l))).toEqual([]);
+  const banner = lines.findIndex((l) => l.includes('Tradeshelf is running at'));
+  const demo = lines.findIndex((l) => l.includes('Demo accounts'));
+  expect(demo).toBeGreaterThan(banner);
+  for (const a of demoAccounts) expect(stdout).toContain(a.email);
+  // One line per request the browser sent (method, path, status, ms); none for the built favicon,
+  // none for the API calls pages make in process.
+  const requests = lines.filter((l) => /^ {2}(GET|POST|HEAD) /.test(l));
+  expect(requests.map((l) => l.replace(/ \d+ ms$/, ''))).toEqual([
+    '  GET / 200',
+    '  GET /search?q=rsi 200',
+    '  GET /healthz 200',
+    '  GET /api/v1/no-such-route 404',
+  ]);
+  for (const l of requests) expect(l).toMatch(/ \d+ ms$/);
+  expect(lines.findIndex((l) => l === requests[0])).toBeGreaterThan(demo);
+  // Messages are short lines too: the one that says where it listens.
+  expect(lines.some((l) => /^INFO +listening address=http:/.test(l))).toBe(true);
+  expect(stderr).toBe('');
 }, 240_000);

@@ -1,10 +1,12 @@
-import pino from 'pino';
+import Fastify from 'fastify';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { connectDatabase, HOLD_LIMIT_MS } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { checkStorage, createDeps } from './deps.ts';
 import { startQueue } from './jobs/queue.ts';
 import { closeServices, startBackground } from './lifecycle.ts';
+import { createLogger } from './platform/logging.ts';
+import { registerMetrics } from './platform/metrics.ts';
 
 /** Jobs in their own process (scale-out): needs DATABASE_URL, since PGlite serves one process. */
 async function main(): Promise<void> {
@@ -15,7 +17,7 @@ async function main(): Promise<void> {
     throw new Error(
       'npm run worker needs DATABASE_URL (the embedded database runs inside npm start).',
     );
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config);
   const database = connectDatabase(config.DATABASE_URL, 4, {
     onError: (err) => log.warn({ err: err.message }, 'database connection lost'),
   });
@@ -25,9 +27,16 @@ async function main(): Promise<void> {
   const deps = createDeps(config, database, log, { boss });
   // The gateway connects in the background and retries: jobs run while Discord is down (ADR 047).
   const { watch } = await startBackground(deps, boss, log, { serving: false });
-  log.info({}, 'worker started');
+  // Its own `/metrics` (queues, pools, process), with the web nodes' access rules.
+  let metrics = null;
+  if (config.METRICS_PORT) {
+    metrics = Fastify({ logger: false });
+    registerMetrics(metrics, deps.metrics, config);
+    await metrics.listen({ port: config.METRICS_PORT, host: config.HOST });
+  }
+  log.info({ metricsPort: config.METRICS_PORT ?? null }, 'worker started');
   const stop = async () => {
-    await closeServices({ boss, deps, watch }, log);
+    await closeServices({ app: metrics, boss, deps, watch }, log);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());

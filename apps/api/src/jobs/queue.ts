@@ -40,7 +40,7 @@ interface Log {
 
 /** pg-boss on a pool of ours (the same error listeners and time limits as the app's), closed with it. */
 class Queue extends PgBoss {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(readonly pool: pg.Pool) {
     super({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
   }
 
@@ -51,6 +51,11 @@ class Queue extends PgBoss {
       if (!this.pool.ending) await this.pool.end();
     }
   }
+}
+
+/** The connection pool of a queue `startQueue` made (metrics read its use), else null. */
+export function queuePool(boss: PgBoss): pg.Pool | null {
+  return boss instanceof Queue ? boss.pool : null;
 }
 
 /**

@@ -17,7 +17,7 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** Addresses a proxy says it forwarded for (X-Forwarded-For, and `for=` of Forwarded). */
-function forwardedFor(req: FastifyRequest): string[] {
+export function forwardedFor(req: FastifyRequest): string[] {
   const out: string[] = [];
   const xff = req.headers['x-forwarded-for'];
   for (const v of Array.isArray(xff) ? xff : xff ? [xff] : []) {

@@ -145,7 +145,9 @@ async function webhookRoute(app: FastifyInstance, { affiliates }: OrdersWiring):
     PAYMENTS_WEBHOOK_PATH,
     { schema: { hide: true }, bodyLimit: 1024 * 1024 },
     async (req, reply) => {
+      const { webhooks, webhookLag } = app.deps.metrics;
       if (!Buffer.isBuffer(req.body)) {
+        webhooks.inc({ kind: 'unknown', outcome: 'rejected' });
         throw new AppError('bad_request', 'Webhook bodies must be JSON.');
       }
       let event;
@@ -155,6 +157,7 @@ async function webhookRoute(app: FastifyInstance, { affiliates }: OrdersWiring):
         transfer = app.deps.payments.parseTransferWebhook(req.body, req.headers);
         event = transfer ? null : app.deps.payments.parseWebhook(req.body, req.headers);
       } catch (err) {
+        webhooks.inc({ kind: 'unknown', outcome: 'rejected' });
         if (err instanceof WebhookSignatureError) {
           throw new AppError('bad_request', 'Webhook signature verification failed.');
         }
@@ -164,13 +167,22 @@ async function webhookRoute(app: FastifyInstance, { affiliates }: OrdersWiring):
         }
         throw err;
       }
-      if (transfer) {
-        const outcome = await affiliates.applyTransferEvent(app.deps, transfer);
-        return reply.send({ received: true, outcome });
+      const kind = transfer ? 'transfer' : 'payment';
+      const occurredAt = transfer?.occurredAt ?? event?.occurredAt;
+      if (occurredAt)
+        webhookLag.observe({ kind }, Math.max(0, Date.now() - occurredAt.getTime()) / 1000);
+      let outcome: string;
+      try {
+        if (transfer) outcome = await affiliates.applyTransferEvent(app.deps, transfer);
+        else if (!event) outcome = 'ignored';
+        else outcome = await orders.applyPaymentEvent(app.deps, event);
+      } catch (err) {
+        // Answered 5xx: the provider sends it again.
+        webhooks.inc({ kind, outcome: 'failed' });
+        throw err;
       }
-      if (!event) return reply.send({ received: true, outcome: 'ignored' });
-      const outcome = await orders.applyPaymentEvent(app.deps, event);
-      if (outcome === 'ignored') {
+      webhooks.inc({ kind, outcome });
+      if (event && outcome === 'ignored') {
         req.log.warn({ eventId: event.id, type: event.type }, 'payment event ignored');
       }
       return reply.send({ received: true, outcome });
