@@ -147,7 +147,7 @@ test('buy an app, copy its key, activate a device from the app, see it, deactiva
   // Download: a signed link to the app's build, downloaded under its name.
   const download = page.waitForEvent('download');
   await card.getByRole('button', { name: `Download ${APP}` }).click();
-  expect((await download).suggestedFilename()).toBe('tradeshelf-licence-demo-1.0.0.zip');
+  expect((await download).suggestedFilename()).toBe('SizeCalc-2.0-win.zip');
 
   // The library links here from the purchase too.
   await page.getByRole('banner').getByRole('link', { name: 'Library' }).click();

@@ -9,6 +9,7 @@ import { checkStorage, createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
 import { storeDemoBuild } from './modules/licences/seed.ts';
+import { demoDeliveries, storeDemoDeliverables } from './modules/deliverables/seed.ts';
 import { startQueue } from './jobs/queue.ts';
 import { closeServices, startBackground } from './lifecycle.ts';
 import { pageReads } from './page-reads.ts';
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     const media = await storeDemoCourseMedia(deps.storage);
     if (media) log.info({ media }, 'demo course media stored');
     await storeDemoBuild(deps.storage);
+    const files = await storeDemoDeliverables(deps.storage, demoDeliveries);
+    if (files) log.info({ files }, 'demo deliverables stored');
   }
   // Jobs (RUN_WORKER) and member events; Discord being down does not hold the start (ADR 047).
   const background = await startBackground(deps, boss, log, { serving: true });

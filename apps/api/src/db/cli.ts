@@ -4,6 +4,7 @@ import { renderDemoPictures, seedLargeCatalog } from '../modules/catalog/seed.ts
 import { storeDemoCourseMedia } from '../modules/courses/seed.ts';
 import { seedAll } from './seed.ts';
 import { storeDemoBuild } from '../modules/licences/seed.ts';
+import { demoDeliveries, storeDemoDeliverables } from '../modules/deliverables/seed.ts';
 import { createStorage } from '../deps.ts';
 
 /** `npm run db:migrate`, `npm run db:seed` and `npm run db:seed:large -- --products N`. */
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     console.log('demo pictures', await renderDemoPictures(storage));
     console.log('demo course media', await storeDemoCourseMedia(storage));
     console.log('demo app build stored', await storeDemoBuild(storage));
+    console.log('demo deliverables stored', await storeDemoDeliverables(storage, demoDeliveries));
   }
   if (command === 'seed-large') {
     const at = process.argv.indexOf('--products');

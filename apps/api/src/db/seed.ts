@@ -1,6 +1,7 @@
 import { seedDemoCommunities, seedDemoEntitlements } from '../modules/access/seed.ts';
 import { seedDemoCourseProgress, seedDemoCourses } from '../modules/courses/seed.ts';
 import { seedDemoLicences } from '../modules/licences/seed.ts';
+import { demoDeliveries, seedDemoDeliveries } from '../modules/deliverables/seed.ts';
 import { seedDemoAffiliate, seedDemoProgrammes } from '../modules/affiliates/seed.ts';
 import {
   DEMO_FEE,
@@ -91,6 +92,8 @@ export async function seedAll(
     productId: (title) => demoProductId(db, title),
     own: (userId, productId) => seedDemoOwnership(db, userId, productId),
   });
+  // Files, versions and guides (issue 29) before the licences: an app with a demo delivery keeps it.
+  await seedDemoDeliveries(db, demoDeliveries, (title) => demoProductId(db, title));
   if (options.codeSecret)
     await seedDemoLicences(db, {
       buyerEmail: 'buyer@demo.tradeshelf.test',

@@ -10,6 +10,8 @@ import type { Storage } from '../../integrations/storage/port.ts';
 import type { DemoDelivery, DemoVersion } from './demo-shape.ts';
 import { addDeliverySettings, addPublishedFile, existingVersionIds } from './files.ts';
 
+export { demoDeliveries } from './demo-content.ts';
+
 export const DEMO_FILES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-files');
 
 /** Where a demo file is stored: a private key, downloaded through signed links like any other. */

@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seedAll } from '../../db/seed.ts';
-import { DEMO_BUILD, storeDemoBuild } from './seed.ts';
+import { demoDeliveries, storeDemoDeliverables } from '../deliverables/seed.ts';
+import { storeDemoBuild } from './seed.ts';
 
 // The demo data on a database of its own: the demo catalogue is seeded only into an empty one.
 
@@ -48,6 +49,7 @@ describe('demo data', () => {
     await seedAll(t.database.db, { codeSecret: t.config.CODE_SECRET });
     await seedAll(t.database.db, { codeSecret: t.config.CODE_SECRET });
     await storeDemoBuild(t.deps.storage);
+    await storeDemoDeliverables(t.deps.storage, demoDeliveries);
     const buyer = (
       await t.database.db.execute<{ id: string; email: string }>(
         sql`select id, email from users where email = 'buyer@demo.tradeshelf.test'`,
@@ -60,7 +62,8 @@ describe('demo data', () => {
       product: { slug: 'grid-guardian-ea' },
       binding: 'metatrader_account',
       activations: [expect.objectContaining({ name: 'IC Markets live', fingerprint: '50012345' })],
-      build: { version: DEMO_BUILD.version, fileName: DEMO_BUILD.fileName },
+      // The EA's own newest file (its demo delivery), not a Windows program (issue 29).
+      build: { version: '2.2', fileName: expect.stringMatching(/^GridGuardian-MT[45]-2\.2\.zip$/) },
     });
     expect(licence.history.map((e) => e.type)).toEqual(['activated', 'issued']);
     const answer = (await validate(licence.key, '50012345')).json();

@@ -53,11 +53,15 @@ export async function seedDemoLicences(
     from products p join vendors v on v.id = p.vendor_id
     where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL}
     on conflict (product_id) do nothing`);
-  // Each demo app's build is a published deliverable for Windows (ADR 053).
+  // A demo app without a demo delivery of its own (issue 29) gets this build as its Windows
+  // version (ADR 053): an Expert Advisor must not offer a Windows program beside its EA files.
   const file = demoBuildFile();
   const apps = await db.execute<{ id: string }>(sql`select p.id from products p
     join vendors v on v.id = p.vendor_id
-    where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL} order by p.id`);
+    where p.kind = 'app' and v.vendor_url <> ${PLATFORM_VENDOR_URL}
+      and not exists (select 1 from deliverable_versions d
+        where d.product_id = p.id and d.id <> (${'bld_demo_'} || p.id))
+    order by p.id`);
   for (const app of apps.rows)
     await addPublishedFile(db, {
       id: `bld_demo_${app.id}`,
