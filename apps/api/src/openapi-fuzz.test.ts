@@ -14,6 +14,7 @@ import { FORGED_CURSORS, UNSTORABLE_TIMES } from '../test/cursors.ts';
 import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
 import { RawConnection, requestHead, within } from '../test/http.ts';
 import { discordOverHttp } from '../test/discord.ts';
+import { signUnsubscribe } from './modules/deliverables/tokens.ts';
 
 /**
  * Fuzzes every operation `/openapi.json` publishes (issue 13). Each operation gets clean requests
@@ -156,6 +157,10 @@ beforeAll(async () => {
     product: [product.id],
     state: states,
     text: ['Clean signals on the hourly chart, no repainting.'],
+    // A thinkorswim shared-item link, so a clean link version reaches its service.
+    url: ['https://tos.mx/fuzz123'],
+    // A real new-version unsubscribe link's token, so a clean call reaches the opt-out.
+    token: [signUnsubscribe(t.config.STORAGE_SECRET, user.id, product.id)],
   });
 });
 

@@ -535,7 +535,8 @@ describe('versions', () => {
     expect((await owned(ownerA, p.id)).versionMails).toBe(false);
     expect((await owned(ownerB, p.id)).versionMails).toBe(true);
     const bad = await t.call(r.unsubscribeVersionMails, { body: { token: 'x.y' } });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json().error).toBe(m.unsubscribeInvalid);
 
     const v3 = (
       await uploaded(p.id, { name: 'c.ex5', data: ex5 }, { platform: 'mt5', version: '2.6' })

@@ -254,8 +254,8 @@ export async function serveDownload(
 
 export async function unsubscribe(deps: AppDeps, token: string) {
   const claim = readUnsubscribe(deps.config.STORAGE_SECRET, token);
-  if (!claim)
-    throw new AppError('validation_failed', m.unsubscribeInvalid, { token: m.unsubscribeInvalid });
+  // As the saved-search link: a link that names nothing is not found, not a form to correct.
+  if (!claim) throw new AppError('not_found', m.unsubscribeInvalid);
   await deps.database.db.execute(sql`insert into version_mail_opt_outs (user_id, product_id)
     values (${claim.userId}, ${claim.productId}) on conflict do nothing`);
   return { message: m.unsubscribed };
