@@ -54,8 +54,18 @@ export const acceptInvite = requestThunk<{ id: string; vendorId: string }, Affil
 /** Starts payout onboarding at the provider: the page to send the affiliate to. */
 export const startPayoutOnboarding = requestThunk<void, string>(
   'affiliate/connect',
-  async (_arg, { api }) =>
-    (await api.call(endpoints.connectAccount, { query: { as: 'affiliate' } })).url,
+  async (_arg, { api }) => {
+    // Changing the payout account needs a current two-factor code (ADR 054). Stopgap prompt.
+    const twoFactorCode = window
+      .prompt('Enter the 6-digit code from your authenticator app')
+      ?.trim();
+    return (
+      await api.call(endpoints.connectAccount, {
+        query: { as: 'affiliate' },
+        body: twoFactorCode ? { twoFactorCode } : {},
+      })
+    ).url;
+  },
 );
 
 export interface CallbackResult {
