@@ -52,20 +52,16 @@ export const acceptInvite = requestThunk<{ id: string; vendorId: string }, Affil
 );
 
 /** Starts payout onboarding at the provider: the page to send the affiliate to. */
-export const startPayoutOnboarding = requestThunk<void, string>(
+export const startPayoutOnboarding = requestThunk<string, string>(
   'affiliate/connect',
-  async (_arg, { api }) => {
-    // Changing the payout account needs a current two-factor code (ADR 054). Stopgap prompt.
-    const twoFactorCode = window
-      .prompt('Enter the 6-digit code from your authenticator app')
-      ?.trim();
-    return (
+  // Changing the payout account needs a current two-factor code (ADR 054).
+  async (twoFactorCode, { api }) =>
+    (
       await api.call(endpoints.connectAccount, {
         query: { as: 'affiliate' },
         body: twoFactorCode ? { twoFactorCode } : {},
       })
-    ).url;
-  },
+    ).url,
 );
 
 export interface CallbackResult {

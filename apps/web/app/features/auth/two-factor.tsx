@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toDataURL } from 'qrcode';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
+import { Link } from 'react-router';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
@@ -41,19 +42,21 @@ export function TwoFactorSection() {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = async () => {
-    const r = await dispatch(fetchTwoFactor());
+  const show = (r: Awaited<ReturnType<ReturnType<typeof fetchTwoFactor>>>) => {
     if (fetchTwoFactor.fulfilled.match(r))
       setStage(
         r.payload.enabled ? { kind: 'on', left: r.payload.recoveryCodesLeft } : { kind: 'off' },
       );
     else setError(r.payload ?? null);
   };
+  const load = () => void dispatch(fetchTwoFactor()).then(show);
   useEffect(() => {
-    void load();
-    // Once, on arrival.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    let live = true;
+    void dispatch(fetchTwoFactor()).then((r) => live && show(r));
+    return () => {
+      live = false;
+    };
+  }, [dispatch]);
 
   const run = async <T,>(p: Promise<T>) => {
     setBusy(true);
@@ -178,7 +181,7 @@ export function TwoFactorSection() {
             >
               Download
             </a>
-            <Button type="button" onClick={() => void load()}>
+            <Button type="button" onClick={load}>
               Done
             </Button>
           </div>
@@ -219,5 +222,33 @@ export function TwoFactorSection() {
         </form>
       )}
     </section>
+  );
+}
+
+/** The current code a payout-account change asks for (ADR 054), next to its button. */
+export function TwoFactorCodeField({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <div className="flex max-w-xs flex-col gap-1">
+      <Field
+        label="Two-factor code"
+        name="twoFactorCode"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p className="text-xs text-slate-400">
+        Setting up or changing a payout account needs a code from your authenticator app.{' '}
+        <Link to="/account" className="underline">
+          Two-factor settings
+        </Link>
+      </p>
+    </div>
   );
 }
