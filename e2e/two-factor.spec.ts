@@ -35,7 +35,9 @@ test('turn on two-factor, log out, log in with a code from the app', async ({ pa
   await expect(logOut).toHaveCount(0);
   await page.getByLabel('Code').fill('000000');
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByRole('alert')).toContainText('That code is not valid');
+  // Said at the field, which is marked invalid.
+  await expect(page.getByText('That code is not valid')).toBeVisible({ timeout: SLOW });
+  await expect(page.getByLabel('Code')).toHaveAttribute('aria-invalid', 'true');
   expect(await a11yViolations(page)).toEqual([]);
 
   await page.getByLabel('Code').fill(nextCode());
