@@ -3,6 +3,7 @@ import { emailSchema, messageResponse } from './common.ts';
 import { defineRoute } from './route.ts';
 import { codeMessage, codePattern } from './rules/code.ts';
 import { PASSWORD_MAX, validateNewPassword } from './rules/password.ts';
+import { twoFactorMessages } from './constants/auth.ts';
 
 export * from './constants/auth.ts';
 
@@ -39,6 +40,58 @@ export const loginResponse = z
   })
   .meta({ id: 'LoginResponse' });
 export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** A 6-digit code from an authenticator app (RFC 6238). */
+export const totpCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, twoFactorMessages.codeFormat);
+/** A TOTP code or a recovery code (`xxxxx-xxxxx`, case and dash optional). */
+const secondFactorSchema = z
+  .string()
+  .trim()
+  .min(6, twoFactorMessages.codeFormat)
+  .max(20, twoFactorMessages.codeFormat);
+
+/** Login with 2FA on: no session yet, only a short-lived signed challenge for the second step. */
+export const twoFactorChallengeResponse = z
+  .object({
+    twoFactorRequired: z.literal(true),
+    challenge: z.string(),
+    /** Seconds the challenge stays valid. */
+    expiresIn: z.number().int(),
+  })
+  .meta({ id: 'TwoFactorChallenge' });
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeResponse>;
+export const loginAnswerSchema = z.union([loginResponse, twoFactorChallengeResponse]);
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+export const isTwoFactorChallenge = (a: LoginAnswer): a is TwoFactorChallenge =>
+  'twoFactorRequired' in a && a.twoFactorRequired === true;
+
+export const twoFactorStatus = z
+  .object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int() })
+  .meta({ id: 'TwoFactorStatus' });
+export const twoFactorSetupResponse = z.object({
+  /** Base32, for typing into the app when the QR code cannot be scanned. */
+  secret: z.string(),
+  /** `otpauth://totp/...`, what the QR code encodes. */
+  uri: z.string(),
+});
+export const twoFactorConfirmResponse = z.object({
+  message: z.string(),
+  /** Shown once: only their hashes are kept. */
+  recoveryCodes: z.array(z.string()),
+});
+export const twoFactorDisableSchema = z
+  .object({ code: totpCodeSchema.optional(), password: presentedPassword.optional() })
+  .refine((b) => b.code !== undefined || b.password !== undefined, {
+    message: twoFactorMessages.disableNeedsProof,
+    path: ['code'],
+  });
+export const twoFactorLoginSchema = z.object({
+  challenge: z.string().min(1).max(500),
+  code: secondFactorSchema,
+});
 
 export const refreshRequest = z.object({
   user_id: z.string().min(1).max(64),
@@ -97,11 +150,62 @@ export const authRoutes = {
     method: 'POST',
     path: '/auth/login',
     auth: 'none',
-    summary: 'Sign in with e-mail and password.',
+    summary:
+      'Sign in with e-mail and password. With two-factor authentication on, answers a challenge for `/auth/login/two-factor` instead of a session.',
     tags: ['auth'],
     status: 200,
     body: credentialsSchema,
+    response: loginAnswerSchema,
+  }),
+  loginTwoFactor: defineRoute({
+    method: 'POST',
+    path: '/auth/login/two-factor',
+    auth: 'none',
+    summary:
+      "Second sign-in step: the login's challenge and a code from the authenticator app (or a recovery code, used up).",
+    tags: ['auth'],
+    status: 200,
+    body: twoFactorLoginSchema,
     response: loginResponse,
+  }),
+  twoFactorStatus: defineRoute({
+    method: 'GET',
+    path: '/api/v1/two-factor',
+    auth: 'bearer',
+    summary: 'Whether two-factor authentication is on, and how many recovery codes are left.',
+    tags: ['auth'],
+    status: 200,
+    response: twoFactorStatus,
+  }),
+  twoFactorSetup: defineRoute({
+    method: 'POST',
+    path: '/api/v1/two-factor/setup',
+    auth: 'bearer',
+    summary:
+      'Start enrolment: a new secret and its otpauth URI. Nothing is on until `/api/v1/two-factor/confirm` gets a code.',
+    tags: ['auth'],
+    status: 200,
+    response: twoFactorSetupResponse,
+  }),
+  twoFactorConfirm: defineRoute({
+    method: 'POST',
+    path: '/api/v1/two-factor/confirm',
+    auth: 'bearer',
+    summary: 'Turn two-factor on with a first code; answers 10 recovery codes, shown this once.',
+    tags: ['auth'],
+    status: 200,
+    body: z.object({ code: totpCodeSchema }),
+    response: twoFactorConfirmResponse,
+  }),
+  twoFactorDisable: defineRoute({
+    method: 'POST',
+    path: '/api/v1/two-factor/disable',
+    auth: 'bearer',
+    summary: 'Turn two-factor off, with a current code or the password.',
+    tags: ['auth'],
+    status: 200,
+    body: twoFactorDisableSchema,
+    response: messageResponse,
   }),
   logout: defineRoute({
     method: 'POST',

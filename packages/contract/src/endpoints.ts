@@ -24,6 +24,21 @@ export const endpoints: {
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },
+  loginTwoFactor: { method: 'POST', path: '/auth/login/two-factor', auth: 'none', status: 200 },
+  twoFactorStatus: { method: 'GET', path: '/api/v1/two-factor', auth: 'bearer', status: 200 },
+  twoFactorSetup: { method: 'POST', path: '/api/v1/two-factor/setup', auth: 'bearer', status: 200 },
+  twoFactorConfirm: {
+    method: 'POST',
+    path: '/api/v1/two-factor/confirm',
+    auth: 'bearer',
+    status: 200,
+  },
+  twoFactorDisable: {
+    method: 'POST',
+    path: '/api/v1/two-factor/disable',
+    auth: 'bearer',
+    status: 200,
+  },
   logout: { method: 'POST', path: '/auth/logout', auth: 'none', status: 200 },
   refreshToken: { method: 'POST', path: '/refresh_token', auth: 'refresh', status: 200 },
   sendForgotPasswordEmail: {

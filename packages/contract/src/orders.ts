@@ -10,6 +10,7 @@ import {
 import { ordersMessages, REVOKE_REASON_MAX } from './constants/orders-messages.ts';
 import { planIds } from './constants/membership.ts';
 import { connectPurposes } from './constants/affiliates.ts';
+import { totpCodeSchema } from './auth.ts';
 import { defineRoute } from './route.ts';
 import { saleFilters } from './constants/vendor-sales.ts';
 import { COUPON_CODE_MAX, couponCodePattern, validateCouponCode } from './rules/coupon.ts';
@@ -294,10 +295,12 @@ export const ordersRoutes = {
     path: '/api/v1/payment/connect-account',
     auth: 'bearer',
     summary:
-      "Start (or resume) payout onboarding with the payment provider; returns the onboarding link. `as` picks whose account: a vendor's (the default for vendors) or an affiliate's (the default for everyone else).",
+      "Start (or resume) payout onboarding with the payment provider; returns the onboarding link. Needs two-factor authentication on and a current code (403 otherwise). `as` picks whose account: a vendor's (the default for vendors) or an affiliate's (the default for everyone else).",
     tags: ['payments'],
     status: 200,
     query: connectQuery,
+    /** Changing where money goes needs two-factor on and a fresh code (ADR 054). */
+    body: z.object({ twoFactorCode: totpCodeSchema.optional() }),
     response: z.object({ url: z.string() }),
   }),
   connectAccountCallback: defineRoute({

@@ -250,6 +250,9 @@ export const rules = {
   activationEmail: { name: 'activation:email', limit: 3, windowSeconds: 15 * 60 },
   activationIp: { name: 'activation:ip', limit: 20, windowSeconds: 15 * 60 },
   passwordChange: { name: 'password-change:user', limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong two-factor codes per account (ADR 054); a right one clears it, as a right password does. */
+  twoFactorAttempts: { name: '2fa:user', limit: 10, windowSeconds: 15 * 60 },
+  twoFactorIp: { name: '2fa:ip', limit: 30, windowSeconds: 15 * 60 },
   /**
    * Picture uploads per user, by purpose (ADR 048): a vendor filling a catalogue spends neither the
    * avatar's budget nor the storefront's.

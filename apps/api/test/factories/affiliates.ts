@@ -1,4 +1,5 @@
 import { affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
+import { startPayoutOnboarding } from './two-factor.ts';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestApp } from '../harness.ts';
@@ -58,7 +59,7 @@ export async function buyReferred(t: TestApp, vendorUrl: string, priceId: string
 
 /** Connects the affiliate's payout account at the sandbox (its onboarding page filled in). */
 export async function connectPayouts(t: TestApp, token: string) {
-  const started = await t.call(ordersRoutes.connectAccount, { token, query: { as: 'affiliate' } });
+  const started = await startPayoutOnboarding(t, token, 'affiliate');
   expect(started.statusCode, started.body).toBe(200);
   await completeSandboxOnboarding(t, started.json().url as string);
   const done = await t.call(ordersRoutes.connectAccountCallback, {

@@ -7,6 +7,7 @@ import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contra
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
+import { TwoFactorSection } from '../features/auth/two-factor.tsx';
 import { MembershipSection, SavedSearchesSection } from '../features/membership/components.tsx';
 import { addVendorRole, uploadAvatar } from '../features/users/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -81,6 +82,7 @@ function AccountPage() {
           <dd>{user.roles.join(', ')}</dd>
         </dl>
       </section>
+      <TwoFactorSection />
       <MembershipSection />
       <SavedSearchesSection />
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
-import { login } from '../features/auth/api.ts';
+import { login, loginTwoFactor } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
@@ -60,6 +60,8 @@ export default function Login() {
   const signingIn = useAppSelector((s) => s.auth.signingIn);
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const challenge = useAppSelector((s) => s.auth.twoFactorChallenge);
   // Only paths of this site are followed after login (`?next=`, or `?redirect=`).
   const next = safeNext(params.get('next') ?? params.get('redirect'));
 
@@ -75,10 +77,51 @@ export default function Login() {
     e.preventDefault();
     void dispatch(login({ email: email.trim(), password }));
   };
+  const submitCode = (e: FormEvent) => {
+    e.preventDefault();
+    if (challenge) void dispatch(loginTwoFactor({ challenge, code: code.trim() }));
+  };
   const fields = state.error?.fields ?? {};
 
-  if (state.status === 'success' && !blocked)
-    return <Welcome email={signingIn ?? state.data?.email ?? email.trim()} next={next} />;
+  if (state.status === 'success' && state.data && !blocked)
+    return <Welcome email={signingIn ?? state.data.email ?? email.trim()} next={next} />;
+
+  // Password accepted, two-factor on: the second step (ADR 054).
+  if (challenge && !blocked)
+    return (
+      <Card
+        title="Two-factor authentication"
+        subtitle="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
+      >
+        <form onSubmit={submitCode} noValidate className="flex flex-col gap-4">
+          {state.status === 'failure' && <FormError error={state.error} shows={['code']} />}
+          <Field
+            label="Code"
+            name="code"
+            inputMode="text"
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            error={fields.code}
+          />
+          <Button type="submit" loading={state.status === 'loading'} disabled={!code.trim()}>
+            Verify
+          </Button>
+          <button
+            type="button"
+            className="self-start text-sm text-brand-400 underline underline-offset-2"
+            onClick={() => {
+              setCode('');
+              dispatch(reset());
+            }}
+          >
+            Start again
+          </button>
+        </form>
+      </Card>
+    );
 
   return (
     <Card title="Log in" subtitle="Welcome back. Pick up where you left off.">

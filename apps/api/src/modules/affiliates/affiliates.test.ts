@@ -19,6 +19,7 @@ import {
 } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 const MINIMUM = 1_500;
@@ -571,14 +572,14 @@ describe('payout accounts (connect)', () => {
     expect(early.statusCode).toBe(422);
     expect(early.json()).toEqual({ error: affiliateMessages.connectFirst, code: 'business_rule' });
 
-    const started = await t.call(ordersRoutes.connectAccount, { token: affiliate.token });
+    const started = await startPayoutOnboarding(t, affiliate.token);
     // The sandbox's onboarding page, which returns to the affiliate's page.
     expect(await completeSandboxOnboarding(t, started.json().url)).toMatch(
       /\/affiliate\/connected$/,
     );
 
     // A vendor's default is the vendor account (checkout routes sales to it).
-    const asVendor = await t.call(ordersRoutes.connectAccount, { token: vendorAuth });
+    const asVendor = await startPayoutOnboarding(t, vendorAuth);
     expect(await completeSandboxOnboarding(t, asVendor.json().url)).toMatch(
       /\/vendor\/payouts\?onboarding=done$/,
     );
@@ -587,10 +588,7 @@ describe('payout accounts (connect)', () => {
     );
     expect(vendorRows).toBe(1);
     // A buyer asking for a vendor account is refused as before.
-    const notVendor = await t.call(ordersRoutes.connectAccount, {
-      token: affiliate.token,
-      query: { as: 'vendor' },
-    });
+    const notVendor = await startPayoutOnboarding(t, affiliate.token, 'vendor');
     expect(notVendor.statusCode).toBe(403);
   });
 });

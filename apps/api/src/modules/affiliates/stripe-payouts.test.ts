@@ -13,6 +13,7 @@ import { createBuyer } from '../../../test/factories/orders.ts';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { retryPayouts } from './payouts.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_payouts';
@@ -69,10 +70,7 @@ async function affiliateWithBalance() {
   });
   expect(paid.statusCode, paid.body).toBe(200);
 
-  const started = await t.call(ordersRoutes.connectAccount, {
-    token: affiliate.token,
-    query: { as: 'affiliate' },
-  });
+  const started = await startPayoutOnboarding(t, affiliate.token, 'affiliate');
   expect(started.json().url).toMatch(/^https:\/\/connect\.stripe\.test\//);
   const accountId = stripe.requestsTo('/v1/account_links').at(-1)!.body.account!;
   const pending = await t.call(ordersRoutes.connectAccountCallback, {
@@ -192,7 +190,7 @@ describe('affiliate payouts through Stripe (loopback fake)', () => {
 
   it('a provider outage during the connect callback answers 503 with a message', async () => {
     const affiliate = await createBuyer(t);
-    await t.call(ordersRoutes.connectAccount, { token: affiliate.token });
+    await startPayoutOnboarding(t, affiliate.token);
     stripe.failNext(3);
     const res = await t.call(ordersRoutes.connectAccountCallback, { token: affiliate.token });
     expect(res.statusCode).toBe(503);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as auth from './service.ts';
+import * as twoFactor from './two-factor.ts';
 
 export async function authModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
@@ -12,6 +13,21 @@ export async function authModule(app: FastifyInstance): Promise<void> {
   );
   registerRoute(app, authRoutes.login, ({ body, req }) =>
     auth.login(deps, addressKey(req.ip), body.email, body.password),
+  );
+  registerRoute(app, authRoutes.loginTwoFactor, ({ body, req }) =>
+    auth.loginSecondStep(deps, addressKey(req.ip), body.challenge, body.code),
+  );
+  registerRoute(app, authRoutes.twoFactorStatus, ({ auth: claims }) =>
+    twoFactor.status(deps, claims.sub),
+  );
+  registerRoute(app, authRoutes.twoFactorSetup, ({ auth: claims }) =>
+    twoFactor.setup(deps, claims.sub),
+  );
+  registerRoute(app, authRoutes.twoFactorConfirm, ({ body, auth: claims }) =>
+    twoFactor.confirm(deps, claims.sub, body.code),
+  );
+  registerRoute(app, authRoutes.twoFactorDisable, ({ body, auth: claims }) =>
+    twoFactor.disable(deps, claims.sub, body),
   );
   registerRoute(app, authRoutes.logout, async ({ body }) => {
     await auth.logout(deps, body.refresh_token);

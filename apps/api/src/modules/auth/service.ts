@@ -1,4 +1,4 @@
-import { authMessages, type LoginResponse } from '@tradeshelf/contract';
+import { authMessages, type LoginAnswer, type LoginResponse } from '@tradeshelf/contract';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import {
@@ -17,6 +17,7 @@ import { rateLimited, rules } from '../../platform/rate-limit.ts';
 import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
+import * as twoFactor from './two-factor.ts';
 
 export const CODE_TTL_MINUTES = 15;
 /** Guesses per code: counted per e-mail by the limiter, the same way whether or not it has an account. */
@@ -179,7 +180,11 @@ export async function signup(
   const db = deps.database.db;
   const existing = await users.findAccountByEmail(db, email);
   // The same person signing up twice gets their session; anyone else learns nothing new.
-  if (await verifyPassword(existing?.passwordHash ?? null, password)) {
+  // With two-factor on, the password alone never opens a session: it is treated as taken.
+  if (
+    (await verifyPassword(existing?.passwordHash ?? null, password)) &&
+    !(await twoFactor.isEnabled(deps, existing!.id))
+  ) {
     return loginResponse(deps, existing!);
   }
   const passwordHash = await hashPassword(password);
@@ -219,7 +224,7 @@ export async function login(
   ip: string,
   email: string,
   password: string,
-): Promise<LoginResponse> {
+): Promise<LoginAnswer> {
   const { limiter } = deps;
   await limiter.consume([{ rule: rules.loginIp, key: ip }]);
   // Counters are keyed by the e-mail as typed, so an unknown account locks exactly like a real one.
@@ -239,6 +244,19 @@ export async function login(
     throw new AppError('invalid_credentials', authMessages.invalidCredentials);
   }
   await limiter.reset(rules.loginPair, pairKey);
+  // Two-factor on: no tokens yet, a signed challenge for the second step (ADR 054).
+  if (await twoFactor.isEnabled(deps, user.id)) return twoFactor.challengeFor(user.id, deps);
+  return loginResponse(deps, user);
+}
+
+/** The second sign-in step; the session it opens is exactly a password login's. */
+export async function loginSecondStep(
+  deps: AppDeps,
+  ip: string,
+  challenge: string,
+  code: string,
+): Promise<LoginResponse> {
+  const user = await twoFactor.passChallenge(deps, ip, challenge, code);
   return loginResponse(deps, user);
 }
 

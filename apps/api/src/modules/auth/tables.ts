@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../users/tables.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
@@ -57,4 +57,32 @@ export const deniedSessions = pgTable(
     index('denied_sessions_created_idx').on(t.createdAt),
     index('denied_sessions_expires_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * An account's authenticator-app secret (ADR 054), sealed (AES-GCM) at rest. On only once
+ * `enabledAt` is set; `lastStep` is the newest TOTP step used, so a code works once.
+ */
+export const twoFactorSecrets = pgTable('two_factor_secrets', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** One-time recovery codes, stored as HMACs (they are random, so a slow hash adds nothing). */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('two_factor_recovery_codes_user_idx').on(t.userId)],
 );

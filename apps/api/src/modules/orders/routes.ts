@@ -19,6 +19,7 @@ import { AppError } from '../../platform/errors.ts';
 import { originOf } from '../../platform/origin.ts';
 import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import { requireTwoFactorCode } from '../auth/index.ts';
 import { vendorRoutes } from '../catalog/index.ts';
 import * as orders from './service.ts';
 import { vendorPayouts } from './vendor-payouts.ts';
@@ -93,11 +94,13 @@ export async function ordersModule(app: FastifyInstance, wiring: OrdersWiring): 
     session: await orders.customerPortal(deps, auth.sub, query.vendorUrl, originOf(req)),
   }));
   // A vendor's account takes its sales; anyone else's (or `as=affiliate`) takes affiliate payouts.
-  registerRoute(app, ordersRoutes.connectAccount, async ({ query, auth, req }) =>
-    (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
+  // Changing where money goes needs two-factor on and a current code, for both (ADR 054).
+  registerRoute(app, ordersRoutes.connectAccount, async ({ query, body, auth, req }) => {
+    await requireTwoFactorCode(deps, auth.sub, body.twoFactorCode);
+    return (await orders.connectPurpose(deps, auth.sub, query.as)) === 'vendor'
       ? orders.connectAccount(deps, auth.sub, originOf(req))
-      : affiliates.connectPayoutAccount(deps, auth.sub, originOf(req)),
-  );
+      : affiliates.connectPayoutAccount(deps, auth.sub, originOf(req));
+  });
   payoutsRoute(vendorStorefrontRoutes.vendorPayouts, ({ vendorId }) =>
     vendorPayouts(deps, vendorId),
   );

@@ -7,6 +7,7 @@ import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createBuyer, createCoupon } from '../../../test/factories/orders.ts';
 import { postSignedWebhook, postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { processAutoRefunds } from './service.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
@@ -207,7 +208,7 @@ describe('checkout against Stripe (loopback fake)', () => {
       email: 'seller@example.com',
       roles: ['buyer', 'vendor'],
     });
-    const started = await t.call(ordersRoutes.connectAccount, { token: sellerToken });
+    const started = await startPayoutOnboarding(t, sellerToken);
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/e\/acct_test_\d+/);
     const accountId = stripe.requestsTo('/v1/account_links').at(-1)!.body.account!;
@@ -232,10 +233,7 @@ describe('checkout against Stripe (loopback fake)', () => {
     });
 
     // Anyone else onboards for affiliate payouts (ADR 037); a vendor's account stays for vendors.
-    const notVendor = await t.call(ordersRoutes.connectAccount, {
-      token: buyer.token,
-      query: { as: 'vendor' },
-    });
+    const notVendor = await startPayoutOnboarding(t, buyer.token, 'vendor');
     expect(notVendor.statusCode).toBe(403);
   });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, completeSandboxOnboarding } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
+import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 
 /** Issue 19: the vendor's payouts screen through HTTP, with the payment sandbox's onboarding page. */
@@ -79,7 +80,7 @@ describe('onboarding through the sandbox', () => {
       available: { amount: 0, currency: 'usd' },
     });
 
-    const started = await t.call(ordersRoutes.connectAccount, { token });
+    const started = await startPayoutOnboarding(t, token);
     expect(started.statusCode, started.body).toBe(200);
     const url = new URL(started.json().url as string);
     expect(url.pathname).toMatch(/^\/sandbox\/connect\/[\w.-]+$/);
@@ -120,7 +121,7 @@ describe('onboarding through the sandbox', () => {
     });
 
     // Continuing onboarding reuses the account; the sandbox lets verification finish by hand.
-    const again = await t.call(ordersRoutes.connectAccount, { token });
+    const again = await startPayoutOnboarding(t, token);
     const againPath = new URL(again.json().url as string).pathname;
     expect((await t.app.inject({ method: 'GET', url: againPath })).body).toContain(
       'Complete verification',
@@ -141,7 +142,7 @@ describe('onboarding through the sandbox', () => {
 
   it('refuses a forged or altered onboarding link', async () => {
     const { token } = await vendorWithStorefront();
-    const started = await t.call(ordersRoutes.connectAccount, { token });
+    const started = await startPayoutOnboarding(t, token);
     const path = new URL(started.json().url as string).pathname;
     const [account, expires, mac] = path.split('/').at(-1)!.split('.');
     const other = `acct_sbx_someone.${expires}`;
@@ -220,7 +221,7 @@ describe('an abandoned onboarding (issue 27)', () => {
   it('says what the provider says, and that sales go through as checkout lets them', async () => {
     const { token, vendorId, vendorUrl } = await vendorWithStorefront();
     const product = await createProduct(t, vendorId, { amount: 1_500 });
-    const started = await t.call(ordersRoutes.connectAccount, { token });
+    const started = await startPayoutOnboarding(t, token);
     expect(started.statusCode, started.body).toBe(200);
     // The vendor leaves the provider's page: the account takes no charges, has details overdue.
     const left = await payouts(token);

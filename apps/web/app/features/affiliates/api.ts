@@ -52,10 +52,16 @@ export const acceptInvite = requestThunk<{ id: string; vendorId: string }, Affil
 );
 
 /** Starts payout onboarding at the provider: the page to send the affiliate to. */
-export const startPayoutOnboarding = requestThunk<void, string>(
+export const startPayoutOnboarding = requestThunk<string, string>(
   'affiliate/connect',
-  async (_arg, { api }) =>
-    (await api.call(endpoints.connectAccount, { query: { as: 'affiliate' } })).url,
+  // Changing the payout account needs a current two-factor code (ADR 054).
+  async (twoFactorCode, { api }) =>
+    (
+      await api.call(endpoints.connectAccount, {
+        query: { as: 'affiliate' },
+        body: twoFactorCode ? { twoFactorCode } : {},
+      })
+    ).url,
 );
 
 export interface CallbackResult {

@@ -9,6 +9,7 @@ import type {
 } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
+import { TwoFactorCodeField } from '../auth/index.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
@@ -63,6 +64,7 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
   const toast = useToast();
   const payout = useAppSelector((s) => s.affiliate.payout);
   const connect = useAppSelector((s) => s.affiliate.connect);
+  const [twoFactorCode, setTwoFactorCode] = useState('');
   const reasonId = useId();
   // A payout sends the whole balance: asked first, with the amount and the account (issue 27).
   const confirm = useConfirm();
@@ -82,7 +84,7 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
     }
   };
   const onConnect = async () => {
-    const done = await dispatch(startPayoutOnboarding());
+    const done = await dispatch(startPayoutOnboarding(twoFactorCode.trim()));
     if (startPayoutOnboarding.fulfilled.match(done)) window.location.assign(done.payload);
   };
   const needsAccount = stats.payoutAccount !== 'ready';
@@ -96,6 +98,7 @@ export function PayoutPanel({ stats }: { stats: AffiliateStats }) {
         it back. Payouts start at {money(stats.minimumPayout)} and pay the whole available balance.
       </p>
       <div className="flex flex-wrap items-center gap-3">
+        {needsAccount && <TwoFactorCodeField value={twoFactorCode} onChange={setTwoFactorCode} />}
         {needsAccount && (
           <Button
             type="button"

@@ -9,15 +9,26 @@ type Credentials = { email: string; password: string };
  * less of grace left (nothing stored, not logged in); `scheduled` when the session will be stored
  * after SESSION_STORE_DELAY_MS, at which point the store marks the user logged in.
  */
-export interface SignInResult {
-  response: LoginResponse;
-  outcome: 'blocked' | 'scheduled';
-}
+export type SignInResult =
+  | { response: LoginResponse; outcome: 'blocked' | 'scheduled' }
+  /** Two-factor on (ADR 054): no session yet; the second step presents this challenge. */
+  | { response: null; outcome: 'two-factor'; challenge: string };
 
 export const login = thunk<Credentials, SignInResult>(
   'auth/login',
   async (body, { api, session }) => {
-    const response = await api.call(endpoints.login, { body });
+    const answer = await api.call(endpoints.login, { body });
+    if ('twoFactorRequired' in answer)
+      return { response: null, outcome: 'two-factor', challenge: answer.challenge };
+    return { response: answer, outcome: session.acceptLogin(answer) };
+  },
+);
+
+/** The second step: its session is applied exactly like a password login's (store delay, grace). */
+export const loginTwoFactor = thunk<{ challenge: string; code: string }, SignInResult>(
+  'auth/loginTwoFactor',
+  async (body, { api, session }) => {
+    const response = await api.call(endpoints.loginTwoFactor, { body });
     return { response, outcome: session.acceptLogin(response) };
   },
 );

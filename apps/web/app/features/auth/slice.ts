@@ -6,6 +6,7 @@ import {
   changePassword,
   checkForgotPasswordCode,
   login,
+  loginTwoFactor,
   resetForgotPassword,
   sendAccountActivationEmail,
   sendForgotPasswordEmail,
@@ -18,8 +19,10 @@ type Message = { message: string };
 
 /** The auth group (docs/product.md#request-groups). */
 export interface AuthState {
-  login: RequestState<LoginResponse>;
-  signup: RequestState<LoginResponse>;
+  /** `data` null: the password was right and a second factor is asked for (`twoFactorChallenge`). */
+  login: RequestState<LoginResponse | null>;
+  signup: RequestState<LoginResponse | null>;
+  twoFactorChallenge: string | null;
   forgotPassword: {
     sendEmail: RequestState<Message>;
     checkCode: RequestState<Message>;
@@ -44,8 +47,8 @@ export interface AuthState {
 }
 
 const requests = () => ({
-  login: idle<LoginResponse>(),
-  signup: idle<LoginResponse>(),
+  login: idle<LoginResponse | null>(),
+  signup: idle<LoginResponse | null>(),
   forgotPassword: {
     sendEmail: idle<Message>(),
     checkCode: idle<Message>(),
@@ -63,6 +66,7 @@ export const initialAuthState: AuthState = {
   sessionChecked: false,
   verificationRequired: false,
   signingIn: null,
+  twoFactorChallenge: null,
 };
 
 export const authSlice = createSlice({
@@ -70,7 +74,12 @@ export const authSlice = createSlice({
   initialState: initialAuthState,
   reducers: {
     /** docs/product.md#auth-group: returns every auth request group to idle. */
-    reset: (state) => ({ ...state, ...requests(), verificationRequired: false }),
+    reset: (state) => ({
+      ...state,
+      ...requests(),
+      verificationRequired: false,
+      twoFactorChallenge: null,
+    }),
     /** A valid session is stored: the user is logged in (docs/product.md#sessions). */
     sessionStarted: {
       reducer: (state, action: PayloadAction<string | null>) => {
@@ -93,6 +102,7 @@ export const authSlice = createSlice({
     const answer = (p: SignInResult) => p.response;
     const message = (p: { message: string }) => ({ message: p.message });
     addRequestCases(b, login, (s) => s.login, answer);
+    addRequestCases(b, loginTwoFactor, (s) => s.login, answer);
     addRequestCases(b, signup, (s) => s.signup, answer);
     addRequestCases(b, sendForgotPasswordEmail, (s) => s.forgotPassword.sendEmail, message);
     addRequestCases(b, checkForgotPasswordCode, (s) => s.forgotPassword.checkCode, message);
@@ -105,9 +115,11 @@ export const authSlice = createSlice({
       .addMatcher(isAnyOf(login.pending, signup.pending), (s) => {
         s.verificationRequired = false;
       })
-      .addMatcher(isAnyOf(login.fulfilled, signup.fulfilled), (s, a) => {
+      .addMatcher(isAnyOf(login.fulfilled, signup.fulfilled, loginTwoFactor.fulfilled), (s, a) => {
         s.verificationRequired = a.payload.outcome === 'blocked';
         if (a.payload.outcome === 'scheduled') s.signingIn = a.payload.response.email;
+        if (a.payload.outcome === 'two-factor') s.twoFactorChallenge = a.payload.challenge;
+        else s.twoFactorChallenge = null;
       });
   },
 });

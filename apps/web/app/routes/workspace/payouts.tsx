@@ -1,5 +1,7 @@
 import type { VendorPayouts } from '@tradeshelf/contract';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { TwoFactorCodeField } from '../../features/auth/two-factor.tsx';
 import { Alert } from '../../components/ui.tsx';
 import { AccountPanel, BalancesPanel } from '../../features/workspace/payouts/components.tsx';
 import { useAction, useRead } from '../../features/workspace/request.ts';
@@ -8,11 +10,12 @@ import { Loading } from '../../components/screen.tsx';
 
 export default function PayoutsPage() {
   const read = useRead<void, VendorPayouts>(fetchPayouts, undefined);
-  const start = useAction<void, string>(startPayoutOnboarding);
+  const start = useAction<string, string>(startPayoutOnboarding);
+  const [twoFactorCode, setTwoFactorCode] = useState('');
   const [params] = useSearchParams();
   const back = params.get('onboarding');
   const go = async () => {
-    const url = await start.run(undefined);
+    const url = await start.run(twoFactorCode.trim());
     // The provider's onboarding (the sandbox's page locally) comes back to this page.
     if (url) window.location.assign(url);
   };
@@ -51,6 +54,7 @@ export default function PayoutsPage() {
       )}
       {read.data && (
         <>
+          <TwoFactorCodeField value={twoFactorCode} onChange={setTwoFactorCode} />
           <AccountPanel payouts={read.data} onStart={() => void go()} starting={start.busy} />
           <BalancesPanel payouts={read.data} />
         </>

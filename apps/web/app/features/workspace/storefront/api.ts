@@ -60,8 +60,14 @@ export const fetchPayouts = requestThunk<void, VendorPayouts>(
 );
 
 /** Starts (or continues) onboarding at the payment provider: the page to send the vendor to. */
-export const startPayoutOnboarding = requestThunk<void, string>(
+export const startPayoutOnboarding = requestThunk<string, string>(
   'vendor/connect',
-  async (_arg, { api }) =>
-    (await api.call(endpoints.connectAccount, { query: { as: 'vendor' } })).url,
+  // Changing the payout account needs a current two-factor code (ADR 054).
+  async (twoFactorCode, { api }) =>
+    (
+      await api.call(endpoints.connectAccount, {
+        query: { as: 'vendor' },
+        body: twoFactorCode ? { twoFactorCode } : {},
+      })
+    ).url,
 );

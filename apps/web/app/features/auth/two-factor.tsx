@@ -1,0 +1,256 @@
+// The account page's "Two-factor authentication" section (issue 33, ADR 054).
+import { useEffect, useState, type FormEvent } from 'react';
+import { endpoints } from '@tradeshelf/contract/client';
+import type { ApiError } from '@tradeshelf/contract';
+import { Link } from 'react-router';
+import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { useAppDispatch } from '../../lib/hooks.ts';
+import { requestThunk as thunk } from '../../lib/thunk.ts';
+
+export const fetchTwoFactor = thunk<void, { enabled: boolean; recoveryCodesLeft: number }>(
+  'twoFactor/status',
+  (_, { api }) => api.call(endpoints.twoFactorStatus, {}),
+);
+export const startTwoFactor = thunk<void, { secret: string; uri: string }>(
+  'twoFactor/setup',
+  (_, { api }) => api.call(endpoints.twoFactorSetup, {}),
+);
+export const confirmTwoFactor = thunk<string, { message: string; recoveryCodes: string[] }>(
+  'twoFactor/confirm',
+  (code, { api }) => api.call(endpoints.twoFactorConfirm, { body: { code } }),
+);
+export const disableTwoFactor = thunk<{ code?: string; password?: string }, { message: string }>(
+  'twoFactor/disable',
+  (body, { api }) => api.call(endpoints.twoFactorDisable, { body }),
+);
+
+type Stage =
+  | { kind: 'loading' }
+  | { kind: 'off' }
+  | { kind: 'setup'; secret: string; uri: string; qr: string | null }
+  | { kind: 'codes'; codes: string[] }
+  | { kind: 'on'; left: number };
+
+export function TwoFactorSection() {
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const [stage, setStage] = useState<Stage>({ kind: 'loading' });
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const show = (r: Awaited<ReturnType<ReturnType<typeof fetchTwoFactor>>>) => {
+    if (fetchTwoFactor.fulfilled.match(r))
+      setStage(
+        r.payload.enabled ? { kind: 'on', left: r.payload.recoveryCodesLeft } : { kind: 'off' },
+      );
+    else setError(r.payload ?? null);
+  };
+  const load = () => void dispatch(fetchTwoFactor()).then(show);
+  useEffect(() => {
+    let live = true;
+    void dispatch(fetchTwoFactor()).then((r) => live && show(r));
+    return () => {
+      live = false;
+    };
+  }, [dispatch]);
+
+  const run = async <T,>(p: Promise<T>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await p;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const start = async () => {
+    const r = await run(dispatch(startTwoFactor()));
+    if (!startTwoFactor.fulfilled.match(r)) return setError(r.payload ?? null);
+    // Loaded only here: the QR encoder stays out of every other page's bundle.
+    const qr = await import('qrcode')
+      .then((m) => m.toDataURL(r.payload.uri, { margin: 1, width: 200 }))
+      .catch(() => null);
+    setCode('');
+    setStage({ kind: 'setup', ...r.payload, qr });
+  };
+
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await run(dispatch(confirmTwoFactor(code.trim())));
+    if (!confirmTwoFactor.fulfilled.match(r)) return setError(r.payload ?? null);
+    setCode('');
+    setStage({ kind: 'codes', codes: r.payload.recoveryCodes });
+    toast(r.payload.message);
+  };
+
+  const disable = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = code.trim() ? { code: code.trim() } : { password };
+    const r = await run(dispatch(disableTwoFactor(body)));
+    if (!disableTwoFactor.fulfilled.match(r)) return setError(r.payload ?? null);
+    setCode('');
+    setPassword('');
+    setStage({ kind: 'off' });
+    toast(r.payload.message);
+  };
+
+  const codesText = stage.kind === 'codes' ? stage.codes.join('\n') + '\n' : '';
+
+  return (
+    <section
+      aria-labelledby="two-factor-heading"
+      className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6"
+    >
+      <h2 id="two-factor-heading" className="text-lg font-semibold text-white">
+        Two-factor authentication
+      </h2>
+      {error && <FormError error={error} shows={['code', 'password']} />}
+      {stage.kind === 'loading' && <p className="text-sm text-slate-400">Loading…</p>}
+      {stage.kind === 'off' && (
+        <>
+          <p className="text-sm text-slate-300">
+            Off. Turn it on to protect your account with a code from an authenticator app. It is
+            required before changing a payout account.
+          </p>
+          <Button type="button" onClick={() => void start()} loading={busy} className="self-start">
+            Turn on two-factor authentication
+          </Button>
+        </>
+      )}
+      {stage.kind === 'setup' && (
+        <form onSubmit={confirm} noValidate className="flex flex-col gap-4">
+          <p className="text-sm text-slate-300">
+            Scan this QR code with your authenticator app, or type the key, then enter the 6-digit
+            code it shows.
+          </p>
+          {stage.qr && (
+            <img
+              src={stage.qr}
+              alt="QR code for your authenticator app"
+              width={200}
+              height={200}
+              className="rounded bg-white"
+            />
+          )}
+          <p className="text-sm text-slate-300">
+            Key:{' '}
+            <code data-testid="two-factor-secret" className="break-all font-mono text-white">
+              {stage.secret}
+            </code>
+          </p>
+          <Field
+            label="Code from the app"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            error={error?.fields?.code}
+          />
+          <Button type="submit" loading={busy} disabled={!code.trim()} className="self-start">
+            Confirm
+          </Button>
+        </form>
+      )}
+      {stage.kind === 'codes' && (
+        <div className="flex flex-col gap-3">
+          <Alert>
+            Two-factor authentication is on. Save these recovery codes now: each signs you in once
+            if you lose your phone, and they will not be shown again.
+          </Alert>
+          <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-2 font-mono text-white">
+            {stage.codes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard?.writeText(codesText).then(() => toast('Copied'))
+              }
+            >
+              Copy
+            </Button>
+            <a
+              className="rounded-lg border border-ink-600 px-4 py-2 text-sm text-white"
+              download="tradeshelf-recovery-codes.txt"
+              href={`data:text/plain;charset=utf-8,${encodeURIComponent(codesText)}`}
+            >
+              Download
+            </a>
+            <Button type="button" onClick={load}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
+      {stage.kind === 'on' && (
+        <form onSubmit={disable} noValidate className="flex flex-col gap-4">
+          <p className="text-sm text-slate-300">
+            On. {stage.left} recovery codes left. To turn it off, enter a current code or your
+            password.
+          </p>
+          <Field
+            label="Code from the app"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            error={error?.fields?.code}
+          />
+          <Field
+            label="Or your password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={error?.fields?.password}
+          />
+          <Button
+            type="submit"
+            loading={busy}
+            disabled={!code.trim() && !password}
+            className="self-start"
+          >
+            Turn off
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The current code a payout-account change asks for (ADR 054), next to its button. */
+export function TwoFactorCodeField({
+  value,
+  onChange,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <div className="flex max-w-xs flex-col gap-1">
+      <Field
+        label="Two-factor code"
+        name="twoFactorCode"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p className="text-xs text-slate-400">
+        Setting up or changing a payout account needs a code from your authenticator app.{' '}
+        <Link to="/account" className="underline">
+          Two-factor settings
+        </Link>
+      </p>
+    </div>
+  );
+}
