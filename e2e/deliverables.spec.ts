@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
+import { turnOnTwoFactor } from './two-factor.ts';
 
 // Issue 29's proof: every purchase delivers. A new vendor adds v1 of an MT5 indicator and a set-up
 // guide and publishes; a buyer buys it, downloads v1 (its name and bytes) and reads the guide; the
@@ -106,8 +107,12 @@ test.describe.serial('every purchase delivers', () => {
     await vendor.getByLabel('Bio').fill('Indicators with files, made in the deliverables walk.');
     await vendor.getByRole('button', { name: 'Create storefront' }).click();
     await expect(vendor.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
-    await nav(vendor).getByRole('link', { name: 'Payouts' }).click();
+    // Setting up payouts needs two-factor on and a current code (issue 33, ADR 054).
+    const { nextCode } = await turnOnTwoFactor(vendor, SLOW);
+    await vendor.goto('/vendor/payouts');
     const account = vendor.getByRole('region', { name: 'Payout account' });
+    await expect(account).toContainText('Not started', { timeout: SLOW });
+    await vendor.getByLabel('Two-factor code').fill(nextCode());
     await account.getByRole('button', { name: 'Set up payouts' }).click({ timeout: SLOW });
     await expect(vendor).toHaveURL(/\/sandbox\/connect\//, { timeout: SLOW });
     await vendor.getByLabel('Business or trading name').fill(`Deliver Tools ${RUN}`);

@@ -76,7 +76,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager)',
+      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field)',
       'shell/username-dialog',
       'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(deliverables|support|tradingview)/[\\w-]+',
@@ -86,6 +86,8 @@ const notInShell = new RegExp(
       'features/discord/(components|poll|callback)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
+      // The account page's two-factor set-up (issue 33): only that page uses it.
+      'features/auth/two-factor',
       'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
       'lib/(markdown|poll|download)',
     ]

@@ -9,7 +9,7 @@ import type {
 } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
-import { TwoFactorCodeField } from '../auth/index.ts';
+import { TwoFactorCodeField } from '../../components/two-factor-field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatMoney } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';

@@ -2,7 +2,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
-import { Link } from 'react-router';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
@@ -224,33 +223,5 @@ export function TwoFactorSection() {
         </form>
       )}
     </section>
-  );
-}
-
-/** The current code a payout-account change asks for (ADR 054), next to its button. */
-export function TwoFactorCodeField({
-  value,
-  onChange,
-}: {
-  value: string;
-  onChange: (v: string) => void;
-}) {
-  return (
-    <div className="flex max-w-xs flex-col gap-1">
-      <Field
-        label="Two-factor code"
-        name="twoFactorCode"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p className="text-xs text-slate-400">
-        Setting up or changing a payout account needs a code from your authenticator app.{' '}
-        <Link to="/account" className="underline">
-          Two-factor settings
-        </Link>
-      </p>
-    </div>
   );
 }

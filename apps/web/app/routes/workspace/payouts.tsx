@@ -1,7 +1,7 @@
 import type { VendorPayouts } from '@tradeshelf/contract';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { TwoFactorCodeField } from '../../features/auth/two-factor.tsx';
+import { TwoFactorCodeField } from '../../components/two-factor-field.tsx';
 import { Alert } from '../../components/ui.tsx';
 import { AccountPanel, BalancesPanel } from '../../features/workspace/payouts/components.tsx';
 import { useAction, useRead } from '../../features/workspace/request.ts';
