@@ -5,10 +5,10 @@ import { clearUser, userSlice } from './features/users/slice.ts';
 import { productSlice, sellerSlice } from './features/catalog/slice.ts';
 import { orderSlice } from './features/orders/slice.ts';
 import { membershipSlice } from './features/membership/slice.ts';
-import { discordSlice } from './features/discord/slice.ts';
 import { reviewSlice } from './features/reviews/slice.ts';
 import type { affiliateSlice } from './features/affiliates/slice.ts';
 import type { courseSlice } from './features/courses/slice.ts';
+import type { discordSlice } from './features/discord/slice.ts';
 import type { deliverablesSlice } from './features/deliverables/slice.ts';
 import type { licenceSlice } from './features/licences/slice.ts';
 import type { supportSlice } from './features/support/slice.ts';
@@ -27,6 +27,7 @@ export interface ThunkExtra {
 type LazyLoadedSlices = WithSlice<typeof supportSlice> &
   WithSlice<typeof courseSlice> &
   WithSlice<typeof deliverablesSlice> &
+  WithSlice<typeof discordSlice> &
   WithSlice<typeof licenceSlice> &
   WithSlice<typeof tradingviewSlice> &
   WithSlice<typeof affiliateSlice>;
@@ -39,7 +40,6 @@ const rootReducer = combineSlices(
   sellerSlice,
   orderSlice,
   membershipSlice,
-  discordSlice,
   reviewSlice,
 ).withLazyLoadedSlices<LazyLoadedSlices>();
 

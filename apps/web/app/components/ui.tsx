@@ -82,30 +82,6 @@ export function Field({
   );
 }
 
-/** The e-mail field of the account and contact forms: named, typed and autofilled alike. */
-export function EmailField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | null | undefined;
-}) {
-  return (
-    <Field
-      label="Email"
-      name="email"
-      type="email"
-      autoComplete="email"
-      required
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      error={error}
-    />
-  );
-}
-
 export function Alert({
   tone = 'error',
   children,

@@ -52,10 +52,3 @@ export function formatDuration(seconds: number): string {
   if (s >= 3600) return `${Math.floor(s / 3600)}:${String(mm).padStart(2, '0')}:${ss}`;
   return `${mm}:${ss}`;
 }
-
-/** `1.4 MB`, `820 KB`, `12 B`: a file's size as every page shows it. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}

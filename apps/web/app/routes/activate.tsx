@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { EmailField } from '../components/email-field.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { fetchProfile } from '../features/users/api.ts';

@@ -20,7 +20,8 @@ import {
   supportMessages as m,
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
-import { Alert, Button, EmailField, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Field, FormError } from '../components/ui.tsx';
+import { EmailField } from '../components/email-field.tsx';
 import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
 import { resetContact } from '../features/support/slice.ts';

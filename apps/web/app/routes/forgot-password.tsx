@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { EmailField } from '../components/email-field.tsx';
 import {
   checkForgotPasswordCode,
   resetForgotPassword,

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Button, Card, EmailField, Field, FormError } from '../components/ui.tsx';
+import { Button, Card, Field, FormError } from '../components/ui.tsx';
+import { EmailField } from '../components/email-field.tsx';
 import { signup } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';

@@ -2,7 +2,7 @@
 // public pages do not carry it (ADR 025).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { validateUsername } from '@tradeshelf/contract/client';
-import { useConnectDiscord } from '../features/discord/index.ts';
+import { useConnectDiscord } from '../features/discord/hooks.ts';
 import { updateProfile } from '../features/users/api.ts';
 import { clearUpdateStatus } from '../features/users/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';

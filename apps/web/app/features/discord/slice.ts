@@ -17,6 +17,7 @@ import {
   unlinkDiscord,
   type LinkedDiscord,
 } from './api.ts';
+import { lazySlice } from '../../lib/lazy-slices.ts';
 
 /**
  * The discord group (docs/product.md#request-groups): auth (the authorisation's return), unlink, communities (each with `_id`),
@@ -101,3 +102,6 @@ export const discordSlice = createSlice({
 });
 
 export const { authorizeReset } = discordSlice.actions;
+
+// Loaded with the screens that show Discord access, not with every page (ADR 038).
+lazySlice(discordSlice);

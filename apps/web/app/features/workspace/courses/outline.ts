@@ -86,7 +86,7 @@ export function fileProblem(file: { name: string; size: number }, kind: 'video' 
 }
 
 // Sizes are shown the one way the buyer pages show them too.
-export { formatBytes } from '../../../lib/format.ts';
+export { formatBytes } from '../../../lib/bytes.ts';
 
 /** Counts for the list and the builder's header. */
 export function outlineCounts(course: VendorCourse) {

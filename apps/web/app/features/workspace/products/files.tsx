@@ -21,7 +21,8 @@ import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { UploadControl } from '../../../components/upload-control.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
-import { countLabel, formatBytes, formatDate } from '../../../lib/format.ts';
+import { formatBytes } from '../../../lib/bytes.ts';
+import { countLabel, formatDate } from '../../../lib/format.ts';
 import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
