@@ -63,7 +63,14 @@ export const twoFactorChallengeResponse = z
   })
   .meta({ id: 'TwoFactorChallenge' });
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeResponse>;
-export const loginAnswerSchema = z.union([loginResponse, twoFactorChallengeResponse]);
+/**
+ * What a password login answers: a session, or the challenge. Told apart by `twoFactorRequired`, so the
+ * compiled serialiser writes either without falling back to zod (ADR 017).
+ */
+export const loginAnswerSchema = z.discriminatedUnion('twoFactorRequired', [
+  loginResponse.extend({ twoFactorRequired: z.literal(false) }),
+  twoFactorChallengeResponse,
+]);
 export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
 export const isTwoFactorChallenge = (a: LoginAnswer): a is TwoFactorChallenge =>
   'twoFactorRequired' in a && a.twoFactorRequired === true;

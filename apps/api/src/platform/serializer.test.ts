@@ -115,6 +115,10 @@ function sample(s: Schema, variant: 'full' | 'sparse', key = '', n = 1): unknown
       const value = (k: string) => sample(def.valueType as Schema, variant, k, n);
       return withProtoKey({ twitter: value('twitterUrl'), 'odd "key"\n': value('') }, LEAK);
     }
+    case 'union': {
+      const options = def.options as Schema[];
+      return sample(variant === 'full' ? options.at(-1)! : options[0]!, variant, key, n);
+    }
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const [k, prop] of Object.entries(def.shape as Record<string, Schema>)) {
@@ -153,6 +157,8 @@ function arbitrary(s: Schema, key = ''): fc.Arbitrary<unknown> {
       return fc.option(arbitrary(def.innerType as Schema, key), { nil: null });
     case 'array':
       return fc.array(arbitrary(def.element as Schema, key), { maxLength: 3 });
+    case 'union':
+      return fc.oneof(...(def.options as Schema[]).map((o) => arbitrary(o, key)));
     case 'record':
       return fc.dictionary(fc.string({ maxLength: 10 }), arbitrary(def.valueType as Schema), {
         maxKeys: 4,

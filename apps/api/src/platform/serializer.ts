@@ -131,6 +131,38 @@ export function toSerializerSchema(schema: ZodSchema, at = '$'): JsonSchema {
   }
 }
 
+/**
+ * A discriminated union of objects (the login's session or challenge): each option compiled, the one
+ * written chosen by the discriminator's value. Other unions keep zod's serialiser.
+ */
+function discriminatedSerializer(schema: ZodSchema): CompiledSerializer | null {
+  const def = schema._zod.def as { type: string; discriminator?: string; options?: ZodSchema[] };
+  if (def.type !== 'union' || !def.discriminator || !def.options) return null;
+  assertValidationOnly(schema, '$');
+  const key = def.discriminator;
+  const byValue = new Map<unknown, Serialize>();
+  const options: JsonSchema[] = [];
+  for (const [i, option] of def.options.entries()) {
+    const jsonSchema = toSerializerSchema(option, `$|${i}`);
+    const shape = (option._zod.def as Partial<z.core.$ZodObjectDef>).shape;
+    const tag = shape?.[key]?._zod.def as Partial<z.core.$ZodLiteralDef<z.core.util.Literal>>;
+    if (!tag?.values) throw new Unconvertible(`$|${i}.${key}: not a literal`);
+    const serialize = fastJson(jsonSchema) as Serialize;
+    for (const value of tag.values) byValue.set(value, serialize);
+    options.push(jsonSchema);
+  }
+  return {
+    fast: true,
+    jsonSchema: { anyOf: options },
+    serialize: (data) => {
+      const serialize = byValue.get((data as Record<string, unknown> | null)?.[key]);
+      if (!serialize)
+        throw new Error(`No union option has ${key} = ${String((data as never)?.[key])}`);
+      return serialize(data);
+    },
+  };
+}
+
 function zodSerialize(schema: ZodSchema, method: string, url: string): Serialize {
   return (data) => {
     const result = z.safeEncode(schema, data as never);
@@ -151,8 +183,11 @@ export function compileResponseSerializer(
   if (hit) return hit;
   let result: CompiledSerializer;
   try {
-    const jsonSchema = toSerializerSchema(schema);
-    result = { fast: true, jsonSchema, serialize: fastJson(jsonSchema) as Serialize };
+    result = discriminatedSerializer(schema) ?? {
+      fast: true,
+      jsonSchema: toSerializerSchema(schema),
+      serialize: fastJson(toSerializerSchema(schema)) as Serialize,
+    };
   } catch (err) {
     if (!(err instanceof Unconvertible)) throw err;
     result = {

@@ -136,10 +136,17 @@ describe('login', () => {
         'refreshToken',
         'refreshTokenValidity',
         'token',
+        // No second step for this account (two-factor is off: issue 33, ADR 054).
+        'twoFactorRequired',
         'verificationDaysRemaining',
       ].sort(),
     );
-    expect(body).toMatchObject({ id: user.id, emailVerified: true, verificationDaysRemaining: 0 });
+    expect(body).toMatchObject({
+      id: user.id,
+      emailVerified: true,
+      verificationDaysRemaining: 0,
+      twoFactorRequired: false,
+    });
     expect((await t.call(usersRoutes.getProfile, { token: body.token })).statusCode).toBe(200);
   });
 

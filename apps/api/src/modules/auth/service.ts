@@ -246,7 +246,7 @@ export async function login(
   await limiter.reset(rules.loginPair, pairKey);
   // Two-factor on: no tokens yet, a signed challenge for the second step (ADR 054).
   if (await twoFactor.isEnabled(deps, user.id)) return twoFactor.challengeFor(user.id, deps);
-  return loginResponse(deps, user);
+  return { ...(await loginResponse(deps, user)), twoFactorRequired: false as const };
 }
 
 /** The second sign-in step; the session it opens is exactly a password login's. */

@@ -18,7 +18,7 @@ export const login = thunk<Credentials, SignInResult>(
   'auth/login',
   async (body, { api, session }) => {
     const answer = await api.call(endpoints.login, { body });
-    if ('twoFactorRequired' in answer)
+    if (answer.twoFactorRequired)
       return { response: null, outcome: 'two-factor', challenge: answer.challenge };
     return { response: answer, outcome: session.acceptLogin(answer) };
   },
