@@ -232,8 +232,16 @@ test.describe.serial('every purchase delivers', () => {
 
   test('a whole refund ends the downloads, and the pages say why', async () => {
     test.setTimeout(180_000);
-    // The buyer's library is open from before the refund.
+    // The buyer's library is open from before the refund. Its files carry the purchase id, which
+    // finds the sale in the vendor's list (a copy shared in a group buy names its source).
+    const traceId = await buyer.getByText(/^pur_/).first().textContent();
     await vendor.goto('/vendor/sales');
+    const filter = vendor.getByRole('form', { name: 'Filter sales' });
+    await filter.getByLabel('Purchase id or receipt').fill(traceId!);
+    await filter.getByRole('button', { name: 'Apply' }).click();
+    await expect(vendor.getByRole('link', { name: /^View the sale of / })).toHaveCount(1, {
+      timeout: SLOW,
+    });
     await vendor
       .getByRole('link', { name: new RegExp(`^View the sale of ${TITLE} to`) })
       .first()

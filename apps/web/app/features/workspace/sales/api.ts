@@ -14,6 +14,8 @@ export interface SalesQuery {
   status?: SaleFilter | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** A purchase id (a download's trace id) or a receipt number. */
+  q?: string | undefined;
 }
 
 export interface SalesPage {

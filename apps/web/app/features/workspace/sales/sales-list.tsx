@@ -36,7 +36,7 @@ const dayStart = (day: string, plusDays = 0) => {
 };
 
 export function SalesList() {
-  const [filters, setFilters] = useState({ status: '', from: '', to: '' });
+  const [filters, setFilters] = useState({ status: '', from: '', to: '', q: '' });
   const [applied, setApplied] = useState(filters);
   const pages = useCursorPages();
   const read = useRead<SalesQuery, SalesPage>(fetchVendorSales, {
@@ -44,6 +44,7 @@ export function SalesList() {
     status: (applied.status || undefined) as SaleFilter | undefined,
     from: dayStart(applied.from),
     to: dayStart(applied.to, 1),
+    q: applied.q.trim() || undefined,
   });
   const [rangeError, setRangeError] = useState<string | null>(null);
 
@@ -98,6 +99,18 @@ export function SalesList() {
             className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-slate-100"
           />
         </label>
+        {/* The id in a download's LICENSE file finds the sale it came from (issue 29). */}
+        <label className="flex flex-col gap-1 text-sm text-slate-200">
+          Purchase id or receipt
+          <input
+            type="search"
+            value={filters.q}
+            maxLength={100}
+            placeholder="pur_… from a LICENSE file"
+            onChange={(e) => setFilters({ ...filters, q: e.target.value })}
+            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-slate-100"
+          />
+        </label>
         <Button type="submit" variant="ghost">
           Apply
         </Button>
@@ -110,7 +123,7 @@ export function SalesList() {
         isEmpty={() => !sales.length}
         empty={
           <Alert tone="info">
-            {applied.status || applied.from || applied.to
+            {applied.status || applied.from || applied.to || applied.q
               ? 'No sales match these filters.'
               : 'No sales yet. When a buyer pays, the sale shows here.'}
           </Alert>
