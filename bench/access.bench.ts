@@ -41,7 +41,7 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../apps/api/src/db/client.ts';
-import type { SandboxTransport } from '../apps/api/src/integrations/payments/sandbox.ts';
+import { inProcessTransport } from '../apps/api/src/integrations/payments/stripe-sandbox-routes.ts';
 import {
   seedSandboxGuild,
   seedSandboxMembers,
@@ -109,17 +109,20 @@ export async function run(): Promise<void> {
 const accepted = new Map<string, number>();
 
 /**
- * The sandbox delivers each payment event to the webhook endpoint in process; wrapping that delivery
- * times the endpoint's 2xx answer per purchase.
+ * The Stripe sandbox delivers each event to the webhook endpoint in process; wrapping that delivery
+ * times the endpoint's 2xx answer to `checkout.session.completed` per purchase.
  */
 function timePaymentEvents(bench: Bench): void {
-  const payments = bench.deps.sandbox!;
-  const deliver = (payments as unknown as { transport: SandboxTransport }).transport;
-  payments.setTransport(async (body, signature) => {
+  const deliver = inProcessTransport(bench.app);
+  bench.deps.stripeSandbox!.setTransport(async (body, signature) => {
     const status = await deliver(body, signature);
-    const event = JSON.parse(body) as { type: string; purchaseId: string };
-    if (status >= 200 && status < 300 && event.type === 'checkout.completed')
-      accepted.set(event.purchaseId, Date.now());
+    const event = JSON.parse(body) as {
+      type: string;
+      data: { object: { metadata?: { purchase_id?: string } } };
+    };
+    const purchaseId = event.data.object.metadata?.purchase_id;
+    if (status >= 200 && status < 300 && event.type === 'checkout.session.completed' && purchaseId)
+      accepted.set(purchaseId, Date.now());
     return status;
   });
 }

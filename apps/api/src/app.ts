@@ -38,7 +38,6 @@ import { supportModule } from './modules/support/routes.ts';
 import { tradingviewModule } from './modules/tradingview/routes.ts';
 import { usersModule } from './modules/users/routes.ts';
 import { sandboxDiscordModule } from './integrations/chat/sandbox-routes.ts';
-import { sandboxPaymentsModule } from './integrations/payments/sandbox-routes.ts';
 import { stripeSandboxModule } from './integrations/payments/stripe-sandbox-routes.ts';
 import { API_CSP, DOCS_CSP } from './platform/csp.ts';
 import { registerErrorHandling } from './platform/errors.ts';
@@ -184,7 +183,6 @@ export async function buildApp(
   await app.register(supportModule);
   await app.register(membershipModule);
   await app.register(affiliatesModule);
-  if (deps.sandbox) await app.register(sandboxPaymentsModule);
   if (deps.stripeSandbox) await app.register(stripeSandboxModule);
   if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);

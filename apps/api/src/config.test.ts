@@ -176,3 +176,55 @@ describe('S3 credentials at start (ADR 049)', () => {
     ).resolves.toBeUndefined();
   });
 });
+
+describe('Stripe: one adapter, its sandbox outside production (ADR 055)', () => {
+  it('reaches the app’s own sandbox locally with the well-known test keys', () => {
+    const cfg = loadConfig({ DATA_DIR: dataDir(), PORT: '4100' });
+    expect(cfg).toMatchObject({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SANDBOX: true,
+      STRIPE_API_URL: 'http://127.0.0.1:4100',
+      STRIPE_SECRET_KEY: 'sk_test_tradeshelf_sandbox_local',
+    });
+  });
+
+  it('gives a public sandbox keys of its own, the same on every node sharing CODE_SECRET', () => {
+    const env = {
+      APP_ENV: 'sandbox',
+      PUBLIC_URL: 'https://sandbox.tradeshelf.example',
+      CODE_SECRET: 'q8Xr2vLm9TzK4pWn7YbHs3JdFc6GaUe5',
+    };
+    const a = loadConfig({ DATA_DIR: dataDir(), ...env });
+    const b = loadConfig({ DATA_DIR: dataDir(), ...env });
+    expect(a.STRIPE_SANDBOX).toBe(true);
+    expect(a.STRIPE_API_URL).toBe('https://sandbox.tradeshelf.example');
+    expect(a.STRIPE_SECRET_KEY).toMatch(/^sk_test_[\w-]{43}$/);
+    expect(a.STRIPE_SECRET_KEY).not.toBe('sk_test_tradeshelf_sandbox_local');
+    expect(a.STRIPE_WEBHOOK_SECRET).toMatch(/^whsec_/);
+    expect([b.STRIPE_SECRET_KEY, b.STRIPE_WEBHOOK_SECRET]).toEqual([
+      a.STRIPE_SECRET_KEY,
+      a.STRIPE_WEBHOOK_SECRET,
+    ]);
+  });
+
+  it('needs Stripe’s keys where Stripe itself is reached, and no other provider', () => {
+    expect(
+      problems({
+        DATA_DIR: dataDir(),
+        APP_ENV: 'sandbox',
+        STRIPE_API_URL: 'https://api.stripe.com',
+      }),
+    ).toEqual([
+      'STRIPE_SECRET_KEY: required when Stripe itself is reached',
+      'STRIPE_WEBHOOK_SECRET: required when Stripe itself is reached',
+    ]);
+    const { STRIPE_SECRET_KEY: _k, ...withoutKey } = production();
+    expect(problems(withoutKey)).toEqual([
+      'STRIPE_SECRET_KEY: required when Stripe itself is reached',
+    ]);
+    expect(problems({ DATA_DIR: dataDir(), PAYMENTS_PROVIDER: 'sandbox' })).toEqual([
+      expect.stringMatching(/^PAYMENTS_PROVIDER: must be stripe/),
+    ]);
+    expect(loadConfig(production()).STRIPE_SANDBOX).toBe(false);
+  });
+});

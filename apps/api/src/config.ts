@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -105,8 +105,6 @@ const envSchema = z.object({
   JWT_SECRET: secret.optional(),
   CODE_SECRET: secret.optional(),
   STORAGE_SECRET: secret.optional(),
-  /** Signs the payment sandbox's webhook events. */
-  SANDBOX_WEBHOOK_SECRET: secret.optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -140,11 +138,23 @@ const envSchema = z.object({
   SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a public page's HTML is served again from memory; 0 renders every request. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
-  /** `sandbox` (local hosted checkout) or `stripe`; sandbox is refused in production. */
-  PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /**
+   * Always `stripe`: one adapter (ADR 055). Outside production it talks to the app's own Stripe
+   * sandbox (`/v1` on this origin) unless `STRIPE_API_URL` points at Stripe.
+   */
+  PAYMENTS_PROVIDER: z
+    .enum(['stripe'], {
+      error:
+        'must be stripe (the sandbox is reached by the Stripe adapter: leave STRIPE_API_URL unset)',
+    })
+    .default('stripe'),
+  /** Outside `local`, required; in `local` the sandbox's well-known test keys (`SANDBOX_STRIPE`). */
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  /** The Stripe API origin; outside production it defaults to the app's own sandbox (`/v1`). */
+  /**
+   * The Stripe API origin. Unset outside production: the app's own sandbox (`/v1` on this origin);
+   * `https://api.stripe.com` with test-mode keys reaches Stripe itself. Unset in production.
+   */
   STRIPE_API_URL: z.url().optional(),
   /**
    * Always `discord`: one adapter (ADR 030). Without Discord credentials outside production it talks
@@ -247,12 +257,7 @@ type DiscordSettings =
 
 export type Config = Omit<
   z.infer<typeof envSchema>,
-  | 'HOST'
-  | 'JWT_SECRET'
-  | 'CODE_SECRET'
-  | 'STORAGE_SECRET'
-  | 'SANDBOX_WEBHOOK_SECRET'
-  | DiscordSettings
+  'HOST' | 'JWT_SECRET' | 'CODE_SECRET' | 'STORAGE_SECRET' | DiscordSettings
 > & {
   HOST: string;
   LOG_LEVEL: NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
@@ -271,7 +276,8 @@ export type Config = Omit<
   JWT_SECRET: string;
   CODE_SECRET: string;
   STORAGE_SECRET: string;
-  SANDBOX_WEBHOOK_SECRET: string;
+  /** The app serves the Stripe sandbox (`/v1`) and the adapter talks to it: `STRIPE_API_URL` is this origin. */
+  STRIPE_SANDBOX: boolean;
 };
 
 export class ConfigError extends Error {
@@ -280,12 +286,7 @@ export class ConfigError extends Error {
   }
 }
 
-const secretNames = [
-  'JWT_SECRET',
-  'CODE_SECRET',
-  'STORAGE_SECRET',
-  'SANDBOX_WEBHOOK_SECRET',
-] as const;
+const secretNames = ['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET'] as const;
 
 /** Reads `.env` from the working directory when present (variables already set win). */
 export function loadDotEnv(file = '.env'): void {
@@ -313,10 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (cfg.APP_ENV === 'production') {
     for (const name of secretNames)
-      if (!cfg[name] && name !== 'SANDBOX_WEBHOOK_SECRET')
-        problems.push(`${name}: required in production`);
-    if (cfg.PAYMENTS_PROVIDER !== 'stripe')
-      problems.push('PAYMENTS_PROVIDER: must be stripe in production');
+      if (!cfg[name]) problems.push(`${name}: required in production`);
     if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
     if (!cfg.PUBLIC_URL)
       problems.push(
@@ -338,13 +336,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.APP_ENV === 'production' && cfg.STRIPE_API_URL)
     problems.push('STRIPE_API_URL: production reaches Stripe itself');
   // Outside production Stripe is the app's own sandbox (`/v1` on this origin) unless told otherwise.
-  if (cfg.APP_ENV !== 'production' && cfg.PAYMENTS_PROVIDER === 'stripe')
-    cfg.STRIPE_API_URL ??= (cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '');
-  if (cfg.PAYMENTS_PROVIDER === 'stripe') {
+  const ownOrigin = (cfg.PUBLIC_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '');
+  if (cfg.APP_ENV !== 'production') cfg.STRIPE_API_URL ??= ownOrigin;
+  const STRIPE_SANDBOX =
+    cfg.APP_ENV !== 'production' && trimUrl(cfg.STRIPE_API_URL ?? '') === ownOrigin;
+  // Real Stripe needs its keys; the app's own sandbox in `sandbox` makes its own (below).
+  if (!STRIPE_SANDBOX) {
     if (!cfg.STRIPE_SECRET_KEY)
-      problems.push('STRIPE_SECRET_KEY: required when PAYMENTS_PROVIDER=stripe');
+      problems.push('STRIPE_SECRET_KEY: required when Stripe itself is reached');
     if (!cfg.STRIPE_WEBHOOK_SECRET)
-      problems.push('STRIPE_WEBHOOK_SECRET: required when PAYMENTS_PROVIDER=stripe');
+      problems.push('STRIPE_WEBHOOK_SECRET: required when Stripe itself is reached');
   }
   const discordApp = ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const;
   if (cfg.APP_ENV !== 'production' && discordApp.some((n) => cfg[n]))
@@ -356,13 +357,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length) throw new ConfigError(problems);
 
   const secrets = resolveSecrets(cfg);
+  // A public sandbox must not take the well-known local keys: its own, derived from a shared secret so
+  // every node (and the worker) agrees.
+  if (STRIPE_SANDBOX) {
+    const derive = (what: string) =>
+      createHmac('sha256', secrets.CODE_SECRET)
+        .update(`stripe-sandbox:${what}`)
+        .digest('base64url');
+    cfg.STRIPE_SECRET_KEY ??= `sk_test_${derive('key')}`;
+    cfg.STRIPE_WEBHOOK_SECRET ??= `whsec_${derive('endpoint')}`;
+  }
   const HOST = cfg.HOST ?? (cfg.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
   const LOG_FORMAT =
     cfg.LOG_FORMAT ?? (cfg.APP_ENV === 'local' && process.stdout.isTTY ? 'pretty' : 'json');
   // Pretty lines are short enough to show every request; local JSON stays quiet.
   const LOG_LEVEL =
     cfg.LOG_LEVEL ?? (cfg.APP_ENV === 'local' && LOG_FORMAT === 'json' ? 'warn' : 'info');
-  return { ...cfg, HOST, LOG_LEVEL, LOG_FORMAT, ...secrets, ...discordSettings(cfg) };
+  return {
+    ...cfg,
+    HOST,
+    LOG_LEVEL,
+    LOG_FORMAT,
+    STRIPE_SANDBOX,
+    ...secrets,
+    ...discordSettings(cfg),
+  };
 }
 
 /**

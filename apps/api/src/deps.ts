@@ -10,7 +10,6 @@ import { SandboxDiscord } from './integrations/chat/sandbox.ts';
 import { Mailer } from './integrations/mail/mailer.ts';
 import { LogTransport, SmtpTransport, type MailTransport } from './integrations/mail/port.ts';
 import type { PaymentsProvider } from './integrations/payments/port.ts';
-import { httpTransport, SandboxPayments } from './integrations/payments/sandbox.ts';
 import { StripePayments } from './integrations/payments/stripe.ts';
 import { stripeHttpTransport, StripeSandbox } from './integrations/payments/stripe-sandbox.ts';
 import { LocalDiskStorage } from './integrations/storage/local.ts';
@@ -56,9 +55,7 @@ export interface AppDeps {
   mailTransport: MailTransport;
   storage: Storage;
   payments: PaymentsProvider;
-  /** The payment sandbox, when it is the provider (its hosted pages need more than the port). */
-  sandbox: SandboxPayments | null;
-  /** The Stripe-compatible sandbox served at `/v1` (local and sandbox environments with Stripe keys). */
+  /** The Stripe sandbox served at `/v1` with its hosted pages, when the adapter talks to it. */
   stripeSandbox: StripeSandbox | null;
   /** Discord, or the app's own look-alike over HTTP (ADR 030). Member events start with `startMemberWatch`. */
   chat: ChatProvider;
@@ -139,33 +136,21 @@ export function createDeps(
 
   const storage = createStorage(config);
 
-  const sandbox =
-    config.PAYMENTS_PROVIDER === 'sandbox'
-      ? new SandboxPayments(
-          database.db,
-          config.SANDBOX_WEBHOOK_SECRET,
-          // A worker process has no app to deliver into: it posts to the app like a provider would.
-          httpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`),
-        )
-      : null;
-  const stripeSandbox =
-    config.APP_ENV !== 'production' && config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-      ? new StripeSandbox(
-          database.db,
-          {
-            secretKey: config.STRIPE_SECRET_KEY,
-            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-            publicUrl: publicOrigin(config),
-          },
-          // Its webhook endpoint is the app's, when the app takes Stripe's events; a worker posts there.
-          config.PAYMENTS_PROVIDER === 'stripe'
-            ? stripeHttpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`)
-            : null,
-        )
-      : null;
+  const stripeSandbox = config.STRIPE_SANDBOX
+    ? new StripeSandbox(
+        database.db,
+        {
+          secretKey: config.STRIPE_SECRET_KEY!,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+          publicUrl: publicOrigin(config),
+        },
+        // A worker process has no app to deliver into: it posts to the app as Stripe would.
+        stripeHttpTransport(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`),
+      )
+    : null;
+  // One adapter: Stripe itself, or the app's own sandbox at the same paths (ADR 055).
   const payments: PaymentsProvider =
     options.payments ??
-    sandbox ??
     new StripePayments({
       secretKey: config.STRIPE_SECRET_KEY!,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
@@ -219,7 +204,6 @@ export function createDeps(
     config,
     database,
     payments,
-    sandbox,
     stripeSandbox,
     chat,
     discordSandbox,

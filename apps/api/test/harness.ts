@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildPath, type RouteDef } from '@tradeshelf/contract';
@@ -101,8 +103,14 @@ export async function startTestApp(
     ? { url: options.databaseUrl, drop: async () => undefined }
     : await freshDatabase();
   const smtp = await startLoopbackSmtp();
+  // The app answers on a loopback port too: its Stripe adapter reaches the Stripe sandbox (`/v1`) over
+  // HTTP there, as `npm start` does. Bound first, so the port is in the config the adapter is built with.
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   const config = loadConfig({
     APP_ENV: 'local',
+    PORT: String(port),
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-test-')),
     DATABASE_URL: db.url,
     SMTP_URL: smtp.url,
@@ -140,6 +148,7 @@ export async function startTestApp(
   built = app;
   await options.beforeReady?.(app);
   await app.ready();
+  server.on('request', (req, res) => app.routing(req, res));
 
   return {
     app,
@@ -164,6 +173,8 @@ export async function startTestApp(
       await jobs?.settle();
       // The same path as the server's SIGTERM; a step that fails fails the test.
       const failed = await closeServices({ app, boss, deps }, quietLog);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
       await smtp.close();
       await db.drop();
       if (failed.length) throw new Error(`closing the test app failed at: ${failed.join(', ')}`);

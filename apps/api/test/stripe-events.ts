@@ -1,20 +1,8 @@
-// The app against the loopback Stripe fake, and webhooks as Stripe sends them: the body signed with
-// the endpoint's secret by Stripe's own test helper.
+// Webhooks as Stripe sends them, written by hand for what no click on the sandbox makes: the body
+// signed with the endpoint's secret by Stripe's own test helper.
 import Stripe from 'stripe';
 import { PAYMENTS_WEBHOOK_PATH } from '../src/integrations/payments/port.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
-import { startTestApp, type TestApp } from './harness.ts';
-
-/** The app on the Stripe adapter against `stripe` (the loopback fake), webhooks signed with `secret`. */
-export const startStripeApp = (stripe: FakeStripe, secret: string, env: Record<string, string>) =>
-  startTestApp({
-    PAYMENTS_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_loopback',
-    STRIPE_WEBHOOK_SECRET: secret,
-    STRIPE_API_URL: stripe.url,
-    PLATFORM_FEE_FIXED: '0',
-    ...env,
-  });
+import type { TestApp } from './harness.ts';
 
 /** Posts a raw webhook body with a real Stripe signature made with `secret`. */
 export function postSignedWebhook(t: TestApp, payload: string, secret: string) {

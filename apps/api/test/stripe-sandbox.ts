@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { sandboxStripeRequests } from '../src/integrations/payments/tables.ts';
 import type { StripeSandbox } from '../src/integrations/payments/stripe-sandbox.ts';
+import { inProcessTransport } from '../src/integrations/payments/stripe-sandbox-routes.ts';
 import { startTestApp, type TestApp } from './harness.ts';
-import { listen } from './http.ts';
 
 export interface LoggedStripeRequest {
   method: string;
@@ -15,8 +15,9 @@ export interface LoggedStripeRequest {
 }
 
 /**
- * The app's own Stripe sandbox (`/v1`) on a loopback port, for tests of code that calls Stripe: the
- * one imitation of Stripe, with its request log (the dashboard's Logs) to see what was sent.
+ * The app on its own Stripe sandbox (`/v1` on the test app's loopback port), for tests that look at
+ * what was sent to Stripe: the one imitation of Stripe, with its request log (the dashboard's Logs),
+ * an outage switch, and its webhook deliveries held back or let through.
  */
 export async function startStripeSandbox(env: Record<string, string> = {}) {
   let failures = 0;
@@ -35,12 +36,11 @@ export async function startStripeSandbox(env: Record<string, string> = {}) {
       });
     },
   });
-  const port = await listen(t.app);
   const sandbox: StripeSandbox = t.deps.stripeSandbox!;
   return {
     t,
     sandbox,
-    url: `http://127.0.0.1:${port}`,
+    url: t.config.STRIPE_API_URL!,
     secretKey: t.config.STRIPE_SECRET_KEY!,
     webhookSecret: t.config.STRIPE_WEBHOOK_SECRET!,
     failedKeys,
@@ -62,6 +62,17 @@ export async function startStripeSandbox(env: Record<string, string> = {}) {
     /** Answers the next `n` API requests with a 500, as during a Stripe incident. */
     failNext(n: number) {
       failures = n;
+    },
+    /** Stripe's events cannot reach the app (it answers 503 for them) until `deliverEvents`. */
+    holdEvents() {
+      sandbox.setTransport(async () => 503);
+    },
+    /** Lets events through again and sends every undelivered one now. */
+    async deliverEvents() {
+      sandbox.setTransport(inProcessTransport(t.app));
+      await t.database.db.execute(sql`update sandbox_stripe_events set next_attempt_at = now()
+        where delivered_at is null`);
+      return sandbox.sendDue();
     },
     close: () => t.close(),
   };

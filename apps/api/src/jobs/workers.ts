@@ -42,7 +42,7 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
     endLapsedSubscriptions: () => endLapsedSubscriptions(app),
     retryPayments: async () => ({
       refunds: (await processAutoRefunds(app)) + (await retryVendorRefunds(app)),
-      events: ((await app.sandbox?.sendDue()) ?? 0) + ((await app.stripeSandbox?.sendDue()) ?? 0),
+      events: (await app.stripeSandbox?.sendDue()) ?? 0,
       payouts: await retryPayouts(app),
     }),
     savedSearchAlerts: () => runSavedSearchAlerts(app),

@@ -135,14 +135,18 @@ describe('Content-Security-Policy', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const { url } = created.json() as { url: string };
-    const portal = await t.deps.sandbox!.createPortal({
-      customerId: 'cus_csp',
+    const customer = await t.deps.stripeSandbox!.createCustomer(
+      { email: 'csp@example.test' },
+      null,
+    );
+    const portal = await t.deps.payments.createPortal({
+      customerId: customer.id,
       returnUrl: 'http://localhost/orders',
     });
     const pages = [
       new URL(url).pathname,
       new URL(portal.url).pathname,
-      '/sandbox/portal/forged.token',
+      '/sandbox/portal/bps_forged',
       '/sandbox/payments',
       '/dev/mail',
     ];

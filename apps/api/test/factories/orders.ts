@@ -1,11 +1,8 @@
 import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import Stripe from 'stripe';
 import type { PaymentEvent } from '../../src/integrations/payments/port.ts';
-import {
-  SANDBOX_SIGNATURE_HEADER,
-  SandboxPayments,
-} from '../../src/integrations/payments/sandbox.ts';
 import { newId } from '../../src/lib.ts';
 import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../src/integrations/payments/port.ts';
 import type { TestApp } from '../harness.ts';
@@ -65,13 +62,17 @@ export const sandboxPost = (t: TestApp, path: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
 
-/** Delivers a signed sandbox webhook event. */
+/**
+ * Delivers, signed with the app's Stripe endpoint secret (or `secret`), the Stripe event that the
+ * adapter reads as `event`: what Stripe sends, for tests of the webhook's handling (forged, repeated,
+ * late or out-of-order events) that no click on the sandbox makes.
+ */
 export function deliverEvent(
   t: TestApp,
   event: Partial<PaymentEvent> & Pick<PaymentEvent, 'id' | 'type' | 'purchaseId'>,
   options: { secret?: string; timestamp?: number; tamper?: (body: string) => string } = {},
 ) {
-  const full: PaymentEvent = {
+  const e: PaymentEvent = {
     occurredAt: new Date(),
     paymentRef: `pi_${event.id}`,
     amount: null,
@@ -82,18 +83,135 @@ export function deliverEvent(
     cancelAtPeriodEnd: null,
     ...event,
   };
-  const body = JSON.stringify(full);
-  // Signing touches no database: a second sandbox with another secret is a wrong-secret sender.
-  const signer = options.secret
-    ? new SandboxPayments(t.database.db, options.secret)
-    : t.deps.sandbox!;
-  const signature = signer.sign(body, options.timestamp);
+  const [type, object] = stripeObjectOf(e);
+  const body = JSON.stringify({
+    id: e.id,
+    object: 'event',
+    api_version: '2025-03-31.basil',
+    created: Math.floor(e.occurredAt.getTime() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: options.secret ?? t.config.STRIPE_WEBHOOK_SECRET!,
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+  });
   return t.app.inject({
     method: 'POST',
     url: WEBHOOK_PATH,
     payload: options.tamper ? options.tamper(body) : body,
-    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
   });
+}
+
+const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+/** The Stripe event type and object behind a payment event (see `mapEvent` in stripe.ts). */
+function stripeObjectOf(e: PaymentEvent): [string, Record<string, unknown>] {
+  const metadata = e.purchaseId ? { purchase_id: e.purchaseId } : {};
+  const session = {
+    id: `cs_test_${e.id}`,
+    object: 'checkout.session',
+    metadata,
+    client_reference_id: e.purchaseId,
+    customer: e.customerId,
+    amount_total: e.amount,
+    currency: e.currency,
+  };
+  const period = { items: { data: [{ current_period_end: seconds(e.periodEnd) }] } };
+  switch (e.type) {
+    case 'checkout.completed':
+      return [
+        'checkout.session.completed',
+        {
+          ...session,
+          status: 'complete',
+          payment_status: e.amount === 0 ? 'no_payment_required' : 'paid',
+          payment_intent: e.subscriptionId ? null : e.paymentRef,
+          subscription: e.subscriptionId,
+        },
+      ];
+    case 'checkout.expired':
+      return ['checkout.session.expired', { ...session, status: 'expired' }];
+    case 'payment.failed':
+      return e.subscriptionId
+        ? [
+            'invoice.payment_failed',
+            {
+              id: e.paymentRef,
+              object: 'invoice',
+              amount_due: e.amount,
+              currency: e.currency,
+              customer: e.customerId,
+              parent: { subscription_details: { metadata, subscription: e.subscriptionId } },
+            },
+          ]
+        : [
+            'checkout.session.async_payment_failed',
+            { ...session, payment_status: 'unpaid', payment_intent: e.paymentRef },
+          ];
+    case 'subscription.renewed':
+      return [
+        'invoice.paid',
+        {
+          id: e.paymentRef,
+          object: 'invoice',
+          billing_reason: 'subscription_cycle',
+          amount_paid: e.amount,
+          currency: e.currency,
+          customer: e.customerId,
+          parent: { subscription_details: { metadata, subscription: e.subscriptionId } },
+          lines: { data: [{ period: { end: seconds(e.periodEnd) }, metadata }] },
+        },
+      ];
+    case 'subscription.updated':
+    case 'subscription.ended':
+      return [
+        e.type === 'subscription.ended'
+          ? 'customer.subscription.deleted'
+          : 'customer.subscription.updated',
+        {
+          id: e.subscriptionId ?? `sub_${e.id}`,
+          object: 'subscription',
+          metadata,
+          customer: e.customerId,
+          currency: e.currency,
+          cancel_at_period_end: e.cancelAtPeriodEnd === true,
+          cancel_at: null,
+          ended_at: e.type === 'subscription.ended' ? seconds(e.periodEnd) : null,
+          ...period,
+        },
+      ];
+    case 'refund':
+      return [
+        'charge.refunded',
+        {
+          id: `ch_${e.id}`,
+          object: 'charge',
+          metadata,
+          amount_refunded: e.amount,
+          currency: e.currency,
+          payment_intent: e.paymentRef,
+          customer: e.customerId,
+        },
+      ];
+    case 'dispute':
+      return [
+        'charge.dispute.created',
+        {
+          id: `dp_${e.id}`,
+          object: 'dispute',
+          metadata,
+          amount: e.amount,
+          currency: e.currency,
+          payment_intent: e.paymentRef,
+        },
+      ];
+  }
 }
 
 export async function ledgerOf(t: TestApp, purchaseId: string) {
@@ -173,4 +291,32 @@ export async function completeSandboxOnboarding(
   });
   expect(res.statusCode, res.body).toBe(303);
   return res.headers.location as string;
+}
+
+/**
+ * What Stripe (the app's Stripe sandbox) holds for a purchase: its checkout session, its
+ * subscription and that subscription's status, and the amounts refunded (oldest first), as the
+ * dashboard would show them.
+ */
+export async function atStripe(t: TestApp, purchaseId: string) {
+  const { rows } = await t.database.db.execute<{
+    session_id: string;
+    subscription_id: string | null;
+    subscription_status: string | null;
+  }>(sql`select p.session_id, p.subscription_id, s.data->>'status' as subscription_status
+    from purchases p left join sandbox_stripe_objects s
+      on s.type = 'subscription' and s.id = p.subscription_id
+    where p.id = ${purchaseId}`);
+  const refunds = await t.database.db.execute<{ amount: number }>(
+    sql`select (data->>'amount')::int as amount from sandbox_stripe_objects
+      where type = 'refund' and data->'metadata'->>'purchase_id' = ${purchaseId} order by seq`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no purchase ${purchaseId}`);
+  return {
+    sessionId: row.session_id,
+    subscriptionId: row.subscription_id,
+    subscriptionStatus: row.subscription_status,
+    refunds: refunds.rows.map((r) => r.amount),
+  };
 }

@@ -109,16 +109,6 @@ export const paymentEventSchema = z.object({
   periodEnd: z.date().nullable(),
 });
 
-/** The same event as JSON (the sandbox's wire format). */
-export const paymentEventJson = z.object({
-  ...eventFields,
-  occurredAt: z.iso.datetime().transform((d) => new Date(d)),
-  periodEnd: z.iso
-    .datetime()
-    .transform((d) => new Date(d))
-    .nullable(),
-});
-
 /**
  * Money sent to a connected account (an affiliate payout). `idempotencyKey` makes a retry after an
  * unknown outcome (a timeout, a crash) transfer once; `metadata` travels with it (`payout_id`).
@@ -181,12 +171,6 @@ const transferFields = {
 /** A mapped transfer event, checked before anything acts on it. */
 export const transferEventSchema = z.object({ ...transferFields, occurredAt: z.date() });
 
-/** The same event as JSON (the sandbox's wire format). */
-export const transferEventJson = z.object({
-  ...transferFields,
-  occurredAt: z.iso.datetime().transform((d) => new Date(d)),
-});
-
 export class WebhookSignatureError extends Error {}
 /** A correctly signed webhook whose body is not an event we can read. */
 export class WebhookPayloadError extends Error {}
@@ -206,7 +190,7 @@ export interface ConnectAccountStatus {
 }
 
 export interface PaymentsProvider {
-  readonly name: 'stripe' | 'sandbox';
+  readonly name: 'stripe';
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** A page where the buyer manages subscriptions and payment methods. */
   createPortal(req: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
@@ -267,10 +251,11 @@ export interface PaymentsProvider {
   /**
    * Verifies a webhook on its raw body and maps it to a `PaymentEvent`; null for event types we ignore.
    * Throws `WebhookSignatureError` for a bad signature, a wrong secret or a stale timestamp, and
-   * `WebhookPayloadError` for a signed body that is not an event.
+   * `WebhookPayloadError` for a signed body that is not an event. It may ask the provider for what the
+   * event leaves out (a new subscription's period); failing that, it throws and the delivery is retried.
    */
   parseWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
-  ): PaymentEvent | null;
+  ): Promise<PaymentEvent | null>;
 }

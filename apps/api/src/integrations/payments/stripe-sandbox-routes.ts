@@ -7,10 +7,12 @@ import { PAYMENTS_WEBHOOK_PATH } from './port.ts';
 import { stripeSandboxPages } from './stripe-sandbox-pages.ts';
 import { SANDBOX_API_VERSION } from './stripe-sandbox-objects.ts';
 import {
+  apiKeyOf,
   stripeId,
   StripeApiError,
   type RequestContext,
   type StripeSandbox,
+  type StripeWebhookTransport,
 } from './stripe-sandbox.ts';
 import { sandboxStripeRequests } from './tables.ts';
 
@@ -176,30 +178,30 @@ function pick(p: Params, keys: string[]): Params {
 const IDEMPOTENCY_MISMATCH =
   'Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than the one you used with this request.';
 
+/** The app takes Stripe's events: delivered in process, through the same route and signature check. */
+export const inProcessTransport =
+  (app: FastifyInstance): StripeWebhookTransport =>
+  async (body, signature) =>
+    (
+      await app.inject({
+        method: 'POST',
+        url: PAYMENTS_WEBHOOK_PATH,
+        payload: body,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signature,
+        },
+      })
+    ).statusCode;
+
 /** The `/v1` routes (registered in local and sandbox environments only, see `deps.ts`). */
 export async function stripeSandboxModule(app: FastifyInstance): Promise<void> {
   const sandbox = app.deps.stripeSandbox!;
   const db = app.deps.database.db;
   const origin = publicOrigin(app.deps.config);
-  // The app takes Stripe's events: deliver in process, through the same route and signature check.
-  if (app.deps.config.PAYMENTS_PROVIDER === 'stripe') {
-    sandbox.setTransport(
-      async (body, signature) =>
-        (
-          await app.inject({
-            method: 'POST',
-            url: PAYMENTS_WEBHOOK_PATH,
-            payload: body,
-            headers: {
-              'content-type': 'application/json; charset=utf-8',
-              'stripe-signature': signature,
-            },
-          })
-        ).statusCode,
-    );
-  }
-  // Its hosted pages, where its API sends browsers (the old sandbox's own pages otherwise).
-  if (!app.deps.sandbox) await app.register(async (pages) => stripeSandboxPages(pages, sandbox));
+  sandbox.setTransport(inProcessTransport(app));
+  // Its hosted pages, where its API sends browsers.
+  await app.register(async (pages) => stripeSandboxPages(pages, sandbox));
   await app.register(async (app) => {
     // The SDK's bodies: form-encoded, read as text and decoded the way Stripe decodes them.
     app.addContentTypeParser(
@@ -223,7 +225,7 @@ export async function stripeSandboxModule(app: FastifyInstance): Promise<void> {
         .header('cache-control', 'no-cache, no-store');
       const send = (status: number, body: unknown) => reply.status(status).send(body);
       if (!sandbox.authorized(req.headers.authorization)) {
-        const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        const given = apiKeyOf(req.headers.authorization);
         return send(401, {
           error: {
             type: 'invalid_request_error',

@@ -63,14 +63,14 @@ function eventsSince(from: number): Stripe.Event[] {
 }
 
 /** The one delivery of `type` since `from`, mapped by the adapter exactly as the app maps it. */
-function delivered(from: number, type: string) {
+async function delivered(from: number, type: string) {
   const found = deliveries.slice(from).filter((d) => JSON.parse(d.body).type === type);
   expect(found, type).toHaveLength(1);
   const d = found[0]!;
   const headers = { 'stripe-signature': d.signature };
   return {
     event: stripe.webhooks.constructEvent(d.body, d.signature, SANDBOX_STRIPE.webhookSecret),
-    payment: payments.parseWebhook(Buffer.from(d.body), headers),
+    payment: await payments.parseWebhook(Buffer.from(d.body), headers),
     transfer: payments.parseTransferWebhook(Buffer.from(d.body), headers),
   };
 }
@@ -98,6 +98,17 @@ describe('keys, errors and idempotency', () => {
         message: expect.stringMatching(/did not provide an API key/),
       },
     });
+
+    // Basic auth with the key as the user name, as `curl -u sk_test_…:` in Stripe's examples.
+    const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+    const ok = await fetch(`${origin}/v1/customers?limit=1`, {
+      headers: { authorization: basic(SANDBOX_STRIPE.secretKey) },
+    });
+    expect(ok.status).toBe(200);
+    const wrong = await fetch(`${origin}/v1/customers?limit=1`, {
+      headers: { authorization: basic('sk_test_someone_else_123456') },
+    });
+    expect(wrong.status).toBe(401);
   });
 
   it('answers an unknown path and a missing object as Stripe does', async () => {
@@ -250,7 +261,7 @@ describe('checkout in payment mode, refunds and disputes', () => {
     const from = deliveries.length;
     const paid = await sandbox.completeCheckoutSession(session.sessionId);
     expect(paid).toMatchObject({ status: 'complete', payment_status: 'paid' });
-    const completed = delivered(from, 'checkout.session.completed');
+    const completed = await delivered(from, 'checkout.session.completed');
     expect(completed.event.data.object).toMatchObject({
       id: session.sessionId,
       status: 'complete',
@@ -262,7 +273,7 @@ describe('checkout in payment mode, refunds and disputes', () => {
       currency: 'eur',
       paymentRef: paid!.payment_intent,
     });
-    const charge = delivered(from, 'charge.succeeded').event.data.object as Stripe.Charge;
+    const charge = (await delivered(from, 'charge.succeeded')).event.data.object as Stripe.Charge;
     expect(charge).toMatchObject({
       amount: 2000,
       application_fee_amount: 155,
@@ -283,14 +294,14 @@ describe('checkout in payment mode, refunds and disputes', () => {
       note: 'Chipped',
       idempotencyKey: `refund-${purchaseId}-1`,
     });
-    const partial = delivered(r1, 'charge.refunded');
+    const partial = await delivered(r1, 'charge.refunded');
     expect(partial.payment).toMatchObject({
       type: 'refund',
       purchaseId,
       paymentRef: pi,
       amount: 800,
     });
-    expect(delivered(r1, 'refund.created').event.data.object).toMatchObject({
+    expect((await delivered(r1, 'refund.created')).event.data.object).toMatchObject({
       object: 'refund',
       amount: 800,
       reason: 'requested_by_customer',
@@ -311,7 +322,7 @@ describe('checkout in payment mode, refunds and disputes', () => {
       reason: 'duplicate',
       idempotencyKey: `refund-${purchaseId}-2`,
     });
-    expect(delivered(r2, 'charge.refunded').payment).toMatchObject({ amount: 2000 });
+    expect((await delivered(r2, 'charge.refunded')).payment).toMatchObject({ amount: 2000 });
     // Nothing is left: Stripe's charge_already_refunded, which a duplicate refund takes as done.
     const again = (await stripe.refunds
       .create({ payment_intent: pi })
@@ -328,7 +339,7 @@ describe('checkout in payment mode, refunds and disputes', () => {
 
     const d = deliveries.length;
     expect(await sandbox.disputeSession(session.sessionId)).toBe(true);
-    expect(delivered(d, 'charge.dispute.created').payment).toMatchObject({
+    expect((await delivered(d, 'charge.dispute.created')).payment).toMatchObject({
       type: 'dispute',
       purchaseId: null,
       paymentRef: pi,
@@ -354,7 +365,7 @@ describe('checkout in payment mode, refunds and disputes', () => {
     const from = deliveries.length;
     const expired = await stripe.checkout.sessions.expire(s.id);
     expect(expired).toMatchObject({ status: 'expired', url: null });
-    expect(delivered(from, 'checkout.session.expired').payment).toMatchObject({
+    expect((await delivered(from, 'checkout.session.expired')).payment).toMatchObject({
       type: 'checkout.expired',
       purchaseId,
     });
@@ -399,7 +410,7 @@ describe('subscriptions', () => {
       customer: customerId,
       amount_total: 0,
     });
-    const completed = delivered(from, 'checkout.session.completed').payment!;
+    const completed = (await delivered(from, 'checkout.session.completed')).payment!;
     expect(completed).toMatchObject({
       type: 'checkout.completed',
       purchaseId,
@@ -409,7 +420,7 @@ describe('subscriptions', () => {
       customerId,
     });
     // The first invoice is checkout's: the adapter ignores it.
-    expect(delivered(from, 'invoice.paid').payment).toBeNull();
+    expect((await delivered(from, 'invoice.paid')).payment).toBeNull();
     const subId = done!.subscription as string;
     const sub = await stripe.subscriptions.retrieve(subId);
     expect(sub).toMatchObject({
@@ -429,7 +440,7 @@ describe('subscriptions', () => {
     // The first charge after the trial takes the first-payment coupon off.
     const r1 = deliveries.length;
     const invoice = await sandbox.renewSubscription(subId);
-    const renewed = delivered(r1, 'invoice.paid').payment!;
+    const renewed = (await delivered(r1, 'invoice.paid')).payment!;
     expect(renewed).toMatchObject({
       type: 'subscription.renewed',
       purchaseId,
@@ -450,7 +461,7 @@ describe('subscriptions', () => {
       reason: 'vendor',
       idempotencyKey: `r-${purchaseId}`,
     });
-    expect(delivered(rr, 'charge.refunded').payment).toMatchObject({
+    expect((await delivered(rr, 'charge.refunded')).payment).toMatchObject({
       paymentRef: pi,
       amount: 3500,
       purchaseId: null,
@@ -458,11 +469,11 @@ describe('subscriptions', () => {
 
     const r2 = deliveries.length;
     await sandbox.renewSubscription(subId);
-    expect(delivered(r2, 'invoice.paid').payment).toMatchObject({ amount: 4500 });
+    expect((await delivered(r2, 'invoice.paid')).payment).toMatchObject({ amount: 4500 });
 
     const f = deliveries.length;
     await sandbox.renewSubscription(subId, true);
-    expect(delivered(f, 'invoice.payment_failed').payment).toMatchObject({
+    expect((await delivered(f, 'invoice.payment_failed')).payment).toMatchObject({
       type: 'payment.failed',
       purchaseId,
       amount: 4500,
@@ -470,7 +481,7 @@ describe('subscriptions', () => {
 
     const c = deliveries.length;
     await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
-    const cancelling = delivered(c, 'customer.subscription.updated');
+    const cancelling = await delivered(c, 'customer.subscription.updated');
     expect(cancelling.payment).toMatchObject({
       type: 'subscription.updated',
       cancelAtPeriodEnd: true,
@@ -481,13 +492,13 @@ describe('subscriptions', () => {
     });
     const u = deliveries.length;
     await stripe.subscriptions.update(subId, { cancel_at_period_end: false });
-    expect(delivered(u, 'customer.subscription.updated').payment).toMatchObject({
+    expect((await delivered(u, 'customer.subscription.updated')).payment).toMatchObject({
       cancelAtPeriodEnd: false,
     });
 
     const e = deliveries.length;
     await payments.cancelSubscription({ subscriptionId: subId });
-    expect(delivered(e, 'customer.subscription.deleted').payment).toMatchObject({
+    expect((await delivered(e, 'customer.subscription.deleted')).payment).toMatchObject({
       type: 'subscription.ended',
       purchaseId,
       subscriptionId: subId,
@@ -554,7 +565,7 @@ describe('Connect: accounts, links, transfers and reversals', () => {
 
     const a = deliveries.length;
     await sandbox.setAccountState(accountId, 'pending_verification', 'Affiliate Ltd');
-    expect(delivered(a, 'account.updated').event.data.object).toMatchObject({
+    expect((await delivered(a, 'account.updated')).event.data.object).toMatchObject({
       details_submitted: true,
       charges_enabled: false,
       requirements: { disabled_reason: 'requirements.pending_verification' },
@@ -578,7 +589,7 @@ describe('Connect: accounts, links, transfers and reversals', () => {
       metadata: { payout_id: 'pay_1' },
     });
     expect(transferId).toMatch(/^tr_/);
-    expect(delivered(tr0, 'transfer.created').transfer).toMatchObject({
+    expect((await delivered(tr0, 'transfer.created')).transfer).toMatchObject({
       type: 'transfer.paid',
       transferId,
       payoutId: 'pay_1',
@@ -600,7 +611,7 @@ describe('Connect: accounts, links, transfers and reversals', () => {
       amount: 234,
       transfer: transferId,
     });
-    expect(delivered(rv, 'transfer.reversed').transfer).toMatchObject({
+    expect((await delivered(rv, 'transfer.reversed')).transfer).toMatchObject({
       type: 'transfer.reversed',
       transferId,
       payoutId: 'pay_1',

@@ -116,6 +116,8 @@ class Work {
   constructor(
     readonly tx: Db,
     private readonly request: RequestContext | null,
+    /** History being written (a seeded sale): no events, as none were news to anyone. */
+    private readonly quiet = false,
   ) {}
 
   async get<T>(id: string, type: string): Promise<{ data: T; private: Params } | null> {
@@ -152,6 +154,7 @@ class Work {
     object: { object: string },
     previous?: Record<string, unknown>,
   ): Promise<void> {
+    if (this.quiet) return;
     const id = stripeId('evt');
     const event = build.event({
       id,
@@ -193,14 +196,18 @@ export class StripeSandbox {
 
   /** Whether an `Authorization` header carries the configured key (constant-time). */
   authorized(header: string | undefined): boolean {
-    const m = /^Bearer (.+)$/.exec(header ?? '');
-    return m !== null && safeEqual(m[1]!, this.options.secretKey);
+    const key = apiKeyOf(header);
+    return key !== null && safeEqual(key, this.options.secretKey);
   }
 
-  private async work<T>(request: RequestContext | null, fn: (w: Work) => Promise<T>): Promise<T> {
+  private async work<T>(
+    request: RequestContext | null,
+    fn: (w: Work) => Promise<T>,
+    quiet = false,
+  ): Promise<T> {
     const events: string[] = [];
     const result = await this.db.transaction(async (tx) => {
-      const w = new Work(tx as unknown as Db, request);
+      const w = new Work(tx as unknown as Db, request, quiet);
       const out = await fn(w);
       events.push(...w.events);
       return out;
@@ -358,6 +365,8 @@ export class StripeSandbox {
     raw: Params,
     origin: string,
     request: RequestContext | null,
+    /** A seeded sale's own id and time. */
+    seed?: { id: string; created: number },
   ): Promise<Stripe.Checkout.Session> {
     const params = raw as Stripe.Checkout.SessionCreateParams;
     const mode = oneOf(params.mode, 'mode', ['payment', 'subscription'] as const);
@@ -405,43 +414,47 @@ export class StripeSandbox {
     requiredString(params.cancel_url ?? '-', 'cancel_url');
     const trial = params.subscription_data?.trial_period_days;
     if (trial !== undefined) integer(trial, 'subscription_data[trial_period_days]');
-    const created = nowSeconds();
-    const id = stripeId('cs_test', 58);
-    return this.work(request, async (w) => {
-      let customerId: string | null = null;
-      if (params.customer !== undefined) {
-        customerId = requiredString(params.customer, 'customer');
-        if (!(await w.get(customerId, 'customer')))
-          throw missing('customer', customerId, 'customer', 400);
-      }
-      let coupon: Stripe.Coupon | null = null;
-      const discount = params.discounts?.[0]?.coupon;
-      if (discount !== undefined) {
-        const found = await w.get<Stripe.Coupon>(String(discount), 'coupon');
-        if (!found) throw missing('coupon', String(discount), 'discounts[0][coupon]', 400);
-        coupon = found.data;
-      }
-      const subtotal = line.unitAmount * line.quantity;
-      const off = couponOff(coupon, subtotal, line.currency);
-      const session = build.checkoutSession({
-        id,
-        created,
-        expiresAt:
-          params.expires_at !== undefined
-            ? integer(params.expires_at, 'expires_at')
-            : created + SESSION_SECONDS,
-        url: new URL(`/sandbox/checkout/${id}`, origin).toString(),
-        params,
-        customer: customerId,
-        line,
-        // A trial charges nothing today: Stripe's amount_total is what the buyer pays now.
-        amountDiscount: trial ? subtotal : off,
-      });
-      void successUrl;
-      const priv: SessionPrivate = { params, line, coupon };
-      await w.insert(session, priv);
-      return session;
-    });
+    const created = seed?.created ?? nowSeconds();
+    const id = seed?.id ?? stripeId('cs_test', 58);
+    return this.work(
+      request,
+      async (w) => {
+        let customerId: string | null = null;
+        if (params.customer !== undefined) {
+          customerId = requiredString(params.customer, 'customer');
+          if (!(await w.get(customerId, 'customer')))
+            throw missing('customer', customerId, 'customer', 400);
+        }
+        let coupon: Stripe.Coupon | null = null;
+        const discount = params.discounts?.[0]?.coupon;
+        if (discount !== undefined) {
+          const found = await w.get<Stripe.Coupon>(String(discount), 'coupon');
+          if (!found) throw missing('coupon', String(discount), 'discounts[0][coupon]', 400);
+          coupon = found.data;
+        }
+        const subtotal = line.unitAmount * line.quantity;
+        const off = couponOff(coupon, subtotal, line.currency);
+        const session = build.checkoutSession({
+          id,
+          created,
+          expiresAt:
+            params.expires_at !== undefined
+              ? integer(params.expires_at, 'expires_at')
+              : created + SESSION_SECONDS,
+          url: new URL(`/sandbox/checkout/${id}`, origin).toString(),
+          params,
+          customer: customerId,
+          line,
+          // A trial charges nothing today: Stripe's amount_total is what the buyer pays now.
+          amountDiscount: trial ? subtotal : off,
+        });
+        void successUrl;
+        const priv: SessionPrivate = { params, line, coupon };
+        await w.insert(session, priv);
+        return session;
+      },
+      seed !== undefined,
+    );
   }
 
   async expireCheckoutSession(
@@ -471,130 +484,207 @@ export class StripeSandbox {
    * (subscription mode, nothing charged during a trial) — then `checkout.session.completed`.
    * A second Pay changes nothing. Returns the session, or null when it does not exist.
    */
-  async completeCheckoutSession(id: string): Promise<Stripe.Checkout.Session | null> {
-    return this.work(null, async (w) => {
-      const found = await w.get<Stripe.Checkout.Session>(id, 'checkout.session');
-      if (!found) return null;
-      const s = found.data;
-      if (s.status !== 'open' || s.expires_at <= nowSeconds()) return s;
-      const priv = found.private as unknown as SessionPrivate;
-      const { params, line } = priv;
-      const now = nowSeconds();
-      const email = s.customer_email;
-      let next: Stripe.Checkout.Session;
-      if (s.mode === 'payment') {
-        const pid = params.payment_intent_data;
-        const pi = stripeId('pi');
-        const ch = build.charge({
-          id: stripeId('ch'),
-          created: now,
-          amount: s.amount_total ?? 0,
-          currency: line.currency,
-          customer: typeof s.customer === 'string' ? s.customer : null,
-          paymentIntent: pi,
-          // The payment intent's metadata is copied onto the charge it makes.
-          metadata: metadata(pid?.metadata),
-          applicationFeeAmount:
-            pid?.application_fee_amount !== undefined ? Number(pid.application_fee_amount) : null,
-          destination: pid?.transfer_data?.destination ?? null,
-          email,
-        });
-        await w.insert(ch);
-        await w.emit('charge.succeeded', ch);
-        next = {
-          ...s,
-          status: 'complete',
-          payment_status: (s.amount_total ?? 0) > 0 ? 'paid' : 'no_payment_required',
-          payment_intent: pi,
-          url: null,
-        };
-      } else {
-        let customerId = typeof s.customer === 'string' ? s.customer : null;
-        if (!customerId) {
-          const c = build.customer({ id: stripeId('cus', 14), created: now, email, metadata: {} });
-          await w.insert(c);
-          await w.emit('customer.created', c);
-          customerId = c.id;
+  async completeCheckoutSession(
+    id: string,
+    /** A seeded sale: paid `at`, with its own payment intent and subscription ids, and no events. */
+    seed?: { at: number; paymentIntent: string; subscription: string | null },
+  ): Promise<Stripe.Checkout.Session | null> {
+    return this.work(
+      null,
+      async (w) => {
+        const found = await w.get<Stripe.Checkout.Session>(id, 'checkout.session');
+        if (!found) return null;
+        const s = found.data;
+        if (s.status !== 'open' || (!seed && s.expires_at <= nowSeconds())) return s;
+        const priv = found.private as unknown as SessionPrivate;
+        const { params, line } = priv;
+        const now = seed?.at ?? nowSeconds();
+        const email = s.customer_email;
+        let next: Stripe.Checkout.Session;
+        if (s.mode === 'payment') {
+          const pid = params.payment_intent_data;
+          const pi = seed?.paymentIntent ?? stripeId('pi');
+          const ch = build.charge({
+            id: stripeId('ch'),
+            created: now,
+            amount: s.amount_total ?? 0,
+            currency: line.currency,
+            customer: typeof s.customer === 'string' ? s.customer : null,
+            paymentIntent: pi,
+            // The payment intent's metadata is copied onto the charge it makes.
+            metadata: metadata(pid?.metadata),
+            applicationFeeAmount:
+              pid?.application_fee_amount !== undefined ? Number(pid.application_fee_amount) : null,
+            destination: pid?.transfer_data?.destination ?? null,
+            email,
+          });
+          await w.insert(ch);
+          await w.emit('charge.succeeded', ch);
+          next = {
+            ...s,
+            status: 'complete',
+            payment_status: (s.amount_total ?? 0) > 0 ? 'paid' : 'no_payment_required',
+            payment_intent: pi,
+            url: null,
+          };
+        } else {
+          let customerId = typeof s.customer === 'string' ? s.customer : null;
+          if (!customerId) {
+            const c = build.customer({
+              id: stripeId('cus', 14),
+              created: now,
+              email,
+              metadata: {},
+            });
+            await w.insert(c);
+            await w.emit('customer.created', c);
+            customerId = c.id;
+          }
+          const sd = params.subscription_data;
+          const trialDays = sd?.trial_period_days !== undefined ? Number(sd.trial_period_days) : 0;
+          const recurring = line.recurring!;
+          const periodEnd = trialDays ? now + trialDays * 86_400 : addPeriod(now, recurring);
+          const subId = seed?.subscription ?? stripeId('sub');
+          const invoiceId = stripeId('in');
+          const sub = build.subscription({
+            id: subId,
+            itemId: stripeId('si', 14),
+            created: now,
+            customer: customerId,
+            line: { ...line, recurring },
+            periodStart: now,
+            periodEnd,
+            trialEnd: trialDays ? periodEnd : null,
+            metadata: metadata(sd?.metadata),
+            applicationFeePercent:
+              sd?.application_fee_percent !== undefined ? Number(sd.application_fee_percent) : null,
+            destination: sd?.transfer_data?.destination ?? null,
+            discounts: priv.coupon ? [stripeId('di')] : [],
+            latestInvoice: invoiceId,
+          });
+          const amount = trialDays ? 0 : (s.amount_total ?? 0);
+          const inv = build.invoice({
+            id: invoiceId,
+            created: now,
+            sub,
+            billingReason: 'subscription_create',
+            amount,
+            paid: true,
+            periodStart: now,
+            periodEnd: now,
+          });
+          const subPriv: SubscriptionPrivate = {
+            line: { ...line, recurring },
+            coupon: priv.coupon,
+            charges: amount > 0 ? 1 : 0,
+            session: s.id,
+            email,
+          };
+          await w.insert(sub, subPriv);
+          await w.insert(inv);
+          if (amount > 0) await this.chargeInvoice(w, inv, customerId, email, seed?.paymentIntent);
+          await w.emit('customer.subscription.created', sub);
+          await w.emit('invoice.paid', inv);
+          next = {
+            ...s,
+            status: 'complete',
+            customer: customerId,
+            payment_status: amount > 0 ? 'paid' : 'no_payment_required',
+            subscription: subId,
+            invoice: invoiceId,
+            url: null,
+          };
         }
-        const sd = params.subscription_data;
-        const trialDays = sd?.trial_period_days !== undefined ? Number(sd.trial_period_days) : 0;
-        const recurring = line.recurring!;
-        const periodEnd = trialDays ? now + trialDays * 86_400 : addPeriod(now, recurring);
-        const subId = stripeId('sub');
-        const invoiceId = stripeId('in');
-        const sub = build.subscription({
-          id: subId,
-          itemId: stripeId('si', 14),
-          created: now,
-          customer: customerId,
-          line: { ...line, recurring },
-          periodStart: now,
-          periodEnd,
-          trialEnd: trialDays ? periodEnd : null,
-          metadata: metadata(sd?.metadata),
-          applicationFeePercent:
-            sd?.application_fee_percent !== undefined ? Number(sd.application_fee_percent) : null,
-          destination: sd?.transfer_data?.destination ?? null,
-          discounts: priv.coupon ? [stripeId('di')] : [],
-          latestInvoice: invoiceId,
-        });
-        const amount = trialDays ? 0 : (s.amount_total ?? 0);
-        const inv = build.invoice({
-          id: invoiceId,
-          created: now,
-          sub,
-          billingReason: 'subscription_create',
-          amount,
-          paid: true,
-          periodStart: now,
-          periodEnd: now,
-        });
-        const subPriv: SubscriptionPrivate = {
-          line: { ...line, recurring },
-          coupon: priv.coupon,
-          charges: amount > 0 ? 1 : 0,
-          session: s.id,
+        next.customer_details = {
+          address: null,
+          business_name: null,
           email,
+          individual_name: null,
+          name: null,
+          phone: null,
+          tax_exempt: 'none',
+          tax_ids: [],
         };
-        await w.insert(sub, subPriv);
-        await w.insert(inv);
-        if (amount > 0) await this.chargeInvoice(w, inv, customerId, email);
-        await w.emit('customer.subscription.created', sub);
-        await w.emit('invoice.paid', inv);
-        next = {
-          ...s,
-          status: 'complete',
-          customer: customerId,
-          payment_status: amount > 0 ? 'paid' : 'no_payment_required',
-          subscription: subId,
-          invoice: invoiceId,
-          url: null,
-        };
-      }
-      next.customer_details = {
-        address: null,
-        business_name: null,
-        email,
-        individual_name: null,
-        name: null,
-        phone: null,
-        tax_exempt: 'none',
-        tax_ids: [],
-      };
-      await w.update(next);
-      await w.emit('checkout.session.completed', next);
-      if (typeof next.subscription === 'string') {
-        // Checkout then saves the card as the subscription's default, as Stripe does: an update.
-        const sub = (await w.get<Stripe.Subscription>(next.subscription, 'subscription'))!;
-        const withCard: Stripe.Subscription = {
-          ...sub.data,
-          default_payment_method: stripeId('pm'),
-        };
-        await w.update(withCard);
-        await w.emit('customer.subscription.updated', withCard, { default_payment_method: null });
-      }
-      return next;
+        await w.update(next);
+        await w.emit('checkout.session.completed', next);
+        if (typeof next.subscription === 'string') {
+          // Checkout then saves the card as the subscription's default, as Stripe does: an update.
+          const sub = (await w.get<Stripe.Subscription>(next.subscription, 'subscription'))!;
+          const withCard: Stripe.Subscription = {
+            ...sub.data,
+            default_payment_method: stripeId('pm'),
+          };
+          await w.update(withCard);
+          await w.emit('customer.subscription.updated', withCard, { default_payment_method: null });
+        }
+        return next;
+      },
+      seed !== undefined,
+    );
+  }
+
+  /**
+   * A sale from before this database (the demo's): the session, customer, payment and subscription
+   * Stripe would hold for it, paid `at`, under the ids the seeded purchase carries. Written as
+   * history: no events. Idempotent.
+   */
+  async seedPaidSession(p: {
+    sessionId: string;
+    paymentIntent: string;
+    subscriptionId: string | null;
+    purchaseId: string;
+    email: string;
+    itemName: string;
+    amount: number;
+    currency: string;
+    recurring: { interval: 'week' | 'month' | 'year'; interval_count: number } | null;
+    at: Date;
+    /** Refunded in full (later than `at`). */
+    refunded?: boolean;
+  }): Promise<void> {
+    if (await this.row(p.sessionId, 'checkout.session')) return;
+    const metadata = { purchase_id: p.purchaseId };
+    const params: Stripe.Checkout.SessionCreateParams = {
+      mode: p.recurring ? 'subscription' : 'payment',
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: p.currency,
+            unit_amount: p.amount,
+            product_data: { name: p.itemName },
+            ...(p.recurring ? { recurring: p.recurring } : {}),
+          },
+        },
+      ],
+      client_reference_id: p.purchaseId,
+      metadata,
+      customer_email: p.email,
+      success_url: `${this.options.publicUrl ?? 'http://localhost'}/orders`,
+      cancel_url: `${this.options.publicUrl ?? 'http://localhost'}/`,
+      ...(p.recurring
+        ? { subscription_data: { metadata } }
+        : { payment_intent_data: { metadata } }),
+    };
+    const at = Math.floor(p.at.getTime() / 1000);
+    await this.createCheckoutSession(params as unknown as Params, 'http://localhost', null, {
+      id: p.sessionId,
+      created: at,
     });
+    await this.completeCheckoutSession(p.sessionId, {
+      at,
+      paymentIntent: p.paymentIntent,
+      subscription: p.subscriptionId,
+    });
+    if (!p.refunded) return;
+    await this.work(
+      null,
+      async (w) => {
+        const ch = await this.chargeOfIntent(w, p.paymentIntent);
+        if (ch) await this.refundCharge(w, ch, ch.amount - ch.amount_refunded, null, metadata);
+      },
+      true,
+    );
   }
 
   /** The payment intent and charge that paid an invoice, and the invoice payment linking them. */
@@ -603,8 +693,9 @@ export class StripeSandbox {
     inv: Stripe.Invoice,
     customerId: string,
     email: string | null,
+    paymentIntent?: string,
   ): Promise<void> {
-    const pi = stripeId('pi');
+    const pi = paymentIntent ?? stripeId('pi');
     // Stripe leaves an invoice's charge without our metadata: refunds find it by payment intent.
     const ch = build.charge({
       id: stripeId('ch'),
@@ -999,6 +1090,21 @@ export class StripeSandbox {
       await w.insert(a, { state: 'new' });
       return a;
     });
+  }
+
+  /** A connected account from before this database (the demo's), active, written as history. */
+  async seedAccount(p: { id: string; email: string; businessName: string }): Promise<void> {
+    if (await this.row(p.id, 'account')) return;
+    const a = build.account({
+      id: p.id,
+      created: nowSeconds(),
+      email: p.email,
+      type: 'express',
+      state: 'active',
+      businessName: p.businessName,
+      metadata: {},
+    });
+    await this.work(null, (w) => w.insert(a, { state: 'active' }), true);
   }
 
   async retrieveAccount(id: string): Promise<Stripe.Account> {
@@ -1456,3 +1562,39 @@ function addPeriod(
 function periodEndOf(sub: Stripe.Subscription): number {
   return Math.max(...sub.items.data.map((i) => i.current_period_end));
 }
+
+/**
+ * The key in an `Authorization` header, as Stripe reads it: `Bearer <key>`, or Basic with the key as
+ * the user name (`curl -u sk_test_…:`, as Stripe's own examples do).
+ */
+export function apiKeyOf(header: string | undefined): string | null {
+  const bearer = /^Bearer (.+)$/.exec(header ?? '');
+  if (bearer) return bearer[1]!;
+  const basic = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
+  if (!basic) return null;
+  const user = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0];
+  return user || null;
+}
+
+/**
+ * Writes a seeded sale into the Stripe sandbox's records (see `seedPaidSession`): demo data is held
+ * where a real sale's payment is, so a refund of it goes through Stripe's path like any other.
+ */
+export function seedSandboxSale(
+  db: Db,
+  sale: Parameters<StripeSandbox['seedPaidSession']>[0],
+): Promise<void> {
+  return seeder(db).seedPaidSession(sale);
+}
+
+/** Writes a seeded connected account (see `seedAccount`). */
+export function seedSandboxAccount(
+  db: Db,
+  account: Parameters<StripeSandbox['seedAccount']>[0],
+): Promise<void> {
+  return seeder(db).seedAccount(account);
+}
+
+// Seeding signs nothing and serves no page: no keys, no origin.
+const seeder = (db: Db) =>
+  new StripeSandbox(db, { secretKey: '', webhookSecret: '', publicUrl: null });

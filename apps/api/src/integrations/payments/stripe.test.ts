@@ -421,9 +421,9 @@ describe('StripePayments.parseWebhook', () => {
     currency: 'eur',
   };
 
-  it('maps a paid checkout to checkout.completed', () => {
+  it('maps a paid checkout to checkout.completed', async () => {
     const w = signed('checkout.session.completed', paidSession, { id: 'evt_paid' });
-    expect(parse(w)).toEqual({
+    expect(await parse(w)).toEqual({
       id: 'evt_paid',
       type: 'checkout.completed',
       purchaseId: 'pur_1',
@@ -438,15 +438,25 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a trial subscription checkout (no payment required) with the invoice as reference', () => {
-    const event = parse(
+  it('maps a trial subscription checkout (no payment required), asking Stripe for the trial end', async () => {
+    // The session names its subscription, not the period: the adapter retrieves it.
+    const { sessionId } = await payments.createCheckout(
+      checkoutRequest({
+        mode: 'subscription',
+        item: { name: 'Signals', amount: 3500, currency: 'eur', interval: 'month' },
+        trialDays: 14,
+      }),
+    );
+    const subscription = (await fake.sandbox.completeCheckoutSession(sessionId))!.subscription;
+    expect(subscription).toMatch(/^sub_/);
+    const event = await parse(
       signed('checkout.session.completed', {
         ...paidSession,
         mode: 'subscription',
         payment_status: 'no_payment_required',
         payment_intent: null,
         invoice: 'in_trial',
-        subscription: 'sub_1',
+        subscription,
         amount_total: 0,
       }),
     );
@@ -454,13 +464,27 @@ describe('StripePayments.parseWebhook', () => {
       type: 'checkout.completed',
       paymentRef: 'in_trial',
       amount: 0,
-      subscriptionId: 'sub_1',
+      subscriptionId: subscription,
       customerId: 'cus_1',
     });
+    const trialEnd = Date.now() + 14 * 86_400_000;
+    expect(Math.abs(event!.periodEnd!.getTime() - trialEnd)).toBeLessThan(60_000);
+
+    // A subscription Stripe does not know: the delivery fails, so Stripe sends it again.
+    await expect(
+      parse(
+        signed('checkout.session.completed', {
+          ...paidSession,
+          mode: 'subscription',
+          subscription: 'sub_unknown',
+          payment_intent: null,
+        }),
+      ),
+    ).rejects.toThrow(/No such subscription/);
   });
 
-  it('falls back to client_reference_id and then to the session id', () => {
-    const event = parse(
+  it('falls back to client_reference_id and then to the session id', async () => {
+    const event = await parse(
       signed('checkout.session.completed', {
         ...paidSession,
         metadata: {},
@@ -472,32 +496,34 @@ describe('StripePayments.parseWebhook', () => {
     expect(event).toMatchObject({ purchaseId: 'pur_ref', paymentRef: 'cs_test_paid' });
   });
 
-  it('waits for async payments: unpaid completion is ignored, async success completes', () => {
+  it('waits for async payments: unpaid completion is ignored, async success completes', async () => {
     const unpaid = { ...paidSession, payment_status: 'unpaid' };
-    expect(parse(signed('checkout.session.completed', unpaid))).toBeNull();
-    expect(parse(signed('checkout.session.async_payment_succeeded', paidSession))).toMatchObject({
+    expect(await parse(signed('checkout.session.completed', unpaid))).toBeNull();
+    expect(
+      await parse(signed('checkout.session.async_payment_succeeded', paidSession)),
+    ).toMatchObject({
       type: 'checkout.completed',
       purchaseId: 'pur_1',
       paymentRef: 'pi_1',
     });
   });
 
-  it('maps expiry and async failure', () => {
+  it('maps expiry and async failure', async () => {
     const open = { ...paidSession, payment_status: 'unpaid', status: 'expired' };
-    expect(parse(signed('checkout.session.expired', open))).toMatchObject({
+    expect(await parse(signed('checkout.session.expired', open))).toMatchObject({
       type: 'checkout.expired',
       purchaseId: 'pur_1',
     });
-    expect(parse(signed('checkout.session.async_payment_failed', open))).toMatchObject({
+    expect(await parse(signed('checkout.session.async_payment_failed', open))).toMatchObject({
       type: 'payment.failed',
       purchaseId: 'pur_1',
       paymentRef: 'pi_1',
     });
   });
 
-  it('returns null for an event without a purchase id', () => {
+  it('returns null for an event without a purchase id', async () => {
     const foreign = { ...paidSession, metadata: {}, client_reference_id: null };
-    expect(parse(signed('checkout.session.completed', foreign))).toBeNull();
+    expect(await parse(signed('checkout.session.completed', foreign))).toBeNull();
   });
 
   const cycleInvoice = {
@@ -511,8 +537,8 @@ describe('StripePayments.parseWebhook', () => {
     lines: { object: 'list', data: [{ id: 'il_1', period: { start: CREATED, end: PERIOD_END } }] },
   };
 
-  it('maps a renewal invoice (subscription details under parent)', () => {
-    const event = parse(
+  it('maps a renewal invoice (subscription details under parent)', async () => {
+    const event = await parse(
       signed('invoice.paid', {
         ...cycleInvoice,
         parent: {
@@ -533,8 +559,8 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a renewal invoice in the older shape', () => {
-    const event = parse(
+  it('maps a renewal invoice in the older shape', async () => {
+    const event = await parse(
       signed('invoice.paid', {
         ...cycleInvoice,
         subscription: 'sub_old',
@@ -549,17 +575,17 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('ignores the first subscription invoice (checkout covers it)', () => {
+  it('ignores the first subscription invoice (checkout covers it)', async () => {
     const first = {
       ...cycleInvoice,
       billing_reason: 'subscription_create',
       parent: { subscription_details: { metadata: { purchase_id: 'pur_sub' } } },
     };
-    expect(parse(signed('invoice.paid', first))).toBeNull();
+    expect(await parse(signed('invoice.paid', first))).toBeNull();
   });
 
-  it('maps a failed invoice payment', () => {
-    const event = parse(
+  it('maps a failed invoice payment', async () => {
+    const event = await parse(
       signed('invoice.payment_failed', {
         ...cycleInvoice,
         amount_paid: 0,
@@ -585,8 +611,8 @@ describe('StripePayments.parseWebhook', () => {
     items: { object: 'list', data: [{ id: 'si_1', current_period_end: PERIOD_END }] },
   };
 
-  it('maps a cancellation at period end (period end on the item)', () => {
-    expect(parse(signed('customer.subscription.updated', subscription))).toMatchObject({
+  it('maps a cancellation at period end (period end on the item)', async () => {
+    expect(await parse(signed('customer.subscription.updated', subscription))).toMatchObject({
       type: 'subscription.updated',
       purchaseId: 'pur_sub',
       subscriptionId: 'sub_1',
@@ -595,31 +621,31 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a resumed subscription (period end on the subscription, older shape)', () => {
+  it('maps a resumed subscription (period end on the subscription, older shape)', async () => {
     const resumed = {
       ...subscription,
       cancel_at_period_end: false,
       current_period_end: PERIOD_END + 60,
       items: { object: 'list', data: [{ id: 'si_1' }] },
     };
-    expect(parse(signed('customer.subscription.updated', resumed))).toMatchObject({
+    expect(await parse(signed('customer.subscription.updated', resumed))).toMatchObject({
       type: 'subscription.updated',
       cancelAtPeriodEnd: false,
       periodEnd: new Date((PERIOD_END + 60) * 1000),
     });
   });
 
-  it('treats cancel_at as a scheduled cancellation ending then', () => {
+  it('treats cancel_at as a scheduled cancellation ending then', async () => {
     const scheduled = { ...subscription, cancel_at_period_end: false, cancel_at: PERIOD_END - 10 };
-    expect(parse(signed('customer.subscription.updated', scheduled))).toMatchObject({
+    expect(await parse(signed('customer.subscription.updated', scheduled))).toMatchObject({
       cancelAtPeriodEnd: true,
       periodEnd: new Date((PERIOD_END - 10) * 1000),
     });
   });
 
-  it('maps a deleted subscription to subscription.ended', () => {
+  it('maps a deleted subscription to subscription.ended', async () => {
     const ended = { ...subscription, status: 'canceled', ended_at: CREATED };
-    expect(parse(signed('customer.subscription.deleted', ended))).toMatchObject({
+    expect(await parse(signed('customer.subscription.deleted', ended))).toMatchObject({
       type: 'subscription.ended',
       purchaseId: 'pur_sub',
       subscriptionId: 'sub_1',
@@ -627,7 +653,7 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a refund from the charge metadata', () => {
+  it('maps a refund from the charge metadata', async () => {
     const charge = {
       id: 'ch_1',
       object: 'charge',
@@ -638,7 +664,7 @@ describe('StripePayments.parseWebhook', () => {
       customer: 'cus_1',
       metadata: { purchase_id: 'pur_1' },
     };
-    expect(parse(signed('charge.refunded', charge))).toMatchObject({
+    expect(await parse(signed('charge.refunded', charge))).toMatchObject({
       type: 'refund',
       purchaseId: 'pur_1',
       paymentRef: 'pi_1',
@@ -647,7 +673,7 @@ describe('StripePayments.parseWebhook', () => {
     });
   });
 
-  it('maps a dispute by purchase id, else by payment intent, else not at all', () => {
+  it('maps a dispute by purchase id, else by payment intent, else not at all', async () => {
     const dispute = {
       id: 'dp_1',
       object: 'dispute',
@@ -657,35 +683,41 @@ describe('StripePayments.parseWebhook', () => {
       payment_intent: 'pi_1',
       metadata: { purchase_id: 'pur_1' },
     };
-    expect(parse(signed('charge.dispute.created', dispute))).toMatchObject({
+    expect(await parse(signed('charge.dispute.created', dispute))).toMatchObject({
       type: 'dispute',
       purchaseId: 'pur_1',
       paymentRef: 'pi_1',
       amount: 2000,
     });
-    expect(parse(signed('charge.dispute.created', { ...dispute, metadata: {} }))).toMatchObject({
+    expect(
+      await parse(signed('charge.dispute.created', { ...dispute, metadata: {} })),
+    ).toMatchObject({
       type: 'dispute',
       purchaseId: null,
       paymentRef: 'pi_1',
     });
     expect(
-      parse(signed('charge.dispute.created', { ...dispute, metadata: {}, payment_intent: null })),
+      await parse(
+        signed('charge.dispute.created', { ...dispute, metadata: {}, payment_intent: null }),
+      ),
     ).toBeNull();
   });
 
-  it('returns null for event types it does not handle', () => {
+  it('returns null for event types it does not handle', async () => {
     const w = signed('customer.created', { id: 'cus_1', object: 'customer', metadata: {} });
-    expect(parse(w)).toBeNull();
+    expect(await parse(w)).toBeNull();
     expect(
-      parse(signed('payment_intent.succeeded', { id: 'pi_1', metadata: { purchase_id: 'p' } })),
+      await parse(
+        signed('payment_intent.succeeded', { id: 'pi_1', metadata: { purchase_id: 'p' } }),
+      ),
     ).toBeNull();
   });
 
   describe('signature checks', () => {
-    const expectRejected = (fn: () => unknown) => {
+    const expectRejected = async (fn: () => Promise<unknown>) => {
       let caught: unknown;
       try {
-        fn();
+        await fn();
       } catch (err) {
         caught = err;
       }
@@ -694,32 +726,32 @@ describe('StripePayments.parseWebhook', () => {
       expect((caught as Error).message).not.toMatch(/whsec|t=\d+/);
     };
 
-    it('rejects a tampered body', () => {
+    it('rejects a tampered body', async () => {
       const w = signed('checkout.session.completed', paidSession);
       const tampered = Buffer.from(
         w.body.toString().replace('"amount_total":2000', '"amount_total":1'),
       );
       expect(tampered.equals(w.body)).toBe(false);
-      expectRejected(() => payments.parseWebhook(tampered, w.headers));
+      await expectRejected(() => payments.parseWebhook(tampered, w.headers));
     });
 
-    it('rejects a signature made with another secret', () => {
+    it('rejects a signature made with another secret', async () => {
       const w = signed('checkout.session.completed', paidSession, { secret: 'whsec_other' });
-      expectRejected(() => parse(w));
+      await expectRejected(() => parse(w));
     });
 
-    it('rejects a stale timestamp but accepts a recent one', () => {
+    it('rejects a stale timestamp but accepts a recent one', async () => {
       const now = Math.floor(Date.now() / 1000);
       const stale = signed('checkout.session.completed', paidSession, { timestamp: now - 600 });
-      expectRejected(() => parse(stale));
+      await expectRejected(() => parse(stale));
       const recent = signed('checkout.session.completed', paidSession, { timestamp: now - 240 });
-      expect(parse(recent)).toMatchObject({ type: 'checkout.completed' });
+      expect(await parse(recent)).toMatchObject({ type: 'checkout.completed' });
     });
 
-    it('rejects a missing or malformed signature header', () => {
+    it('rejects a missing or malformed signature header', async () => {
       const w = signed('checkout.session.completed', paidSession);
-      expectRejected(() => payments.parseWebhook(w.body, {}));
-      expectRejected(() => payments.parseWebhook(w.body, { 'stripe-signature': 'garbage' }));
+      await expectRejected(() => payments.parseWebhook(w.body, {}));
+      await expectRejected(() => payments.parseWebhook(w.body, { 'stripe-signature': 'garbage' }));
     });
   });
 });

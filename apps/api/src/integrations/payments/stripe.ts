@@ -52,6 +52,8 @@ export class StripePayments implements PaymentsProvider {
     // takes one discount, and a vendor coupon never combines with it).
     const memberOff = req.memberDiscount?.amountOff ?? 0;
     const purchase = { purchase_id: req.purchaseId };
+    // The buyer sees why the price is lower: the line says it is the member price.
+    const name = req.memberDiscount ? `${item.name} (${req.memberDiscount.label})` : item.name;
     const connected = req.connectedAccountId;
     const params: Stripe.Checkout.SessionCreateParams = {
       mode: req.mode,
@@ -67,7 +69,7 @@ export class StripePayments implements PaymentsProvider {
     if (req.mode === 'payment') {
       // A one-off payment needs no Stripe coupon: charge the discounted price directly.
       const unitAmount = Math.max(0, item.amount - (discount?.amountOff ?? 0) - memberOff);
-      params.line_items = [lineItem(item.name, item.currency, unitAmount)];
+      params.line_items = [lineItem(name, item.currency, unitAmount)];
       params.payment_intent_data = {
         metadata: purchase,
         ...(connected
@@ -80,12 +82,7 @@ export class StripePayments implements PaymentsProvider {
     } else {
       if (!item.interval) throw new Error('A subscription checkout needs an interval');
       params.line_items = [
-        lineItem(
-          req.memberDiscount ? `${item.name} (${req.memberDiscount.label})` : item.name,
-          item.currency,
-          item.amount - memberOff,
-          recurringFor[item.interval],
-        ),
+        lineItem(name, item.currency, item.amount - memberOff, recurringFor[item.interval]),
       ];
       params.subscription_data = {
         metadata: purchase,
@@ -250,7 +247,9 @@ export class StripePayments implements PaymentsProvider {
         this.webhookSecret,
         WEBHOOK_TOLERANCE_SECONDS,
       ) as unknown as WireEvent;
-    } catch {
+    } catch (err) {
+      // The SDK parses the body once the signature holds: signed, but not JSON.
+      if (err instanceof SyntaxError) throw new WebhookPayloadError('Not JSON');
       // The SDK's message echoes the header and hints at the cause; callers only need "rejected".
       throw new WebhookSignatureError('Invalid Stripe signature');
     }
@@ -258,10 +257,10 @@ export class StripePayments implements PaymentsProvider {
     return event;
   }
 
-  parseWebhook(
+  async parseWebhook(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
-  ): PaymentEvent | null {
+  ): Promise<PaymentEvent | null> {
     const event = this.verified(rawBody, headers);
     let mapped: PaymentEvent | null;
     try {
@@ -273,7 +272,15 @@ export class StripePayments implements PaymentsProvider {
     // Fields arrive in the endpoint's API version: check what we read before anything acts on it.
     const checked = paymentEventSchema.safeParse(mapped);
     if (!checked.success) throw new WebhookPayloadError('Unexpected Stripe event fields');
-    return checked.data;
+    const e = checked.data;
+    // A checkout session names its subscription but not the period it paid for (or the trial's end):
+    // ask Stripe, so access and the receipt's next payment date are known from the first event.
+    if (e.type === 'checkout.completed' && e.subscriptionId && !e.periodEnd) {
+      const sub = await this.stripe.subscriptions.retrieve(e.subscriptionId);
+      const end = itemsPeriodEnd(sub as unknown as WireSubscription);
+      return { ...e, periodEnd: date(end) };
+    }
+    return e;
   }
 
   async refund(req: {

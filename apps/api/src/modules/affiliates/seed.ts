@@ -3,6 +3,7 @@
 // referred sales themselves are orders' (`seedDemoReferredSales`), written before this runs.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { seedSandboxAccount } from '../../integrations/payments/stripe-sandbox.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
 import * as orders from '../orders/index.ts';
 
@@ -29,6 +30,9 @@ export async function seedDemoProgrammes(db: Db): Promise<void> {
   }
 }
 
+/** The demo affiliate's connected account (the id earlier seeds gave it). */
+const DEMO_ACCOUNT = 'acct_sbx_demo_affiliate';
+
 /**
  * Idempotent: the demo affiliate's clicks (a few a day over `days`), a completed sandbox payout
  * account, a pending invitation from an invite-only vendor, a paid payout and a failed one (its
@@ -38,8 +42,15 @@ export async function seedDemoAffiliate(
   db: Db,
   options: { userId: string; email: string; refId: string; days: number },
 ): Promise<void> {
+  // The payout account is a Stripe connected account: the sandbox holds it (also for a database
+  // seeded before it did).
+  await seedSandboxAccount(db, {
+    id: DEMO_ACCOUNT,
+    email: options.email,
+    businessName: 'Demo Affiliate',
+  });
   const seeded = await db.execute(
-    sql`select 1 from affiliate_payout_accounts where user_id = ${options.userId} and provider = 'sandbox'`,
+    sql`select 1 from affiliate_payout_accounts where user_id = ${options.userId} and provider = 'stripe'`,
   );
   const link = await db.execute(sql`select 1 from referral_links where ref_id = ${options.refId}`);
   if (seeded.rows.length || !link.rows.length) return;
@@ -51,7 +62,7 @@ export async function seedDemoAffiliate(
     where n <= 2 + abs(hashtext(d::date::text)) % 6
     on conflict do nothing`);
   await db.execute(sql`insert into affiliate_payout_accounts (user_id, provider, account_id, payouts_enabled)
-    values (${options.userId}, 'sandbox', ${'acct_sbx_demo_affiliate'}, true) on conflict do nothing`);
+    values (${options.userId}, 'stripe', ${DEMO_ACCOUNT}, true) on conflict do nothing`);
   const owl = await vendorIdByUrl(db, 'options-owl');
   if (owl) {
     await db.execute(sql`insert into affiliate_invites (id, vendor_id, email, ref_id, commission_bps,
@@ -75,7 +86,7 @@ export async function seedDemoAffiliate(
     await db.transaction(async (tx) => {
       await tx.execute(sql`insert into affiliate_payouts (id, user_id, provider, account_id, amount,
           currency, status, idempotency_key, transfer_id, failure_reason, created_at, updated_at)
-        values (${p.id}, ${options.userId}, 'sandbox', 'acct_sbx_demo_affiliate', ${p.amount}, 'usd',
+        values (${p.id}, ${options.userId}, 'stripe', ${DEMO_ACCOUNT}, ${p.amount}, 'usd',
           ${p.status}, ${`payout:${p.id}`}, ${`tr_sbx_demo_${p.id}`}, ${p.reason}, ${at}, ${at})
         on conflict do nothing`);
       const entry = {
@@ -83,7 +94,7 @@ export async function seedDemoAffiliate(
         userId: options.userId,
         amount: p.amount,
         currency: 'usd',
-        provider: 'sandbox',
+        provider: 'stripe',
       };
       await orders.recordAffiliatePayout(tx, entry);
       if (p.status === 'failed') await orders.returnAffiliatePayout(tx, entry);

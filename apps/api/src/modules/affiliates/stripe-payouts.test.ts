@@ -9,37 +9,43 @@ import {
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer } from '../../../test/factories/orders.ts';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
-import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
+import {
+  completeSandboxOnboarding,
+  createBuyer,
+  sandboxPost,
+} from '../../../test/factories/orders.ts';
+import { postStripeEvent } from '../../../test/stripe-events.ts';
+import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { retryPayouts } from './payouts.ts';
 
-const WEBHOOK_SECRET = 'whsec_test_affiliate_payouts';
-let stripe: FakeStripe;
+// Affiliate payouts as Stripe Connect transfers, against the Stripe sandbox: what was asked of it
+// (its request log), and its events back.
+
+let stripe: StripeSandboxHandle;
 let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 let seq = 0;
 
 beforeAll(async () => {
-  stripe = await startFakeStripe();
-  t = await startStripeApp(stripe, WEBHOOK_SECRET, {
+  stripe = await startStripeSandbox({
     PLATFORM_FEE_BPS: '500',
+    PLATFORM_FEE_FIXED: '0',
     AFFILIATE_MIN_PAYOUT: '1000',
   });
+  t = stripe.t;
   vendor = await createVendor(t);
   product = await createProduct(t, vendor.id, { amount: 10_000 });
   await openProgramme(t, await vendorToken(t, vendor));
 });
 afterAll(async () => {
-  await t?.close();
   await stripe?.close();
 });
 
 const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_aff_${++seq}`) =>
-  postStripeEvent(t, WEBHOOK_SECRET, type, object, id);
+  postStripeEvent(t, t.config.STRIPE_WEBHOOK_SECRET!, type, object, id);
 
 /** An affiliate with one referred Stripe sale past its hold and a Stripe account that can be paid. */
 async function affiliateWithBalance() {
@@ -52,27 +58,12 @@ async function affiliateWithBalance() {
     body: { priceId: product.priceId, refId },
   });
   expect(res.statusCode, res.body).toBe(201);
-  const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
-    'metadata[purchase_id]'
-  ]!;
-  const paid = await stripeEvent('checkout.session.completed', {
-    id: res.json().sessionId,
-    object: 'checkout.session',
-    mode: 'payment',
-    payment_status: 'paid',
-    status: 'complete',
-    amount_total: 10_000,
-    currency: 'usd',
-    client_reference_id: purchaseId,
-    metadata: { purchase_id: purchaseId },
-    payment_intent: `pi_aff_${++seq}`,
-    customer: 'cus_aff',
-  });
-  expect(paid.statusCode, paid.body).toBe(200);
+  const paid = await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
+  expect(paid.statusCode).toBe(303);
 
   const started = await startPayoutOnboarding(t, affiliate.token, 'affiliate');
-  expect(started.json().url).toMatch(/^https:\/\/connect\.stripe\.test\//);
-  const accountId = stripe.requestsTo('/v1/account_links').at(-1)!.body.account!;
+  expect(new URL(started.json().url).pathname).toMatch(/^\/sandbox\/connect\//);
+  const accountId = (await stripe.requestsTo('/v1/account_links')).at(-1)!.body.account!;
   const pending = await t.call(ordersRoutes.connectAccountCallback, {
     token: affiliate.token,
     query: { as: 'affiliate' },
@@ -83,7 +74,7 @@ async function affiliateWithBalance() {
   });
   const blocked = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
   expect(blocked.json().error).toBe(affiliateMessages.connectFirst);
-  stripe.completeOnboarding(accountId);
+  await completeSandboxOnboarding(t, started.json().url);
   const ready = await t.call(ordersRoutes.connectAccountCallback, {
     token: affiliate.token,
     query: { as: 'affiliate' },
@@ -100,14 +91,14 @@ const payoutStatus = async (id: string) =>
     )
   ).rows[0];
 
-describe('affiliate payouts through Stripe (loopback fake)', () => {
+describe('affiliate payouts through the Stripe sandbox', () => {
   it('transfers to the connected account with a key derived from the payout', async () => {
     const affiliate = await affiliateWithBalance();
     const res = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
     expect(res.statusCode, res.body).toBe(200);
     const payout = res.json().payout;
     expect(payout).toMatchObject({ status: 'paid', amount: { amount: 2_000, currency: 'usd' } });
-    const sent = stripe.requestsTo('/v1/transfers').at(-1)!;
+    const sent = (await stripe.requestsTo('/v1/transfers')).at(-1)!;
     expect(sent.idempotencyKey).toBe(`payout:${payout.id}`);
     expect(sent.body).toMatchObject({
       amount: '2000',
@@ -143,13 +134,15 @@ describe('affiliate payouts through Stripe (loopback fake)', () => {
 
   it('a transfer Stripe refuses fails the payout with its message and returns the balance', async () => {
     const affiliate = await affiliateWithBalance();
-    stripe.refuseTransfers('You have insufficient funds in your Stripe account.');
+    // Stripe has just disabled the account's transfers (its account.updated is still on the way).
+    await t.database.db.execute(sql`update sandbox_stripe_objects
+      set data = jsonb_set(data, '{payouts_enabled}', 'false') where id = ${affiliate.accountId}`);
     const res = await t.call(affiliatesRoutes.requestPayout, { token: affiliate.token });
-    stripe.refuseTransfers(null);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().payout).toMatchObject({
       status: 'failed',
-      failureReason: 'You have insufficient funds in your Stripe account.',
+      failureReason:
+        'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
     });
     const seen = await overview(t, affiliate.token);
     expect(seen.stats.availableBalance.amount).toBe(2_000);
@@ -171,12 +164,17 @@ describe('affiliate payouts through Stripe (loopback fake)', () => {
     );
     await Promise.all([retryPayouts(t.deps), retryPayouts(t.deps)]);
     expect((await payoutStatus(payout.id))!.status).toBe('paid');
-    const attempts = stripe
-      .requestsTo('/v1/transfers')
-      .filter((r) => r.body['metadata[payout_id]'] === payout.id);
+    expect(stripe.failedKeys.slice(-3)).toEqual(Array(3).fill(`payout:${payout.id}`));
+    const attempts = (await stripe.requestsTo('/v1/transfers')).filter(
+      (r) => r.body['metadata[payout_id]'] === payout.id,
+    );
     expect(new Set(attempts.map((a) => a.idempotencyKey))).toEqual(
       new Set([`payout:${payout.id}`]),
     );
+    const made = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n
+      from sandbox_stripe_objects where type = 'transfer'
+      and data->'metadata'->>'payout_id' = ${payout.id}`);
+    expect(made.rows[0]!.n).toBe(1);
     // A later `transfer.created` changes nothing: the payout is already paid.
     await stripeEvent('transfer.created', {
       id: 'tr_other',

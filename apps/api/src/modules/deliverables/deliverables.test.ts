@@ -415,7 +415,7 @@ describe('owners and downloads', () => {
     const early = (await linkFor(refunded, p.id, versionId)).json().url as string;
     const sandboxId = (
       await t.database.db.execute<{ id: string }>(
-        sql`select id from sandbox_sessions where purchase_id = ${refunded.purchaseId}`,
+        sql`select session_id as id from purchases where id = ${refunded.purchaseId}`,
       )
     ).rows[0]!.id;
     await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund`);

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { atStripe, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 import { subscribers } from '../../events/subscribers.ts';
@@ -61,8 +61,7 @@ async function buy(product: { priceId: string }, scheme?: string) {
   const paid = await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
   expect(paid.statusCode).toBe(303);
   const row = await t.database.db.execute<{ id: string; sandbox: string }>(sql`
-    select p.id, s.id as sandbox from purchases p join sandbox_sessions s on s.purchase_id = p.id
-    where p.buyer_id = ${buyer.id}`);
+    select p.id, p.session_id as sandbox from purchases p where p.buyer_id = ${buyer.id}`);
   return { ...buyer, purchaseId: row.rows[0]!.id, sandboxId: row.rows[0]!.sandbox };
 }
 
@@ -531,14 +530,15 @@ describe('the public licence API', () => {
 });
 
 describe('expiry follows the purchase', () => {
-  async function portal(buyer: Buyer & { sandboxId: string }, action: 'cancel' | 'resume') {
+  async function portal(buyer: Buyer & { purchaseId: string }, action: 'cancel' | 'resume') {
     const res = await t.call(ordersRoutes.customerPortal, {
       token: buyer.token,
       query: { vendorUrl: vendor.vendorUrl },
     });
     expect(res.statusCode).toBe(200);
     const path = new URL(res.json().session.url).pathname;
-    expect((await sandboxPost(t, `${path}/${buyer.sandboxId}/${action}`)).statusCode).toBe(303);
+    const { subscriptionId } = await atStripe(t, buyer.purchaseId);
+    expect((await sandboxPost(t, `${path}/${subscriptionId}/${action}`)).statusCode).toBe(303);
   }
   const periodEnd = async (purchaseId: string) =>
     new Date(

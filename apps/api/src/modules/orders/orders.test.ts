@@ -9,6 +9,7 @@ import {
   requirePrerequisite,
 } from '../../../test/factories/catalog.ts';
 import {
+  atStripe,
   createBuyer,
   createCoupon,
   createReferral,
@@ -265,28 +266,24 @@ describe('checkout through the sandbox', () => {
     const portalPath = new URL(portal.json().session.url).pathname;
     const portalPage = await t.app.inject({ method: 'GET', url: portalPath });
     expect(portalPage.body).toContain('Cancel subscription');
-    const sandboxId = (
-      await t.database.db.execute(
-        sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
-      )
-    ).rows[0] as { id: string };
-    await sandboxPost(t, `${portalPath}/${sandboxId.id}/cancel`);
+    const { subscriptionId, sessionId } = await atStripe(t, purchase.id);
+    await sandboxPost(t, `${portalPath}/${subscriptionId}/cancel`);
 
     const cancelling = await orderOf(buyer, purchase.id);
     expect(cancelling.subscription.status).toBe('cancelling');
     expect(cancelling.entitlements[0]).toMatchObject({ status: 'active', endsAt: periodEnd });
 
-    await sandboxPost(t, `${portalPath}/${sandboxId.id}/resume`);
+    await sandboxPost(t, `${portalPath}/${subscriptionId}/resume`);
     const resumed = await orderOf(buyer, purchase.id);
     expect(resumed.subscription.status).toBe('active');
     expect(resumed.entitlements[0].endsAt).toBeNull();
 
     // A renewal charges the full price (the coupon was first-payment-only) and writes its own set.
-    await sandboxPost(t, `/sandbox/payments/${sandboxId.id}/renew`);
+    await sandboxPost(t, `/sandbox/payments/${sessionId}/renew`);
     const sales = (await ledgerOf(t, purchase.id)).filter((e) => e.entry_type === 'sale');
     expect(sales.map((e) => e.amount).sort((a, b) => a - b)).toEqual([-2_000, -1_500]);
 
-    await sandboxPost(t, `/sandbox/payments/${sandboxId.id}/end`);
+    await sandboxPost(t, `/sandbox/payments/${sessionId}/end`);
     const ended = await orderOf(buyer, purchase.id);
     expect(ended.subscription.status).toBe('ended');
     expect(ended.entitlements[0].status).toBe('ended');
@@ -305,12 +302,8 @@ describe('checkout through the sandbox', () => {
       query: { vendorUrl: vendor.vendorUrl },
     });
     const portalPath = new URL(portal.json().session.url).pathname;
-    const { id: sandboxId } = (
-      await t.database.db.execute(
-        sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
-      )
-    ).rows[0] as { id: string };
-    await sandboxPost(t, `${portalPath}/${sandboxId}/cancel`);
+    const { subscriptionId } = await atStripe(t, purchase.id);
+    await sandboxPost(t, `${portalPath}/${subscriptionId}/cancel`);
     const setPeriodEnd = (hoursAgo: number) =>
       t.database.db.execute(sql`update purchases
         set current_period_end = now() - make_interval(hours => ${hoursAgo}) where id = ${purchase.id}`);
@@ -499,8 +492,9 @@ describe('idempotency', () => {
       1,
     );
     expect(
-      await count(sql`select count(*) as n from sandbox_sessions s join purchases p on p.id = s.purchase_id
-        where p.buyer_id = ${buyer.id}`),
+      await count(sql`select count(*) as n from sandbox_stripe_objects s
+        join purchases p on p.id = s.data->'metadata'->>'purchase_id'
+        where s.type = 'checkout.session' and p.buyer_id = ${buyer.id}`),
     ).toBe(1);
     const other = await checkout(buyer, { priceId: indicator.priceId }, { key });
     expect(other.statusCode).toBe(409);
@@ -690,13 +684,7 @@ describe('webhooks', () => {
   it('a refund after payment ends access at once and reverses the ledger', async () => {
     const buyer = await createBuyer(t);
     const purchase = await buy(buyer, { priceId: course.priceId });
-    const sandboxId = (
-      (
-        await t.database.db.execute(
-          sql`select id from sandbox_sessions where purchase_id = ${purchase.id}`,
-        )
-      ).rows[0] as { id: string }
-    ).id;
+    const { sessionId: sandboxId } = await atStripe(t, purchase.id);
     // The sandbox dashboard's partial refund first: half back, access kept.
     await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund_half`);
     const half = await status(buyer, purchase.sessionId);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
+  atStripe,
   createBuyer,
   deliverEvent,
   ledgerOf,
@@ -12,8 +13,7 @@ import {
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { PAYMENTS_WEBHOOK_PATH, type PaymentEvent } from '../../integrations/payments/port.ts';
-import { SANDBOX_SIGNATURE_HEADER } from '../../integrations/payments/sandbox.ts';
+import { postSignedWebhook } from '../../../test/stripe-events.ts';
 import { processAutoRefunds } from './service.ts';
 
 let t: TestApp;
@@ -96,10 +96,7 @@ describe('a second payment for something already owned', () => {
       await count(sql`select count(*) as n from auto_refunds
         where purchase_id = ${refunded.id} and status = 'done'`),
     ).toBe(1);
-    expect(
-      await count(sql`select count(*) as n from sandbox_sessions
-        where purchase_id = ${refunded.id} and refunded_at is not null`),
-    ).toBe(1);
+    expect((await atStripe(t, refunded.id)).refunds).toHaveLength(1);
     expect(
       await count(sql`select count(*) as n from payment_events
         where purchase_id = ${refunded.id} and type = 'refund'`),
@@ -209,10 +206,10 @@ describe('a second payment for something already owned', () => {
       refunded: { amount: 1_500 },
       subscription: { status: 'ended' },
     });
-    expect(
-      await count(sql`select count(*) as n from sandbox_sessions
-        where purchase_id = ${dup.id} and subscription_status = 'ended' and refunded_at is not null`),
-    ).toBe(1);
+    expect(await atStripe(t, dup.id)).toMatchObject({
+      subscriptionStatus: 'canceled',
+      refunds: [expect.any(Number)],
+    });
     expect((await purchaseOf(buyer, first)).subscription.status).toBe('active');
   });
 
@@ -238,10 +235,10 @@ describe('a second payment for something already owned', () => {
       sql`select payment_ref, subscription_id, status from auto_refunds where purchase_id = ${dup.id}`,
     );
     expect(row.rows[0]).toMatchObject({ payment_ref: null, status: 'done' });
-    expect(
-      await count(sql`select count(*) as n from sandbox_sessions
-        where purchase_id = ${dup.id} and subscription_status = 'ended' and refunded_at is null`),
-    ).toBe(1);
+    expect(await atStripe(t, dup.id)).toMatchObject({
+      subscriptionStatus: 'canceled',
+      refunds: [],
+    });
   });
 
   it('keeps an owed refund until the provider takes it', async () => {
@@ -280,10 +277,7 @@ describe('a second payment for something already owned', () => {
       sql`update auto_refunds set next_attempt_at = now() where purchase_id = ${dup.id}`,
     );
     expect(await processAutoRefunds(t.deps)).toBeGreaterThanOrEqual(1);
-    expect(
-      await count(sql`select count(*) as n from sandbox_sessions
-        where purchase_id = ${dup.id} and refunded_at is not null`),
-    ).toBe(1);
+    expect((await atStripe(t, dup.id)).refunds).toHaveLength(1);
   });
 });
 
@@ -322,39 +316,35 @@ describe('a dispute that arrives before the payment', () => {
 });
 
 describe('signed webhook bodies that are not events', () => {
-  const signed = (body: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: PAYMENTS_WEBHOOK_PATH,
-      payload: body,
-      headers: {
-        'content-type': 'application/json',
-        [SANDBOX_SIGNATURE_HEADER]: t.deps.sandbox!.sign(body),
-      },
-    });
-  const valid: PaymentEvent = {
-    id: 'evt_shape',
-    type: 'checkout.completed',
-    purchaseId: 'pur_missing',
-    occurredAt: new Date(),
-    paymentRef: 'pi_x',
-    amount: 100,
+  const signed = (body: string) => postSignedWebhook(t, body, t.config.STRIPE_WEBHOOK_SECRET!);
+  const session = {
+    id: 'cs_test_shape',
+    object: 'checkout.session',
+    metadata: { purchase_id: 'pur_missing' },
+    payment_status: 'paid',
+    payment_intent: 'pi_x',
+    amount_total: 100,
     currency: 'usd',
-    subscriptionId: null,
-    customerId: null,
-    periodEnd: null,
-    cancelAtPeriodEnd: null,
   };
+  const valid = {
+    id: 'evt_shape',
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: session },
+  };
+  const withSession = (fields: Record<string, unknown>) =>
+    JSON.stringify({ ...valid, data: { object: { ...session, ...fields } } });
 
   it.each([
     ['an array', '[]'],
     ['null', 'null'],
     ['a string', '"event"'],
     ['a null id', JSON.stringify({ ...valid, id: null })],
-    ['an unknown type', JSON.stringify({ ...valid, type: 'charge.exploded' })],
-    ['a text amount', JSON.stringify({ ...valid, amount: 'lots' })],
-    ['a bad date', JSON.stringify({ ...valid, occurredAt: 'yesterday' })],
-    ['a NUL in a reference', JSON.stringify({ ...valid, paymentRef: 'pi_\u0000' })],
+    ['no object', JSON.stringify({ ...valid, data: {} })],
+    ['a text amount', withSession({ amount_total: 'lots' })],
+    ['a bad date', JSON.stringify({ ...valid, created: 'yesterday' })],
+    ['a NUL in a reference', withSession({ payment_intent: 'pi_\u0000' })],
     ['truncated JSON', '{"id":'],
   ])('answers 400 for %s and records nothing', async (_name, body) => {
     const before = await count(sql`select count(*) as n from payment_events`);
@@ -364,6 +354,14 @@ describe('signed webhook bodies that are not events', () => {
       error: 'Webhook body is not a valid event.',
       code: 'bad_request',
     });
+    expect(await count(sql`select count(*) as n from payment_events`)).toBe(before);
+  });
+
+  it('takes an event of a type it does not read (as Stripe expects) and records nothing', async () => {
+    const before = await count(sql`select count(*) as n from payment_events`);
+    const res = await signed(JSON.stringify({ ...valid, type: 'charge.exploded' }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ received: true, outcome: 'ignored' });
     expect(await count(sql`select count(*) as n from payment_events`)).toBe(before);
   });
 });

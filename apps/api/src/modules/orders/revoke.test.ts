@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
+  atStripe,
   buyPaidProduct,
   createBuyer,
   sandboxPost,
@@ -197,10 +198,7 @@ describe('revoking access', () => {
     expect(res.json().sale.subscription.status).toBe('ended');
     expect(res.json().sale.subscription.nextPayment).toBeNull();
     // The sandbox ended it (its own subscription.ended event came back and changed nothing more).
-    const provider = await t.database.db.execute<{ subscription_status: string }>(
-      sql`select subscription_status from sandbox_sessions where purchase_id = ${purchaseId}`,
-    );
-    expect(provider.rows[0]!.subscription_status).toBe('ended');
+    expect((await atStripe(t, purchaseId)).subscriptionStatus).toBe('canceled');
     const outbox = await t.database.db.execute<{ status: string; reason: string }>(
       sql`select status, reason from auto_refunds where purchase_id = ${purchaseId}`,
     );
@@ -245,7 +243,7 @@ describe('revoking access', () => {
 
     const refunded = await buyPaidProduct(t, vendor.vendorUrl, app.priceId);
     const session = await t.database.db.execute<{ id: string }>(
-      sql`select id from sandbox_sessions where purchase_id = ${refunded.purchaseId}`,
+      sql`select session_id as id from purchases where id = ${refunded.purchaseId}`,
     );
     expect(
       (await sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/refund`)).statusCode,

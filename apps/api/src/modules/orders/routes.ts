@@ -158,7 +158,7 @@ async function webhookRoute(app: FastifyInstance, { affiliates }: OrdersWiring):
       try {
         // Transfers (affiliate payouts) are the affiliates module's; everything else is a payment.
         transfer = app.deps.payments.parseTransferWebhook(req.body, req.headers);
-        event = transfer ? null : app.deps.payments.parseWebhook(req.body, req.headers);
+        event = transfer ? null : await app.deps.payments.parseWebhook(req.body, req.headers);
       } catch (err) {
         webhooks.inc({ kind: 'unknown', outcome: 'rejected' });
         if (err instanceof WebhookSignatureError) {

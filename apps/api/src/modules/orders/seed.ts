@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Interval } from '../../integrations/payments/port.ts';
-import { seedSandboxPayment } from '../../integrations/payments/sandbox.ts';
+import { seedSandboxSale } from '../../integrations/payments/stripe-sandbox.ts';
 import { insertLedger, reverseLedger, saleLines } from './ledger.ts';
 import { splitPayment } from './pricing.ts';
 import { one, type PurchaseRow } from './repository.ts';
@@ -53,7 +53,7 @@ export async function seedDemoPurchase(
       request_hash, status, item_type, product_id, price_id, scheme, currency, subtotal, total,
       renewal_amount, subscription_id, subscription_status, current_period_end,
       expires_at, paid_at, created_at, updated_at)
-    select ${id}, ${'cs_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'sandbox', ${key},
+    select ${id}, ${'cs_demo_' + options.productId}, ${options.buyerId}, p.vendor_id, 'stripe', ${key},
       'demo', 'paid', 'product', p.id, pr.id,
       case when pr.scheme = 'one_time' then 'one_time' else pr.interval end, pr.currency, pr.amount, pr.amount,
       case when pr.scheme = 'one_time' then null else pr.amount end,
@@ -88,20 +88,26 @@ async function seedPaymentOf(
 ): Promise<void> {
   const paidAt = new Date(purchase.paid_at ?? purchase.created_at);
   const interval = purchase.scheme === 'one_time' ? null : (purchase.scheme as Interval);
-  await seedSandboxPayment(db, {
+  const buyer = await one<{ email: string }>(
+    db,
+    sql`select email from users where id = ${purchase.buyer_id}`,
+  );
+  await seedSandboxSale(db, {
     sessionId: purchase.session_id,
+    paymentIntent: paymentRef,
+    subscriptionId: purchase.subscription_id,
     purchaseId: purchase.id,
-    buyerId: purchase.buyer_id,
-    vendorId: purchase.vendor_id,
+    email: buyer?.email ?? '',
     itemName,
     amount: purchase.total,
     currency: purchase.currency,
-    interval,
-    paymentRef,
-    subscriptionId: purchase.subscription_id,
-    currentPeriodEnd: purchase.current_period_end ? new Date(purchase.current_period_end) : null,
-    paidAt,
-    refundedAt: purchase.refunded_at ? new Date(purchase.refunded_at) : null,
+    recurring: interval
+      ? interval === 'quarter'
+        ? { interval: 'month', interval_count: 3 }
+        : { interval, interval_count: 1 }
+      : null,
+    at: paidAt,
+    refunded: purchase.refunded_at !== null,
   });
   await db.transaction(async (tx) => {
     const split = splitPayment(
@@ -116,7 +122,7 @@ async function seedPaymentOf(
       saleLines({
         amount: purchase.total,
         currency: purchase.currency,
-        clearing: 'sandbox',
+        clearing: 'stripe',
         vendorId: purchase.vendor_id,
         affiliateUserId: purchase.affiliate_user_id,
         split,
@@ -171,7 +177,7 @@ export async function seedDemoReferredSales(
           idempotency_key, request_hash, status, item_type, product_id, price_id, scheme, currency,
           subtotal, total, ref_id, affiliate_user_id, affiliate_bps, expires_at, paid_at, created_at,
           updated_at)
-        select ${id}, ${`cs_demo_ref_${options.refId}_${i}`}, ${buyerId}, p.vendor_id, 'sandbox', ${`demo-ref:${options.refId}:${i}`}, 'demo', 'paid', 'product',
+        select ${id}, ${`cs_demo_ref_${options.refId}_${i}`}, ${buyerId}, p.vendor_id, 'stripe', ${`demo-ref:${options.refId}:${i}`}, 'demo', 'paid', 'product',
           p.id, ${product.price_id}, 'one_time', ${product.currency}, ${product.amount}, ${product.amount},
           ${options.refId}, ${options.affiliateUserId}, ${options.commissionBps}, ${at}, ${at}, ${at}, ${at}
         from products p where p.id = ${product.id}
@@ -186,7 +192,7 @@ export async function seedDemoReferredSales(
         saleLines({
           amount: product.amount,
           currency: product.currency,
-          clearing: 'sandbox',
+          clearing: 'stripe',
           vendorId: (await vendorOfPurchase(tx, id))!,
           affiliateUserId: options.affiliateUserId,
           split,

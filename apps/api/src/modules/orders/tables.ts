@@ -77,7 +77,7 @@ export const purchases = pgTable(
     vendorId: text('vendor_id')
       .notNull()
       .references(() => vendors.id, { onDelete: 'restrict' }),
-    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    provider: text('provider', { enum: ['stripe'] }).notNull(),
     sessionId: text('session_id'),
     checkoutUrl: text('checkout_url'),
     idempotencyKey: text('idempotency_key').notNull(),

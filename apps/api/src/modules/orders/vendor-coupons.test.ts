@@ -338,8 +338,9 @@ describe('checkout honours the limits', () => {
     );
     expect(made.rows[0]).toEqual({ n: 1, redemptions: 1 });
     const sessions = await t.database.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from sandbox_sessions s join purchases p on p.id = s.purchase_id
-        where p.buyer_id = ${buyer.id}`,
+      sql`select count(*)::int as n from sandbox_stripe_objects s
+        join purchases p on p.id = s.data->'metadata'->>'purchase_id'
+        where s.type = 'checkout.session' and p.buyer_id = ${buyer.id}`,
     );
     expect(sessions.rows[0]!.n).toBe(1);
     // Paid, the coupon is used: a later checkout meets the per-buyer limit.

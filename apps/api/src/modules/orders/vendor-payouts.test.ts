@@ -86,10 +86,12 @@ describe('onboarding through the sandbox', () => {
     expect(url.pathname).toMatch(/^\/sandbox\/connect\/[\w.-]+$/);
     const incomplete = await payouts(token);
     expect(incomplete).toMatchObject({ status: 'incomplete', message: payoutMessages.incomplete });
+    // What a new Express account owes at Stripe, in words.
     expect(incomplete.requirements).toEqual([
-      'Add the name you sell under.',
-      'Say which country you live in.',
+      'Add your website or a public page about your business.',
       'Add the bank account your payouts go to.',
+      'Add your date of birth.',
+      'Upload an identity document (passport, ID card or driving licence).',
       'Accept the payment provider’s services agreement.',
     ]);
     expect(incomplete.disabledReason).toMatch(/overdue/);
@@ -190,7 +192,7 @@ describe('balances from the ledger', () => {
 
     // A partial refund comes off the vendor's share (the sandbox dashboard's "refund half").
     const session = await t.database.db.execute<{ id: string }>(
-      sql`select s.id from sandbox_sessions s where s.purchase_id = ${purchaseId}`,
+      sql`select session_id as id from purchases where id = ${purchaseId}`,
     );
     const refund = await form(`/sandbox/payments/${session.rows[0]!.id}/refund_half`, {});
     expect(refund.statusCode, refund.body).toBe(303);
@@ -212,8 +214,8 @@ describe('an abandoned onboarding (issue 27)', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const found = await t.database.db.execute<{ account: string | null }>(
-      sql`select request->>'connectedAccountId' as account from sandbox_sessions
-        where id = ${res.json().sessionId as string}`,
+      sql`select private->'params'->'payment_intent_data'->'transfer_data'->>'destination' as account
+        from sandbox_stripe_objects where id = ${res.json().sessionId as string}`,
     );
     return found.rows[0]!.account;
   }

@@ -9,23 +9,23 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.ts';
 import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
+  atStripe,
   buyPaidProduct,
   createBuyer,
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import { postStripeEvent, startStripeApp } from '../../../test/stripe-events.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { PAYMENTS_WEBHOOK_PATH } from '../../integrations/payments/port.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
 import { retryVendorRefunds } from './vendor-refund-retry.ts';
 
-// A vendor refunds their sales through the payments port, over HTTP on a real database: the sandbox
-// provider sends its `refund` event back through the webhook, and the ledger, the sale and the
-// buyer's access follow from it. Then the same through the Stripe adapter against a loopback fake.
+// A vendor refunds their sales through the Stripe adapter, over HTTP on a real database: the Stripe
+// sandbox sends its `charge.refunded` event back through the webhook, and the ledger, the sale and
+// the buyer's access follow from it.
 
+let stripe: StripeSandboxHandle;
 let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
@@ -35,7 +35,8 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
+  stripe = await startStripeSandbox({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
+  t = stripe.t;
   vendor = await createVendor(t, { displayName: 'Refund Labs' });
   other = await createVendor(t);
   tool = await createProduct(t, vendor.id, { kind: 'app', title: 'Breakout Tool', amount: 4_000 });
@@ -79,12 +80,14 @@ async function accessOf(purchaseId: string) {
   return row.rows[0]!;
 }
 
+/** The refunds Stripe holds for a purchase, oldest first. */
 const sandboxRefunds = async (purchaseId: string) =>
   (
-    await t.database.db.execute<{ refunds: Array<{ amount: number }> }>(
-      sql`select refunds from sandbox_sessions where purchase_id = ${purchaseId}`,
+    await t.database.db.execute<{ amount: number }>(
+      sql`select (data->>'amount')::int as amount from sandbox_stripe_objects
+        where type = 'refund' and data->'metadata'->>'purchase_id' = ${purchaseId} order by seq`,
     )
-  ).rows[0]!.refunds;
+  ).rows;
 
 describe('who may refund', () => {
   it('refuses a buyer (403), another vendor’s or an unpaid sale (404)', async () => {
@@ -260,11 +263,27 @@ describe('refunding', () => {
   it('holds a refund the provider has not confirmed, and asks again under the same key', async () => {
     const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
     // The provider takes the refund but its event cannot reach us yet.
-    t.deps.sandbox!.setTransport(async () => 503);
+    stripe.holdEvents();
     const key = `held-${sale.purchaseId}`;
-    const res = await refund(sale.purchaseId, { amount: 1_500 }, { key });
+    const res = await refund(
+      sale.purchaseId,
+      { amount: 1_500, reason: 'Wrong plan bought' },
+      { key },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().refund.status).toBe('pending');
+    // What Stripe was asked, under the refund's own idempotency key.
+    const asked = (await stripe.requestsTo('/v1/refunds')).filter(
+      (r) => r.body['metadata[purchase_id]'] === sale.purchaseId,
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.body).toMatchObject({
+      payment_intent: expect.stringMatching(/^pi_/),
+      amount: '1500',
+      reason: 'requested_by_customer',
+      'metadata[vendor_reason]': 'Wrong plan bought',
+    });
+    expect(asked[0]!.idempotencyKey).toBe(`vendor-refund:${res.json().refund.id}`);
     expect(res.json().sale).toMatchObject({
       refunded: { amount: 0 },
       pendingRefund: { amount: 1_500 },
@@ -273,22 +292,14 @@ describe('refunding', () => {
     // What is held cannot be refunded twice.
     const over = await refund(sale.purchaseId, { amount: 2_600 });
     expect(over.statusCode).toBe(422);
-    expect((await refund(sale.purchaseId, { amount: 1_500 }, { key })).statusCode).toBe(200);
+    expect(
+      (await refund(sale.purchaseId, { amount: 1_500, reason: 'Wrong plan bought' }, { key }))
+        .statusCode,
+    ).toBe(200);
     expect(await sandboxRefunds(sale.purchaseId)).toHaveLength(1);
 
     // The provider's event arrives: the refund is settled.
-    const app = t.app;
-    t.deps.sandbox!.setTransport(async (payload, signature) => {
-      const r = await app.inject({
-        method: 'POST',
-        url: PAYMENTS_WEBHOOK_PATH,
-        payload,
-        headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
-      });
-      return r.statusCode;
-    });
-    await t.database.db.execute(sql`update sandbox_events set next_attempt_at = now()`);
-    await t.deps.sandbox!.sendDue();
+    expect(await stripe.deliverEvents()).toBeGreaterThan(0);
     const settled = await detail(sale.purchaseId);
     expect(settled).toMatchObject({
       refunded: { amount: 1_500 },
@@ -314,16 +325,19 @@ describe('refunding', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().sale).toMatchObject({ status: 'refunded', refunded: { amount: 2_000 } });
     expect(res.json().sale.subscription.status).toBe('ended');
-    const sandbox = await t.database.db.execute<{ subscription_status: string }>(
-      sql`select subscription_status from sandbox_sessions where id = ${sessionId}`,
-    );
-    expect(sandbox.rows[0]!.subscription_status).toBe('ended');
+    expect(await atStripe(t, id)).toMatchObject({
+      subscriptionStatus: 'canceled',
+      refunds: [2_000],
+    });
   });
 });
 
 describe('sales, one sale and customers', () => {
   it('filters the sales list and pages the customers, searchable', async () => {
     const a = await buyPaidProduct(t, vendor.vendorUrl, feed.priceId);
+    // Stripe dates events to the second: a's sale a minute earlier, so "newest first" is b.
+    await t.database.db.execute(sql`update purchases set paid_at = paid_at - interval '1 minute',
+      created_at = created_at - interval '1 minute' where id = ${a.purchaseId}`);
     const b = await buyPaidProduct(t, vendor.vendorUrl, feed.priceId);
     expect((await refund(b.purchaseId, { amount: 100 })).statusCode).toBe(200);
     const list = async (query: Record<string, string>) => {
@@ -411,178 +425,41 @@ describe('times PostgreSQL refuses (issue 26)', () => {
   });
 });
 
-describe('refunds through the Stripe adapter (loopback fake)', () => {
-  const WEBHOOK_SECRET = 'whsec_test_vendor_refunds';
-  let stripe: FakeStripe;
-  let s: TestApp;
-  let seller: Awaited<ReturnType<typeof createVendor>>;
-  let product: Awaited<ReturnType<typeof createProduct>>;
-
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    s = await startStripeApp(stripe, WEBHOOK_SECRET, { PLATFORM_FEE_BPS: '1000' });
-    seller = await createVendor(s, { vendorUrl: 'stripe-refunds' });
-    product = await createProduct(s, seller.id, { title: 'Stripe Tool', amount: 5_000 });
-  });
-  afterAll(async () => {
-    await s?.close();
-    await stripe?.close();
-  });
-
-  const event = (type: string, object: Record<string, unknown>, id: string) =>
-    postStripeEvent(s, WEBHOOK_SECRET, type, object, id);
-
-  it('asks Stripe for the amount under an idempotency key; the charge.refunded event settles it', async () => {
-    const buyer = await createBuyer(s);
-    const res = await s.call(ordersRoutes.checkoutProduct, {
-      token: buyer.token,
-      query: { vendorUrl: seller.vendorUrl },
-      body: { priceId: product.priceId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
-      'metadata[purchase_id]'
-    ]!;
-    const paid = await event(
-      'checkout.session.completed',
-      {
-        id: res.json().sessionId,
-        object: 'checkout.session',
-        mode: 'payment',
-        payment_status: 'paid',
-        status: 'complete',
-        amount_total: 5_000,
-        currency: 'usd',
-        client_reference_id: purchaseId,
-        metadata: { purchase_id: purchaseId },
-        payment_intent: 'pi_vendor_refund',
-        customer: 'cus_1',
-        subscription: null,
-      },
-      'evt_vr_paid',
-    );
-    expect(paid.statusCode, paid.body).toBe(200);
-    stripe.recordCharge('pi_vendor_refund', 5_000);
-    const token = await tokenOf(s, seller.userId);
-    const ask = (amount: number | undefined, key: string) =>
-      s.call(vendorSalesRoutes.vendorRefund, {
-        token,
-        params: { id: purchaseId },
-        body: { ...(amount ? { amount } : {}), reason: 'Wrong plan bought' },
-        headers: { 'idempotency-key': key },
-      });
-
-    const first = await ask(2_000, 'stripe-refund-1');
-    expect(first.statusCode, first.body).toBe(200);
-    expect(first.json().refund.status).toBe('pending');
-    expect(first.json().sale).toMatchObject({
-      pendingRefund: { amount: 2_000 },
-      refundable: { amount: 3_000 },
-    });
-    const sent = stripe.requestsTo('/v1/refunds');
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toMatchObject({
-      payment_intent: 'pi_vendor_refund',
-      amount: '2000',
-      reason: 'requested_by_customer',
-      'metadata[purchase_id]': purchaseId,
-      'metadata[vendor_reason]': 'Wrong plan bought',
-    });
-    expect(sent[0]!.idempotencyKey).toBe(`vendor-refund:${first.json().refund.id}`);
-    // A retry asks Stripe again under the same key: Stripe replays, nothing more is refunded.
-    expect((await ask(2_000, 'stripe-refund-1')).statusCode).toBe(200);
-    expect(stripe.refundedOf('pi_vendor_refund')).toBe(2_000);
-
-    const refunded = await event(
-      'charge.refunded',
-      {
-        id: 'ch_vendor_refund',
-        object: 'charge',
-        payment_intent: 'pi_vendor_refund',
-        amount: 5_000,
-        amount_refunded: 2_000,
-        currency: 'usd',
-        metadata: { purchase_id: purchaseId },
-      },
-      'evt_vr_refund_1',
-    );
-    expect(refunded.statusCode, refunded.body).toBe(200);
-    const sale = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
-    expect(sale.json().sale).toMatchObject({
-      status: 'paid',
-      refunded: { amount: 2_000 },
-      pendingRefund: { amount: 0 },
-      refundable: { amount: 3_000 },
-    });
-    expect(sale.json().sale.refunds[0].status).toBe('succeeded');
-  });
-
-  it('turns Stripe’s refusal into a 422 and frees the held amount', async () => {
-    const buyer = await createBuyer(s);
-    const res = await s.call(ordersRoutes.checkoutProduct, {
-      token: buyer.token,
-      query: { vendorUrl: seller.vendorUrl },
-      body: { priceId: product.priceId },
-    });
-    const purchaseId = stripe.requestsTo('/v1/checkout/sessions').at(-1)!.body[
-      'metadata[purchase_id]'
-    ]!;
-    await event(
-      'checkout.session.completed',
-      {
-        id: res.json().sessionId,
-        object: 'checkout.session',
-        mode: 'payment',
-        payment_status: 'paid',
-        status: 'complete',
-        amount_total: 5_000,
-        currency: 'usd',
-        client_reference_id: purchaseId,
-        metadata: { purchase_id: purchaseId },
-        payment_intent: 'pi_vendor_refused',
-        customer: 'cus_2',
-        subscription: null,
-      },
-      'evt_vr_paid_2',
-    );
-    // Stripe knows the charge as smaller than we do (refunded elsewhere): it refuses.
-    stripe.recordCharge('pi_vendor_refused', 1_000);
-    const token = await tokenOf(s, seller.userId);
-    const refused = await s.call(vendorSalesRoutes.vendorRefund, {
-      token,
-      params: { id: purchaseId },
-      body: { amount: 4_000, reason: 'Duplicate order' },
-    });
+describe('when Stripe refuses or is down', () => {
+  it('turns Stripe’s refusal into a 422 and frees the held amount; an outage holds it for the retry', async () => {
+    const sale = await buyPaidProduct(t, vendor.vendorUrl, tool.priceId);
+    // Stripe knows the charge as mostly refunded (from its dashboard; the event is not here yet).
+    await t.database.db.execute(sql`update sandbox_stripe_objects
+      set data = jsonb_set(data, '{amount_refunded}', '3000')
+      where type = 'charge' and data->'metadata'->>'purchase_id' = ${sale.purchaseId}`);
+    const refused = await refund(sale.purchaseId, { amount: 2_000, reason: 'Duplicate order' });
     expect(refused.statusCode, refused.body).toBe(422);
-    expect(refused.json().error).toContain(vendorSalesMessages.refundProviderRefused);
-    const sale = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
-    expect(sale.json().sale).toMatchObject({
-      pendingRefund: { amount: 0 },
-      refundable: { amount: 5_000 },
-    });
-    expect(sale.json().sale.refunds[0]).toMatchObject({ status: 'failed' });
+    expect(refused.json().error).toBe(
+      `${vendorSalesMessages.refundProviderRefused} Refund amount (2000) is greater than unrefunded amount on charge (1000).`,
+    );
+    const after = await detail(sale.purchaseId);
+    expect(after).toMatchObject({ pendingRefund: { amount: 0 }, refundable: { amount: 4_000 } });
+    expect(after.refunds[0]).toMatchObject({ status: 'failed' });
 
+    // The SDK retries twice: three 500s in a row are an outage.
     stripe.failNext(3);
-    const down = await s.call(vendorSalesRoutes.vendorRefund, {
-      token,
-      params: { id: purchaseId },
-      body: { amount: 500, reason: 'Goodwill' },
-    });
+    const down = await refund(sale.purchaseId, { amount: 500, reason: 'Goodwill' });
     expect(down.statusCode).toBe(503);
     expect(down.json().error).toBe(vendorSalesMessages.refundProviderFailed);
     // Its amount stays held; the retry job asks Stripe again under the same key, once it is due.
-    const held = await s.call(vendorSalesRoutes.vendorSale, { token, params: { id: purchaseId } });
-    expect(held.json().sale.pendingRefund.amount).toBe(500);
-    const id = held.json().sale.refunds[0].id as string;
-    expect(await retryVendorRefunds(s.deps)).toBe(0);
-    await s.database.db.execute(
+    const held = await detail(sale.purchaseId);
+    expect(held.pendingRefund.amount).toBe(500);
+    const id = held.refunds[0]!.id;
+    expect(await retryVendorRefunds(t.deps)).toBe(0);
+    await t.database.db.execute(
       sql`update vendor_refunds set next_attempt_at = now() where id = ${id}`,
     );
-    expect(await retryVendorRefunds(s.deps)).toBe(1);
-    const asked = stripe
-      .requestsTo('/v1/refunds')
-      .filter((r) => r.idempotencyKey === `vendor-refund:${id}`);
-    expect(asked.length).toBeGreaterThanOrEqual(2);
-    expect(asked.at(-1)!.body.amount).toBe('500');
+    expect(await retryVendorRefunds(t.deps)).toBe(1);
+    expect(stripe.failedKeys.slice(-3)).toEqual(Array(3).fill(`vendor-refund:${id}`));
+    const asked = (await stripe.requestsTo('/v1/refunds')).filter(
+      (r) => r.idempotencyKey === `vendor-refund:${id}`,
+    );
+    expect(asked.map((r) => r.body.amount)).toEqual(['500']);
+    expect(await sandboxRefunds(sale.purchaseId)).toEqual([{ amount: 500 }]);
   });
 });

@@ -112,7 +112,7 @@ const mailsTo = (to: string, subject: string) =>
 
 async function sandboxAction(purchaseId: string, action: string) {
   const session = await t.database.db.execute<{ id: string }>(
-    sql`select id from sandbox_sessions where purchase_id = ${purchaseId}`,
+    sql`select session_id as id from purchases where id = ${purchaseId}`,
   );
   // Mail queued in the payment's transaction goes by a job: held until the change committed.
   t.jobs.hold();
@@ -370,7 +370,7 @@ describe('a purchase that delivers TradingView scripts', () => {
     });
     expect(portal.statusCode, portal.body).toBe(200);
     const session = await t.database.db.execute<{ id: string }>(
-      sql`select id from sandbox_sessions where purchase_id = ${buyer.purchaseId}`,
+      sql`select subscription_id as id from purchases where id = ${buyer.purchaseId}`,
     );
     const path = new URL(portal.json().session.url).pathname;
     expect((await sandboxPost(t, `${path}/${session.rows[0]!.id}/cancel`)).statusCode).toBe(303);
