@@ -125,12 +125,13 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
   await expect(page.getByText('Nothing is available to pay out yet.')).toBeVisible();
   expect(await a11yViolations(page)).toEqual([]);
 
-  // The provider fails the transfer (sandbox dashboard): the payout says why, the money is back.
+  // The bank refuses it and Stripe reverses the transfer (sandbox dashboard): the payout says so and
+  // the money is back.
   await page.goto('/sandbox/payments');
   await page.getByRole('button', { name: 'Fail transfer' }).first().click();
   await page.goto('/affiliate');
   await expect(page.getByTestId('withdrawals-table').getByRole('row').nth(1)).toContainText(
-    'The bank account of the connected account rejected the transfer.',
+    'Stripe reversed the transfer.',
     { timeout: SLOW },
   );
   await expect(page.getByRole('button', { name: 'Request payout' })).toBeEnabled();

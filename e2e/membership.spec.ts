@@ -67,8 +67,11 @@ test('buy Premium in the sandbox, see the member price on a product, save a sear
   // The server prices it the same on the hosted checkout.
   await buy.click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await expect(page.getByRole('cell', { name: 'Premium member price' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: '$193.03' })).toBeVisible();
+  // Stripe's page shows the line by its name: it says it is the member price.
+  await expect(
+    page.getByRole('cell', { name: 'Momentum Trading Masterclass (Premium member price)' }),
+  ).toBeVisible();
+  await expect(page.getByRole('row', { name: /Due today.*\$193\.03/ })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(page.getByText('Checkout cancelled')).toBeVisible();
 

@@ -499,7 +499,12 @@ export class StripeSandbox {
         const priv = found.private as unknown as SessionPrivate;
         const { params, line } = priv;
         const now = seed?.at ?? nowSeconds();
-        const email = s.customer_email;
+        // A session for an existing customer pays as that customer: Stripe fills in their e-mail.
+        const email =
+          s.customer_email ??
+          (typeof s.customer === 'string'
+            ? ((await w.get<Stripe.Customer>(s.customer, 'customer'))?.data.email ?? null)
+            : null);
         let next: Stripe.Checkout.Session;
         if (s.mode === 'payment') {
           const pid = params.payment_intent_data;
