@@ -10,6 +10,7 @@ import {
   webhookEventTypes,
 } from './constants/developers.ts';
 import { totpCodeSchema } from './auth.ts';
+import { hasUnreadableCharacters } from './rules/text.ts';
 import { defineRoute } from './route.ts';
 
 /** Issue 33, ADR 057: a vendor's API keys and webhook endpoints (docs/product.md#api-keys-and-webhooks). */
@@ -55,7 +56,7 @@ const descriptionField = z
   .string()
   .trim()
   .max(WEBHOOK_DESCRIPTION_MAX, m.description)
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), m.description);
+  .refine((v) => !hasUnreadableCharacters(v), m.description);
 
 export const webhookEndpointSchema = z
   .object({

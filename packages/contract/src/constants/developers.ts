@@ -17,6 +17,8 @@ export const apiKeyScopeWords: Record<ApiKeyScope, string> = {
   'alerts:write': 'Manage alerts (not yet available)',
 };
 
+/** Every API key starts with this; `tsk_live_` in production, `tsk_test_` elsewhere. */
+export const API_KEY_PREFIX = 'tsk_';
 export const API_KEY_NAME_MAX = 60;
 export const API_KEYS_PER_VENDOR = 20;
 
