@@ -22,7 +22,11 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
-import { authenticateApiKey, vendorWebhookOwner, VENDOR_OWNER } from './modules/developers/index.ts';
+import {
+  authenticateApiKey,
+  vendorWebhookOwner,
+  VENDOR_OWNER,
+} from './modules/developers/index.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
 import { Sealer } from './platform/seal.ts';
 import type { OutboundPolicy } from './platform/outbound-url.ts';

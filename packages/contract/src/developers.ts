@@ -147,7 +147,8 @@ export const developersRoutes = {
     method: 'DELETE',
     path: '/api/v1/vendor/api-keys/{id}',
     auth: 'bearer',
-    summary: 'Revokes an API key: calls with it are refused from now on. Repeating it changes nothing.',
+    summary:
+      'Revokes an API key: calls with it are refused from now on. Repeating it changes nothing.',
     tags: ['vendor-developers'],
     status: 200,
     params: idParams,
@@ -228,7 +229,8 @@ export const developersRoutes = {
     method: 'POST',
     path: '/api/v1/vendor/webhooks/{id}/deliveries/{deliveryId}/resend',
     auth: 'bearer',
-    summary: 'Sends a delivery again with the same `webhook-id` and body (a fresh timestamp and signature).',
+    summary:
+      'Sends a delivery again with the same `webhook-id` and body (a fresh timestamp and signature).',
     tags: ['vendor-developers'],
     status: 200,
     params: deliveryParams,

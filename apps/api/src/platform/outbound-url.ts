@@ -70,7 +70,9 @@ function groupsOf(address: string): number[] {
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
   if (dotted) {
     const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
-    a = a.slice(0, dotted.index) + `${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+    a =
+      a.slice(0, dotted.index) +
+      `${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
   }
   const [head, tail] = a.includes('::') ? (a.split('::') as [string, string]) : [a, null];
   const left = head ? head.split(':') : [];
@@ -141,7 +143,10 @@ export async function resolveChecked(
   if (!policy.allowPrivate)
     for (const a of found)
       if (!isPublicAddress(a.address))
-        throw new OutboundRefused('refused', `${bare} is a private or local address (${a.address})`);
+        throw new OutboundRefused(
+          'refused',
+          `${bare} is a private or local address (${a.address})`,
+        );
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 

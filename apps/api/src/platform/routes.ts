@@ -71,7 +71,12 @@ export function registerRoute<R extends RouteDef>(
       ...(def.description ? { description: def.description } : {}),
       tags: def.tags,
       ...(def.auth === 'bearer' || def.auth === 'refresh' || def.auth === 'optional'
-        ? { security: [{ bearerAuth: [] }, ...(def.apiKeyScope ? [{ apiKey: [def.apiKeyScope] }] : [])] }
+        ? {
+            security: [
+              { bearerAuth: [] },
+              ...(def.apiKeyScope ? [{ apiKey: [def.apiKeyScope] }] : []),
+            ],
+          }
         : {}),
       ...(def.apiKeyScope ? { 'x-api-key-scope': def.apiKeyScope } : {}),
       ...(def.body && !def.multipart ? { body: def.body } : {}),

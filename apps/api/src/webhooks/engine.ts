@@ -203,7 +203,11 @@ export class WebhookEngine {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const headers = signedHeaders(this.openSecret(claimed.secret_sealed), claimed.id, claimed.body);
+      const headers = signedHeaders(
+        this.openSecret(claimed.secret_sealed),
+        claimed.id,
+        claimed.body,
+      );
       const res = await postOutbound(claimed.url, headers, claimed.body, {
         ...this.settings.policy,
         timeoutMs: this.settings.timeoutMs,

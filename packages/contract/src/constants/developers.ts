@@ -7,7 +7,12 @@
  * What an API key may do. `alerts:write` has no route yet: it is kept so the alerts feature can
  * use it without a new key format.
  */
-export const apiKeyScopes = ['sales:read', 'products:write', 'licences:write', 'alerts:write'] as const;
+export const apiKeyScopes = [
+  'sales:read',
+  'products:write',
+  'licences:write',
+  'alerts:write',
+] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
 export const apiKeyScopeWords: Record<ApiKeyScope, string> = {

@@ -147,9 +147,7 @@ export async function deliveries(
   return {
     deliveries: page.map(deliveryView),
     nextCursor:
-      rows.length > query.limit && last
-        ? deps.cursors.encode(deliveriesCursor, [last.seq])
-        : null,
+      rows.length > query.limit && last ? deps.cursors.encode(deliveriesCursor, [last.seq]) : null,
   };
 }
 

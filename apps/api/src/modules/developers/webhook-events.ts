@@ -53,10 +53,12 @@ async function payloadOf(
     }
     case 'purchase.refunded': {
       const s = await sale();
-      return s && {
-        objectKey: s.id,
-        data: { sale: s, refund: { amount: event.data.amount, full: event.data.full } },
-      };
+      return (
+        s && {
+          objectKey: s.id,
+          data: { sale: s, refund: { amount: event.data.amount, full: event.data.full } },
+        }
+      );
     }
     case 'purchase.disputed':
     case 'subscription.ended': {
@@ -124,7 +126,11 @@ async function fanOut(deps: AppDeps, tx: Tx, event: DomainEvent): Promise<void> 
   const owner = { kind: VENDOR_OWNER, id: event.data.vendorId };
   let loaded: Promise<Awaited<ReturnType<typeof vendorSaleSummary>>> | null = null;
   const sale = () =>
-    (loaded ??= vendorSaleSummary(tx, event.data.vendorId, (event.data as { purchaseId: string }).purchaseId));
+    (loaded ??= vendorSaleSummary(
+      tx,
+      event.data.vendorId,
+      (event.data as { purchaseId: string }).purchaseId,
+    ));
   for (const type of becomes[event.type] ?? []) {
     const endpoints = await store.subscribedEndpoints(tx, owner, type);
     if (!endpoints.length) continue;

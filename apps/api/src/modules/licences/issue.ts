@@ -72,8 +72,7 @@ export async function keepLicences(deps: AppDeps, tx: Tx, event: PurchaseEvent):
   if (!event.data.deliveries.includes('licence')) return;
   switch (event.type) {
     case 'purchase.refunded':
-      if (event.data.full)
-        await revoke(deps, tx, event, 'refunded', 'The purchase was refunded.');
+      if (event.data.full) await revoke(deps, tx, event, 'refunded', 'The purchase was refunded.');
       return;
     case 'purchase.disputed':
       await revoke(deps, tx, event, 'disputed', 'The payment was disputed.');

@@ -121,10 +121,6 @@ export async function vendorSaleSummary(
   vendorId: string,
   purchaseId: string,
 ): Promise<VendorSale | null> {
-  const [sale] = await salesWhere(
-    db,
-    sql`p.id = ${purchaseId} and p.vendor_id = ${vendorId}`,
-    1,
-  );
+  const [sale] = await salesWhere(db, sql`p.id = ${purchaseId} and p.vendor_id = ${vendorId}`, 1);
   return sale ?? null;
 }
