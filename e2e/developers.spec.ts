@@ -12,7 +12,7 @@ import { turnOnTwoFactor } from './two-factor.ts';
 
 const SLOW = 30_000;
 const VENDOR = { email: 'vendor@demo.tradeshelf.test', password: 'tradeshelf-demo' };
-const PRODUCT = 'Volume Weighted MACD';
+const PRODUCT = 'Trend Pullback Scanner';
 
 interface Got {
   headers: IncomingHttpHeaders;
@@ -98,14 +98,23 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     await expect(buyer.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
       timeout: SLOW,
     });
+    await buyer.getByPlaceholder('Enter your username').fill(`dev${Date.now() % 100_000_000}`);
+    await buyer.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(buyer.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
     const found = await request.get(
-      `/api/v1/products/term/search?q=${encodeURIComponent(PRODUCT)}`,
+      `/api/v1/products/term/search?q=${encodeURIComponent(PRODUCT)}&limit=10`,
     );
     const product = (
       (await found.json()) as { products: Array<{ id: string; slug: string; title: string }> }
-    ).products.find((p) => p.title === PRODUCT)!;
-    await buyer.goto(`/p/${product.id}/${product.slug}`);
-    await buyer.getByRole('button', { name: /^Buy now · / }).click({ timeout: SLOW });
+    ).products.find((p) => p.title === PRODUCT);
+    expect(product, `demo product “${PRODUCT}”`).toBeDefined();
+    await buyer.goto(`/p/${product!.id}/${product!.slug}`);
+    const buy = buyer.getByRole('button', { name: /^(Buy now|Subscribe) · / });
+    await expect(buy).toBeVisible({ timeout: SLOW });
+    // A TradingView product may ask for the buyer's TradingView name first.
+    const tv = buyer.getByLabel(/TradingView username/);
+    if (await tv.isVisible()) await tv.fill(`devbuyer${Date.now() % 100_000}`);
+    await buy.click();
     await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
     await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
