@@ -29,6 +29,7 @@ import { catalogModule } from './modules/catalog/routes.ts';
 import { coursesModule } from './modules/courses/routes.ts';
 import { deliverablesModule } from './modules/deliverables/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
+import { developersModule } from './modules/developers/routes.ts';
 import * as licences from './modules/licences/index.ts';
 import { licencesModule } from './modules/licences/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
@@ -138,7 +139,17 @@ export async function buildApp(
           'Errors: every non-2xx body is `{ error, code, fields? }`. Money is integer minor units with a currency.',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // ADR 057: vendor routes that say `x-api-key-scope` also take a key with that scope.
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'tsk_live_… / tsk_test_… API key',
+            description:
+              'A vendor API key (Developers screen of the workspace). Each route that takes one names its scope in `x-api-key-scope`; keys reach no other route.',
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -183,6 +194,7 @@ export async function buildApp(
   await app.register(supportModule);
   await app.register(membershipModule);
   await app.register(affiliatesModule);
+  await app.register(developersModule);
   if (deps.stripeSandbox) await app.register(stripeSandboxModule);
   if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);

@@ -200,6 +200,22 @@ const envSchema = z.object({
   LICENCE_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /** Licence API calls per client address (IPv6 per /64) per minute. */
   LICENCE_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /** Vendor API calls per API key per minute (ADR 057). */
+  API_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
+   * Lets webhooks reach private, loopback and link-local addresses (ADR 057): tests and a receiver
+   * on this machine only. Refused in production.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Failed webhook attempts in a row after which an endpoint is turned off and its vendor told. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(1000).default(15),
+  /** How long a webhook delivery is retried (backoff doubling from 10 s, at most an hour apart). */
+  WEBHOOK_RETRY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  /** How long an endpoint has to answer one delivery. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   /** Hours a TradingView revocation may wait before the vendor is reminded (ADR 034). */
   TRADINGVIEW_REVOKE_GRACE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   /** Minutes between checks for overdue TradingView revocations; a divisor of 60. */
@@ -330,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cfg.DISCORD_WEB_URL && trimUrl(cfg.DISCORD_WEB_URL) !== DISCORD_WEB)
       problems.push(`DISCORD_WEB_URL: must be ${DISCORD_WEB} in production`);
   }
+  if (cfg.APP_ENV === 'production' && cfg.WEBHOOKS_ALLOW_PRIVATE)
+    problems.push('WEBHOOKS_ALLOW_PRIVATE: private addresses are never reachable in production');
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {
     problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   }

@@ -21,6 +21,16 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { BossJobs, InlineJobs, type Jobs } from './jobs/port.ts';
 import { queues } from './jobs/queue.ts';
 import { SessionDenials } from './modules/auth/index.ts';
+import {
+  authenticateApiKey,
+  vendorWebhookOwner,
+  VENDOR_OWNER,
+} from './modules/developers/index.ts';
+import { WebhookEngine } from './webhooks/engine.ts';
+import { Sealer } from './platform/seal.ts';
+import type { OutboundPolicy } from './platform/outbound-url.ts';
+import type { ApiKeyScope } from '@tradeshelf/contract';
+import type { AccessClaims } from './platform/tokens.ts';
 import { storedCourseBytes } from './modules/courses/index.ts';
 import { deliverySummary, storedDeliverableBytes } from './modules/deliverables/index.ts';
 import {
@@ -76,6 +86,10 @@ export interface AppDeps {
   deliveries: { summaryOf(productId: string, kind: string): Promise<DeliverySummary> };
   /** Prometheus metrics of this process (`/metrics`). */
   metrics: Metrics;
+  /** Outbound webhooks (ADR 057): the outbox, signed delivery, retries, turning endpoints off. */
+  webhooks: WebhookEngine;
+  /** Vendor API keys in place of a session on routes that name a scope (ADR 057). */
+  apiKeys: { authenticate(key: string, scope: ApiKeyScope, ip: string): Promise<AccessClaims> };
   close(): Promise<void>;
 }
 
@@ -93,6 +107,8 @@ export function createDeps(
     denialSyncMs?: number;
     /** Replaces the modules' event subscribers (tests of the event machinery). */
     subscribers?: Subscriber[];
+    /** How webhook host names resolve (tests of the address checks); default: the system's. */
+    resolve?: OutboundPolicy['resolve'];
   } = {},
 ): AppDeps {
   const redis = config.REDIS_URL
@@ -232,6 +248,24 @@ export function createDeps(
     }),
     deliveries: { summaryOf: (productId, kind) => deliverySummary(deps, productId, kind) },
     metrics: createMetrics({ database, boss }),
+    webhooks: new WebhookEngine(
+      {
+        policy: {
+          allowHttp: config.APP_ENV !== 'production',
+          allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
+          ...(options.resolve ? { resolve: options.resolve } : {}),
+        },
+        timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+        disableAfter: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+        retryHours: config.WEBHOOK_RETRY_HOURS,
+        firstRetryWaitMs: 10_000,
+        maxRetryWaitMs: 3_600_000,
+      },
+      new Sealer(`webhooks:${config.CODE_SECRET}`),
+      { [VENDOR_OWNER]: vendorWebhookOwner(() => deps) },
+      (tx) => jobs.send(queues.webhooksDeliver, {}, tx ? { tx } : {}),
+    ),
+    apiKeys: { authenticate: (key, scope, ip) => authenticateApiKey(deps, key, scope, ip) },
     async close() {
       await chat.close();
       mailTransport.close?.();

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../src/platform/outbound-url.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
@@ -93,6 +94,8 @@ export async function startTestApp(
     limits?: { connectTimeoutMs?: number; holdLimitMs?: number };
     /** Replaces the modules' event subscribers (tests of the event machinery). */
     subscribers?: Subscriber[];
+    /** How webhook host names resolve (tests of the address checks). */
+    resolve?: OutboundPolicy['resolve'];
     /** Connections in the app's pool (default 4); 1 finds work that holds one while it waits on another. */
     poolSize?: number;
     /** Serves pages too: the SSR app, given the app its loaders call (see `main.ts`). */
@@ -137,6 +140,7 @@ export async function startTestApp(
   const deps = createDeps(config, database, quietLog, {
     boss,
     ...(options.subscribers ? { subscribers: options.subscribers } : {}),
+    ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   if (boss) await startWorkers(boss, workerDeps(deps, quietLog));
   // Without a queue, jobs run in process after the answer; tests can hold and settle them.

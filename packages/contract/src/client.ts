@@ -10,6 +10,7 @@ export * from './constants/auth.ts';
 export * from './constants/catalog.ts';
 export * from './constants/courses.ts';
 export * from './constants/deliverables.ts';
+export * from './constants/developers.ts';
 export * from './constants/discord.ts';
 export * from './constants/deliverables.ts';
 export * from './constants/errors.ts';

@@ -11,6 +11,7 @@ import {
   onDisk,
 } from '../scripts/endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
+import { developersRoutes } from './developers.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
@@ -115,6 +116,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       vendorCoursesRoutes,
       vendorLicencesRoutes,
       vendorStorefrontRoutes,
+      developersRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

@@ -24,6 +24,8 @@ export * from './vendor-bundles.ts';
 export * from './vendor-courses.ts';
 export * from './vendor-licences.ts';
 export * from './vendor-storefront.ts';
+export * from './developers.ts';
+export * from './constants/developers.ts';
 export * from './rules/username.ts';
 export * from './rules/reserved-names.ts';
 export * from './rules/password.ts';
@@ -57,6 +59,7 @@ import { vendorAnalyticsRoutes } from './vendor-analytics.ts';
 import { vendorCoursesRoutes } from './vendor-courses.ts';
 import { vendorLicencesRoutes } from './vendor-licences.ts';
 import { vendorStorefrontRoutes } from './vendor-storefront.ts';
+import { developersRoutes } from './developers.ts';
 
 /** Every call of the API, by name. */
 export const routes = {
@@ -82,5 +85,6 @@ export const routes = {
   ...vendorCoursesRoutes,
   ...vendorLicencesRoutes,
   ...vendorStorefrontRoutes,
+  ...developersRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

@@ -322,6 +322,7 @@ export const ordersRoutes = {
     method: 'GET',
     path: '/api/v1/vendor/purchases',
     auth: 'bearer',
+    apiKeyScope: 'sales:read',
     summary:
       "The vendor's paid sales with their buyers, newest first (checkouts never paid are left out). Filter by `status`, `productId` (sales of that product), the paid time (`from`, `to`) and `q`: a purchase id (the trace id in a download's `LICENSE-<id>.txt`) or a receipt number.",
     tags: ['vendor'],
@@ -344,6 +345,7 @@ export const ordersRoutes = {
     method: 'POST',
     path: '/api/v1/vendor/purchases/{id}/revoke',
     auth: 'bearer',
+    apiKeyScope: 'licences:write',
     summary:
       "Ends the buyer's access to one of the vendor's sales, with a reason the buyer is sent. An active subscription is cancelled at the provider first (no further charges); no money is refunded. Repeating it changes nothing.",
     tags: ['vendor'],

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApiKeyScope } from './constants/developers.ts';
 
 /**
  * How a call authenticates: `none` (public, no bearer sent), `optional` (bearer sent when present),
@@ -37,6 +38,11 @@ export interface RouteDef<
    * its text, and clients read it as a Blob. `response` then only types it.
    */
   produces?: string;
+  /**
+   * A vendor route an API key with this scope may call in place of a session (ADR 057). Without
+   * it, a key is refused (403): keys never reach buyer or account routes.
+   */
+  apiKeyScope?: ApiKeyScope;
   response: TRes;
 }
 

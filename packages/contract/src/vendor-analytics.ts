@@ -116,6 +116,7 @@ export const vendorAnalyticsRoutes = {
     method: 'GET',
     path: '/api/v1/vendor/analytics',
     auth: 'bearer',
+    apiKeyScope: 'sales:read',
     summary:
       "The caller's revenue (gross, net), sales, refunds and affiliate share over time per currency, totals, top products and conversion from product page views.",
     tags: ['vendor'],
@@ -127,6 +128,7 @@ export const vendorAnalyticsRoutes = {
     method: 'GET',
     path: '/api/v1/vendor/analytics/export.csv',
     auth: 'bearer',
+    apiKeyScope: 'sales:read',
     summary:
       'The same range as CSV: one row per payment or refund with date, product, buyer, gross, fee, affiliate, net, currency and status.',
     tags: ['vendor'],

@@ -107,6 +107,7 @@ export const vendorLicencesRoutes = {
     method: 'PUT',
     path: '/api/v1/vendor/licences/{productId}',
     auth: 'bearer',
+    apiKeyScope: 'licences:write',
     summary:
       "Sets an app's maximum activations per licence and binding preset. Applies to its live licences from their next activation; devices already activated stay.",
     tags: ['vendor'],

@@ -233,6 +233,7 @@ export const vendorProductsRoutes = {
     method: 'POST',
     path: '/api/v1/vendor/products',
     auth: 'bearer',
+    apiKeyScope: 'products:write',
     summary: 'Creates a product as a draft: nobody else sees it until it is published.',
     tags: ['vendor'],
     status: 201,
@@ -243,6 +244,7 @@ export const vendorProductsRoutes = {
     method: 'PUT',
     path: '/api/v1/vendor/products/{id}',
     auth: 'bearer',
+    apiKeyScope: 'products:write',
     summary:
       'Saves the whole product; with `baseUpdatedAt`, a product changed since the editor loaded it answers 409 and nothing is saved. A published product changes on its page, in search and in the sitemap at once. A plan whose price, billing or trial changed becomes a new plan; the old one is archived, so what buyers already paid stays as it was.',
     tags: ['vendor'],

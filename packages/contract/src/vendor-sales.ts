@@ -92,6 +92,7 @@ export const vendorSalesRoutes = {
     method: 'GET',
     path: '/api/v1/vendor/purchases/{id}',
     auth: 'bearer',
+    apiKeyScope: 'sales:read',
     summary:
       'One of the vendor’s sales with its payments, refunds and ledger lines (gross, fees, affiliate share, net).',
     tags: ['vendor'],
@@ -115,6 +116,7 @@ export const vendorSalesRoutes = {
     method: 'GET',
     path: '/api/v1/vendor/customers',
     auth: 'bearer',
+    apiKeyScope: 'sales:read',
     summary:
       'The vendor’s buyers with how many purchases they made, what they spent and when, most recent first. `q` searches by e-mail or username.',
     tags: ['vendor'],

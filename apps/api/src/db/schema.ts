@@ -17,3 +17,5 @@ export * from '../modules/courses/tables.ts';
 export * from '../modules/tradingview/tables.ts';
 export * from '../modules/reviews/tables.ts';
 export * from '../modules/deliverables/tables.ts';
+export * from '../webhooks/tables.ts';
+export * from '../modules/developers/tables.ts';

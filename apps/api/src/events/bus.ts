@@ -23,7 +23,7 @@ export interface Subscriber {
    * Decides from the event alone whether this subscriber gets it at all: a purchase that grants no
    * Discord role needs no Discord delivery row, run or wake-up.
    */
-  wants?: (event: Pick<DomainEvent, 'type' | 'data'>) => boolean;
+  wants?(event: Pick<DomainEvent, 'type' | 'data'>): boolean;
 }
 
 interface DueRow extends Record<string, unknown> {

@@ -5,7 +5,7 @@ import type { Tx } from '../db/client.ts';
 import { jobHandlers } from '../jobs/handlers.ts';
 import { queues } from '../jobs/queue.ts';
 import type { Subscriber } from './bus.ts';
-import type { DomainEvent, PurchaseRef } from './types.ts';
+import { isPurchaseEvent, type DomainEvent, type PurchaseRef } from './types.ts';
 
 /*
  * ADR 028: events are written in the writer's transaction and reach each subscriber once its
@@ -58,7 +58,7 @@ const subscribers: Subscriber[] = [
     // Only purchases that deliver a Discord role, as the access module's Discord subscriber.
     name: 'test.discord-only',
     types: ['purchase.paid'],
-    wants: (event) => event.data.deliveries.includes('discord_role'),
+    wants: (event) => isPurchaseEvent(event) && event.data.deliveries.includes('discord_role'),
     handle: record('discord-only'),
   },
   {

@@ -4,6 +4,7 @@ import { catalogSubscribers } from '../modules/catalog/subscribers.ts';
 import { licencesSubscribers } from '../modules/licences/subscribers.ts';
 import { tradingviewSubscribers } from '../modules/tradingview/subscribers.ts';
 import { reviewsSubscribers } from '../modules/reviews/subscribers.ts';
+import { developersSubscribers } from '../modules/developers/subscribers.ts';
 import type { Subscriber } from './bus.ts';
 
 /**
@@ -19,5 +20,6 @@ export function subscribers(deps: () => AppDeps): Subscriber[] {
     ...licencesSubscribers(deps),
     ...tradingviewSubscribers(deps),
     ...reviewsSubscribers(),
+    ...developersSubscribers(deps),
   ];
 }

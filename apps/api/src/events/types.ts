@@ -25,6 +25,49 @@ export interface EventPayloads {
   'subscription.resumed': PurchaseRef;
   /** No more access from this subscription. */
   'subscription.ended': PurchaseRef;
+  /**
+   * Published by licences (ADR 032, 057), stream: the licence. Issued with a purchase, activated
+   * on a device (a new activation only), revoked (refund, dispute, the vendor).
+   */
+  'licence.issued': LicenceRef;
+  'licence.activated': LicenceRef & { activationId: string; deviceName: string };
+  'licence.revoked': LicenceRef & { reason: string };
+  /**
+   * Published by access when Discord delivery changes (ADR 031, 057), stream: the entitlement. A
+   * role granted, a grant that failed (it is retried), a role removed.
+   */
+  'access.granted': AccessRef;
+  'access.failed': AccessRef & { reason: string };
+  'access.ended': AccessRef;
+  /** Published by reviews (ADR 036, 057), stream: the review. Written, or edited. */
+  'review.posted': {
+    reviewId: string;
+    productId: string;
+    vendorId: string;
+    buyerId: string;
+    rating: number;
+    text: string;
+    edited: boolean;
+  };
+}
+
+export interface LicenceRef {
+  licenceId: string;
+  /** The sale it came with (null for a licence issued without one). */
+  purchaseId: string | null;
+  productId: string;
+  vendorId: string;
+  buyerId: string;
+}
+
+export interface AccessRef {
+  entitlementId: string;
+  purchaseId: string;
+  productId: string;
+  vendorId: string;
+  buyerId: string;
+  kind: 'discord_role';
+  detail: string;
 }
 
 export interface PurchaseRef {
@@ -54,11 +97,28 @@ export const eventTypes = [
   'subscription.cancelling',
   'subscription.resumed',
   'subscription.ended',
+  'licence.issued',
+  'licence.activated',
+  'licence.revoked',
+  'access.granted',
+  'access.failed',
+  'access.ended',
+  'review.posted',
 ] as const satisfies readonly EventType[];
 
+/** The events orders publishes about a purchase (their payloads carry a `PurchaseRef`). */
+export type PurchaseEventType = Exclude<
+  EventType,
+  `licence.${string}` | `access.${string}` | 'review.posted'
+>;
+
 /** One published event as a subscriber receives it. */
-export type DomainEvent = {
-  [T in EventType]: {
+export type DomainEvent = AnyEvent<EventType>;
+/** One of orders' purchase events. */
+export type PurchaseEvent = AnyEvent<PurchaseEventType>;
+
+type AnyEvent<K extends EventType> = {
+  [T in K]: {
     id: string;
     type: T;
     /** Events of one stream (a purchase) reach each subscriber in `version` order. */
@@ -67,4 +127,13 @@ export type DomainEvent = {
     data: EventPayloads[T];
     occurredAt: string;
   };
-}[EventType];
+}[K];
+
+/** Whether `event` is one of orders' purchase events (subscribers of those only narrow with it). */
+export function isPurchaseEvent(event: DomainEvent): event is PurchaseEvent;
+export function isPurchaseEvent(
+  event: Pick<DomainEvent, 'type' | 'data'>,
+): event is Pick<PurchaseEvent, 'type' | 'data'>;
+export function isPurchaseEvent(event: Pick<DomainEvent, 'type' | 'data'>): boolean {
+  return 'deliveries' in event.data && 'productIds' in event.data;
+}

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.ts';
 import { eventJobs } from '../events/jobs.ts';
+import { webhookJobs } from '../webhooks/jobs.ts';
 import { accessJobs } from '../modules/access/jobs.ts';
 import { authJobs } from '../modules/auth/jobs.ts';
 import { deliverablesJobs } from '../modules/deliverables/jobs.ts';
@@ -14,5 +15,6 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     ...accessJobs(deps),
     ...tradingviewJobs(deps),
     ...deliverablesJobs(deps),
+    ...webhookJobs(deps),
   };
 }

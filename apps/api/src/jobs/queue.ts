@@ -29,6 +29,8 @@ export const queues = {
   tradingviewReminders: 'tradingview.reminders',
   /** "Version X of … is out" to a product's owners (ADR 053), queued by the publish. */
   deliverablesVersionMail: 'deliverables.version-mail',
+  /** Outbound webhooks (ADR 057): woken after a queueing commit, and swept every minute. */
+  webhooksDeliver: 'webhooks.deliver',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

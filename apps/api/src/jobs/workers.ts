@@ -84,6 +84,8 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.schedule(queues.paymentsRetry, '* * * * *');
   // Events whose wake-up was lost (a crash right after the commit) are delivered by this sweep.
   await boss.schedule(queues.eventsDeliver, '* * * * *');
+  // Webhook retries come due on their own clock: the sweep sends them (and any lost wake-up's).
+  await boss.schedule(queues.webhooksDeliver, '* * * * *');
   await boss.work(queues.savedSearchAlerts, { pollingIntervalSeconds: 30 }, async () => {
     const done = await deps.savedSearchAlerts();
     if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');

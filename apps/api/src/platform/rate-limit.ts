@@ -290,6 +290,12 @@ export const rules = {
   searchIp: { name: 'search:ip', limit: 120, windowSeconds: 60 },
   /** A buyer's licence changes and downloads (resets are also capped per licence). */
   licenceUser: { name: 'licence:user', limit: 60, windowSeconds: 15 * 60 },
+  /**
+   * Vendor API calls per API key (ADR 057); the limit is `API_KEY_LIMIT_PER_MINUTE`, this its
+   * default. Unknown or revoked keys count per address, so guessing is limited too.
+   */
+  apiKey: { name: 'api-key', limit: 120, windowSeconds: 60 },
+  apiKeyInvalidIp: { name: 'api-key:invalid-ip', limit: 30, windowSeconds: 60 },
   /** A buyer's download links and downloads of deliverables (ADR 053): a person needs a handful. */
   downloadUser: { name: 'download:user', limit: 60, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateRule>;

@@ -1,4 +1,9 @@
-import { apiErrorSchema, type RouteDef } from '@tradeshelf/contract';
+import {
+  API_KEY_PREFIX,
+  apiErrorSchema,
+  developersMessages,
+  type RouteDef,
+} from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -66,8 +71,14 @@ export function registerRoute<R extends RouteDef>(
       ...(def.description ? { description: def.description } : {}),
       tags: def.tags,
       ...(def.auth === 'bearer' || def.auth === 'refresh' || def.auth === 'optional'
-        ? { security: [{ bearerAuth: [] }] }
+        ? {
+            security: [
+              { bearerAuth: [] },
+              ...(def.apiKeyScope ? [{ apiKey: [def.apiKeyScope] }] : []),
+            ],
+          }
         : {}),
+      ...(def.apiKeyScope ? { 'x-api-key-scope': def.apiKeyScope } : {}),
       ...(def.body && !def.multipart ? { body: def.body } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.params ? { params: def.params } : {}),
@@ -84,7 +95,11 @@ export function registerRoute<R extends RouteDef>(
       const bearer = bearerOf(req);
       let auth: AccessClaims | null = null;
       if (def.auth === 'bearer' || def.auth === 'optional') {
-        if (bearer) auth = await req.server.deps.tokens.verify(bearer, audiences);
+        if (bearer?.startsWith(API_KEY_PREFIX)) {
+          // A vendor's API key (ADR 057): only routes that name a scope take one.
+          if (!def.apiKeyScope) throw new AppError('forbidden', developersMessages.keyNotHere);
+          auth = await req.server.deps.apiKeys.authenticate(bearer, def.apiKeyScope, req.ip);
+        } else if (bearer) auth = await req.server.deps.tokens.verify(bearer, audiences);
         if (def.auth === 'bearer' && !auth) {
           throw new AppError(
             bearer ? 'invalid_token' : 'unauthorized',

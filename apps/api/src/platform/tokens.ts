@@ -13,6 +13,8 @@ export interface AccessClaims {
   aud: Audience;
   /** The sign-in (refresh-token family) the token belongs to: ending it refuses the token. */
   sid: string;
+  /** Set when the caller is a vendor's API key, not a session (ADR 057): `sub` is who made it. */
+  apiKey?: { id: string; vendorId: string };
 }
 
 /** Seconds nodes' clocks may disagree when checking `iat` and `exp`. */

@@ -6,9 +6,12 @@ import { Field } from './ui.tsx';
 export function TwoFactorCodeField({
   value,
   onChange,
+  purpose = 'Setting up or changing a payout account',
 }: {
   value: string;
   onChange: (v: string) => void;
+  /** What needs the code, as the hint says it. */
+  purpose?: string;
 }) {
   return (
     <div className="flex max-w-xs flex-col gap-1">
@@ -21,7 +24,7 @@ export function TwoFactorCodeField({
         onChange={(e) => onChange(e.target.value)}
       />
       <p className="text-xs text-slate-400">
-        Setting up or changing a payout account needs a code from your authenticator app.{' '}
+        {purpose} needs a code from your authenticator app.{' '}
         <Link to="/account" className="underline">
           Two-factor settings
         </Link>

@@ -17,6 +17,9 @@ interface Role {
 
 interface EntRow extends Record<string, unknown> {
   id: string;
+  purchase_id: string;
+  product_id: string;
+  vendor_id: string | null;
   live: boolean;
   guild_id: string | null;
   guild_name: string | null;
@@ -41,8 +44,8 @@ interface Desired {
 async function readDesired(db: Tx, userId: string): Promise<Desired> {
   const ents = (
     await db.execute<EntRow>(sql`
-      select e.id, (e.status = 'active' and (e.ends_at is null or e.ends_at > now())) as live,
-        b.guild_id, b.guild_name, b.roles, d.state, d.attempts
+      select e.id, e.purchase_id, e.product_id, b.vendor_id,
+        (e.status = 'active' and (e.ends_at is null or e.ends_at > now())) as live, b.guild_id, b.guild_name, b.roles, d.state, d.attempts
       from entitlements e
         left join community_bindings b on b.product_id = e.product_id
         left join access_deliveries d on d.entitlement_id = e.id
@@ -89,9 +92,11 @@ export async function convergeUser(
     const now = await readDesired(db, userId);
     const settled = fingerprint(now) === fingerprint(desired);
     if (settled || pass >= MAX_PASSES) {
-      await db.transaction(async (tx) => {
+      const queued = await db.transaction(async (tx) => {
         for (const write of outcome.writes) await write(tx);
+        return deps.events.queuedIn(tx);
       });
+      await deps.events.notify(queued);
       if (!settled) await queueConverge(deps, userId, { cause: 'retry' });
       if (outcome.retry) throw outcome.retry;
       return;
@@ -108,8 +113,12 @@ async function act(
   options: { formerDiscordUserId?: string | null; cause: ConvergeCause },
 ): Promise<{ writes: Array<(tx: Tx) => Promise<void>>; retry: ChatError | null }> {
   const writes: Array<(tx: Tx) => Promise<void>> = [];
+  const byId = new Map(ents.map((e) => [e.id, e]));
   const log = (id: string, type: EventType, detail: string) =>
-    writes.push((tx) => record(tx, id, type, detail));
+    writes.push(async (tx) => {
+      await record(tx, id, type, detail);
+      await publishAccess(deps, tx, userId, byId.get(id), type, detail);
+    });
   const state = (e: EntRow, to: DeliveryState, reason: string | null) =>
     writes.push((tx) => setState(tx, userId, e, to, reason));
   let retry: ChatError | null = null;
@@ -198,6 +207,34 @@ async function act(
     }
   }
   return { writes, retry };
+}
+
+/**
+ * What the vendor's webhooks hear of it (ADR 057): a grant, the first failure of a streak (retries
+ * are not news), a role removed. Repairs and waits for the buyer are not published.
+ */
+async function publishAccess(
+  deps: AppDeps,
+  tx: Tx,
+  buyerId: string,
+  e: EntRow | undefined,
+  type: EventType,
+  detail: string,
+): Promise<void> {
+  if (!e?.vendor_id) return;
+  const ref = {
+    entitlementId: e.id,
+    purchaseId: e.purchase_id,
+    productId: e.product_id,
+    vendorId: e.vendor_id,
+    buyerId,
+    kind: 'discord_role' as const,
+    detail,
+  };
+  if (type === 'granted') await deps.events.publish(tx, 'access.granted', e.id, ref);
+  else if (type === 'revoked') await deps.events.publish(tx, 'access.ended', e.id, ref);
+  else if (type === 'failed' && e.state !== 'failing')
+    await deps.events.publish(tx, 'access.failed', e.id, { ...ref, reason: detail });
 }
 
 const names = (roles: Role[]) => roles.map((r) => `“${r.name}”`).join(', ');

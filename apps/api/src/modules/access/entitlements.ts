@@ -1,7 +1,7 @@
 // Use case: keep what each purchase entitles its buyer to, from orders' events (ADR 028).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import type { DeliveryKind, DomainEvent } from '../../events/types.ts';
+import type { DeliveryKind, PurchaseEvent } from '../../events/types.ts';
 import { newId } from '../../lib.ts';
 
 /** Beyond plain access, what a product's kind delivers. */
@@ -21,7 +21,7 @@ export function deliveriesOf(kinds: readonly string[]): DeliveryKind[] {
  * payment or refund commits already shows the entitlements it granted or ended. Every branch is a
  * guarded write (insert-if-missing, update-while-active), so a repeat changes nothing.
  */
-export async function keepEntitlements(tx: Tx, event: DomainEvent): Promise<void> {
+export async function keepEntitlements(tx: Tx, event: PurchaseEvent): Promise<void> {
   const purchaseId = event.data.purchaseId;
   switch (event.type) {
     case 'purchase.paid': {

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
+import { isPurchaseEvent } from '../../events/types.ts';
 import { queueConverge } from './converge-queue.ts';
 import { keepEntitlements } from './entitlements.ts';
 
@@ -31,7 +32,7 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
         'subscription.resumed',
         'subscription.ended',
       ],
-      wants: (event) => event.data.deliveries.includes('discord_role'),
+      wants: (event) => isPurchaseEvent(event) && event.data.deliveries.includes('discord_role'),
       // Level-triggered: the job reads the entitlements as they are when it runs. Queued in the
       // delivery's transaction: on the one-connection embedded database a send on the queue's own
       // pool would wait for this transaction, which waits for the send.

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { Subscriber } from '../../events/bus.ts';
-import type { DomainEvent, PurchaseRef } from '../../events/types.ts';
+import { isPurchaseEvent, type PurchaseEvent, type PurchaseRef } from '../../events/types.ts';
 import { newId } from '../../lib.ts';
 
 /**
@@ -21,12 +21,14 @@ export function catalogSubscribers(): Subscriber[] {
         'purchase.revoked',
         'subscription.ended',
       ],
-      handle: (tx, event) => ownership(tx, event),
+      handle: async (tx, event) => {
+        if (isPurchaseEvent(event)) await ownership(tx, event);
+      },
     },
   ];
 }
 
-async function ownership(tx: Tx, event: DomainEvent): Promise<void> {
+async function ownership(tx: Tx, event: PurchaseEvent): Promise<void> {
   const source = `purchase:${event.data.purchaseId}`;
   // The count moves only when ownership did, so a repeated or late event counts nothing twice.
   switch (event.type) {

@@ -29,8 +29,10 @@ export function vendorRoutes(app: FastifyInstance, noVendor: string) {
       app,
       def,
       async (ctx) => {
-        const userId = (ctx.auth as HandlerContext<BearerRoute>['auth']).sub;
-        const vendorId = await vendorIdOfUser(app.deps.database.db, userId);
+        const claims = ctx.auth as HandlerContext<BearerRoute>['auth'];
+        // An API key belongs to one storefront (ADR 057); a session is its user's.
+        const vendorId =
+          claims.apiKey?.vendorId ?? (await vendorIdOfUser(app.deps.database.db, claims.sub));
         if (!vendorId) throw new AppError('forbidden', noVendor);
         return handler({ ...ctx, vendorId });
       },

@@ -87,14 +87,31 @@ export async function activate(deps: AppDeps, address: string, body: ActivateBod
         from added
       )
       select * from added`);
+    const activation = inserted.rows[0]!;
+    const owner = (
+      await tx.execute<{ purchase_id: string | null; user_id: string }>(
+        sql`select purchase_id, user_id from licences where id = ${licence.id}`,
+      )
+    ).rows[0]!;
+    await deps.events.publish(tx, 'licence.activated', licence.id, {
+      licenceId: licence.id,
+      purchaseId: owner.purchase_id,
+      productId: licence.product_id,
+      vendorId: licence.vendor_id,
+      buyerId: owner.user_id,
+      activationId: activation.id,
+      deviceName: activation.name,
+    });
     return {
       licence,
       created: true,
-      activation: inserted.rows[0]!,
+      activation,
       used: existing.length + 1,
+      queued: deps.events.queuedIn(tx),
     };
   });
   if (!done) throw invalidKey();
+  if (done.created) await deps.events.notify(done.queued ?? false);
   const summary = await appSummary(deps, deps.database.db, done.licence.product_id);
   return {
     created: done.created,

@@ -5,7 +5,7 @@ import { LICENCE_DEFAULT_MAX_ACTIVATIONS, PLATFORM_VENDOR_URL } from '@tradeshel
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { DomainEvent } from '../../events/types.ts';
+import type { PurchaseEvent } from '../../events/types.ts';
 import { newId } from '../../lib.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
 import { licenceSealer, newKey } from './keys.ts';
@@ -30,7 +30,7 @@ const day = (iso: string) => iso.slice(0, 10);
  * Every branch is a guarded write (insert-if-missing, update-while-so) that records history only for
  * rows it changed, so a repeated or late event changes nothing.
  */
-export async function keepLicences(deps: AppDeps, tx: Tx, event: DomainEvent): Promise<void> {
+export async function keepLicences(deps: AppDeps, tx: Tx, event: PurchaseEvent): Promise<void> {
   const purchaseId = event.data.purchaseId;
   if (event.type === 'purchase.paid') {
     const apps = event.data.products.filter((p) => p.kind === 'app');
@@ -40,7 +40,7 @@ export async function keepLicences(deps: AppDeps, tx: Tx, event: DomainEvent): P
       const key = newKey(sealer);
       return sql`(${newId('lic')}, ${p.id}, ${key.hash}, ${key.sealed})`;
     });
-    await tx.execute(sql`
+    const issued = await tx.execute<{ id: string; product_id: string }>(sql`
       with picked (id, product_id, key_hash, key_sealed) as (values ${sql.join(rows, sql`, `)}),
       issued as (
         insert into licences (id, purchase_id, user_id, product_id, vendor_id, key_hash, key_sealed,
@@ -50,24 +50,35 @@ export async function keepLicences(deps: AppDeps, tx: Tx, event: DomainEvent): P
           s.binding
         from picked p left join licence_products s on s.product_id = p.product_id
         on conflict (purchase_id, product_id) do nothing
-        returning id
+        returning id, product_id
+      ), logged as (
+        insert into licence_events (licence_id, type, detail)
+        select id, 'issued', ${event.data.trial ? 'Issued with the free trial.' : 'Issued with the purchase.'}
+        from issued
       )
-      insert into licence_events (licence_id, type, detail)
-      select id, 'issued', ${event.data.trial ? 'Issued with the free trial.' : 'Issued with the purchase.'}
-      from issued`);
+      select id, product_id from issued`);
+    // Only licences this call issued: a repeated event publishes nothing again.
+    for (const l of issued.rows)
+      await deps.events.publish(tx, 'licence.issued', l.id, {
+        licenceId: l.id,
+        purchaseId,
+        productId: l.product_id,
+        vendorId: event.data.vendorId,
+        buyerId: event.data.buyerId,
+      });
     return;
   }
   // Purchases that hold no app skip every statement below.
   if (!event.data.deliveries.includes('licence')) return;
   switch (event.type) {
     case 'purchase.refunded':
-      if (event.data.full) await revoke(tx, purchaseId, 'refunded', 'The purchase was refunded.');
+      if (event.data.full) await revoke(deps, tx, event, 'refunded', 'The purchase was refunded.');
       return;
     case 'purchase.disputed':
-      await revoke(tx, purchaseId, 'disputed', 'The payment was disputed.');
+      await revoke(deps, tx, event, 'disputed', 'The payment was disputed.');
       return;
     case 'purchase.revoked':
-      await revoke(tx, purchaseId, 'revoked', `Revoked by the vendor: ${event.data.reason}`);
+      await revoke(deps, tx, event, 'revoked', `Revoked by the vendor: ${event.data.reason}`);
       return;
     case 'subscription.ended':
       await changed(
@@ -120,8 +131,16 @@ export async function keepLicences(deps: AppDeps, tx: Tx, event: DomainEvent): P
   }
 }
 
-function revoke(tx: Tx, purchaseId: string, reason: string, detail: string) {
-  return changed(
+/** Revokes the purchase's licences and publishes `licence.revoked` for each it changed. */
+async function revoke(
+  deps: AppDeps,
+  tx: Tx,
+  event: PurchaseEvent,
+  reason: string,
+  detail: string,
+): Promise<void> {
+  const purchaseId = event.data.purchaseId;
+  const revoked = await changed(
     tx,
     sql`update licences set status = 'revoked', ended_reason = ${reason},
         expires_at = least(coalesce(expires_at, now()), now()), updated_at = now()
@@ -129,11 +148,27 @@ function revoke(tx: Tx, purchaseId: string, reason: string, detail: string) {
     'revoked',
     detail,
   );
+  for (const l of revoked)
+    await deps.events.publish(tx, 'licence.revoked', l.id, {
+      licenceId: l.id,
+      purchaseId,
+      productId: l.product_id,
+      vendorId: event.data.vendorId,
+      buyerId: event.data.buyerId,
+      reason,
+    });
 }
 
-/** Runs `update` (without its `returning`) and records `type` for each licence it changed. */
-async function changed(tx: Tx, update: SQL, type: string, detail: string): Promise<void> {
-  await tx.execute(sql`with changed as (${update} returning id)
-    insert into licence_events (licence_id, type, detail)
-    select id, ${type}, ${detail} from changed`);
+/**
+ * Runs `update` (without its `returning`) and records `type` for each licence it changed; answers
+ * those licences.
+ */
+async function changed(tx: Tx, update: SQL, type: string, detail: string) {
+  const { rows } = await tx.execute<{ id: string; product_id: string }>(sql`
+    with changed as (${update} returning id, product_id), logged as (
+      insert into licence_events (licence_id, type, detail)
+      select id, ${type}, ${detail} from changed
+    )
+    select id, product_id from changed`);
+  return rows;
 }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
+import { isPurchaseEvent } from '../../events/types.ts';
 import { keepLicences } from './issue.ts';
 
 /** The licences module's subscriber to orders' events (ADR 028, 032). */
@@ -20,7 +21,9 @@ export function licencesSubscribers(deps: () => AppDeps): Subscriber[] {
         'subscription.resumed',
         'subscription.ended',
       ],
-      handle: (tx, event) => keepLicences(deps(), tx, event),
+      handle: async (tx, event) => {
+        if (isPurchaseEvent(event)) await keepLicences(deps(), tx, event);
+      },
     },
   ];
 }

@@ -24,3 +24,4 @@ export {
   type VendorLedgerSet,
 } from './vendor-ledger.ts';
 export { purchaseTerms, type PurchaseTerms } from './purchase-terms.ts';
+export { vendorSaleSummary } from './vendor-sale.ts';

@@ -2,6 +2,7 @@
 import {
   vendorSalesMessages,
   type VendorRefund,
+  type VendorSale,
   type VendorSaleDetail,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
@@ -109,4 +110,17 @@ export async function saleDetail(
       })),
     },
   };
+}
+
+/**
+ * One of the vendor's purchases as the sales list shows it, paid or still in its free trial; null
+ * when it is not theirs. For the vendor's webhooks (ADR 057), read in the delivering transaction.
+ */
+export async function vendorSaleSummary(
+  db: Tx,
+  vendorId: string,
+  purchaseId: string,
+): Promise<VendorSale | null> {
+  const [sale] = await salesWhere(db, sql`p.id = ${purchaseId} and p.vendor_id = ${vendorId}`, 1);
+  return sale ?? null;
 }

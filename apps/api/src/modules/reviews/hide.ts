@@ -3,12 +3,12 @@
 import type { ReviewHiddenReason } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import type { DomainEvent } from '../../events/types.ts';
+import type { PurchaseEvent } from '../../events/types.ts';
 import { eligibility } from './eligibility.ts';
 import { refreshProductRating } from './ratings.ts';
 import { lockProductStats } from './repository.ts';
 
-function undoneBy(event: DomainEvent): ReviewHiddenReason | null {
+function undoneBy(event: PurchaseEvent): ReviewHiddenReason | null {
   switch (event.type) {
     case 'purchase.refunded':
       return event.data.full ? 'refunded' : null;
@@ -26,7 +26,7 @@ function undoneBy(event: DomainEvent): ReviewHiddenReason | null {
  * same transaction, and asks them again (level-triggered): a buyer refunded for a duplicate payment
  * still owns the product through the first one, and keeps their review.
  */
-export async function hideUndoneReviews(tx: Tx, event: DomainEvent): Promise<void> {
+export async function hideUndoneReviews(tx: Tx, event: PurchaseEvent): Promise<void> {
   const reason = undoneBy(event);
   const { buyerId, productIds } = event.data;
   if (!reason || !productIds.length) return;

@@ -27,11 +27,11 @@ export async function postReview(
   const product = await productOf(db, body.productId);
   if (!product) throw new AppError('not_found', m.productNotFound);
 
-  const { row, summary } = await db.transaction(async (tx) => {
+  const { row, summary, queued } = await db.transaction(async (tx) => {
     await lockProductStats(tx, product.id, product.vendorId);
     const allowed = await eligibility(tx, userId, product);
     if (!allowed.ok) throw new AppError('forbidden', allowed.reason);
-    const saved = await tx.execute<ReviewRow>(sql`
+    const saved = await tx.execute<ReviewRow & { changed: boolean }>(sql`
       insert into reviews as r (id, product_id, vendor_id, user_id, rating, text)
       values (${newId('rev')}, ${product.id}, ${product.vendorId}, ${userId}, ${body.rating}, ${body.text})
       on conflict (product_id, user_id) do update set
@@ -41,9 +41,26 @@ export async function postReview(
         edited_at = case when (r.rating, r.text) is distinct from (excluded.rating, excluded.text)
           then now() else r.edited_at end,
         hidden_reason = null, hidden_at = null
-      returning ${reviewColumns}`);
-    return { row: saved.rows[0]!, summary: await refreshProductRating(tx, product.id) };
+      returning ${reviewColumns}, (r.updated_at = now()) as changed`);
+    const { changed, ...row } = saved.rows[0]!;
+    // Written or edited now (saving the same words again is no news): the vendor's webhooks hear it.
+    if (changed)
+      await deps.events.publish(tx, 'review.posted', row.id, {
+        reviewId: row.id,
+        productId: product.id,
+        vendorId: product.vendorId,
+        buyerId: userId,
+        rating: row.rating,
+        text: row.text,
+        edited: row.edited_at !== null,
+      });
+    return {
+      row: row as ReviewRow,
+      summary: await refreshProductRating(tx, product.id),
+      queued: deps.events.queuedIn(tx),
+    };
   });
+  await deps.events.notify(queued);
   const username = (await contactsOf(db, [userId])).get(userId)?.username ?? null;
   return { review: presentOwnReview(row, product, username), summary };
 }

@@ -1,4 +1,5 @@
 import type { Subscriber } from '../../events/bus.ts';
+import { isPurchaseEvent } from '../../events/types.ts';
 import { hideUndoneReviews } from './hide.ts';
 
 /** The reviews module's subscriber to orders' events (ADR 028, 036). */
@@ -11,7 +12,9 @@ export function reviewsSubscribers(): Subscriber[] {
       name: 'reviews.purchase-undone',
       inline: true,
       types: ['purchase.refunded', 'purchase.disputed', 'purchase.revoked'],
-      handle: (tx, event) => hideUndoneReviews(tx, event),
+      handle: async (tx, event) => {
+        if (isPurchaseEvent(event)) await hideUndoneReviews(tx, event);
+      },
     },
   ];
 }

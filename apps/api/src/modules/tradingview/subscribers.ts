@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
-import type { EventType } from '../../events/types.ts';
+import { isPurchaseEvent, type EventType } from '../../events/types.ts';
 import { queues } from '../../jobs/queue.ts';
 import { anyBound, syncBuyer } from './sync.ts';
 
@@ -30,6 +30,7 @@ export function tradingviewSubscribers(deps: () => AppDeps): Subscriber[] {
       inline: true,
       types: TRADINGVIEW_EVENT_TYPES,
       handle: async (tx, event) => {
+        if (!isPurchaseEvent(event)) return;
         if (event.type === 'purchase.refunded' && !event.data.full) return;
         if (!(await anyBound(tx, event.data.productIds))) return;
         const mails = await syncBuyer(deps(), tx, event.data.buyerId);

@@ -15,6 +15,7 @@ export const vendorNav = [
   { to: '/vendor/sales', label: 'Sales' },
   { to: '/vendor/reviews', label: 'Reviews' },
   { to: '/vendor/analytics', label: 'Analytics' },
+  { to: '/vendor/developers', label: 'Developers' },
 ] as const;
 
 /** What a workspace page gets from the workspace's router (routes/workspace/layout.tsx): its path's params. */

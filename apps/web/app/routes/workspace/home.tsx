@@ -27,6 +27,7 @@ const blurbs: Record<string, string> = {
   '/vendor/sales': 'Orders, customers and refunds.',
   '/vendor/reviews': 'What buyers say, and your replies.',
   '/vendor/analytics': 'Revenue, sales and conversion over time.',
+  '/vendor/developers': 'API keys and webhooks for your own tools.',
 };
 
 function Checklist() {

@@ -48,6 +48,11 @@ const pages: Array<{ path: string; title: string; page: ComponentType<VendorPage
   { path: 'sales/:id', title: 'Sale', page: lazy(() => import('./sale.tsx')) },
   { path: 'reviews', title: 'Reviews', page: lazy(() => import('./reviews.tsx')) },
   { path: 'analytics', title: 'Analytics', page: lazy(() => import('./analytics.tsx')) },
+  {
+    path: 'developers',
+    title: 'API keys & webhooks',
+    page: lazy(() => import('./developers.tsx')),
+  },
 ];
 
 function Page({

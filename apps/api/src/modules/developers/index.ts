@@ -1,0 +1,4 @@
+// The developers module's public entry (docs/architecture.md#boundaries): other modules import this file only.
+export { authenticateApiKey } from './api-keys.ts';
+export { vendorWebhookOwner } from './mail.ts';
+export { VENDOR_OWNER } from './endpoints.ts';

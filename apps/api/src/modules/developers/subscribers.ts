@@ -1,0 +1,1 @@
+export { developersSubscribers } from './webhook-events.ts';

@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from '../../db/columns.ts';
+import { vendors } from '../catalog/tables.ts';
+import { users } from '../users/tables.ts';
+
+/**
+ * A vendor's API keys (ADR 057). The key itself is never stored: `lookup` (the id part of the key)
+ * finds the row, and the SHA-256 of the whole key is compared in constant time. Keys carry 256
+ * random bits, so a plain hash is enough (no password stretching).
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    vendorId: text('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** `live` or `test`: a key works only in the environment kind that made it. */
+    environment: text('environment', { enum: ['live', 'test'] }).notNull(),
+    lookup: text('lookup').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_lookup_idx').on(t.lookup),
+    index('api_keys_vendor_idx')
+      .on(t.vendorId)
+      .where(sql`${t.revokedAt} is null`),
+  ],
+);

@@ -1,0 +1,3 @@
+import { DevelopersPage } from '../../features/workspace/developers/developers-page.tsx';
+
+export default DevelopersPage;
