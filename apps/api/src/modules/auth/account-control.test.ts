@@ -88,9 +88,7 @@ describe('devices: the account’s active sign-ins', () => {
     expect(list.map((s) => s.current).filter(Boolean)).toHaveLength(1);
     // Newest first; the phone's list marks the phone.
     expect(list[0]!.device).toBe('Safari on iPhone');
-    expect((await sessionsOf(phone.token)).find((s) => s.current)?.device).toBe(
-      'Safari on iPhone',
-    );
+    expect((await sessionsOf(phone.token)).find((s) => s.current)?.device).toBe('Safari on iPhone');
 
     // A refresh moves "last seen" (and where from) without starting a new sign-in.
     const before = byDevice['Safari on iPhone']!;
@@ -167,9 +165,7 @@ describe('devices: the account’s active sign-ins', () => {
     }
     expect(await profileStatus(theirs.token)).toBe(200);
     expect((await refresh(stranger.id, theirs.refreshToken)).statusCode).toBe(200);
-    expect(
-      (await t.call(accountRoutes.accountSessions, { token: null })).statusCode,
-    ).toBe(401);
+    expect((await t.call(accountRoutes.accountSessions, { token: null })).statusCode).toBe(401);
   });
 
   it('“log out everywhere else” keeps this sign-in and ends the others', async () => {
@@ -313,7 +309,10 @@ describe('regenerating recovery codes', () => {
         })
       ).json().challenge as string;
     const second = async (code: string) =>
-      t.call(authRoutes.loginTwoFactor, { ip: nextIp(), body: { challenge: await challenge(), code } });
+      t.call(authRoutes.loginTwoFactor, {
+        ip: nextIp(),
+        body: { challenge: await challenge(), code },
+      });
     expect((await second(old[1]!)).statusCode).toBe(400);
     expect((await second(fresh[0]!)).statusCode).toBe(200);
     expect((await second(fresh[0]!)).statusCode).toBe(400);
@@ -332,8 +331,7 @@ describe('changing the e-mail address', () => {
   };
   const ask = (token: string, body: Record<string, string>) =>
     t.call(accountRoutes.accountEmailChange, { token, body });
-  const confirm = (token: string) =>
-    t.call(accountRoutes.accountEmailConfirm, { body: { token } });
+  const confirm = (token: string) => t.call(accountRoutes.accountEmailConfirm, { body: { token } });
 
   it('mails a link to the new address and a notice to the old; only the link changes it, once', async () => {
     const user = await createUser(t);
@@ -343,7 +341,9 @@ describe('changing the e-mail address', () => {
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json()).toEqual({ message: accountMessages.emailChangeSent });
     await t.jobs.settle();
-    expect(mailsTo(user.email, /change of your Tradeshelf e-mail address was requested/)).toHaveLength(1);
+    expect(
+      mailsTo(user.email, /change of your Tradeshelf e-mail address was requested/),
+    ).toHaveLength(1);
     expect(mailText(mailsTo(user.email, /was requested/)[0]!.raw)).toContain(next);
     const link = linkIn(next);
     expect(link).toBeTruthy();

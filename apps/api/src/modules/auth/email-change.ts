@@ -11,11 +11,7 @@ import { AppError } from '../../platform/errors.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import * as users from '../users/index.ts';
-import {
-  emailChangeLinkMail,
-  emailChangeNoticeMail,
-  emailChangeTakenMail,
-} from './notices.ts';
+import { emailChangeLinkMail, emailChangeNoticeMail, emailChangeTakenMail } from './notices.ts';
 import { verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import { proveIfEnabled } from './two-factor.ts';

@@ -43,14 +43,7 @@ export async function authModule(app: FastifyInstance): Promise<void> {
     return { message: authMessages.loggedOut };
   });
   registerRoute(app, authRoutes.refreshToken, ({ body, bearer, req }) =>
-    auth.refresh(
-      deps,
-      addressKey(req.ip),
-      bearer,
-      body.user_id,
-      body.refresh_token,
-      clientOf(req),
-    ),
+    auth.refresh(deps, addressKey(req.ip), bearer, body.user_id, body.refresh_token, clientOf(req)),
   );
   registerRoute(app, authRoutes.sendForgotPasswordEmail, async ({ body, req }) => {
     await auth.sendForgotPasswordEmail(deps, addressKey(req.ip), body.email);

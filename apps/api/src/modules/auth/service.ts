@@ -42,7 +42,11 @@ function deviceOf(deps: AppDeps, userId: string, client: ClientInfo) {
   const address = maskAddress(client.ip);
   // Name and network, not the raw agent and host: a browser update or a new address in the same
   // network is the same device, not a new one each time.
-  return { device, address, hash: hmac(deps.config.CODE_SECRET, `device:${userId}:${device}|${address}`) };
+  return {
+    device,
+    address,
+    hash: hmac(deps.config.CODE_SECRET, `device:${userId}:${device}|${address}`),
+  };
 }
 
 export interface SessionTokens {

@@ -2,7 +2,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
-import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
+import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
@@ -22,6 +23,11 @@ export const confirmTwoFactor = thunk<string, { message: string; recoveryCodes: 
 export const disableTwoFactor = thunk<{ code?: string; password?: string }, { message: string }>(
   'twoFactor/disable',
   (body, { api }) => api.call(endpoints.twoFactorDisable, { body }),
+);
+
+export const regenerateRecoveryCodes = thunk<string, { message: string; recoveryCodes: string[] }>(
+  'twoFactor/recoveryCodes',
+  (code, { api }) => api.call(endpoints.twoFactorRecoveryCodes, { body: { code } }),
 );
 
 type Stage =
@@ -222,6 +228,76 @@ export function TwoFactorSection() {
           </Button>
         </form>
       )}
+      {stage.kind === 'on' && (
+        <NewRecoveryCodes
+          onCodes={(codes, message) => {
+            setStage({ kind: 'codes', codes });
+            toast(message);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * A new set of recovery codes for a current code (ADR 058): asked in a confirm step, since the old
+ * set stops working at once.
+ */
+function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: string) => void }) {
+  const dispatch = useAppDispatch();
+  const confirm = useConfirm();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const replace = async () => {
+    setBusy(true);
+    setError(null);
+    const r = await dispatch(regenerateRecoveryCodes(code.trim()));
+    setBusy(false);
+    if (!regenerateRecoveryCodes.fulfilled.match(r)) return setError(r.payload ?? null);
+    setCode('');
+    confirm.close();
+    onCodes(r.payload.recoveryCodes, r.payload.message);
+  };
+
+  if (!confirm.open)
+    return (
+      <Button
+        id={confirm.triggerId}
+        type="button"
+        variant="ghost"
+        className="self-start"
+        onClick={confirm.show}
+      >
+        Get new recovery codes
+      </Button>
+    );
+  return (
+    <ConfirmStep
+      tone="primary"
+      title="Replace your recovery codes?"
+      confirmLabel="Get new codes"
+      busy={busy}
+      error={formLevelMessage(error, ['code'])}
+      returnFocusTo={confirm.triggerId}
+      onCancel={() => {
+        setError(null);
+        confirm.close();
+      }}
+      onConfirm={() => void replace()}
+    >
+      <p>Your current codes stop working. Enter a code from your authenticator app.</p>
+      <Field
+        label="Current code"
+        name="recoveryCodesTotp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={error?.fields?.code}
+      />
+    </ConfirmStep>
   );
 }
