@@ -102,14 +102,12 @@ export function DevicesSection() {
       <Screen read={read} onRetry={reload} loading="Loading your devices…" size="row" rows={2}>
         {(sessions) => (
           <>
+            {/* Three columns, the address and start under the device: a phone needs no sideways scroll. */}
             <ListTable
               testId="devices"
-              minWidth="min-w-[34rem]"
               columns={[
                 { label: 'Device' },
-                { label: 'Address' },
                 { label: 'Last seen' },
-                { label: 'Signed in' },
                 { label: 'Actions', hidden: true },
               ]}
             >
@@ -188,17 +186,17 @@ function DeviceRow({
         <td className={`${cell} text-white`}>
           {s.device}
           {s.current && (
-            <span className="ml-2 rounded bg-brand-500/20 px-1.5 py-0.5 text-xs text-brand-300">
+            <span className="ml-2 rounded bg-brand-500/20 px-1.5 py-0.5 text-xs whitespace-nowrap text-brand-300">
               This device
             </span>
           )}
+          <span className="block text-xs text-slate-400">
+            <span className="font-mono">{s.address}</span> · signed in{' '}
+            <time dateTime={s.createdAt}>{formatDate(s.createdAt)}</time>
+          </span>
         </td>
-        <td className={`${cell} font-mono text-slate-300`}>{s.address}</td>
         <td className={`${cell} text-slate-300`}>
           <time dateTime={s.lastSeenAt}>{formatDateTime(s.lastSeenAt)}</time>
-        </td>
-        <td className={`${cell} text-slate-300`}>
-          <time dateTime={s.createdAt}>{formatDate(s.createdAt)}</time>
         </td>
         <td className={`${cell} text-right`}>
           {!s.current && !confirming && (
@@ -217,7 +215,7 @@ function DeviceRow({
       </tr>
       {confirming && (
         <tr>
-          <td colSpan={5} className={cell}>
+          <td colSpan={3} className={cell}>
             <ConfirmStep
               compact
               title={`Log out ${s.device} (${s.address})?`}
