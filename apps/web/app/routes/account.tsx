@@ -109,8 +109,8 @@ function AccountPage() {
         <TwoFactorSection />
       </section>
       <DevicesSection />
-      <EmailSection user={user} settings={settings} onChanged={reloadSettings} />
-      <UsernameSection user={user} settings={settings} onChanged={reloadSettings} />
+      <EmailSection settings={settings} onChanged={reloadSettings} />
+      <UsernameSection settings={settings} onChanged={reloadSettings} />
       <MembershipSection />
       <SavedSearchesSection />
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">

@@ -6,7 +6,7 @@ import {
   usersMessages,
   validateUsername,
 } from '@tradeshelf/contract/client';
-import type { AccountSession, AccountSettings, ApiError, User } from '@tradeshelf/contract';
+import type { AccountSession, AccountSettings, ApiError } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { EmailField } from '../../components/email-field.tsx';
 import { cell, ListTable } from '../../components/list-table.tsx';
@@ -235,11 +235,9 @@ function DeviceRow({
 
 /** "E-mail": the address, a pending change, and the form that asks for one. */
 export function EmailSection({
-  user,
   settings,
   onChanged,
 }: {
-  user: User;
   settings: ReadShape<AccountSettings>;
   onChanged: () => void;
 }) {
@@ -291,9 +289,9 @@ export function EmailSection({
       <h2 id="email-heading" className="text-lg font-semibold text-white">
         E-mail
       </h2>
-      <p className="text-sm break-words text-slate-300">
-        Your account uses <strong className="text-white">{user.email}</strong>. A new address takes
-        effect once you open the link we send to it (within 24 hours).
+      <p className="text-sm text-slate-300">
+        A new address takes effect once you open the link we send to it (within 24 hours). Until
+        then, your current one stays.
       </p>
       {sent && <Alert tone="success">{sent}</Alert>}
       {pending && !sent && (
@@ -340,11 +338,9 @@ export function EmailSection({
 
 /** "Username": the current name and the form that changes it, with the limits said up front. */
 export function UsernameSection({
-  user,
   settings,
   onChanged,
 }: {
-  user: User;
   settings: ReadShape<AccountSettings>;
   onChanged: () => void;
 }) {
@@ -379,9 +375,8 @@ export function UsernameSection({
         Username
       </h2>
       <p className="text-sm text-slate-300">
-        Yours is <strong className="text-white">{user.username || 'not chosen yet'}</strong>. You
-        can change it once every {USERNAME_CHANGE_DAYS} days; the old name stays reserved for you
-        for {USERNAME_HOLD_DAYS} days.
+        You can change it once every {USERNAME_CHANGE_DAYS} days; the old name stays reserved for
+        you for {USERNAME_HOLD_DAYS} days, then anyone may take it.
       </p>
       {changeableFrom && (
         <Alert tone="info">
