@@ -12,6 +12,7 @@ import {
 } from '../scripts/endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
+import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
@@ -95,6 +96,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
     const tables = [
       authRoutes,
       usersRoutes,
+      accountRoutes,
       analyticsRoutes,
       catalogRoutes,
       ordersRoutes,
