@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { usernameHolds, users } from './tables.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 export type UserRow = typeof users.$inferSelect;
 type Conn = Db | Tx;
@@ -155,16 +156,22 @@ export async function fillUsername(
   id: string,
   username: string,
 ): Promise<'set' | 'kept' | 'taken'> {
-  return db.transaction(async (tx) => {
-    await lockName(tx, username);
-    if (await nameUnavailable(tx, id, username)) return 'taken';
-    const rows = await tx
-      .update(users)
-      .set({ username, updatedAt: new Date() })
-      .where(and(eq(users.id, id), isNull(users.username)))
-      .returning({ id: users.id });
-    return rows.length ? 'set' : 'kept';
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      await lockName(tx, username);
+      if (await nameUnavailable(tx, id, username)) return 'taken';
+      const rows = await tx
+        .update(users)
+        .set({ username, updatedAt: new Date() })
+        .where(and(eq(users.id, id), isNull(users.username)))
+        .returning({ id: users.id });
+      return rows.length ? 'set' : 'kept';
+    });
+  } catch (err) {
+    // A name written without the lock (seed, support) still meets the unique index.
+    if (isUniqueViolation(err)) return 'taken';
+    throw err;
+  }
 }
 
 export async function addRole(db: Conn, id: string, role: string): Promise<UserRow | null> {
