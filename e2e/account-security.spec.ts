@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { EMAIL_CHANGE_CONFIRM_PATH } from '@tradeshelf/contract/client';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
+import { turnOnTwoFactor } from './two-factor.ts';
 
 // Issue 33 (ADR 058): one new user signed in on two browsers. The first lists its devices and logs
 // the other out, which lands on the log-in page at its next navigation; then it changes its e-mail
@@ -125,5 +126,82 @@ test('devices, log out another one, change e-mail by the mailed link, change use
   } finally {
     await phone.close();
     await laptop.close();
+  }
+});
+
+test('new recovery codes with a current code; the e-mail change asks for one; log out everywhere else', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now() % 100_000_000;
+  const email = `codes-${stamp}@example.com`;
+  const mine = await browser.newContext();
+  const theirs = await browser.newContext();
+  try {
+    const page = await mine.newPage();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await signedIn(page);
+    await page.getByPlaceholder('Enter your username').fill(`cod${stamp}`);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
+
+    const { recoveryCodes, nextCode } = await turnOnTwoFactor(page);
+    const twoFactor = page.getByRole('region', { name: 'Two-factor authentication' });
+    await twoFactor.getByRole('button', { name: 'Get new recovery codes' }).click();
+    const step = twoFactor.getByRole('group', { name: 'Replace your recovery codes?' });
+    await expect(step).toBeFocused();
+    await step.getByLabel('Current code').fill('000000');
+    await step.getByRole('button', { name: 'Get new codes' }).click();
+    await expect(step.getByText('That code is not valid')).toBeVisible({ timeout: SLOW });
+    await step.getByLabel('Current code').fill(nextCode());
+    await step.getByRole('button', { name: 'Get new codes' }).click();
+    const codes = twoFactor.getByTestId('recovery-codes').getByRole('listitem');
+    await expect(codes).toHaveCount(10, { timeout: SLOW });
+    const fresh = await codes.allTextContents();
+    expect(fresh.filter((c) => recoveryCodes.includes(c))).toEqual([]);
+    await twoFactor.getByRole('button', { name: 'Done' }).click();
+    await expect(twoFactor).toContainText('10 recovery codes left', { timeout: SLOW });
+    await expect
+      .poll(() => mailbox.mailsTo(email).map((m) => m.subject), { timeout: SLOW })
+      .toContain('Your Tradeshelf recovery codes were replaced');
+
+    // With two-factor on, the e-mail change asks for a code too.
+    const section = page.getByRole('region', { name: 'E-mail' });
+    await expect(section.getByLabel('Two-factor code')).toBeVisible();
+    await section.getByLabel('Email').fill(`codes-new-${stamp}@example.com`);
+    await section.getByLabel('Current password').fill(PASSWORD);
+    await section.getByRole('button', { name: 'Send confirmation link' }).click();
+    await expect(section.getByLabel('Two-factor code')).toHaveAttribute('aria-invalid', 'true', {
+      timeout: SLOW,
+    });
+    expect(await a11yViolations(page)).toEqual([]);
+
+    // A second browser signs in (with a recovery code), then is logged out from the first.
+    const other = await theirs.newPage();
+    await other.goto('/login');
+    await other.getByLabel('Email').fill(email);
+    await other.getByLabel('Password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await other.getByLabel('Code').fill(fresh[0]!);
+    await other.getByRole('button', { name: 'Verify' }).click();
+    await signedIn(other);
+
+    await page.reload();
+    const devices = page.getByRole('region', { name: 'Devices' });
+    await expect(devices.getByTestId('device-row')).toHaveCount(2, { timeout: SLOW });
+    await devices.getByRole('button', { name: 'Log out everywhere else' }).click();
+    await devices
+      .getByRole('group', { name: 'Log out every other device?' })
+      .getByRole('button', { name: 'Log out everywhere else' })
+      .click();
+    await expect(devices.getByTestId('device-row')).toHaveCount(1, { timeout: SLOW });
+    await other.goto('/account');
+    await expect(other).toHaveURL(/\/login/, { timeout: SLOW });
+  } finally {
+    await mine.close();
+    await theirs.close();
   }
 });

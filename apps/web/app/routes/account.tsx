@@ -30,6 +30,7 @@ function AccountPage() {
   const avatar = useAppSelector((s) => s.user.avatar);
   const [fileError, setFileError] = useState<string | null>(null);
   const [settings, reloadSettings] = useAccountSettings();
+  const [twoFactorOn, setTwoFactorOn] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const user = profile.data;
 
@@ -106,10 +107,10 @@ function AccountPage() {
         >
           Change password
         </Link>
-        <TwoFactorSection />
+        <TwoFactorSection onStatus={setTwoFactorOn} />
       </section>
       <DevicesSection />
-      <EmailSection settings={settings} onChanged={reloadSettings} />
+      <EmailSection settings={settings} twoFactor={twoFactorOn} onChanged={reloadSettings} />
       <UsernameSection settings={settings} onChanged={reloadSettings} />
       <MembershipSection />
       <SavedSearchesSection />

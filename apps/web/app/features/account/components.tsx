@@ -15,7 +15,6 @@ import { useToast } from '../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch } from '../../lib/hooks.ts';
-import { fetchTwoFactor } from '../auth/index.ts';
 import { clearUpdateStatus, updateProfile } from '../users/index.ts';
 import {
   endOtherSessions,
@@ -236,22 +235,18 @@ function DeviceRow({
 /** "E-mail": the address, a pending change, and the form that asks for one. */
 export function EmailSection({
   settings,
+  twoFactor,
   onChanged,
 }: {
   settings: ReadShape<AccountSettings>;
+  /** Whether two-factor is on, as the page's two-factor section last read it. */
+  twoFactor: boolean;
   onChanged: () => void;
 }) {
   const dispatch = useAppDispatch();
-  const [twoFactorOn, setTwoFactorOn] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void dispatch(fetchTwoFactor()).then((r) => {
-      if (live && fetchTwoFactor.fulfilled.match(r)) setTwoFactorOn(r.payload.enabled);
-    });
-    return () => {
-      live = false;
-    };
-  }, [dispatch]);
+  // Two-factor turned on elsewhere since: the answer asks for the code, and the field shows.
+  const [asked, setAsked] = useState(false);
+  const twoFactorOn = twoFactor || asked;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -273,7 +268,7 @@ export function EmailSection({
     setBusy(false);
     if (!requestEmailChange.fulfilled.match(r)) {
       // Two-factor turned on since the page loaded: the answer asks for the code.
-      if (r.payload?.fields?.twoFactorCode) setTwoFactorOn(true);
+      if (r.payload?.fields?.twoFactorCode) setAsked(true);
       return setError(r.payload ?? null);
     }
     setSent(r.payload.message);

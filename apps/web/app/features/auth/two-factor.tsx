@@ -1,5 +1,5 @@
 // The account page's "Two-factor authentication" section (issue 33, ADR 054).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
@@ -37,8 +37,13 @@ type Stage =
   | { kind: 'codes'; codes: string[] }
   | { kind: 'on'; left: number };
 
-export function TwoFactorSection() {
+/** `onStatus` hears whether two-factor is on, when read and when it changes (the e-mail form asks for a code then). */
+export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) => void } = {}) {
   const dispatch = useAppDispatch();
+  const told = useRef(onStatus);
+  useEffect(() => {
+    told.current = onStatus;
+  });
   const toast = useToast();
   const [stage, setStage] = useState<Stage>({ kind: 'loading' });
   const [code, setCode] = useState('');
@@ -47,11 +52,12 @@ export function TwoFactorSection() {
   const [busy, setBusy] = useState(false);
 
   const show = (r: Awaited<ReturnType<ReturnType<typeof fetchTwoFactor>>>) => {
-    if (fetchTwoFactor.fulfilled.match(r))
+    if (fetchTwoFactor.fulfilled.match(r)) {
       setStage(
         r.payload.enabled ? { kind: 'on', left: r.payload.recoveryCodesLeft } : { kind: 'off' },
       );
-    else setError(r.payload ?? null);
+      told.current?.(r.payload.enabled);
+    } else setError(r.payload ?? null);
   };
   const load = () => void dispatch(fetchTwoFactor()).then(show);
   useEffect(() => {
@@ -89,6 +95,7 @@ export function TwoFactorSection() {
     if (!confirmTwoFactor.fulfilled.match(r)) return setError(r.payload ?? null);
     setCode('');
     setStage({ kind: 'codes', codes: r.payload.recoveryCodes });
+    told.current?.(true);
     toast(r.payload.message);
   };
 
@@ -100,6 +107,7 @@ export function TwoFactorSection() {
     setCode('');
     setPassword('');
     setStage({ kind: 'off' });
+    told.current?.(false);
     toast(r.payload.message);
   };
 
