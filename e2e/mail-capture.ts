@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { startLoopbackSmtp } from '../apps/api/test/smtp.ts';
+import { mailText, startLoopbackSmtp } from '../apps/api/test/smtp.ts';
 import { MAIL_FILE, recordMail, SMTP_PORT } from './mailbox.ts';
 
 /**
@@ -10,7 +10,8 @@ export default async function captureMail(): Promise<() => Promise<void>> {
   rmSync(MAIL_FILE, { force: true });
   const smtp = await startLoopbackSmtp({
     port: SMTP_PORT,
-    onMail: ({ to, subject, replyTo }) => recordMail({ to, subject, replyTo }),
+    onMail: ({ to, subject, replyTo, raw }) =>
+      recordMail({ to, subject, replyTo, text: mailText(raw) }),
   });
   return smtp.close;
 }

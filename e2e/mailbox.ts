@@ -15,6 +15,8 @@ interface Mail {
   to: string[];
   subject: string;
   replyTo: string | null;
+  /** The text, decoded (links in account mails are read from it). */
+  text?: string;
 }
 
 export function recordMail(mail: Mail): void {
@@ -44,6 +46,17 @@ export const mailbox = {
       const m = all[i]!;
       const code = /code: (\d{6})/.exec(m.subject)?.[1];
       if (m.to.includes(to) && code) return code;
+    }
+    return null;
+  },
+  /** The newest link to `path` (with its query) in a mail to `to`, as a path, or null. */
+  linkTo(to: string, path: string): string | null {
+    const all = mails();
+    const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (let i = all.length - 1; i >= 0; i--) {
+      const m = all[i]!;
+      const link = new RegExp(`https?://[^/\\s]+(${escaped}\\?\\S+)`).exec(m.text ?? '')?.[1];
+      if (m.to.includes(to) && link) return link;
     }
     return null;
   },

@@ -86,8 +86,9 @@ const notInShell = new RegExp(
       'features/discord/(components|poll|callback|hooks|slice)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
-      // The account page's two-factor set-up (issue 33): only that page uses it.
+      // The account page's two-factor set-up and account controls (issue 33): only its pages use them.
       'features/auth/two-factor',
+      'features/account/[\\w-]+',
       'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
       'lib/(markdown|poll|download|bytes)',
     ]

@@ -40,6 +40,7 @@ export const backoff = (attempt: number, first: number, max: number) =>
   Math.min(max, first * 2 ** Math.max(0, attempt - 1));
 
 export const minutes = (n: number) => n * 60_000;
+export const hours = (n: number) => n * 3_600_000;
 export const days = (n: number) => n * 86_400_000;
 
 /**

@@ -9,6 +9,17 @@ export interface ReceivedMail {
   replyTo: string | null;
 }
 
+/** A received mail's text: the body after the headers, quoted-printable decoded when it is so. */
+export function mailText(raw: string): string {
+  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n');
+  if (!/^Content-Transfer-Encoding:\s*quoted-printable/im.test(head)) return body;
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
 /**
  * A real SMTP server on loopback: the boundary where our mail leaves the app. The API tests take a
  * free port and read `inbox`; the e2e run (e2e/mail-capture.ts) takes its fixed port and `onMail`.

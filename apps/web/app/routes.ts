@@ -17,6 +17,7 @@ export default [
   route('activate', 'routes/activate.tsx'),
   route('account', 'routes/account.tsx'),
   route('account/password', 'routes/account-password.tsx'),
+  route('account/email/confirm', 'routes/account-email-confirm.tsx'),
   route('orders', 'routes/orders.tsx'),
   route('orders/status', 'routes/order-status.tsx'),
   route('orders/:id', 'routes/order.tsx'),

@@ -4,6 +4,7 @@
  * labels, message tables and the rule functions the schemas are built from. Types of requests and
  * responses come from `@tradeshelf/contract` as `import type`, which leaves nothing behind.
  */
+export * from './constants/account.ts';
 export * from './constants/affiliates.ts';
 export * from './constants/analytics.ts';
 export * from './constants/auth.ts';

@@ -13,6 +13,7 @@ import {
 import { analyticsRoutes } from './analytics.ts';
 import { developersRoutes } from './developers.ts';
 import { authRoutes } from './auth.ts';
+import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
@@ -96,6 +97,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
     const tables = [
       authRoutes,
       usersRoutes,
+      accountRoutes,
       analyticsRoutes,
       catalogRoutes,
       ordersRoutes,

@@ -87,6 +87,38 @@ export const endpoints: {
     status: 200,
     multipart: true,
   },
+  accountSessions: { method: 'GET', path: '/api/v1/account/sessions', auth: 'bearer', status: 200 },
+  accountSessionEnd: {
+    method: 'DELETE',
+    path: '/api/v1/account/sessions/{id}',
+    auth: 'bearer',
+    status: 200,
+  },
+  accountSessionsEndOthers: {
+    method: 'POST',
+    path: '/api/v1/account/sessions/end-others',
+    auth: 'bearer',
+    status: 200,
+  },
+  accountSettings: { method: 'GET', path: '/api/v1/account/settings', auth: 'bearer', status: 200 },
+  accountEmailChange: {
+    method: 'POST',
+    path: '/api/v1/account/email',
+    auth: 'bearer',
+    status: 202,
+  },
+  accountEmailConfirm: {
+    method: 'POST',
+    path: '/api/v1/account/email/confirm',
+    auth: 'none',
+    status: 200,
+  },
+  twoFactorRecoveryCodes: {
+    method: 'POST',
+    path: '/api/v1/two-factor/recovery-codes',
+    auth: 'bearer',
+    status: 200,
+  },
   track: { method: 'POST', path: '/api/v1/analytics/events', auth: 'optional', status: 202 },
   vendorProfile: {
     method: 'GET',

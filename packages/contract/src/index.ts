@@ -4,6 +4,7 @@ export * from './format.ts';
 export * from './route.ts';
 export * from './auth.ts';
 export * from './users.ts';
+export * from './account.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
@@ -39,6 +40,7 @@ export * from './endpoints.ts';
 
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
+import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
@@ -65,6 +67,7 @@ import { developersRoutes } from './developers.ts';
 export const routes = {
   ...authRoutes,
   ...usersRoutes,
+  ...accountRoutes,
   ...analyticsRoutes,
   ...catalogRoutes,
   ...ordersRoutes,

@@ -16,6 +16,11 @@ export const queues = {
   authActivationMail: 'auth.activation-mail',
   /** Delivers the e-mail telling an owner someone tried to sign up with their address (ADR 003). */
   authSignupNotice: 'auth.signup-notice',
+  /**
+   * Delivers an account notice (password changed, new device, two-factor, e-mail change; ADR 058),
+   * so the answer never waits on it.
+   */
+  authNotice: 'auth.notice',
   /** Domain event delivery (ADR 028): woken after a publishing commit, and swept every minute. */
   eventsDeliver: 'events.deliver',
   /** Access delivery (ADR 031): one user's Discord roles brought to their entitlements. */

@@ -253,6 +253,10 @@ export const rules = {
   /** Wrong two-factor codes per account (ADR 054); a right one clears it, as a right password does. */
   twoFactorAttempts: { name: '2fa:user', limit: 10, windowSeconds: 15 * 60 },
   twoFactorIp: { name: '2fa:ip', limit: 30, windowSeconds: 15 * 60 },
+  /** E-mail change requests per user (ADR 058): each one mails two addresses and checks a password. */
+  emailChange: { name: 'email-change:user', limit: 5, windowSeconds: 60 * 60 },
+  /** Recovery-code regenerations per user: each one mails the owner. */
+  recoveryCodes: { name: 'recovery-codes:user', limit: 5, windowSeconds: 60 * 60 },
   /**
    * Picture uploads per user, by purpose (ADR 048): a vendor filling a catalogue spends neither the
    * avatar's budget nor the storefront's.

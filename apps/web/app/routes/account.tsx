@@ -8,6 +8,12 @@ import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { TwoFactorSection } from '../features/auth/two-factor.tsx';
+import {
+  DevicesSection,
+  EmailSection,
+  UsernameSection,
+  useAccountSettings,
+} from '../features/account/index.ts';
 import { MembershipSection, SavedSearchesSection } from '../features/membership/components.tsx';
 import { addVendorRole, uploadAvatar } from '../features/users/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -23,6 +29,8 @@ function AccountPage() {
   const vendor = useAppSelector((s) => s.user.addVendorRole);
   const avatar = useAppSelector((s) => s.user.avatar);
   const [fileError, setFileError] = useState<string | null>(null);
+  const [settings, reloadSettings] = useAccountSettings();
+  const [twoFactorOn, setTwoFactorOn] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const user = profile.data;
 
@@ -82,7 +90,28 @@ function AccountPage() {
           <dd>{user.roles.join(', ')}</dd>
         </dl>
       </section>
-      <TwoFactorSection />
+      <section
+        aria-labelledby="security-heading"
+        className="flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6"
+      >
+        <h2 id="security-heading" className="text-lg font-semibold text-white">
+          Sign-in and security
+        </h2>
+        <p className="text-sm text-slate-300">
+          We e-mail you when your password, e-mail address or two-factor settings change, and when
+          your account is signed in to from a new device.
+        </p>
+        <Link
+          to="/account/password"
+          className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
+        >
+          Change password
+        </Link>
+        <TwoFactorSection onStatus={setTwoFactorOn} />
+      </section>
+      <DevicesSection />
+      <EmailSection settings={settings} twoFactor={twoFactorOn} onChanged={reloadSettings} />
+      <UsernameSection settings={settings} onChanged={reloadSettings} />
       <MembershipSection />
       <SavedSearchesSection />
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
@@ -110,15 +139,7 @@ function AccountPage() {
           Upload a picture
         </Button>
       </section>
-      <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
-        <h2 className="font-semibold text-white">Security</h2>
-        <Link
-          to="/account/password"
-          className="self-start text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2"
-        >
-          Change password
-        </Link>
-      </section>
+
       <section className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-6">
         <h2 className="font-semibold text-white">Earn as an affiliate</h2>
         <p className="text-sm text-slate-300">

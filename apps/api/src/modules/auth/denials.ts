@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { deniedSessions } from './tables.ts';
 
-export type DenialReason = 'reuse' | 'logout' | 'password';
+export type DenialReason = 'reuse' | 'logout' | 'password' | 'revoked';
 
 /** How far the copy may lag what other nodes denied, by default. */
 export const DENIAL_SYNC_MS = 5_000;

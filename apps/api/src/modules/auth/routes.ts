@@ -1,21 +1,30 @@
-import { authMessages, authRoutes } from '@tradeshelf/contract';
-import type { FastifyInstance } from 'fastify';
+import { accountRoutes, authMessages, authRoutes } from '@tradeshelf/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
+import * as users from '../users/index.ts';
+import * as emailChange from './email-change.ts';
 import * as auth from './service.ts';
+import * as sessions from './sessions.ts';
 import * as twoFactor from './two-factor.ts';
+
+/** The device a request comes from, for the sign-in list (ADR 058). */
+const clientOf = (req: FastifyRequest): auth.ClientInfo => ({
+  userAgent: req.headers['user-agent'],
+  ip: req.ip,
+});
 
 export async function authModule(app: FastifyInstance): Promise<void> {
   const deps = app.deps;
 
   registerRoute(app, authRoutes.signupBuyer, ({ body, req }) =>
-    auth.signup(deps, addressKey(req.ip), body.email, body.password),
+    auth.signup(deps, addressKey(req.ip), body.email, body.password, clientOf(req)),
   );
   registerRoute(app, authRoutes.login, ({ body, req }) =>
-    auth.login(deps, addressKey(req.ip), body.email, body.password),
+    auth.login(deps, addressKey(req.ip), body.email, body.password, clientOf(req)),
   );
   registerRoute(app, authRoutes.loginTwoFactor, ({ body, req }) =>
-    auth.loginSecondStep(deps, addressKey(req.ip), body.challenge, body.code),
+    auth.loginSecondStep(deps, addressKey(req.ip), body.challenge, body.code, clientOf(req)),
   );
   registerRoute(app, authRoutes.twoFactorStatus, ({ auth: claims }) =>
     twoFactor.status(deps, claims.sub),
@@ -34,7 +43,7 @@ export async function authModule(app: FastifyInstance): Promise<void> {
     return { message: authMessages.loggedOut };
   });
   registerRoute(app, authRoutes.refreshToken, ({ body, bearer, req }) =>
-    auth.refresh(deps, addressKey(req.ip), bearer, body.user_id, body.refresh_token),
+    auth.refresh(deps, addressKey(req.ip), bearer, body.user_id, body.refresh_token, clientOf(req)),
   );
   registerRoute(app, authRoutes.sendForgotPasswordEmail, async ({ body, req }) => {
     await auth.sendForgotPasswordEmail(deps, addressKey(req.ip), body.email);
@@ -48,8 +57,8 @@ export async function authModule(app: FastifyInstance): Promise<void> {
     await auth.resetForgotPassword(deps, addressKey(req.ip), body.email, body.code, body.password);
     return { message: authMessages.passwordReset };
   });
-  registerRoute(app, authRoutes.changePassword, ({ body, auth: claims }) =>
-    auth.changePassword(deps, claims.sub, body.currentPassword, body.newPassword),
+  registerRoute(app, authRoutes.changePassword, ({ body, auth: claims, req }) =>
+    auth.changePassword(deps, claims.sub, body.currentPassword, body.newPassword, clientOf(req)),
   );
   registerRoute(app, authRoutes.sendAccountVerificationEmail, async ({ body, req }) => {
     await auth.sendActivationEmail(deps, addressKey(req.ip), body.email);
@@ -59,4 +68,31 @@ export async function authModule(app: FastifyInstance): Promise<void> {
     await auth.verifyAccount(deps, addressKey(req.ip), body.email, body.code);
     return { message: authMessages.accountVerified, emailVerified: true as const };
   });
+
+  // Account controls (ADR 058): sign-ins, e-mail change, recovery codes.
+  registerRoute(app, accountRoutes.accountSessions, ({ auth: claims }) =>
+    sessions.listSessions(deps, claims.sub, claims.sid),
+  );
+  registerRoute(app, accountRoutes.accountSessionEnd, ({ auth: claims, params }) =>
+    sessions.endSession(deps, claims.sub, params.id),
+  );
+  registerRoute(app, accountRoutes.accountSessionsEndOthers, ({ auth: claims }) =>
+    sessions.endOtherSessions(deps, claims.sub, claims.sid),
+  );
+  registerRoute(app, accountRoutes.accountSettings, async ({ auth: claims }) => {
+    const from = await users.usernameChangeableFrom(deps.database.db, claims.sub);
+    return {
+      usernameChangeableFrom: from?.toISOString() ?? null,
+      pendingEmail: await emailChange.pendingEmail(deps, claims.sub),
+    };
+  });
+  registerRoute(app, accountRoutes.accountEmailChange, ({ auth: claims, body }) =>
+    emailChange.requestEmailChange(deps, claims.sub, body),
+  );
+  registerRoute(app, accountRoutes.accountEmailConfirm, ({ body, req }) =>
+    emailChange.confirmEmailChange(deps, addressKey(req.ip), body.token),
+  );
+  registerRoute(app, accountRoutes.twoFactorRecoveryCodes, ({ auth: claims, body }) =>
+    twoFactor.regenerateRecoveryCodes(deps, claims.sub, body.code),
+  );
 }

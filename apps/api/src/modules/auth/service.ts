@@ -18,6 +18,9 @@ import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import * as twoFactor from './two-factor.ts';
+import { clippedUserAgent, deviceName, maskAddress } from './device.ts';
+import { newDeviceMail, passwordChangedMail } from './notices.ts';
+import { publicOrigin } from '../../platform/origin.ts';
 
 export const CODE_TTL_MINUTES = 15;
 /** Guesses per code: counted per e-mail by the limiter, the same way whether or not it has an account. */
@@ -26,6 +29,25 @@ export const CODE_MAX_ATTEMPTS = rules.codeAttempts.limit;
 export const VERIFICATION_WINDOW_DAYS = 7;
 
 type UserRow = users.Account;
+
+/** Who is asking: the User-Agent and address a sign-in is listed and recognised by (ADR 058). */
+export interface ClientInfo {
+  userAgent: string | undefined;
+  ip: string;
+}
+
+/** The device a sign-in comes from: its name and masked address, and their per-account HMAC. */
+function deviceOf(deps: AppDeps, userId: string, client: ClientInfo) {
+  const device = deviceName(client.userAgent);
+  const address = maskAddress(client.ip);
+  // Name and network, not the raw agent and host: a browser update or a new address in the same
+  // network is the same device, not a new one each time.
+  return {
+    device,
+    address,
+    hash: hmac(deps.config.CODE_SECRET, `device:${userId}:${device}|${address}`),
+  };
+}
 
 export interface SessionTokens {
   token: string;
@@ -45,16 +67,22 @@ async function issueSession(
   deps: AppDeps,
   db: Tx,
   user: UserRow,
+  client: ClientInfo,
   familyId = newId('fam'),
 ): Promise<SessionTokens> {
   const refreshToken = randomToken(32);
   const validityMinutes = deps.config.REFRESH_TOKEN_TTL_MINUTES;
+  // The device rides on the token row itself: one insert, as before (sign-up's cost, ADR 003).
+  const device = deviceOf(deps, user.id, client);
   await repo.insertRefreshToken(db, {
     id: newId('rt'),
     userId: user.id,
     familyId,
     tokenHash: sha256(refreshToken),
     expiresAt: new Date(Date.now() + minutes(validityMinutes)),
+    userAgent: clippedUserAgent(client.userAgent),
+    address: device.address,
+    deviceHash: device.hash,
   });
   const token = await deps.tokens.sign({
     sub: user.id,
@@ -80,8 +108,32 @@ function loginAnswer(user: UserRow, session: SessionTokens): LoginResponse {
   };
 }
 
-async function loginResponse(deps: AppDeps, user: UserRow): Promise<LoginResponse> {
-  return loginAnswer(user, await issueSession(deps, deps.database.db, user));
+/**
+ * A sign-in by password (and code): the session, and the owner told of a device the account has
+ * not signed in from before. An account with no device history yet (the first sign-in after
+ * sign-up records its device silently; older accounts start here) mails nothing (ADR 058).
+ */
+async function loginResponse(
+  deps: AppDeps,
+  user: UserRow,
+  client: ClientInfo,
+): Promise<LoginResponse> {
+  const device = deviceOf(deps, user.id, client);
+  const { session, mailId } = await deps.database.db.transaction(async (tx) => {
+    const seen = await repo.deviceSeen(tx, user.id, device.hash);
+    const first = await repo.rememberDevice(tx, user.id, device.hash);
+    const session = await issueSession(deps, tx, user, client);
+    const mailId =
+      first && !seen.known && seen.history
+        ? await deps.mailer.enqueue(
+            tx,
+            newDeviceMail(user.email, publicOrigin(deps.config), { ...device, at: new Date() }),
+          )
+        : null;
+    return { session, mailId };
+  });
+  if (mailId) await deps.jobs.send(queues.authNotice, { id: mailId });
+  return loginAnswer(user, session);
 }
 
 function codeHash(deps: AppDeps, userId: string, purpose: repo.CodePurpose, code: string): string {
@@ -156,6 +208,8 @@ async function checkCode(
 async function endAllSessions(deps: AppDeps, tx: Tx, userId: string) {
   const families = await repo.recentFamilies(tx, userId, 2 * deps.tokens.accessTtlSeconds);
   await repo.revokeAllForUser(tx, userId);
+  // A new password also stops an e-mail change asked for with the old one (ADR 058).
+  await repo.cancelEmailChanges(tx, userId);
   return deps.denials.record(tx, userId, families, 'password');
 }
 
@@ -172,6 +226,7 @@ export async function signup(
   ip: string,
   email: string,
   password: string,
+  client: ClientInfo,
 ): Promise<LoginResponse> {
   await deps.limiter.consume([
     { rule: { ...rules.signupIp, limit: deps.config.SIGNUP_LIMIT_PER_IP_HOUR }, key: ip },
@@ -185,13 +240,14 @@ export async function signup(
     (await verifyPassword(existing?.passwordHash ?? null, password)) &&
     !(await twoFactor.isEnabled(deps, existing!.id))
   ) {
-    return loginResponse(deps, existing!);
+    return loginResponse(deps, existing!, client);
   }
   const passwordHash = await hashPassword(password);
   const outcome = await db.transaction(async (tx) => {
     // The unique index decides whether the address is free, also for sign-ups racing each other.
     const user = await users.createAccount(tx, { id: newId('usr'), email, passwordHash });
-    if (user) return { taken: false as const, user, session: await issueSession(deps, tx, user) };
+    if (user)
+      return { taken: false as const, user, session: await issueSession(deps, tx, user, client) };
     const noticeId = await deps.mailer.enqueue(tx, signupNotice(existing?.email ?? email));
     return { taken: true as const, noticeId };
   });
@@ -224,6 +280,7 @@ export async function login(
   ip: string,
   email: string,
   password: string,
+  client: ClientInfo,
 ): Promise<LoginAnswer> {
   const { limiter } = deps;
   await limiter.consume([{ rule: rules.loginIp, key: ip }]);
@@ -246,7 +303,7 @@ export async function login(
   await limiter.reset(rules.loginPair, pairKey);
   // Two-factor on: no tokens yet, a signed challenge for the second step (ADR 054).
   if (await twoFactor.isEnabled(deps, user.id)) return twoFactor.challengeFor(user.id, deps);
-  return { ...(await loginResponse(deps, user)), twoFactorRequired: false as const };
+  return { ...(await loginResponse(deps, user, client)), twoFactorRequired: false as const };
 }
 
 /** The second sign-in step; the session it opens is exactly a password login's. */
@@ -255,9 +312,10 @@ export async function loginSecondStep(
   ip: string,
   challenge: string,
   code: string,
+  client: ClientInfo,
 ): Promise<LoginResponse> {
   const user = await twoFactor.passChallenge(deps, ip, challenge, code);
-  return loginResponse(deps, user);
+  return loginResponse(deps, user, client);
 }
 
 export async function refresh(
@@ -266,6 +324,7 @@ export async function refresh(
   bearer: string | null,
   userId: string,
   refreshToken: string,
+  client: ClientInfo,
 ) {
   await deps.limiter.consume([{ rule: rules.refreshIp, key: ip }]);
   const invalid = () => new AppError('invalid_token', 'Your session has expired. Sign in again.');
@@ -279,7 +338,8 @@ export async function refresh(
 
   const next = await db.transaction(async (tx) => {
     if (!(await repo.claimRefreshToken(tx, row.id))) return null;
-    return issueSession(deps, tx, user, row.familyId);
+    // The new row dates the sign-in's "last seen" and where from (ADR 058).
+    return issueSession(deps, tx, user, client, row.familyId);
   });
   if (!next) {
     // Already rotated: someone holds a copy. End this sign-in, its access tokens included.
@@ -353,15 +413,21 @@ export async function resetForgotPassword(
   await deps.limiter.consume([{ rule: rules.codeCheckIp, key: ip }]);
   const user = await users.findAccountByEmail(deps.database.db, email);
   const passwordHash = await hashPassword(password);
-  const denied = await deps.database.db.transaction(async (tx) => {
+  const { denied, mailId } = await deps.database.db.transaction(async (tx) => {
     await checkCode(deps, tx, email, user, 'password_reset', code, true);
     await users.setPasswordHash(tx, user!.id, passwordHash);
     // Receiving the code proves the mailbox, so the account counts as verified too.
     await users.markEmailVerified(tx, user!.id);
     // Whoever knew the old password is signed out everywhere.
-    return endAllSessions(deps, tx, user!.id);
+    const denied = await endAllSessions(deps, tx, user!.id);
+    const mailId = await deps.mailer.enqueue(
+      tx,
+      passwordChangedMail(user!.email, publicOrigin(deps.config), new Date()),
+    );
+    return { denied, mailId };
   });
   deps.denials.remember(denied);
+  await deps.jobs.send(queues.authNotice, { id: mailId });
 }
 
 export async function changePassword(
@@ -369,6 +435,7 @@ export async function changePassword(
   userId: string,
   currentPassword: string,
   newPassword: string,
+  client: ClientInfo,
 ) {
   await deps.limiter.consume([{ rule: rules.passwordChange, key: userId }]);
   const user = await users.findAccountById(deps.database.db, userId);
@@ -379,13 +446,18 @@ export async function changePassword(
     });
   }
   const passwordHash = await hashPassword(newPassword);
-  const { session, denied } = await deps.database.db.transaction(async (tx) => {
+  const { session, denied, mailId } = await deps.database.db.transaction(async (tx) => {
     await users.setPasswordHash(tx, user.id, passwordHash);
     // Every sign-in ends, this one too: it continues as a new one with the pair returned here.
     const denied = await endAllSessions(deps, tx, user.id);
-    return { denied, session: await issueSession(deps, tx, user) };
+    const mailId = await deps.mailer.enqueue(
+      tx,
+      passwordChangedMail(user.email, publicOrigin(deps.config), new Date()),
+    );
+    return { denied, mailId, session: await issueSession(deps, tx, user, client) };
   });
   deps.denials.remember(denied);
+  await deps.jobs.send(queues.authNotice, { id: mailId });
   return { message: authMessages.passwordChanged, ...session };
 }
 

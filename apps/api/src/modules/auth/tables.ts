@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../users/tables.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
@@ -15,6 +15,12 @@ export const refreshTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The client that got this token (ADR 058): the device list reads the family's newest row. */
+    userAgent: text('user_agent'),
+    /** The client's address, masked (`203.0.113.x`): enough to recognise, not to locate. */
+    address: text('address'),
+    /** HMAC of user agent and address: the "device" a new-sign-in e-mail is about. */
+    deviceHash: text('device_hash'),
   },
   (t) => [
     index('refresh_tokens_user_idx').on(t.userId),
@@ -49,7 +55,7 @@ export const deniedSessions = pgTable(
   {
     familyId: text('family_id').primaryKey(),
     userId: text('user_id').notNull(),
-    reason: text('reason', { enum: ['reuse', 'logout', 'password'] }).notNull(),
+    reason: text('reason', { enum: ['reuse', 'logout', 'password', 'revoked'] }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -85,4 +91,40 @@ export const twoFactorRecoveryCodes = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('two_factor_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * Devices (user agent + address, as an HMAC) an account has signed in from (ADR 058): a sign-in
+ * from one not listed here mails the owner, unless the account has no history yet.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+);
+
+/**
+ * Asked-for e-mail changes (ADR 058): the link's token as a SHA-256 hash, 24 hours, single use.
+ * A newer request retires the older one.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('email_changes_user_idx').on(t.userId)],
 );

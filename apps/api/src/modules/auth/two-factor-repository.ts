@@ -57,6 +57,19 @@ export async function enable(db: Tx, userId: string, codeHashes: string[], ids: 
     .values(codeHashes.map((codeHash, i) => ({ id: ids[i]!, userId, codeHash })));
 }
 
+/** Deletes the old recovery codes and stores the new set. */
+export async function replaceRecoveryCodes(
+  db: Tx,
+  userId: string,
+  codeHashes: string[],
+  ids: string[],
+): Promise<void> {
+  await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  await db
+    .insert(twoFactorRecoveryCodes)
+    .values(codeHashes.map((codeHash, i) => ({ id: ids[i]!, userId, codeHash })));
+}
+
 export async function disable(db: Tx, userId: string): Promise<void> {
   await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
   await db.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId));

@@ -2,15 +2,19 @@
 // recovery codes (ADR 054).
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { twoFactorMessages, authMessages } from '@tradeshelf/contract';
+import { accountMessages, twoFactorMessages, authMessages } from '@tradeshelf/contract';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { hmac, minutes, newId, randomToken } from '../../lib.ts';
+import { queues } from '../../jobs/queue.ts';
 import { AppError } from '../../platform/errors.ts';
+import { publicOrigin } from '../../platform/origin.ts';
 import { rateLimited, rules } from '../../platform/rate-limit.ts';
 import { Sealer } from '../../platform/seal.ts';
 import * as users from '../users/index.ts';
 import { verifyPassword } from './passwords.ts';
+import { recoveryCodesMail, twoFactorMail } from './notices.ts';
 import * as repo from './two-factor-repository.ts';
 
 const PERIOD = 30;
@@ -119,7 +123,7 @@ export async function confirm(deps: AppDeps, userId: string, code: string) {
   if (!row) throw new AppError('business_rule', twoFactorMessages.notStarted);
   if (row.enabledAt) throw new AppError('conflict', twoFactorMessages.alreadyOn);
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await db.transaction(async (tx) => {
+  const mailId = await db.transaction(async (tx) => {
     if (!(await useTotp(deps, tx, row, code))) throw invalidCode();
     await repo.enable(
       tx,
@@ -127,7 +131,9 @@ export async function confirm(deps: AppDeps, userId: string, code: string) {
       codes.map((c) => recoveryHash(deps, userId, c)),
       codes.map(() => newId('rc')),
     );
+    return notify(deps, tx, userId, (to, origin) => twoFactorMail(to, origin, true));
   });
+  await sendNotice(deps, mailId);
   await deps.limiter.reset(rules.twoFactorAttempts, userId);
   return { message: twoFactorMessages.enabled, recoveryCodes: codes };
 }
@@ -153,8 +159,79 @@ export async function disable(
     }
     await deps.limiter.reset(rules.twoFactorAttempts, userId);
   }
-  await db.transaction((tx) => repo.disable(tx, userId));
+  const mailId = await db.transaction(async (tx) => {
+    await repo.disable(tx, userId);
+    return notify(deps, tx, userId, (to, origin) => twoFactorMail(to, origin, false));
+  });
+  await sendNotice(deps, mailId);
   return { message: twoFactorMessages.disabled };
+}
+
+/** Writes an account notice to the outbox in the change's transaction (ADR 058). */
+async function notify(
+  deps: AppDeps,
+  tx: Tx,
+  userId: string,
+  mail: (to: string, origin: string) => OutgoingMail,
+): Promise<string | null> {
+  const to = await users.emailIn(tx, userId);
+  return to ? deps.mailer.enqueue(tx, mail(to, publicOrigin(deps.config))) : null;
+}
+
+async function sendNotice(deps: AppDeps, mailId: string | null): Promise<void> {
+  if (mailId) await deps.jobs.send(queues.authNotice, { id: mailId });
+}
+
+/**
+ * A new set of recovery codes for a current authenticator code (ADR 058): the old set is deleted
+ * in the same transaction, so it stops working as the new one is answered, this once.
+ */
+export async function regenerateRecoveryCodes(deps: AppDeps, userId: string, code: string) {
+  await deps.limiter.consume([{ rule: rules.recoveryCodes, key: userId }]);
+  const db = deps.database.db;
+  if (!(await repo.isEnabled(db, userId))) {
+    throw new AppError('business_rule', twoFactorMessages.notOn);
+  }
+  await proveCode(deps, userId, code, false);
+  const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  const mailId = await db.transaction(async (tx) => {
+    await repo.replaceRecoveryCodes(
+      tx,
+      userId,
+      codes.map((c) => recoveryHash(deps, userId, c)),
+      codes.map(() => newId('rc')),
+    );
+    return notify(deps, tx, userId, recoveryCodesMail);
+  });
+  await sendNotice(deps, mailId);
+  return { message: accountMessages.recoveryCodesRegenerated, recoveryCodes: codes };
+}
+
+/**
+ * Before an account change (the e-mail address): with two-factor on, a current code is needed
+ * too; off, nothing more is asked.
+ */
+export async function proveIfEnabled(
+  deps: AppDeps,
+  userId: string,
+  code: string | undefined,
+): Promise<void> {
+  if (!(await repo.isEnabled(deps.database.db, userId))) return;
+  if (code === undefined) {
+    throw new AppError('forbidden', accountMessages.twoFactorCodeNeeded, {
+      twoFactorCode: accountMessages.twoFactorCodeNeeded,
+    });
+  }
+  try {
+    await proveCode(deps, userId, code, false);
+  } catch (err) {
+    // The form's field is `twoFactorCode`: say it there.
+    if (err instanceof AppError && err.code === 'invalid_code')
+      throw new AppError('invalid_code', twoFactorMessages.invalidCode, {
+        twoFactorCode: twoFactorMessages.invalidCode,
+      });
+    throw err;
+  }
 }
 
 export async function isEnabled(deps: AppDeps, userId: string): Promise<boolean> {

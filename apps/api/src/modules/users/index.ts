@@ -7,7 +7,8 @@ export {
   insertUser as createAccount,
   updatePasswordHash as setPasswordHash,
   markEmailVerified,
+  setEmail as setAccountEmail,
 } from './repository.ts';
 export { rolesOf } from './presenter.ts';
 export { accountByEmail, emailOf, fillUsernameFrom } from './service.ts';
-export { contactsOf, emailIn, idsMatching } from './service.ts';
+export { contactsOf, emailIn, idsMatching, usernameChangeableFrom } from './service.ts';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { users } from './tables.ts';
+import { usernameHolds, users } from './tables.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -70,19 +70,81 @@ export async function markEmailVerified(db: Conn, id: string): Promise<void> {
     .where(eq(users.id, id));
 }
 
-/** Sets the username; returns null when another account holds it (case-insensitive). */
-export async function setUsername(db: Conn, id: string, username: string): Promise<UserRow | null> {
-  try {
-    const rows = await db
-      .update(users)
-      .set({ username, updatedAt: new Date() })
-      .where(eq(users.id, id))
-      .returning();
-    return rows[0] ?? null;
-  } catch (err) {
-    if (isUniqueViolation(err)) return null;
-    throw err;
+/**
+ * Serialises every claim of one name (any case) until the transaction ends: with it, "is it free
+ * or held?" and the update that takes it cannot be split by another claim or a release.
+ */
+export async function lockName(tx: Tx, name: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`username:${name.toLowerCase()}`}, 0))`,
+  );
+}
+
+/** Another account has the name, or gave it up less than the hold ago (ADR 058). */
+export async function nameUnavailable(tx: Tx, userId: string, name: string): Promise<boolean> {
+  const res = await tx.execute<{ unavailable: boolean }>(sql`select
+    exists(select 1 from ${users} where lower(${users.username}) = lower(${name}) and ${users.id} <> ${userId})
+    or exists(select 1 from ${usernameHolds} where ${usernameHolds.name} = lower(${name})
+      and ${usernameHolds.userId} <> ${userId} and ${usernameHolds.heldUntil} > now())
+    as unavailable`);
+  return Boolean(res.rows[0]?.unavailable);
+}
+
+/** The account's row, locked for the rest of the transaction. */
+export async function lockUser(tx: Tx, id: string): Promise<UserRow | null> {
+  const rows = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  return rows[0] ?? null;
+}
+
+/**
+ * Writes a new username; a change of a chosen one is dated (the next may come 30 days later) and
+ * holds the old name for its owner; taking back one's own held name ends that hold.
+ */
+export async function writeUsername(
+  tx: Tx,
+  row: UserRow,
+  username: string,
+  holdDays: number,
+): Promise<UserRow> {
+  const changing = row.username !== null;
+  const [updated] = await tx
+    .update(users)
+    .set({
+      username,
+      updatedAt: new Date(),
+      ...(changing ? { usernameChangedAt: sql`now()` } : {}),
+    })
+    .where(eq(users.id, row.id))
+    .returning();
+  if (changing && row.username!.toLowerCase() !== username.toLowerCase()) {
+    await tx
+      .insert(usernameHolds)
+      .values({
+        name: row.username!.toLowerCase(),
+        userId: row.id,
+        heldUntil: sql`now() + make_interval(days => ${holdDays})`,
+      })
+      .onConflictDoUpdate({
+        target: usernameHolds.name,
+        set: { userId: row.id, heldUntil: sql`excluded.held_until` },
+      });
   }
+  // Released holds are only read past; tidy them (and the one just taken back) while writing.
+  await tx.execute(
+    sql`delete from ${usernameHolds} where ${usernameHolds.heldUntil} <= now()
+      or (${usernameHolds.name} = lower(${username}) and ${usernameHolds.userId} = ${row.id})`,
+  );
+  return updated!;
+}
+
+/** A confirmed new address (ADR 058): the link proved the mailbox, so it counts as verified. */
+export async function setEmail(db: Conn, id: string, email: string): Promise<UserRow | null> {
+  const rows = await db
+    .update(users)
+    .set({ email, emailVerifiedAt: sql`now()`, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return rows[0] ?? null;
 }
 
 /**
@@ -90,18 +152,23 @@ export async function setUsername(db: Conn, id: string, username: string): Promi
  * is gone) or 'taken' (another account holds that name).
  */
 export async function fillUsername(
-  db: Conn,
+  db: Db,
   id: string,
   username: string,
 ): Promise<'set' | 'kept' | 'taken'> {
   try {
-    const rows = await db
-      .update(users)
-      .set({ username, updatedAt: new Date() })
-      .where(and(eq(users.id, id), isNull(users.username)))
-      .returning({ id: users.id });
-    return rows.length ? 'set' : 'kept';
+    return await db.transaction(async (tx) => {
+      await lockName(tx, username);
+      if (await nameUnavailable(tx, id, username)) return 'taken';
+      const rows = await tx
+        .update(users)
+        .set({ username, updatedAt: new Date() })
+        .where(and(eq(users.id, id), isNull(users.username)))
+        .returning({ id: users.id });
+      return rows.length ? 'set' : 'kept';
+    });
   } catch (err) {
+    // A name written without the lock (seed, support) still meets the unique index.
     if (isUniqueViolation(err)) return 'taken';
     throw err;
   }

@@ -1,5 +1,8 @@
 import { randomInt } from 'node:crypto';
 import {
+  accountMessages,
+  USERNAME_CHANGE_DAYS,
+  USERNAME_HOLD_DAYS,
   USERNAME_MAX,
   USERNAME_MIN,
   usersMessages,
@@ -8,6 +11,8 @@ import {
 } from '@tradeshelf/contract';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { days } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { deleteImage, type ImageShape } from '../../platform/images.ts';
 import { readImage, storeUpload } from '../../platform/image-upload.ts';
@@ -26,20 +31,55 @@ export async function getProfile(deps: AppDeps, userId: string): Promise<User> {
   return presentUser(row, deps.storage);
 }
 
+/**
+ * Sets or changes the username (docs/product.md#username). Choosing the first one is free; a
+ * change is allowed once per 30 days and holds the old name for its owner for 30 days (ADR 058).
+ */
 export async function updateUsername(
   deps: AppDeps,
   userId: string,
   username: string,
 ): Promise<User> {
-  const row = await repo.setUsername(deps.database.db, userId, username);
-  if (row === null) {
-    const exists = await repo.findUserById(deps.database.db, userId);
-    if (!exists) throw gone();
-    throw new AppError('username_taken', usersMessages.usernameTaken, {
+  const taken = () =>
+    new AppError('username_taken', usersMessages.usernameTaken, {
       username: usersMessages.usernameTaken,
     });
+  let row: repo.UserRow;
+  try {
+    row = await deps.database.db.transaction(async (tx) => {
+      const current = await repo.lockUser(tx, userId);
+      if (!current) throw gone();
+      if (current.username === username) return current;
+      const next = nextUsernameChange(current);
+      if (next) {
+        const date = next.toISOString().slice(0, 10);
+        throw new AppError('business_rule', accountMessages.usernameTooSoon(date), {
+          username: accountMessages.usernameTooSoon(date),
+        });
+      }
+      await repo.lockName(tx, username);
+      if (await repo.nameUnavailable(tx, userId, username)) throw taken();
+      return repo.writeUsername(tx, current, username, USERNAME_HOLD_DAYS);
+    });
+  } catch (err) {
+    // A name written by a path that took no lock (seed, support) still meets the unique index.
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
   }
   return presentUser(row, deps.storage);
+}
+
+/** When a chosen username may next change; null when it may now (or none is chosen yet). */
+export function nextUsernameChange(row: repo.UserRow, now = Date.now()): Date | null {
+  if (!row.username || !row.usernameChangedAt) return null;
+  const next = row.usernameChangedAt.getTime() + days(USERNAME_CHANGE_DAYS);
+  return next > now ? new Date(next) : null;
+}
+
+/** The account settings' username part: when the next change may come. */
+export async function usernameChangeableFrom(db: Tx, userId: string): Promise<Date | null> {
+  const row = await repo.findUserById(db, userId);
+  return row ? nextUsernameChange(row) : null;
 }
 
 /** A name from another platform (Discord) reshaped to the §5 rule: letters, digits, single underscores. */

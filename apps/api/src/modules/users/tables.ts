@@ -14,6 +14,8 @@ export const users = pgTable(
       .default(sql`ARRAY['buyer']::text[]`),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, mode: 'date' }),
     avatarKey: text('avatar_key'),
+    /** The last change of a chosen username (choosing the first one leaves it null), ADR 058. */
+    usernameChangedAt: timestamp('username_changed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -24,3 +26,15 @@ export const users = pgTable(
       .where(sql`${t.username} is not null`),
   ],
 );
+
+/**
+ * Usernames given up in the last 30 days (ADR 058), lower-cased: nobody but their last owner may
+ * take them until `heldUntil`.
+ */
+export const usernameHolds = pgTable('username_holds', {
+  name: text('name').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date' }).notNull(),
+});

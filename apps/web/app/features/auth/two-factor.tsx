@@ -1,8 +1,9 @@
 // The account page's "Two-factor authentication" section (issue 33, ADR 054).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
-import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
+import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
@@ -24,6 +25,11 @@ export const disableTwoFactor = thunk<{ code?: string; password?: string }, { me
   (body, { api }) => api.call(endpoints.twoFactorDisable, { body }),
 );
 
+export const regenerateRecoveryCodes = thunk<string, { message: string; recoveryCodes: string[] }>(
+  'twoFactor/recoveryCodes',
+  (code, { api }) => api.call(endpoints.twoFactorRecoveryCodes, { body: { code } }),
+);
+
 type Stage =
   | { kind: 'loading' }
   | { kind: 'off' }
@@ -31,8 +37,13 @@ type Stage =
   | { kind: 'codes'; codes: string[] }
   | { kind: 'on'; left: number };
 
-export function TwoFactorSection() {
+/** `onStatus` hears whether two-factor is on, when read and when it changes (the e-mail form asks for a code then). */
+export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) => void } = {}) {
   const dispatch = useAppDispatch();
+  const told = useRef(onStatus);
+  useEffect(() => {
+    told.current = onStatus;
+  });
   const toast = useToast();
   const [stage, setStage] = useState<Stage>({ kind: 'loading' });
   const [code, setCode] = useState('');
@@ -41,11 +52,12 @@ export function TwoFactorSection() {
   const [busy, setBusy] = useState(false);
 
   const show = (r: Awaited<ReturnType<ReturnType<typeof fetchTwoFactor>>>) => {
-    if (fetchTwoFactor.fulfilled.match(r))
+    if (fetchTwoFactor.fulfilled.match(r)) {
       setStage(
         r.payload.enabled ? { kind: 'on', left: r.payload.recoveryCodesLeft } : { kind: 'off' },
       );
-    else setError(r.payload ?? null);
+      told.current?.(r.payload.enabled);
+    } else setError(r.payload ?? null);
   };
   const load = () => void dispatch(fetchTwoFactor()).then(show);
   useEffect(() => {
@@ -83,6 +95,7 @@ export function TwoFactorSection() {
     if (!confirmTwoFactor.fulfilled.match(r)) return setError(r.payload ?? null);
     setCode('');
     setStage({ kind: 'codes', codes: r.payload.recoveryCodes });
+    told.current?.(true);
     toast(r.payload.message);
   };
 
@@ -94,6 +107,7 @@ export function TwoFactorSection() {
     setCode('');
     setPassword('');
     setStage({ kind: 'off' });
+    told.current?.(false);
     toast(r.payload.message);
   };
 
@@ -222,6 +236,76 @@ export function TwoFactorSection() {
           </Button>
         </form>
       )}
+      {stage.kind === 'on' && (
+        <NewRecoveryCodes
+          onCodes={(codes, message) => {
+            setStage({ kind: 'codes', codes });
+            toast(message);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * A new set of recovery codes for a current code (ADR 058): asked in a confirm step, since the old
+ * set stops working at once.
+ */
+function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: string) => void }) {
+  const dispatch = useAppDispatch();
+  const confirm = useConfirm();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const replace = async () => {
+    setBusy(true);
+    setError(null);
+    const r = await dispatch(regenerateRecoveryCodes(code.trim()));
+    setBusy(false);
+    if (!regenerateRecoveryCodes.fulfilled.match(r)) return setError(r.payload ?? null);
+    setCode('');
+    confirm.close();
+    onCodes(r.payload.recoveryCodes, r.payload.message);
+  };
+
+  if (!confirm.open)
+    return (
+      <Button
+        id={confirm.triggerId}
+        type="button"
+        variant="ghost"
+        className="self-start"
+        onClick={confirm.show}
+      >
+        Get new recovery codes
+      </Button>
+    );
+  return (
+    <ConfirmStep
+      tone="primary"
+      title="Replace your recovery codes?"
+      confirmLabel="Get new codes"
+      busy={busy}
+      error={formLevelMessage(error, ['code'])}
+      returnFocusTo={confirm.triggerId}
+      onCancel={() => {
+        setError(null);
+        confirm.close();
+      }}
+      onConfirm={() => void replace()}
+    >
+      <p>Your current codes stop working. Enter a code from your authenticator app.</p>
+      <Field
+        label="Current code"
+        name="recoveryCodesTotp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={error?.fields?.code}
+      />
+    </ConfirmStep>
   );
 }

@@ -1,0 +1,28 @@
+// The account controls' calls (issue 33, ADR 058): one thunk per call. The screens keep the
+// answers themselves, as the two-factor section does: no other screen shows them.
+import { endpoints } from '@tradeshelf/contract/client';
+import type { AccountSession, AccountSettings } from '@tradeshelf/contract';
+import { requestThunk as thunk } from '../../lib/thunk.ts';
+
+export const fetchSessions = thunk<void, AccountSession[]>(
+  'account/sessions',
+  async (_, { api }) => (await api.call(endpoints.accountSessions, {})).sessions,
+);
+export const endSession = thunk<string, { message: string }>('account/endSession', (id, { api }) =>
+  api.call(endpoints.accountSessionEnd, { params: { id } }),
+);
+export const endOtherSessions = thunk<void, { message: string; ended: number }>(
+  'account/endOthers',
+  (_, { api }) => api.call(endpoints.accountSessionsEndOthers, {}),
+);
+export const fetchAccountSettings = thunk<void, AccountSettings>('account/settings', (_, { api }) =>
+  api.call(endpoints.accountSettings, {}),
+);
+export const requestEmailChange = thunk<
+  { email: string; password: string; twoFactorCode?: string },
+  { message: string }
+>('account/emailChange', (body, { api }) => api.call(endpoints.accountEmailChange, { body }));
+export const confirmEmailChange = thunk<string, { message: string; email: string }>(
+  'account/emailConfirm',
+  (token, { api }) => api.call(endpoints.accountEmailConfirm, { body: { token } }),
+);

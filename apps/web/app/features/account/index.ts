@@ -1,0 +1,7 @@
+// The account feature's public entry (docs/architecture.md#boundaries): other features import this file only.
+export {
+  DevicesSection,
+  EmailSection,
+  UsernameSection,
+  useAccountSettings,
+} from './components.tsx';
