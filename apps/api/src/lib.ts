@@ -67,3 +67,38 @@ export async function inLanes<T>(
   const broken = settled.find((s) => s.status === 'rejected');
   if (broken) throw broken.reason;
 }
+
+/**
+ * One pass at a time per process: a call while a pass runs asks it for one more and joins it, so a
+ * burst of wake-ups costs one pass and one more, not one each.
+ */
+export class SingleRun {
+  private current: { again: boolean; running: Promise<void> } | null = null;
+
+  /** While a pass runs, asks it for one more and answers true; otherwise false. */
+  askAgain(): boolean {
+    if (!this.current) return false;
+    this.current.again = true;
+    return true;
+  }
+
+  run(pass: () => Promise<unknown>): Promise<void> {
+    if (this.current) {
+      this.current.again = true;
+      return this.current.running;
+    }
+    const run = { again: false, running: Promise.resolve() };
+    run.running = (async () => {
+      try {
+        do {
+          run.again = false;
+          await pass();
+        } while (run.again);
+      } finally {
+        this.current = null;
+      }
+    })();
+    this.current = run;
+    return run.running;
+  }
+}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { inLanes, newId } from '../lib.ts';
+import { inLanes, newId, SingleRun } from '../lib.ts';
 import type { DomainEvent, EventPayloads, EventType } from './types.ts';
 
 export interface Subscriber {
@@ -55,7 +55,7 @@ export class EventBus {
   /** Transactions that queued a delivery: only their commits need a delivery run. */
   private readonly queued = new WeakSet<Tx>();
   /** This process's delivery run, and whether more was committed while it ran. */
-  private run: { again: boolean; running: Promise<void> } | null = null;
+  private readonly runs = new SingleRun();
 
   constructor(
     subscribers: readonly Subscriber[],
@@ -122,33 +122,13 @@ export class EventBus {
    * no job is sent: a burst of payments costs one scan per round, not one job per payment.
    */
   async notify(queued: boolean): Promise<void> {
-    if (!queued) return;
-    if (this.run) {
-      this.run.again = true;
-      return;
-    }
+    if (!queued || this.runs.askAgain()) return;
     await this.wake();
   }
 
   /** One delivery run per process; a call during a run asks it for one more pass and joins it. */
   deliverInRun(db: Db): Promise<void> {
-    if (this.run) {
-      this.run.again = true;
-      return this.run.running;
-    }
-    const run = { again: false, running: Promise.resolve() };
-    run.running = (async () => {
-      try {
-        do {
-          run.again = false;
-          await this.deliverDue(db);
-        } while (run.again);
-      } finally {
-        this.run = null;
-      }
-    })();
-    this.run = run;
-    return run.running;
+    return this.runs.run(() => this.deliverDue(db));
   }
 
   /**

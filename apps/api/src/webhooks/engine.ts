@@ -4,7 +4,7 @@
 // decide what to enqueue; this file knows nothing of vendors or sales.
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { backoff, inLanes, newId } from '../lib.ts';
+import { backoff, inLanes, newId, SingleRun } from '../lib.ts';
 import { OutboundRefused, postOutbound, type OutboundPolicy } from '../platform/outbound-url.ts';
 import type { Sealer } from '../platform/seal.ts';
 import { newWebhookSecret, signedHeaders } from './signing.ts';
@@ -65,7 +65,7 @@ const DELIVERING = 8;
 const LEASE_SECONDS = 120;
 
 export class WebhookEngine {
-  private run: { again: boolean; running: Promise<void> } | null = null;
+  private readonly runs = new SingleRun();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -135,23 +135,7 @@ export class WebhookEngine {
 
   /** One delivery run per process; a call during a run asks it for one more pass and joins it. */
   deliverInRun(db: Db): Promise<void> {
-    if (this.run) {
-      this.run.again = true;
-      return this.run.running;
-    }
-    const run = { again: false, running: Promise.resolve() };
-    run.running = (async () => {
-      try {
-        do {
-          run.again = false;
-          await this.deliverDue(db);
-        } while (run.again);
-      } finally {
-        this.run = null;
-      }
-    })();
-    this.run = run;
-    return run.running;
+    return this.runs.run(() => this.deliverDue(db));
   }
 
   /**
