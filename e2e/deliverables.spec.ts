@@ -228,6 +228,18 @@ test.describe.serial('every purchase delivers', () => {
     await expect(
       buyer.getByRole('button', { name: /^Download for MetaTrader 5 — v1\.0, / }),
     ).toBeVisible();
+
+    // The buyer's own switch for these e-mails, off and back on (the way back after the link).
+    await buyer.getByRole('button', { name: 'Stop these e-mails' }).click();
+    await expect(
+      buyer.getByRole('status').filter({ hasText: 'You will not get e-mails about new versions' }),
+    ).toBeVisible();
+    await buyer.getByRole('button', { name: 'E-mail me new versions' }).click();
+    await expect(
+      buyer
+        .getByRole('status')
+        .filter({ hasText: 'New versions of this product will be e-mailed' }),
+    ).toBeVisible();
   });
 
   test('a whole refund ends the downloads, and the pages say why', async () => {

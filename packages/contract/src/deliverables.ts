@@ -176,6 +176,18 @@ export const deliverablesRoutes = {
     body: unsubscribeVersionsBody,
     response: messageResponse,
   }),
+  setVersionMails: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/library/{productId}/version-mails',
+    auth: 'bearer',
+    summary:
+      "Turns one owned product's new-version e-mails on or off for the signed-in owner (the way back after an e-mail's unsubscribe link). 404 when the caller does not own it.",
+    tags: ['library'],
+    status: 200,
+    params: productIdParams,
+    body: z.object({ enabled: z.boolean() }),
+    response: z.object({ versionMails: z.boolean(), message: z.string() }),
+  }),
   vendorDelivery: defineRoute({
     method: 'GET',
     path: '/api/v1/vendor/products/{productId}/delivery',

@@ -313,6 +313,12 @@ export const endpoints: {
     auth: 'none',
     status: 200,
   },
+  setVersionMails: {
+    method: 'PUT',
+    path: '/api/v1/library/{productId}/version-mails',
+    auth: 'bearer',
+    status: 200,
+  },
   userTradingView: { method: 'GET', path: '/api/v1/user/tradingview', auth: 'bearer', status: 200 },
   setTradingViewUsername: {
     method: 'PUT',

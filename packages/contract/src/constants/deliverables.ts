@@ -109,6 +109,7 @@ export const deliverableMessages = {
   outsideUpdates:
     'This version came out after the updates your purchase includes. The versions you can download are listed.',
   unsubscribed: 'You will not get e-mails about new versions of this product.',
+  subscribed: 'New versions of this product will be e-mailed to you.',
   unsubscribeInvalid: 'That unsubscribe link is not valid. Use the link in the latest e-mail.',
 } as const;
 export type DownloadEndReason = keyof typeof deliverableMessages.ended;

@@ -547,6 +547,34 @@ describe('versions', () => {
       (mail) => mail.subject === 'Version 2.6 of Mailed Indicator is out',
     );
     expect(third.flatMap((mail) => mail.to)).toEqual([ownerB.email]);
+
+    // Signed in, the owner turns them back on (and B off); only owners have a switch.
+    const setMails = (who: { token: string }, productId: string, enabled: unknown) =>
+      t.call(r.setVersionMails, { token: who.token, params: { productId }, body: { enabled } });
+    const on = await setMails(ownerA, p.id, true);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json()).toEqual({ versionMails: true, message: m.subscribed });
+    expect((await setMails(ownerB, p.id, false)).json()).toEqual({
+      versionMails: false,
+      message: m.unsubscribed,
+    });
+    expect((await setMails(ownerB, p.id, false)).statusCode).toBe(200);
+    expect((await owned(ownerA, p.id)).versionMails).toBe(true);
+    expect((await setMails(outsider, p.id, true)).statusCode).toBe(404);
+    expect((await setMails(ownerA, p.id, 'yes')).statusCode).toBe(400);
+    expect(
+      (await t.call(r.setVersionMails, { params: { productId: p.id }, body: { enabled: true } }))
+        .statusCode,
+    ).toBe(401);
+    const v4 = (
+      await uploaded(p.id, { name: 'd.ex5', data: ex5 }, { platform: 'mt5', version: '2.7' })
+    ).versionId;
+    await publish(p.id, v4, 'More.');
+    await t.jobs.settle();
+    const fourth = inbox().filter(
+      (mail) => mail.subject === 'Version 2.7 of Mailed Indicator is out',
+    );
+    expect(fourth.flatMap((mail) => mail.to)).toEqual([ownerA.email]);
   });
 
   it('two drafts published at once leave one current; roll-back and draft deletion', async () => {

@@ -260,3 +260,22 @@ export async function unsubscribe(deps: AppDeps, token: string) {
     values (${claim.userId}, ${claim.productId}) on conflict do nothing`);
   return { message: m.unsubscribed };
 }
+
+/** The signed-in owner's own switch for one product's new-version mails. */
+export async function setVersionMails(
+  deps: AppDeps,
+  userId: string,
+  productId: string,
+  enabled: boolean,
+) {
+  // Only an owner has mails to turn on or off: anyone else gets the 404 the library gives.
+  await loadOwned(deps, userId, productId);
+  const db = deps.database.db;
+  if (enabled)
+    await db.execute(sql`delete from version_mail_opt_outs
+      where user_id = ${userId} and product_id = ${productId}`);
+  else
+    await db.execute(sql`insert into version_mail_opt_outs (user_id, product_id)
+      values (${userId}, ${productId}) on conflict do nothing`);
+  return { versionMails: enabled, message: enabled ? m.subscribed : m.unsubscribed };
+}

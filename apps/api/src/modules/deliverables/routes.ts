@@ -25,6 +25,9 @@ export async function deliverablesModule(
     owner.downloadLink(deps, auth.sub, params.productId, params.versionId),
   );
   registerRoute(app, r.unsubscribeVersionMails, ({ body }) => owner.unsubscribe(deps, body.token));
+  registerRoute(app, r.setVersionMails, ({ params, body, auth }) =>
+    owner.setVersionMails(deps, auth.sub, params.productId, body.enabled),
+  );
   // The signed link itself: no session (a browser follows it), the token says who and what.
   app.get<{ Params: { versionId: string }; Querystring: Record<string, unknown> }>(
     owner.DOWNLOAD_ROUTE,

@@ -33,3 +33,11 @@ export const unsubscribeVersionMails = requestThunk<string, { message: string }>
   'deliverables/unsubscribe',
   (token, { api }) => api.call(endpoints.unsubscribeVersionMails, { body: { token } }),
 );
+
+/** The owner's own switch for one product's new-version mails (library and order pages). */
+export const setVersionMails = requestThunk<
+  { productId: string; enabled: boolean },
+  { versionMails: boolean; message: string }
+>('deliverables/versionMails', ({ productId, enabled }, { api }) =>
+  api.call(endpoints.setVersionMails, { params: { productId }, body: { enabled } }),
+);

@@ -7,7 +7,7 @@ import type {
   OwnedDelivery,
   PlatformDelivery,
 } from '@tradeshelf/contract';
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Loading, ReadError } from '../../components/screen.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
@@ -16,7 +16,7 @@ import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { APPS_PATH } from '../../lib/paths.ts';
-import { downloadVersion, fetchOwnedDelivery } from './api.ts';
+import { downloadVersion, fetchOwnedDelivery, setVersionMails } from './api.ts';
 import './slice.ts';
 
 const linkClass =
@@ -152,6 +152,36 @@ function Platform({ productId, p }: { productId: string; p: PlatformDelivery }) 
 }
 
 /** The delivery itself, once read. */
+/** Whether new versions are e-mailed, and the owner's switch for it (also after the mail's link). */
+function VersionMails({ productId, on }: { productId: string; on: boolean }) {
+  const dispatch = useAppDispatch();
+  const [mails, setMails] = useState({ on, busy: false, said: '', error: '' });
+  const toggle = async () => {
+    setMails((s) => ({ ...s, busy: true, error: '' }));
+    const r = await dispatch(setVersionMails({ productId, enabled: !mails.on }));
+    if (setVersionMails.fulfilled.match(r))
+      setMails({ on: r.payload.versionMails, busy: false, said: r.payload.message, error: '' });
+    else
+      setMails((s) => ({ ...s, busy: false, error: r.payload?.error ?? 'Something went wrong' }));
+  };
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-2">
+      <span role="status">
+        {mails.said || (mails.on ? 'New versions are e-mailed to you.' : m.unsubscribed)}
+      </span>
+      <button
+        type="button"
+        className="font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2 disabled:opacity-60"
+        disabled={mails.busy}
+        onClick={() => void toggle()}
+      >
+        {mails.on ? 'Stop these e-mails' : 'E-mail me new versions'}
+      </button>
+      {mails.error && <span className="text-red-300">{mails.error}</span>}
+    </span>
+  );
+}
+
 export function DeliveryView({ delivery: d }: { delivery: OwnedDelivery }) {
   const guideId = useId();
   if (d.ended)
@@ -167,11 +197,8 @@ export function DeliveryView({ delivery: d }: { delivery: OwnedDelivery }) {
       ))}
       {d.platforms.length > 0 && (
         <p className="text-xs text-slate-400">
-          {d.updates.label}.{' '}
-          {d.versionMails
-            ? 'New versions are e-mailed to you (each e-mail has a link to stop them).'
-            : m.unsubscribed}{' '}
-          Your files carry the id <span className="font-mono">{d.traceId}</span>.
+          {d.updates.label}. <VersionMails productId={d.product.id} on={d.versionMails} /> Your
+          files carry the id <span className="font-mono">{d.traceId}</span>.
         </p>
       )}
       {d.licenceKey && (
