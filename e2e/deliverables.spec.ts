@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
 import { turnOnTwoFactor } from './two-factor.ts';
@@ -19,26 +20,6 @@ const ex5 = (version: number) =>
   Buffer.concat([Buffer.from([0x4d, 0x51, 0, 5, version, 0]), Buffer.from(`Session Box ${RUN}`)]);
 const V1 = { name: 'SessionBox.ex5', bytes: ex5(1) };
 const V2 = { name: 'SessionBox.ex5', bytes: ex5(2) };
-
-/** A new account named through the shell's prompt. */
-async function signUp(page: Page, prefix: string) {
-  const email = `${prefix}-${RUN}-${Date.now()}@example.com`;
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('deliver-walk-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: SLOW,
-  });
-  await page
-    .getByPlaceholder('Enter your username')
-    .fill(`${prefix}${Date.now() % 100_000_000}`.slice(0, 15));
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
-  return email;
-}
-
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Vendor workspace' });
 
 /** Nothing on the page is wider than the window. */
 async function noSidewaysScroll(page: Page) {
@@ -97,16 +78,13 @@ test.describe.serial('every purchase delivers', () => {
 
   test('a new vendor with payouts lists an indicator', async () => {
     test.setTimeout(180_000);
-    await signUp(vendor, 'dlv');
-    await vendor.goto('/vendor');
-    await vendor.getByRole('button', { name: 'Become a vendor' }).click({ timeout: SLOW });
-    await expect(nav(vendor)).toBeVisible({ timeout: SLOW });
-    await nav(vendor).getByRole('link', { name: 'Storefront' }).click();
-    await vendor.getByLabel('Storefront address').fill(STOREFRONT);
-    await vendor.getByLabel('Name', { exact: true }).fill(`Deliver Tools ${RUN}`);
-    await vendor.getByLabel('Bio').fill('Indicators with files, made in the deliverables walk.');
-    await vendor.getByRole('button', { name: 'Create storefront' }).click();
-    await expect(vendor.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
+    await signUp(vendor, 'dlv', 'deliver-walk-77');
+    await openStorefront(
+      vendor,
+      STOREFRONT,
+      `Deliver Tools ${RUN}`,
+      'Indicators with files, made in the deliverables walk.',
+    );
     // Setting up payouts needs two-factor on and a current code (issue 33, ADR 054).
     const { nextCode } = await turnOnTwoFactor(vendor, SLOW);
     await vendor.goto('/vendor/payouts');
@@ -122,22 +100,7 @@ test.describe.serial('every purchase delivers', () => {
     await vendor.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect(account).toContainText('Active', { timeout: SLOW });
 
-    await vendor.goto('/vendor/products/new');
-    await expect(vendor.getByRole('heading', { level: 1, name: 'New product' })).toBeVisible({
-      timeout: SLOW,
-    });
-    await vendor.getByLabel('Kind').selectOption({ label: 'Indicator' });
-    await vendor.getByLabel('Title').fill(TITLE);
-    await vendor.getByLabel('Summary').fill('Marks the London, New York and Tokyo sessions.');
-    await vendor
-      .getByRole('textbox', { name: 'Description' })
-      .fill('Draws each trading session as a box on MetaTrader 5.');
-    await vendor.getByRole('checkbox', { name: 'MetaTrader 5' }).check();
-    await vendor.getByRole('checkbox', { name: 'Forex' }).check();
-    await vendor.getByRole('button', { name: 'Add a plan' }).click();
-    await vendor.getByLabel('Price').fill('39.00');
-    await vendor.getByRole('button', { name: 'Save draft' }).click();
-    await expect(vendor).toHaveURL(/\/vendor\/products\/(?!new)[^/]+$/, { timeout: SLOW });
+    await draftIndicator(vendor, TITLE, '39.00');
     editorUrl = vendor.url();
   });
 
@@ -157,13 +120,7 @@ test.describe.serial('every purchase delivers', () => {
     await expect(vendor.getByText('Delivery settings saved.').first()).toBeVisible({
       timeout: SLOW,
     });
-    await vendor.getByRole('button', { name: 'Publish', exact: true }).click();
-    await expect(vendor.getByRole('button', { name: 'Unpublish…' })).toBeVisible({
-      timeout: SLOW,
-    });
-    productUrl = (await vendor
-      .getByRole('link', { name: /^View public page/ })
-      .getAttribute('href'))!;
+    productUrl = await publishProduct(vendor);
 
     // The section at 390 px: nothing sideways.
     await vendor.setViewportSize(PHONE);
@@ -175,7 +132,7 @@ test.describe.serial('every purchase delivers', () => {
 
   test('a buyer sees what it delivers, buys it, downloads v1 and reads the guide', async () => {
     test.setTimeout(180_000);
-    buyerEmail = await signUp(buyer, 'dlb');
+    buyerEmail = await signUp(buyer, 'dlb', 'deliver-walk-77');
     await buyer.goto(productUrl);
     const promise = buyer.getByTestId('what-you-get');
     await expect(promise).toContainText('Files for MetaTrader 5: v1.0', { timeout: SLOW });

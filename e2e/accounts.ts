@@ -1,0 +1,67 @@
+import { expect, type Page } from '@playwright/test';
+
+// New accounts for walks that must not change the shared demo ones (two-factor on the demo vendor
+// would lock every other spec's login out).
+
+const SLOW = 30_000;
+
+/** A new account, named through the shell's prompt; answers its e-mail. */
+export async function signUp(page: Page, prefix: string, password = 'walk-password-77') {
+  const email = `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
+    timeout: SLOW,
+  });
+  await page
+    .getByPlaceholder('Enter your username')
+    .fill(`${prefix}${Date.now() % 100_000_000}`.slice(0, 15));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
+  return email;
+}
+
+export const workspaceNav = (page: Page) =>
+  page.getByRole('navigation', { name: 'Vendor workspace' });
+
+/** The signed-in account becomes a vendor and opens a storefront at `/v/<address>`. */
+export async function openStorefront(page: Page, address: string, name: string, bio: string) {
+  await page.goto('/vendor');
+  await page.getByRole('button', { name: 'Become a vendor' }).click({ timeout: SLOW });
+  await expect(workspaceNav(page)).toBeVisible({ timeout: SLOW });
+  await workspaceNav(page).getByRole('link', { name: 'Storefront' }).click();
+  await page.getByLabel('Storefront address').fill(address);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Bio').fill(bio);
+  await page.getByRole('button', { name: 'Create storefront' }).click();
+  await expect(page.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
+}
+
+/** A draft MetaTrader 5 indicator with one one-time plan; leaves the browser in its editor. */
+export async function draftIndicator(page: Page, title: string, price: string) {
+  await page.goto('/vendor/products/new');
+  await expect(page.getByRole('heading', { level: 1, name: 'New product' })).toBeVisible({
+    timeout: SLOW,
+  });
+  await page.getByLabel('Kind').selectOption({ label: 'Indicator' });
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Summary').fill('Marks the London, New York and Tokyo sessions.');
+  await page
+    .getByRole('textbox', { name: 'Description' })
+    .fill('Draws each trading session as a box on MetaTrader 5.');
+  await page.getByRole('checkbox', { name: 'MetaTrader 5' }).check();
+  await page.getByRole('checkbox', { name: 'Forex' }).check();
+  await page.getByRole('button', { name: 'Add a plan' }).click();
+  await page.getByLabel('Price').fill(price);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/vendor\/products\/(?!new)[^/]+$/, { timeout: SLOW });
+}
+
+/** Publishes the product open in the editor; answers its public page's path. */
+export async function publishProduct(page: Page) {
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unpublish…' })).toBeVisible({ timeout: SLOW });
+  return (await page.getByRole('link', { name: /^View public page/ }).getAttribute('href'))!;
+}
