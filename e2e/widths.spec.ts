@@ -170,6 +170,7 @@ const VENDOR = [
   '/vendor/sales/:id',
   '/vendor/reviews',
   '/vendor/analytics',
+  '/vendor/developers',
 ];
 
 /** Every pattern of `group` has a visit, then the offenders among them all. */
