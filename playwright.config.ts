@@ -5,6 +5,15 @@ import { SMTP_PORT } from './e2e/mailbox.ts';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // One browser per core beside the one server; past 4 the server, not the browsers, is the limit.
 const WORKERS = Number(process.env.E2E_WORKERS) || Math.min(availableParallelism(), 4);
+// CI points the server at PostgreSQL (a database of its own, emptied each run): the embedded
+// database runs every statement on the server's one thread, which made the server the suite's limit.
+// Unset, the server takes `npm start`'s path: embedded PostgreSQL in a fresh data dir.
+const PG_SERVER = process.env.E2E_DATABASE_URL;
+const pgDatabase = () => {
+  const url = new URL(PG_SERVER!);
+  url.pathname = `/tradeshelf_e2e_${PORT}`;
+  return url.toString();
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -37,7 +46,9 @@ export default defineConfig({
   },
   webServer: {
     // A fresh embedded database each run: the same path `npm start` takes on a new machine.
-    command: 'rm -rf .data-e2e && node --import tsx apps/api/src/main.ts',
+    command: PG_SERVER
+      ? `node --import tsx e2e/fresh-database.ts tradeshelf_e2e_${PORT} && node --import tsx apps/api/src/main.ts`
+      : 'rm -rf .data-e2e && node --import tsx apps/api/src/main.ts',
     url: `http://127.0.0.1:${PORT}/readyz`,
     // A first start on a clean clone draws the demo pictures (ADR 026) and keeps a migrated database
     // (apps/api/src/db/template.ts) in .cache/tradeshelf; later starts copy both.
@@ -54,7 +65,7 @@ export default defineConfig({
       APP_ENV: 'local',
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
+      DATABASE_URL: PG_SERVER ? pgDatabase() : '',
       REDIS_URL: '',
       NODE_ENV: 'production',
       // The suite signs up more accounts from loopback than one address may in an hour.

@@ -16,13 +16,17 @@ export function totpCode(secret: string, offsetSteps = 0): string {
 /**
  * Codes that the server takes in turn: each used step must be newer than the last (replay), and
  * steps one either side of now are accepted, so up to three per 30 s; past that it throws rather
- * than sleep.
+ * than sleep. The step before now stops being accepted when the next step starts: a caller that
+ * may take `deliveryMs` to hand the code over (a browser on a loaded machine) gets it only while
+ * that much of the current step is left.
  */
-export function codeSource(secret: string) {
+export function codeSource(secret: string, deliveryMs = 0) {
   let last = -Infinity;
   return () => {
-    const now = Math.floor(Date.now() / 30_000);
-    const step = Math.max(now - 1, last + 1);
+    const at = Date.now();
+    const now = Math.floor(at / 30_000);
+    const previousHolds = (now + 1) * 30_000 - at >= deliveryMs;
+    const step = Math.max(previousHolds ? now - 1 : now, last + 1);
     if (step > now + 1) throw new Error('two-factor helper: more than three codes in one step');
     last = step;
     return totpCode(secret, step - now);
