@@ -65,6 +65,21 @@ describe('platform', () => {
     const ranged = await t.app.inject({ url, headers: { range: 'bytes=0-3' } });
     expect(ranged.statusCode).toBe(206);
     expect(ranged.body).toBe('%PDF');
+    // A broken download resumes from where it stopped while the file is the same one.
+    const etag = ok.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(ok.headers['last-modified']).toBeTruthy();
+    const resumed = await t.app.inject({ url, headers: { range: 'bytes=5-', 'if-range': etag } });
+    expect(resumed.statusCode).toBe(206);
+    expect(resumed.headers['content-range']).toBe('bytes 5-13/14');
+    expect(resumed.body).toBe('1.4 hello');
+    // Since changed (another validator): the whole file, not a part of a different one.
+    const changed = await t.app.inject({
+      url,
+      headers: { range: 'bytes=5-', 'if-range': '"0-0"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toBe('%PDF-1.4 hello');
     expect((await t.app.inject(url.replace(/sig=[0-9a-f]{4}/, 'sig=0000'))).statusCode).toBe(403);
     // Dot segments are resolved before routing: this asks for the private file, unsigned.
     expect((await t.app.inject('/files/public/../private/doc.pdf')).statusCode).toBe(403);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalDiskStorage } from './local.ts';
 import { attachmentDisposition } from './port.ts';
+import { byteRange, sendPart, unsatisfiable } from '../../platform/byte-range.ts';
 import { AppError } from '../../platform/errors.ts';
 
 const TYPES: Record<string, string> = {
@@ -23,7 +24,8 @@ const TYPES: Record<string, string> = {
 /**
  * Serves the local storage adapter's files: keys under `public/` to anyone, the rest only with a
  * valid, unexpired signature (else 403 with the error shape). Supports single HTTP ranges so videos
- * can seek (206, `Content-Range`; 416 outside the file). A signed `dl` name downloads the file under
+ * can seek and downloads resume (206, `Content-Range`; 416 outside the file; `ETag`/`Last-Modified`
+ * with `If-Range`). A signed `dl` name downloads the file under
  * that name (ADR 033).
  */
 export async function filesModule(app: FastifyInstance): Promise<void> {
@@ -48,17 +50,23 @@ export async function filesModule(app: FastifyInstance): Promise<void> {
     }
     let file: string;
     let size: number;
+    let modified: Date;
     try {
       file = storage.resolve(key);
       const info = await stat(file);
       if (!info.isFile()) throw missing;
       size = info.size;
+      modified = info.mtime;
     } catch {
       throw missing;
     }
+    const etag = `"${size.toString(16)}-${Math.floor(modified.getTime()).toString(16)}"`;
+    const lastModified = modified.toUTCString();
     void reply
       .header('content-type', TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream')
       .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('last-modified', lastModified)
       .header('x-content-type-options', 'nosniff')
       .header(
         'cache-control',
@@ -66,28 +74,9 @@ export async function filesModule(app: FastifyInstance): Promise<void> {
       );
     if (dl && !isPublic) void reply.header('content-disposition', attachmentDisposition(dl));
 
-    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-    if (range && (range[1] || range[2])) {
-      let start = range[1] ? Number(range[1]) : size - Number(range[2]);
-      let end = range[1] && range[2] ? Number(range[2]) : size - 1;
-      start = Math.max(0, start);
-      end = Math.min(end, size - 1);
-      if (start > end || start >= size) {
-        return reply
-          .status(416)
-          .header('content-range', `bytes */${size}`)
-          .type('application/json; charset=utf-8')
-          .send({
-            error: `The range is outside the file (${size} bytes).`,
-            code: 'range_not_satisfiable',
-          });
-      }
-      return reply
-        .status(206)
-        .header('content-range', `bytes ${start}-${end}/${size}`)
-        .header('content-length', end - start + 1)
-        .send(createReadStream(file, { start, end }));
-    }
+    const range = byteRange(req.headers, size, { etag, lastModified });
+    if (range.kind === 'unsatisfiable') return unsatisfiable(reply, size);
+    if (range.kind === 'part') return sendPart(reply, range, size, createReadStream(file, range));
     return reply.header('content-length', size).send(createReadStream(file));
   });
 }

@@ -326,6 +326,43 @@ describe('owners and downloads', () => {
     expect(text).toContain(`Purchase: ${buyer.purchaseId}`);
     expect(text).toContain('Session Box Indicator, version 2.4 for MetaTrader 5');
 
+    // A broken download resumes: the same link serves the same bytes, a part of them from a byte
+    // on (206), in pieces across the added entry; another validator gets the whole file again.
+    const etag = file.headers.etag as string;
+    expect(file.headers['accept-ranges']).toBe('bytes');
+    const at = dirOffset - 10;
+    const rest = await t.app.inject({
+      url: link.json().url as string,
+      headers: { range: `bytes=${at}-`, 'if-range': etag },
+    });
+    expect(rest.statusCode, rest.body).toBe(206);
+    expect(rest.headers['content-range']).toBe(
+      `bytes ${at}-${file.rawPayload.length - 1}/${file.rawPayload.length}`,
+    );
+    expect(
+      Buffer.concat([file.rawPayload.subarray(0, at), rest.rawPayload]).equals(file.rawPayload),
+    ).toBe(true);
+    const middle = await t.app.inject({
+      url: link.json().url as string,
+      headers: { range: `bytes=${dirOffset + 5}-${dirOffset + 40}` },
+    });
+    expect(middle.statusCode).toBe(206);
+    expect(middle.rawPayload.equals(file.rawPayload.subarray(dirOffset + 5, dirOffset + 41))).toBe(
+      true,
+    );
+    const changed = await t.app.inject({
+      url: link.json().url as string,
+      headers: { range: `bytes=${at}-`, 'if-range': '"another"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.rawPayload.equals(file.rawPayload)).toBe(true);
+    const past = await t.app.inject({
+      url: link.json().url as string,
+      headers: { range: `bytes=${file.rawPayload.length}-` },
+    });
+    expect(past.statusCode).toBe(416);
+    expect(past.json().code).toBe('range_not_satisfiable');
+
     // The product page says what it delivers, from the data.
     const page = await t.call(catalogRoutes.productDetails, { query: { id: p.id } });
     expect(page.statusCode, page.body).toBe(200);
@@ -355,7 +392,8 @@ describe('owners and downloads', () => {
     expect(found.json().sales.map((s: { id: string }) => s.id)).toEqual([buyer.purchaseId]);
 
     const counted = await t.call(r.vendorDelivery, { token, params: { productId: p.id } });
-    expect(counted.json().delivery.versions[0].downloads).toBe(1);
+    // Two whole downloads; the resumed parts and the refused range count nothing.
+    expect(counted.json().delivery.versions[0].downloads).toBe(2);
 
     // Another buyer, and a stranger, find nothing.
     const stranger = await createBuyer(t);
@@ -381,6 +419,13 @@ describe('owners and downloads', () => {
     const ok = await t.app.inject(url);
     expect(ok.statusCode).toBe(200);
     expect(ok.rawPayload.equals(ex5)).toBe(true);
+    // A file that is not traced resumes from storage's own range.
+    const part = await t.app.inject({
+      url,
+      headers: { range: 'bytes=2-5', 'if-range': ok.headers.etag as string },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload.equals(ex5.subarray(2, 6))).toBe(true);
     const tampered = url.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
     const refusedT = await t.app.inject(tampered);
     expect(refusedT.statusCode).toBe(403);

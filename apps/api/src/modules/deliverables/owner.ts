@@ -17,6 +17,7 @@ import type { FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { attachmentDisposition } from '../../integrations/storage/port.ts';
+import { byteRange, sendPart, unsatisfiable } from '../../platform/byte-range.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { productBasics } from '../catalog/index.ts';
@@ -213,6 +214,7 @@ export async function serveDownload(
   deps: AppDeps,
   versionId: string,
   query: Record<string, unknown>,
+  headers: { range?: string; 'if-range'?: string },
   reply: FastifyReply,
 ) {
   const claim = readDownload(deps.config.STORAGE_SECRET, versionId, query);
@@ -223,12 +225,9 @@ export async function serveDownload(
   const { product, grant } = await loadOwned(deps, claim.userId, found.productId);
   const version = await offeredVersion(deps, grant, found.productId, found.id);
   await deps.limiter.consume([{ rule: rules.downloadUser, key: claim.userId }]);
-  await countDownload(deps, claim.userId, version.id);
-  void reply
-    .header('content-type', 'application/octet-stream')
-    .header('content-disposition', attachmentDisposition(version.fileName!))
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'private, no-store');
+  // One link always serves the same bytes (the traced text is dated when the link was made), so a
+  // broken download resumes with `Range` and `If-Range` while the link lasts.
+  const madeAt = new Date((claim.exp - DOWNLOAD_LINK_SECONDS) * 1000);
   const traced =
     version.zipDirOffset !== null && /\.zip$/i.test(version.fileName ?? '')
       ? tracedZip(
@@ -242,14 +241,31 @@ export async function serveDownload(
             product: product.title,
             version: version.version,
             platform: deliverablePlatformLabels[version.platform],
-            at: new Date(),
+            at: madeAt,
           }),
-          new Date(),
+          madeAt,
         )
       : null;
-  if (traced) return reply.header('content-length', traced.length).send(traced.stream());
-  const body = await deps.storage.getStream(version.storageKey!);
-  return reply.header('content-length', version.sizeBytes!).send(body);
+  const size = traced ? traced.length : version.sizeBytes!;
+  const etag = traced ? `"${version.id}-${claim.exp}"` : `"${version.id}"`;
+  const range = byteRange(headers, size, { etag });
+  // A download counts once, at its first byte: resuming it is not another download.
+  if (range.kind === 'whole' || (range.kind === 'part' && range.start === 0))
+    await countDownload(deps, claim.userId, version.id);
+  void reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', attachmentDisposition(version.fileName!))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .header('accept-ranges', 'bytes')
+    .header('etag', etag);
+  if (range.kind === 'unsatisfiable') return unsatisfiable(reply, size);
+  const part = range.kind === 'part' ? range : undefined;
+  const body = traced
+    ? traced.stream(part)
+    : await deps.storage.getStream(version.storageKey!, part);
+  if (part) return sendPart(reply, part, size, body);
+  return reply.header('content-length', size).send(body);
 }
 
 export async function unsubscribe(deps: AppDeps, token: string) {

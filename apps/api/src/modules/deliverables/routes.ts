@@ -32,7 +32,7 @@ export async function deliverablesModule(
   app.get<{ Params: { versionId: string }; Querystring: Record<string, unknown> }>(
     owner.DOWNLOAD_ROUTE,
     { schema: { hide: true } },
-    (req, reply) => owner.serveDownload(deps, req.params.versionId, req.query, reply),
+    (req, reply) => owner.serveDownload(deps, req.params.versionId, req.query, req.headers, reply),
   );
 
   const vendorRoute = vendorRoutes(app, VENDORS_ONLY);

@@ -155,7 +155,8 @@ function dosTime(at: Date): { time: number; date: number } {
 export interface TracedZip {
   /** The whole download's length (Content-Length). */
   length: number;
-  stream(): Readable;
+  /** The bytes from `range.start` to `range.end` (inclusive), else all of them. */
+  stream(range?: { start: number; end: number }): Readable;
 }
 
 /**
@@ -211,20 +212,34 @@ export function tracedZip(
   end.writeUInt32LE(dir.size + record.length, 12);
   end.writeUInt32LE(dir.offset + added, 16);
   const length = dir.offset + added + dir.size + record.length + EOCD_BYTES;
-  async function* parts(): AsyncGenerator<Buffer> {
-    if (dir.offset > 0)
-      for await (const chunk of await storage.getStream(key, { start: 0, end: dir.offset - 1 }))
-        yield chunk as Buffer;
-    yield local;
-    yield data;
-    if (dir.size > 0)
-      for await (const chunk of await storage.getStream(key, {
-        start: dir.offset,
-        end: dir.offset + dir.size - 1,
-      }))
-        yield chunk as Buffer;
-    yield record;
-    yield end;
+  // The download in order: stored bytes (a range of the vendor's file) or bytes made here.
+  const segments: Array<Buffer | { from: number; size: number }> = [
+    { from: 0, size: dir.offset },
+    local,
+    data,
+    { from: dir.offset, size: dir.size },
+    record,
+    end,
+  ];
+  async function* parts(first: number, last: number): AsyncGenerator<Buffer> {
+    let at = 0;
+    for (const segment of segments) {
+      const size = Buffer.isBuffer(segment) ? segment.length : segment.size;
+      const lo = Math.max(first, at);
+      const hi = Math.min(last, at + size - 1);
+      if (lo <= hi) {
+        if (Buffer.isBuffer(segment)) yield segment.subarray(lo - at, hi - at + 1);
+        else {
+          const range = { start: segment.from + lo - at, end: segment.from + hi - at };
+          for await (const chunk of await storage.getStream(key, range)) yield chunk as Buffer;
+        }
+      }
+      at += size;
+    }
   }
-  return { length, stream: () => Readable.from(parts(), { objectMode: false }) };
+  return {
+    length,
+    stream: (range) =>
+      Readable.from(parts(range?.start ?? 0, range?.end ?? length - 1), { objectMode: false }),
+  };
 }
