@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
 import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
@@ -110,11 +111,25 @@ test.describe.serial('every purchase delivers', () => {
       timeout: SLOW,
     });
     await addVersion(vendor, '1.0', V1, 'First release: three sessions.');
+    const guide = vendor.getByRole('textbox', { name: 'Set-up guide' });
+    await guide.fill(
+      `## Install\n\nCopy **${V1.name}** into MQL5/Indicators, then load it on a chart ${RUN}.`,
+    );
+    // A screenshot for the guide: uploaded, added as Markdown, described by the vendor.
+    const shot = await sharp({
+      create: { width: 800, height: 450, channels: 3, background: '#1e2433' },
+    })
+      .png()
+      .toBuffer();
     await vendor
-      .getByRole('textbox', { name: 'Set-up guide' })
-      .fill(
-        `## Install\n\nCopy **${V1.name}** into MQL5/Indicators, then load it on a chart ${RUN}.`,
-      );
+      .getByLabel('Add a picture to the guide')
+      .setInputFiles({ name: 'inputs.png', mimeType: 'image/png', buffer: shot });
+    await expect(guide).toHaveValue(/!\[Describe what this picture shows\]\(\S+\)\n$/, {
+      timeout: SLOW,
+    });
+    await guide.fill(
+      (await guide.inputValue()).replace('Describe what this picture shows', 'Inputs tab'),
+    );
     await vendor.getByLabel('Updates buyers get').selectOption('lifetime');
     await vendor.getByRole('button', { name: 'Save guide and updates' }).click();
     await expect(vendor.getByText('Delivery settings saved.').first()).toBeVisible({
@@ -155,6 +170,11 @@ test.describe.serial('every purchase delivers', () => {
     await expect(buyer.getByTestId('release-notes').first()).toContainText('three sessions');
     await expect(buyer.getByTestId('setup-guide')).toContainText(`then load it on a chart ${RUN}`);
     await expect(buyer.getByTestId('setup-guide').locator('h2')).toHaveText('Install');
+    const picture = buyer.getByTestId('setup-guide').getByRole('img', { name: 'Inputs tab' });
+    await expect(picture).toBeVisible();
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBe(800);
     expect(await a11yViolations(buyer)).toEqual([]);
 
     // The library with its downloads open, at 390 px.

@@ -210,6 +210,23 @@ export const deliverablesRoutes = {
     body: deliverySettingsBody,
     response: z.object({ delivery: vendorDelivery, message: z.string() }),
   }),
+  addGuideImage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/vendor/products/{productId}/guide/images',
+    auth: 'bearer',
+    summary:
+      "Adds a picture for the product's set-up guide (multipart field `file`: PNG, JPEG or WebP up to 2 MB, decoded and stored cleaned) and answers the Markdown that shows it. The guide shows only its own product's pictures.",
+    tags: ['vendor'],
+    status: 201,
+    multipart: true,
+    params: productIdParams,
+    response: z.object({
+      url: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      markdown: z.string(),
+    }),
+  }),
   uploadDeliverable: defineRoute({
     method: 'POST',
     path: '/api/v1/vendor/products/{productId}/versions',

@@ -69,6 +69,13 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     auth: 'bearer',
     status: 200,
   },
+  addGuideImage: {
+    method: 'POST',
+    path: '/api/v1/vendor/products/{productId}/guide/images',
+    auth: 'bearer',
+    status: 201,
+    multipart: true,
+  },
   uploadDeliverable: {
     method: 'POST',
     path: '/api/v1/vendor/products/{productId}/versions',

@@ -98,6 +98,10 @@ export const deliverableMessages = {
   published: 'Version published. Owners who get updates have been told by e-mail.',
   madeCurrent: 'That version is now the one buyers download.',
   saved: 'Delivery settings saved.',
+  /** The alt text a new guide picture starts with, for the vendor to replace with what it shows. */
+  guideImageAlt: 'Describe what this picture shows',
+  guideImageAdded:
+    'Picture added at the end of the guide. Describe it in the brackets, move it where it belongs, then save.',
   linkExpired: 'That download link has expired. Start the download again from your library.',
   /** Reasons a buyer cannot download, shown with the 403. */
   ended: {

@@ -76,6 +76,25 @@ describe('renderMarkdown (CommonMark, sanitised)', () => {
     expect(out).toContain('chart');
   });
 
+  it('shows only the pictures the caller allows; any other stays its alt text', () => {
+    const own = (src: string) => src.startsWith('/files/public/guides/prd_1/');
+    const out = renderMarkdown(
+      '![Chart *settings*](/files/public/guides/prd_1/ab/1200.jpg)\n\n' +
+        '![tracker](https://evil.example/t.gif)\n\n![other](/files/public/guides/prd_2/x.jpg)\n\n' +
+        '![x" onerror="alert(1)](/files/public/guides/prd_1/y.jpg)',
+      { image: own },
+    );
+    expect(out).toContain(
+      '<img src="/files/public/guides/prd_1/ab/1200.jpg" alt="Chart settings" loading="lazy" decoding="async" />',
+    );
+    expect(out.match(/<img/g)).toHaveLength(2);
+    expect(out).not.toContain('evil.example');
+    expect(out).not.toContain('prd_2');
+    expect(out).toContain('tracker');
+    expect(out).toContain('alt="x&quot; onerror=&quot;alert(1)"');
+    expect(out).not.toMatch(/ onerror="/);
+  });
+
   it('is empty for blank text', () => {
     expect(renderMarkdown('  \n ')).toBe('');
   });

@@ -11,6 +11,7 @@ import {
   type VendorDelivery,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
@@ -265,6 +266,74 @@ describe('vendor uploads', () => {
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe(m.fileOnly);
+  });
+});
+
+describe('set-up guide pictures', () => {
+  const picture = () =>
+    sharp({ create: { width: 1600, height: 900, channels: 3, background: '#131722' } })
+      .png()
+      .toBuffer();
+  const addPicture = (productId: string, data: Buffer, as = token) => {
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'settings.png', type: 'image/png', data },
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1/vendor/products/${productId}/guide/images`,
+      payload: body,
+      headers: { authorization: `Bearer ${as}`, 'content-type': contentType },
+    });
+  };
+
+  it('a picture becomes Markdown the guide shows to owners; other pictures stay text', async () => {
+    const p = await newProduct('Guide pictures');
+    const added = await addPicture(p.id, await picture());
+    expect(added.statusCode, added.body).toBe(201);
+    const { url, width, height, markdown } = added.json();
+    // Cleaned and bounded by the picture pipeline; the address is the product's own.
+    expect([width, height]).toEqual([1200, 675]);
+    expect(url).toContain(`/public/guides/${p.id}/`);
+    expect(markdown).toBe(`![${m.guideImageAlt}](${url})`);
+    expect((await t.app.inject(url)).statusCode).toBe(200);
+
+    // Another product's picture and a third party's stay their alt text.
+    const otherProduct = await newProduct('Other guide');
+    const theirs = (await addPicture(otherProduct.id, await picture())).json().url as string;
+    const guide = `## Install\n\n${markdown.replace(m.guideImageAlt, 'Inputs tab')}\n\n![tracker](https://evil.example/t.gif)\n\n![elsewhere](${theirs})`;
+    const saved = await t.call(r.saveDeliverySettings, {
+      token,
+      params: { productId: p.id },
+      body: { guide, updatePolicy: 'lifetime' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const { versionId } = await uploaded(
+      p.id,
+      { name: 'a.ex5', data: ex5 },
+      { platform: 'mt5', version: '1' },
+    );
+    await publish(p.id, versionId);
+    const buyer = await buyPaidProduct(t, vendor.vendorUrl, p.priceId);
+    const html = (await owned(buyer, p.id)).guide!.html;
+    expect(html).toContain(`<img src="${url}" alt="Inputs tab"`);
+    expect(html.match(/<img/g)).toHaveLength(1);
+    expect(html).not.toContain('evil.example');
+    expect(html).toContain('tracker');
+    expect(html).toContain('elsewhere');
+  });
+
+  it('refuses another vendor, a buyer, a file that is not a picture, and a damaged one', async () => {
+    const p = await newProduct('Guide refusals');
+    const png = await picture();
+    expect((await addPicture(other.productId, png)).statusCode).toBe(404);
+    const buyer = await createBuyer(t);
+    expect((await addPicture(p.id, png, buyer.token)).statusCode).toBe(403);
+    const notPicture = await addPicture(p.id, ex5);
+    expect(notPicture.statusCode).toBe(415);
+    expect(notPicture.json().fields.file).toBeTruthy();
+    const cut = await addPicture(p.id, png.subarray(0, png.length - 40));
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().code).toBe('validation_failed');
   });
 });
 

@@ -25,6 +25,7 @@ import { contactsOf } from '../users/index.ts';
 import { covers, grantOf, type Grant } from './grant.ts';
 import * as repo from './repository.ts';
 import { readDownload, readUnsubscribe, signDownload } from './tokens.ts';
+import { isGuideImage } from './vendor.ts';
 import { tracedZip } from './zip.ts';
 
 /** What the wiring gives this module of the licences module (which builds on this one). */
@@ -120,7 +121,7 @@ export async function ownedDelivery(
     platforms,
     guide: settings.guide
       ? {
-          html: renderMarkdown(settings.guide),
+          html: renderMarkdown(settings.guide, { image: isGuideImage(deps, product.id) }),
           updatedAt: (settings.guideUpdatedAt ?? new Date(0)).toISOString(),
         }
       : null,

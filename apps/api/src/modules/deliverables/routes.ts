@@ -4,6 +4,7 @@ import {
   deliverablesRoutes as r,
 } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { fileUpload } from '../../platform/multipart.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import { vendorRoutes } from '../catalog/index.ts';
@@ -43,6 +44,12 @@ export async function deliverablesModule(
     delivery: await vendor.saveSettings(deps, vendorId, params.productId, body),
     message: deliverableMessages.saved,
   }));
+  vendorRoute(
+    r.addGuideImage,
+    ({ params, auth, vendorId, req }) =>
+      vendor.addGuideImage(deps, auth.sub, vendorId, params.productId, imageUpload(req)),
+    { bodyLimit: IMAGE_BODY_LIMIT, upload: true },
+  );
   vendorRoute(
     r.uploadDeliverable,
     ({ params, query, auth, vendorId, req }) =>

@@ -15,6 +15,8 @@ import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
+import { readImage, storeUpload } from '../../platform/image-upload.ts';
+import { imageFileUrl, presentImage } from '../../platform/images.ts';
 import type { FileReader } from '../../platform/multipart.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { uploadFile, type StoredFile } from '../../platform/uploads.ts';
@@ -248,4 +250,40 @@ export async function deleteDraft(
   });
   if (key) await deps.storage.delete(key);
   return { delivery: await vendorDeliveryView(deps.database.db, productId) };
+}
+
+/** Where a product's guide pictures are stored; the guide shows pictures from here only. */
+const guideImagePrefix = (productId: string) => `public/guides/${productId}`;
+
+/** Whether `src` is one of the product's own guide pictures (what its guide may show). */
+export function isGuideImage(deps: AppDeps, productId: string): (src: string) => boolean {
+  const base = `${deps.storage.publicUrl(guideImagePrefix(productId))}/`;
+  return (src) => src.startsWith(base) && !src.includes('..');
+}
+
+/**
+ * A picture for the vendor's own product's guide, through the picture pipeline (decoded whole,
+ * cleaned, at most 1 200 px), answered as the Markdown that shows it.
+ */
+export async function addGuideImage(
+  deps: AppDeps,
+  userId: string,
+  vendorId: string,
+  productId: string,
+  read: FileReader,
+) {
+  await ownProduct(deps, vendorId, productId);
+  const bytes = await readImage(deps, userId, 'catalogue', read);
+  const ref = await storeUpload(deps, bytes, guideImagePrefix(productId), {
+    fit: 'inside',
+    max: 1200,
+  });
+  const image = presentImage(deps.storage, ref)!;
+  const url = imageFileUrl(deps.storage, ref)!;
+  return {
+    url,
+    width: image.width,
+    height: image.height,
+    markdown: `![${m.guideImageAlt}](${url})`,
+  };
 }

@@ -1,5 +1,5 @@
 // A Markdown text area with a preview rendered as the public pages render it (products, bundles).
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { MarkdownPreview } from './markdown-preview.tsx';
 
 export const fieldBox =
@@ -19,11 +19,17 @@ export function MarkdownField({
   value,
   onChange,
   error,
+  image,
+  children,
 }: {
   label?: string;
   value: string;
   onChange: (v: string) => void;
   error?: string | undefined;
+  /** Which pictures the preview shows (none by default, as on the public pages). */
+  image?: ((src: string) => boolean) | undefined;
+  /** Shown under the hint (e.g. a picture upload). */
+  children?: ReactNode;
 }) {
   const id = useId();
   const [tab, setTab] = useState<'write' | 'preview'>('write');
@@ -73,7 +79,7 @@ export function MarkdownField({
           className="min-h-40 rounded-lg border border-ink-700 bg-ink-950 p-4"
         >
           {value.trim() ? (
-            <MarkdownPreview source={value} />
+            <MarkdownPreview source={value} image={image} />
           ) : (
             <p className="text-slate-400">Nothing to preview yet.</p>
           )}
@@ -83,6 +89,7 @@ export function MarkdownField({
         Markdown: ## headings, **bold**, *italic*, - lists and [links](https://…).
       </p>
       <FieldError id={`${id}-e`} message={error} />
+      {children}
     </div>
   );
 }

@@ -3,10 +3,17 @@
 import { useEffect, useState } from 'react';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 
-type Render = (source: string) => string;
+type Render = (source: string, options?: { image?: (src: string) => boolean }) => string;
 let loaded: Render | null = null;
 
-export function MarkdownPreview({ source }: { source: string }) {
+/** `image` says which pictures show, as the API decides for the page (a guide's own uploads). */
+export function MarkdownPreview({
+  source,
+  image,
+}: {
+  source: string;
+  image?: ((src: string) => boolean) | undefined;
+}) {
   const [render, setRender] = useState<Render | null>(() => loaded);
   useEffect(() => {
     if (render) return;
@@ -25,5 +32,5 @@ export function MarkdownPreview({ source }: { source: string }) {
         Loading the preview…
       </p>
     );
-  return <MarkdownHtml html={render(source)} testId="markdown-preview" />;
+  return <MarkdownHtml html={render(source, { image })} testId="markdown-preview" />;
 }

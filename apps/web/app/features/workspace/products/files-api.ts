@@ -56,6 +56,32 @@ export const uploadDeliverable = requestThunk<DeliverableUpload, DeliveryChange>
     ),
 );
 
+export interface GuideImageUpload {
+  productId: string;
+  file: File;
+  onProgress?: (share: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface GuideImage {
+  url: string;
+  width: number;
+  height: number;
+  markdown: string;
+}
+
+/** A picture for the set-up guide; answers the Markdown that shows it. */
+export const addGuideImage = requestThunk<GuideImageUpload, GuideImage>(
+  'vendorDelivery/guideImage',
+  ({ productId, file, onProgress, signal }, extra) =>
+    uploadTo<GuideImage>(
+      extra,
+      vendorEndpoints.addGuideImage,
+      { productId },
+      { file, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
+    ),
+);
+
 /** A link as a draft version (thinkorswim shares studies as links). */
 export const addDeliverableLink = requestThunk<
   { productId: string; platform: DeliverablePlatform; version: string; url: string },

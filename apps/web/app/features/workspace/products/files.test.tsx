@@ -314,4 +314,25 @@ describe('Files and guide', () => {
       { guide: '## Install', updatePolicy: 'year' },
     ]);
   });
+
+  it('adds a picture to the end of the guide as Markdown, shown in the preview; not a picture is refused', async () => {
+    setup(delivery([], { guide: '## Install' }));
+    const ui = userEvent.setup({ applyAccept: false });
+    const input = await screen.findByLabelText('Add a picture to the guide');
+    await ui.upload(input, new File(['x'], 'notes.txt', { type: 'text/plain' }));
+    expect(await screen.findByText(/Upload a PNG, JPEG or WebP image/)).toBeTruthy();
+    expect(FakeXhr.last).toBeNull();
+    await ui.upload(input, new File([new Uint8Array(10)], 'inputs.png', { type: 'image/png' }));
+    const xhr = FakeXhr.last!;
+    expect(xhr.url).toContain(`${BASE}/guide/images`);
+    const url = '/files/public/guides/prd_1/abc/1200.jpg';
+    xhr.answer(201, { url, width: 1200, height: 675, markdown: `![${m.guideImageAlt}](${url})` });
+    const text = screen.getByRole('textbox', { name: 'Set-up guide' }) as HTMLTextAreaElement;
+    await waitFor(() => expect(text.value).toBe(`## Install\n\n![${m.guideImageAlt}](${url})\n`));
+    expect(await screen.findByText(m.guideImageAdded)).toBeTruthy();
+    await ui.click(screen.getByRole('tab', { name: 'Preview' }));
+    const img = (await screen.findByTestId('markdown-preview')).querySelector('img');
+    expect(img?.getAttribute('src')).toBe(url);
+    expect(img?.getAttribute('alt')).toBe(m.guideImageAlt);
+  });
 });

@@ -9,6 +9,8 @@ import {
   deliverableExtensions,
   deliverableVersionPattern,
   linkPlatforms,
+  AVATAR_MAX_BYTES,
+  usersMessages,
   updatePolicies,
   updatePolicyLabels,
   type DeliverablePlatform,
@@ -27,6 +29,7 @@ import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
   addDeliverableLink,
+  addGuideImage,
   deleteDeliverableDraft,
   fetchVendorDelivery,
   makeDeliverableCurrent,
@@ -402,6 +405,38 @@ function NewVersion({
   );
 }
 
+/** A picture for the guide: uploaded at once, then added to the text as Markdown to describe. */
+function GuidePicture({
+  productId,
+  onAdded,
+}: {
+  productId: string;
+  onAdded: (markdown: string) => void;
+}) {
+  const upload = useAction(addGuideImage);
+  const check = (file: File) =>
+    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
+      ? usersMessages.imageType
+      : file.size > AVATAR_MAX_BYTES
+        ? usersMessages.imageTooLarge
+        : null;
+  return (
+    <UploadControl
+      label="Add a picture to the guide"
+      accept="image/png,image/jpeg,image/webp"
+      hint="A screenshot of a setting or a chart: PNG, JPEG or WebP, up to 2 MB. Only owners see the guide."
+      check={check}
+      upload={async (run) => {
+        const added = await upload.run({ productId, ...run });
+        if (added) onAdded(added.markdown);
+        return Boolean(added);
+      }}
+      error={upload.error}
+      doneText={(file) => `${file.name} added to the guide.`}
+    />
+  );
+}
+
 function GuideAndPolicy({
   delivery,
   onChange,
@@ -437,7 +472,21 @@ function GuideAndPolicy({
       <h3 id={`${id}-t`} className="font-semibold text-white">
         Set-up guide and updates
       </h3>
-      <MarkdownField label="Set-up guide" value={guide} onChange={setGuide} error={fields.guide} />
+      <MarkdownField
+        label="Set-up guide"
+        value={guide}
+        onChange={setGuide}
+        error={fields.guide}
+        image={(src) => src.includes(`/public/guides/${delivery.productId}/`)}
+      >
+        <GuidePicture
+          productId={delivery.productId}
+          onAdded={(markdown) => {
+            setGuide((g) => `${g.trimEnd() ? `${g.trimEnd()}\n\n` : ''}${markdown}\n`);
+            toast(m.guideImageAdded);
+          }}
+        />
+      </MarkdownField>
       <div className="flex flex-col gap-1.5">
         <label htmlFor={`${id}-u`} className="text-sm font-medium text-slate-200">
           Updates buyers get
