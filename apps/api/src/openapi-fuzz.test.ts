@@ -157,8 +157,9 @@ beforeAll(async () => {
     product: [product.id],
     state: states,
     text: ['Clean signals on the hourly chart, no repainting.'],
-    // A thinkorswim shared-item link, so a clean link version reaches its service.
-    url: ['https://tos.mx/fuzz123'],
+    // A thinkorswim shared-item link, so a clean link version reaches its service; a public
+    // address written as one, so a webhook endpoint passes its check with no DNS (CI has none).
+    url: ['https://tos.mx/fuzz123', 'https://1.1.1.1/fuzz-hook'],
     // A real new-version unsubscribe link's token, so a clean call reaches the opt-out.
     token: [signUnsubscribe(t.config.STORAGE_SECRET, user.id, product.id)],
   });
