@@ -30,6 +30,7 @@ describe('module jobs on pg-boss', () => {
         endLapsedSubscriptions: async () => 0,
         retryPayments: async () => ({ refunds: 0, events: 0 }),
         savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
+        sweepEndedSessions: async () => ({}),
         log: quiet,
         handlers: {
           [name]: async ({ n }) => {

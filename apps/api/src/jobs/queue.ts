@@ -36,6 +36,8 @@ export const queues = {
   deliverablesVersionMail: 'deliverables.version-mail',
   /** Outbound webhooks (ADR 057): woken after a queueing commit, and swept every minute. */
   webhooksDeliver: 'webhooks.deliver',
+  /** Daily: rows of ended sign-ins (refresh-token families, e-mail codes, session denials). */
+  authSweep: 'auth.sweep',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

@@ -3,6 +3,7 @@ import type { Mailer } from '../integrations/mail/mailer.ts';
 import type { AppDeps } from '../deps.ts';
 import { jobHandlers } from './handlers.ts';
 import { retryPayouts } from '../modules/affiliates/index.ts';
+import { sweepEndedSessions } from '../modules/auth/index.ts';
 import { runSavedSearchAlerts } from '../modules/membership/index.ts';
 import {
   endLapsedSubscriptions,
@@ -22,6 +23,8 @@ export interface WorkerDeps {
   retryPayments: () => Promise<{ refunds: number; events: number; payouts?: number }>;
   /** Matches new products against members' saved searches and mails them. */
   savedSearchAlerts: () => Promise<{ matched: number; mailed: number }>;
+  /** Deletes rows of ended sign-ins; returns how many of each. */
+  sweepEndedSessions: () => Promise<Record<string, number>>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** When every bound Discord server is compared with the entitlements (ADR 031). */
   reconcileCron?: string;
@@ -39,6 +42,7 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
   return {
     mailer: app.mailer,
     expireCheckouts: () => expireCheckouts(app.database.db),
+    sweepEndedSessions: () => sweepEndedSessions(app.database.db),
     endLapsedSubscriptions: () => endLapsedSubscriptions(app),
     retryPayments: async () => ({
       refunds: (await processAutoRefunds(app)) + (await retryVendorRefunds(app)),
@@ -91,6 +95,11 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
     if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');
   });
   await boss.schedule(queues.savedSearchAlerts, '*/5 * * * *');
+  await boss.work(queues.authSweep, { pollingIntervalSeconds: 60 }, async () => {
+    const done = await deps.sweepEndedSessions();
+    if (Object.values(done).some(Boolean)) deps.log.info(done, 'swept ended sign-ins');
+  });
+  await boss.schedule(queues.authSweep, '17 3 * * *');
   await boss.schedule(queues.accessReconcile, deps.reconcileCron ?? '0 * * * *');
   await boss.schedule(queues.tradingviewReminders, deps.tradingviewReminderCron ?? '*/15 * * * *');
   for (const [name, handler] of Object.entries(deps.handlers)) {

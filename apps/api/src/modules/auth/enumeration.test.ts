@@ -286,6 +286,7 @@ describe('with the pg-boss queue, as npm start and npm run worker run it', () =>
         endLapsedSubscriptions: async () => 0,
         retryPayments: async () => ({ refunds: 0, events: 0 }),
         savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
+        sweepEndedSessions: async () => ({}),
         log: quiet,
         handlers: jobHandlers(deps),
       });
