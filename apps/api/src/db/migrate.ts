@@ -15,7 +15,7 @@ export const migrationsFolder = path.join(
  * only one), lets one apply them while the others wait and then find nothing to do.
  */
 export async function runMigrations(db: Db): Promise<void> {
-  const pool = db.$client as unknown;
+  const pool = (db as unknown as { $client?: unknown }).$client;
   if (!(pool instanceof pg.Pool)) return migrate(db, { migrationsFolder });
   const lock = new pg.Client(pool.options);
   lock.on('error', () => undefined);
