@@ -29,6 +29,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import sharp from 'sharp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = process.argv.includes('--bench');
@@ -296,7 +297,6 @@ pool_mode = session
 default_pool_size = ${poolSize}
 max_client_conn = 400
 ignore_startup_parameters = extra_float_digits,options
-logfile = ${path.join(work, 'pgbouncer.log')}
 `,
   );
   startIn('pgbouncer', 'bouncer', ['pgbouncer', ini], { as: 'postgres' });
@@ -814,6 +814,36 @@ async function main(): Promise<void> {
     editMs = Math.max(...shown) - savedAt;
   }
   check(editMs < 1000, `a vendor edit shows on both nodes' pages within a second (${editMs} ms)`);
+
+  // A picture uploaded through one node is served by the other (shared storage and STORAGE_SECRET).
+  let pictureOnOther = 0;
+  if (target && vendorToken) {
+    const png = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: '#224466' },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cluster.png');
+    const uploaded = await fetch(`${nodeUrl('web1')}/api/v1/vendor/products/${target.id}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${vendorToken}` },
+      body: form,
+    });
+    const images = uploaded.ok
+      ? ((await uploaded.json()) as { product: { images: string[] } }).product.images
+      : [];
+    const url = images.at(-1);
+    if (url) {
+      const res = await get(`${nodeUrl('web2')}${new URL(url, PUBLIC).pathname}`, undefined, '*/*');
+      pictureOnOther = res.status;
+      await res.arrayBuffer();
+    } else console.log(`  picture upload answered ${uploaded.status}`);
+  }
+  check(
+    pictureOnOther === 200,
+    `a picture uploaded through web1 is served by web2 (${pictureOnOther})`,
+  );
 
   // Figures.
   const during = outcomes.filter((o) => o.at >= killedAt && o.at <= backAt);
