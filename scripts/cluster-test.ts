@@ -588,6 +588,18 @@ async function main(): Promise<void> {
   say('two web nodes, the worker and HAProxy up');
 
   const cat = await catalogue();
+  // Transactions the replica served: the anonymous catalogue reads routed there (ADR 061).
+  const replicaUrl = `postgres://postgres@${hosts.pg2}:5432/postgres`;
+  const replicaXacts = async () =>
+    Number(
+      (
+        await query<{ n: string }>(
+          replicaUrl,
+          `select xact_commit + xact_rollback as n from pg_stat_database where datname = 'postgres'`,
+        )
+      )[0]!.n,
+    );
+  const xactsBefore = await replicaXacts();
   let stopped = false;
   const stop = () => stopped;
   const LOAD_MS = 24_000;
@@ -843,6 +855,17 @@ async function main(): Promise<void> {
   check(
     pictureOnOther === 200,
     `a picture uploaded through web1 is served by web2 (${pictureOnOther})`,
+  );
+
+  // PostgreSQL flushes these counters within a second of a transaction's end.
+  await pause(1_200);
+  const servedByReplica = (await replicaXacts()) - xactsBefore;
+  const anonymousReads = outcomes.filter(
+    (o) => ['page', 'details', 'search', 'search-page'].includes(o.what) && o.status === 200,
+  ).length;
+  check(
+    servedByReplica > anonymousReads / 2,
+    `anonymous catalogue reads answered by the replica (${servedByReplica} replica transactions for ${anonymousReads} anonymous reads, caches included)`,
   );
 
   // Figures.
