@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, SHARED_SECRETS } from './config.ts';
 import { checkStorage } from './deps.ts';
 import { publicOrigin } from './platform/origin.ts';
 import { productionEnv } from '../test/production-env.ts';
@@ -139,6 +139,45 @@ describe('secrets (ADR 049)', () => {
         CODE_SECRET: 'n4bQgYhMLSqzRnLGe3kjV1tD8d3kR0m2uFp7XwIvC5o=',
       }),
     ).toEqual([]);
+  });
+});
+
+describe('secrets every node shares (issue 32)', () => {
+  it('refuses a production node started without any of them, naming each', () => {
+    expect([...SHARED_SECRETS]).toEqual(['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET']);
+    for (const name of SHARED_SECRETS) {
+      const { [name]: _, ...without } = production();
+      expect(problems(without), name).toEqual([
+        `${name}: required in production (every node shares it; see SHARED_SECRETS in config.ts)`,
+      ]);
+    }
+  });
+
+  it('refuses a sandbox node on a database server without them, rather than minting its own', () => {
+    const node = { DATA_DIR: dataDir(), APP_ENV: 'sandbox', DATABASE_URL: 'postgres://db/x' };
+    expect(problems(node)).toEqual(
+      SHARED_SECRETS.map(
+        (n) =>
+          `${n}: required with DATABASE_URL outside local (every node shares it; see SHARED_SECRETS in config.ts)`,
+      ),
+    );
+    const given = Object.fromEntries(SHARED_SECRETS.map((n) => [n, productionEnv[n]]));
+    expect(problems({ ...node, ...given })).toEqual([]);
+    // One machine's local run still keeps generated ones in DATA_DIR.
+    expect(problems({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://db/x' })).toEqual([]);
+  });
+
+  it('takes DATABASE_READ_URL only beside DATABASE_URL', () => {
+    expect(problems({ DATA_DIR: dataDir(), DATABASE_READ_URL: 'postgres://replica/x' })).toEqual([
+      'DATABASE_READ_URL: needs DATABASE_URL (the primary every write goes to)',
+    ]);
+    const config = loadConfig({ ...production(), DATABASE_READ_URL: 'postgres://replica/x' });
+    expect(config.DATABASE_READ_URL).toBe('postgres://replica/x');
+    expect([
+      config.DATABASE_POOL_SIZE,
+      config.DATABASE_READ_POOL_SIZE,
+      config.JOBS_POOL_SIZE,
+    ]).toEqual([10, 10, 4]);
   });
 });
 

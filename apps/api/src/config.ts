@@ -94,6 +94,20 @@ const envSchema = z.object({
    */
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.url().optional(),
+  /**
+   * A streaming replica (or a PgBouncer pool in front of replicas) for public catalogue reads
+   * (ADR 061). Unset: every read goes to DATABASE_URL.
+   */
+  DATABASE_READ_URL: z.url().optional(),
+  /**
+   * Connections of this node's pool to DATABASE_URL. With PgBouncer in front, its pool must hold
+   * every node's DATABASE_POOL_SIZE + JOBS_POOL_SIZE at once, or requests wait and answer 503.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /** Connections of this node's pool to DATABASE_READ_URL. */
+  DATABASE_READ_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /** Connections of this node's job queue (pg-boss) to DATABASE_URL. */
+  JOBS_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
   DATA_DIR: z.string().default('./.data'),
   REDIS_URL: z.url().optional(),
   /** How long a rate-limit count waits on Redis before this node counts in memory (ADR 050). */
@@ -302,7 +316,14 @@ export class ConfigError extends Error {
   }
 }
 
-const secretNames = ['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET'] as const;
+/**
+ * Every secret the nodes of one installation must share (web nodes and workers alike): sessions
+ * signed on one node are checked on another, cursors and sealed values cross nodes, signed file URLs
+ * are served by any node, and the Stripe sandbox's keys derive from CODE_SECRET. A node sharing a
+ * database with others must be given them: one that minted its own would sign what no other accepts.
+ */
+export const SHARED_SECRETS = ['JWT_SECRET', 'CODE_SECRET', 'STORAGE_SECRET'] as const;
+const secretNames = SHARED_SECRETS;
 
 /** Reads `.env` from the working directory when present (variables already set win). */
 export function loadDotEnv(file = '.env'): void {
@@ -330,7 +351,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (cfg.APP_ENV === 'production') {
     for (const name of secretNames)
-      if (!cfg[name]) problems.push(`${name}: required in production`);
+      if (!cfg[name])
+        problems.push(
+          `${name}: required in production (every node shares it; see SHARED_SECRETS in config.ts)`,
+        );
     if (!cfg.DATABASE_URL) problems.push('DATABASE_URL: required in production');
     if (!cfg.PUBLIC_URL)
       problems.push(
@@ -346,6 +370,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cfg.DISCORD_WEB_URL && trimUrl(cfg.DISCORD_WEB_URL) !== DISCORD_WEB)
       problems.push(`DISCORD_WEB_URL: must be ${DISCORD_WEB} in production`);
   }
+  // A sandbox on a database server is one node of possibly many: it joins with the shared secrets
+  // rather than minting its own into DATA_DIR (a local run on one machine still may).
+  if (cfg.APP_ENV === 'sandbox' && cfg.DATABASE_URL)
+    for (const name of secretNames)
+      if (!cfg[name])
+        problems.push(
+          `${name}: required with DATABASE_URL outside local (every node shares it; see SHARED_SECRETS in config.ts)`,
+        );
+  if (cfg.DATABASE_READ_URL && !cfg.DATABASE_URL)
+    problems.push('DATABASE_READ_URL: needs DATABASE_URL (the primary every write goes to)');
   if (cfg.APP_ENV === 'production' && cfg.WEBHOOKS_ALLOW_PRIVATE)
     problems.push('WEBHOOKS_ALLOW_PRIVATE: private addresses are never reachable in production');
   if (cfg.STORAGE_DRIVER === 's3' && !cfg.S3_BUCKET) {

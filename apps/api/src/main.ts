@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   // Migrations and seeding may hold a connection for long; serving may not (ADR 019).
   opened.database.holdLimitMs = HOLD_LIMIT_MS;
 
-  const boss = await startQueue(opened.url, log);
+  const boss = await startQueue(opened.url, log, { max: config.JOBS_POOL_SIZE });
   const deps = createDeps(config, opened.database, log, { boss });
   if (config.SEED_DEMO && config.APP_ENV !== 'production') {
     // Before listening, so no page points at a picture still being drawn; skips stored ones.

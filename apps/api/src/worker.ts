@@ -18,12 +18,13 @@ async function main(): Promise<void> {
       'npm run worker needs DATABASE_URL (the embedded database runs inside npm start).',
     );
   const log = createLogger(config);
-  const database = connectDatabase(config.DATABASE_URL, 4, {
+  // Jobs write and read their own writes: the worker never reads from DATABASE_READ_URL.
+  const database = connectDatabase(config.DATABASE_URL, Math.min(config.DATABASE_POOL_SIZE, 4), {
     onError: (err) => log.warn({ err: err.message }, 'database connection lost'),
   });
   await runMigrations(database.db);
   database.holdLimitMs = HOLD_LIMIT_MS;
-  const boss = await startQueue(config.DATABASE_URL, log);
+  const boss = await startQueue(config.DATABASE_URL, log, { max: config.JOBS_POOL_SIZE });
   const deps = createDeps(config, database, log, { boss });
   // The gateway connects in the background and retries: jobs run while Discord is down (ADR 047).
   const { watch } = await startBackground(deps, boss, log, { serving: false });

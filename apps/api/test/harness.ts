@@ -88,6 +88,8 @@ export async function startTestApp(
     beforeReady?: (app: FastifyInstance) => void | Promise<void>;
     /** A database of the test's own (migrated) instead of a clone of the template; not dropped. */
     databaseUrl?: string;
+    /** `DATABASE_READ_URL`: a streaming replica of `databaseUrl` (ADR 061). */
+    readUrl?: string;
     /** Runs a real pg-boss and the job workers on the database, as `npm start` does. */
     queue?: boolean;
     /** Connection limits of the app's pool and the queue's (see db/client.ts); default: none to hold. */
@@ -116,6 +118,7 @@ export async function startTestApp(
     PORT: String(port),
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-test-')),
     DATABASE_URL: db.url,
+    ...(options.readUrl ? { DATABASE_READ_URL: options.readUrl } : {}),
     SMTP_URL: smtp.url,
     JWT_SECRET: 'test-jwt-secret-test-jwt-secret-test-jwt',
     CODE_SECRET: 'test-code-secret-test-code-secret-test-c',
@@ -135,6 +138,7 @@ export async function startTestApp(
   const database = connectDatabase(db.url, options.poolSize ?? 4, {
     prepared: onPostgres,
     ...limits,
+    ...(options.readUrl ? { read: { url: options.readUrl, max: options.poolSize ?? 4 } } : {}),
   });
   const boss = options.queue ? await startQueue(db.url, quietLog, limits) : null;
   const deps = createDeps(config, database, quietLog, {

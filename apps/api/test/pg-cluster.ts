@@ -44,8 +44,11 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** initdb into a temporary directory and start it on a free loopback port (trust auth, no fsync). */
-export async function startOwnCluster(): Promise<OwnCluster> {
+/**
+ * initdb into a temporary directory and start it on a free loopback port (trust auth, no fsync).
+ * `replicaOf`: instead a streaming replica of that cluster (`pg_basebackup -R`, read-only).
+ */
+export async function startOwnCluster(replicaOf?: OwnCluster): Promise<OwnCluster> {
   const bin = postgresBinDir();
   if (!bin)
     throw new Error('no PostgreSQL binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin');
@@ -58,19 +61,37 @@ export async function startOwnCluster(): Promise<OwnCluster> {
   const exec = (tool: string, args: string[]) =>
     run(path.join(bin, tool), args, { env, cwd: dir, ...(user ?? {}) });
 
-  await exec('initdb', [
-    '-D',
-    dataDir,
-    '-U',
-    'postgres',
-    '-A',
-    'trust',
-    '-E',
-    'UTF8',
-    '--locale=C.UTF-8',
-    '--no-sync',
-    '--no-instructions',
-  ]);
+  if (replicaOf) {
+    // A copy of the primary that streams its WAL from then on (-R writes standby.signal and the
+    // connection); a fast checkpoint starts it in under a second rather than at the next one.
+    await exec('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(replicaOf.port),
+      '-U',
+      'postgres',
+      '-D',
+      dataDir,
+      '-R',
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
+  } else {
+    await exec('initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
+  }
 
   let port = 0;
   const start = async () => {

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { releaseTransactionClients } from './transactions.ts';
+import { databaseUnavailableCause } from './unavailable.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -67,7 +69,20 @@ export function createPool(url: string, options: PoolOptions): GuardedPool {
   return guarded;
 }
 
+/** A streaming replica's handles (`DATABASE_READ_URL`, ADR 061). */
+export interface Replica {
+  pool: pg.Pool;
+  db: Db;
+}
+
+/** The replica a `fromReplica` read runs against; a database outside it answers from its primary. */
+const replicaScope = new AsyncLocalStorage<Replica>();
+
 export interface Database {
+  /**
+   * The primary's pool and handle, except inside this database's `fromReplica`, where they are the
+   * replica's: the reads below it (prepared statements included) need not know where they run.
+   */
   pool: pg.Pool;
   db: Db;
   /** Whether named prepared statements are safe: not on PGlite, whose connections share one session. */
@@ -77,28 +92,73 @@ export interface Database {
    * (a slow migration is not an outage); serving sets `HOLD_LIMIT_MS`.
    */
   holdLimitMs: number;
+  /** The read replica, when one is configured; null: every read goes to the primary. */
+  replica: Replica | null;
+  /**
+   * Runs a read on the replica (ADR 061): only reads that may be a moment behind the primary (public
+   * catalogue pages), never a write (the replica refuses it) nor what a user reads after their own
+   * write. No replica, or one that cannot be reached: the primary answers.
+   */
+  fromReplica<T>(read: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export function connectDatabase(
   url: string,
   max = 10,
-  options: Omit<PoolOptions, 'max'> & { prepared?: boolean } = {},
+  options: Omit<PoolOptions, 'max'> & {
+    prepared?: boolean;
+    /** `DATABASE_READ_URL` and its pool size. */
+    read?: { url: string; max: number; onUnavailable?: (err: Error) => void };
+  } = {},
 ): Database {
   releaseTransactionClients();
   const guarded = createPool(url, { ...options, max });
   const { pool } = guarded;
   const db = drizzle(pool, { schema });
+  const { read } = options;
+  const readGuarded = read
+    ? createPool(read.url, {
+        ...options,
+        max: read.max,
+        applicationName: options.applicationName ? `${options.applicationName}-read` : 'read',
+      })
+    : null;
+  const replica: Replica | null = readGuarded
+    ? { pool: readGuarded.pool, db: drizzle(readGuarded.pool, { schema }) }
+    : null;
+  const here = () => replica !== null && replicaScope.getStore() === replica;
   return {
-    pool,
-    db,
+    get pool() {
+      return here() ? replica!.pool : pool;
+    },
+    get db() {
+      return here() ? replica!.db : db;
+    },
     prepared: options.prepared ?? false,
+    replica,
+    async fromReplica<T>(run: () => Promise<T>): Promise<T> {
+      if (!replica || replica.pool.ending) return run();
+      try {
+        return await replicaScope.run(replica, run);
+      } catch (err) {
+        // The replica down or restarting: the primary still answers the page.
+        const cause = databaseUnavailableCause(err);
+        if (!cause) throw err;
+        read?.onUnavailable?.(err instanceof Error ? err : new Error(String(err)));
+        return run();
+      }
+    },
     get holdLimitMs() {
       return guarded.holdLimitMs;
     },
     set holdLimitMs(ms: number) {
       guarded.holdLimitMs = ms;
+      if (readGuarded) readGuarded.holdLimitMs = ms;
     },
-    close: () => (pool.ending ? Promise.resolve() : pool.end()),
+    close: async () => {
+      if (readGuarded && !readGuarded.pool.ending) await readGuarded.pool.end();
+      if (!pool.ending) await pool.end();
+    },
   };
 }

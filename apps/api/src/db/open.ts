@@ -33,9 +33,19 @@ export async function openDatabase(
     });
     url = embedded.url;
   }
-  const database = connectDatabase(url, embedded ? 8 : 10, {
+  const database = connectDatabase(url, embedded ? 8 : config.DATABASE_POOL_SIZE, {
     prepared: !embedded,
     onError: (err) => log?.warn({ err: err.message }, 'database connection lost'),
+    ...(config.DATABASE_READ_URL && !embedded
+      ? {
+          read: {
+            url: config.DATABASE_READ_URL,
+            max: config.DATABASE_READ_POOL_SIZE,
+            onUnavailable: (err: Error) =>
+              log?.warn({ err: err.message }, 'read replica unreachable; read from the primary'),
+          },
+        }
+      : {}),
   });
   await runMigrations(database.db);
   // Only a speed-up: a start never fails because the template could not be written.

@@ -101,7 +101,7 @@ function survivePgBossCompletions(): void {
 export async function startQueue(
   connectionString: string,
   log: Log,
-  limits: { connectTimeoutMs?: number; holdLimitMs?: number } = {},
+  limits: { connectTimeoutMs?: number; holdLimitMs?: number; max?: number } = {},
 ): Promise<PgBoss> {
   survivePgBossCompletions();
   const { pool } = createPool(connectionString, {

@@ -44,6 +44,11 @@ interface JobRow {
   oldest: string | number | null;
 }
 
+interface ReplicaRow {
+  seconds: number;
+  bytes: number;
+}
+
 interface DeliveryRow {
   subscriber: string;
   pending: string | number;
@@ -55,6 +60,8 @@ interface DeliveryRow {
 export function createMetrics(sources: { database: Database; boss: PgBoss | null }): Metrics {
   const registry = new Registry();
   const pools: [string, pg.Pool][] = [['app', sources.database.pool]];
+  const { replica } = sources.database;
+  if (replica) pools.push(['read', replica.pool]);
   const jobsPool = sources.boss ? queuePool(sources.boss) : null;
   if (jobsPool) pools.push(['jobs', jobsPool]);
 
@@ -116,7 +123,11 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     return result.rows as JobRow[];
   };
   // One read of each table per scrape, shared by the gauges that show it (`text` starts a scrape).
-  let scrape: { jobs?: Promise<JobRow[]>; deliveries?: Promise<DeliveryRow[]> } = {};
+  let scrape: {
+    jobs?: Promise<JobRow[]>;
+    deliveries?: Promise<DeliveryRow[]>;
+    replica?: Promise<ReplicaRow[]>;
+  } = {};
   // A read that fails (the database is down) shows as `source_up 0`; the pools and the process
   // still answer, so /metrics works through an outage.
   const up = new Map<string, number>();
@@ -131,7 +142,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     labelNames: ['source'] as const,
     registers: [registry],
     async collect() {
-      await Promise.all([jobRows(), deliveryRows()]);
+      await Promise.all([jobRows(), deliveryRows(), replicaRows()]);
       for (const [source, value] of up) this.set({ source }, value);
     },
   });
@@ -240,6 +251,49 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     },
   });
 
+  // The replica's replay against the primary's WAL position (ADR 061): seconds since the last
+  // replayed commit while WAL waits to be replayed (0 when all received WAL is replayed, so an idle
+  // primary does not read as lag), and bytes of WAL not yet replayed.
+  const replicaRows = () =>
+    (scrape.replica ??= replica
+      ? guarded('replica', async () => {
+          const [theirs, ours] = await Promise.all([
+            replica.pool.query<{ seconds: string | number | null; replayed: string | null }>(
+              `select case when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+                           else extract(epoch from now() - pg_last_xact_replay_timestamp()) end as seconds,
+                      pg_last_wal_replay_lsn()::text as replayed`,
+            ),
+            sources.database.pool.query<{ current: string }>(
+              `select pg_current_wal_lsn()::text as current`,
+            ),
+          ]);
+          const row = theirs.rows[0];
+          if (!row?.replayed) throw new Error('DATABASE_READ_URL is not a replica');
+          const bytes = lsnBytes(ours.rows[0]!.current) - lsnBytes(row.replayed);
+          return [{ seconds: Number(row.seconds ?? 0), bytes: Math.max(0, Number(bytes)) }];
+        })
+      : Promise.resolve([]));
+  if (replica) {
+    new Gauge({
+      name: 'tradeshelf_db_replica_lag_seconds',
+      help: 'Seconds the read replica is behind the primary (time since its last replayed commit while WAL waits; 0 when caught up).',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const r of await replicaRows()) this.set(r.seconds);
+      },
+    });
+    new Gauge({
+      name: 'tradeshelf_db_replica_lag_bytes',
+      help: 'Bytes of primary WAL the read replica has not replayed yet.',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const r of await replicaRows()) this.set(r.bytes);
+      },
+    });
+  }
+
   return {
     registry,
     http,
@@ -250,6 +304,12 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
       return (await processMetrics().metrics()) + '\n' + (await registry.metrics());
     },
   };
+}
+
+/** A WAL position (`16/B374D848`) as a byte offset. */
+function lsnBytes(lsn: string): bigint {
+  const [high = '0', low = '0'] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
 /** The label for a request: its route pattern; pages and unmatched paths by what they are. */

@@ -7,6 +7,8 @@ import { contentChanged } from '../../platform/content-changes.ts';
 export const CATALOG_SYNC_MS = 500;
 
 const seen = new WeakMap<AppDeps, number>();
+/** Whether the replica showed, at the last poll, every catalogue change this node knows of (ADR 061). */
+const replicaCaughtUp = new WeakMap<AppDeps, boolean>();
 
 /** Records a change of the public catalogue in the writer's transaction; answers the new version. */
 export async function bumpCatalogVersion(tx: Tx): Promise<number> {
@@ -20,6 +22,9 @@ export async function bumpCatalogVersion(tx: Tx): Promise<number> {
 /** After the commit: this node's caches drop their copies now; the others at their next poll. */
 export function catalogChanged(deps: AppDeps, version: number): void {
   seen.set(deps, Math.max(seen.get(deps) ?? 0, version));
+  // Until a poll sees the change on the replica, public reads go to the primary: a page rendered
+  // now is cached, and must not be the old version.
+  replicaCaughtUp.set(deps, false);
   contentChanged(deps);
 }
 
@@ -35,6 +40,33 @@ export async function checkCatalogChanges(deps: AppDeps): Promise<void> {
   const known = seen.get(deps);
   seen.set(deps, Math.max(known ?? 0, version));
   if (known !== undefined && version > known) contentChanged(deps);
+  const { replica } = deps.database;
+  if (replica) {
+    // Read after the primary: a replica as new as what this node knows now serves public reads.
+    const behind = await replica.db
+      .execute<{ version: string | number }>(
+        sql`select version from content_versions where name = 'catalog'`,
+      )
+      .then(
+        ({ rows }) => Number(rows[0]?.version ?? 0) < (seen.get(deps) ?? 0),
+        () => true,
+      );
+    replicaCaughtUp.set(deps, !behind);
+  }
+}
+
+/**
+ * A public catalogue read (ADR 061): on the replica when one is configured, the reader is anonymous
+ * (cards and pages carry a signed-in user's own ownership and sales) and the replica has caught up
+ * with every catalogue change this node knows of; else on the primary.
+ */
+export function publicRead<T>(
+  deps: AppDeps,
+  userId: string | null,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (userId !== null || !replicaCaughtUp.get(deps)) return read();
+  return deps.database.fromReplica(read);
 }
 
 /** Polls until stopped (the app's `onClose`); a failed poll is retried at the next tick. */
