@@ -14,6 +14,7 @@ import { analyticsRoutes } from './analytics.ts';
 import { developersRoutes } from './developers.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
+import { accountDataRoutes } from './account-data.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
@@ -98,6 +99,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       authRoutes,
       usersRoutes,
       accountRoutes,
+      accountDataRoutes,
       analyticsRoutes,
       catalogRoutes,
       ordersRoutes,

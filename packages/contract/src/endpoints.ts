@@ -119,6 +119,8 @@ export const endpoints: {
     auth: 'bearer',
     status: 200,
   },
+  accountExport: { method: 'POST', path: '/api/v1/account/export', auth: 'bearer', status: 200 },
+  accountDelete: { method: 'POST', path: '/api/v1/account/delete', auth: 'bearer', status: 200 },
   track: { method: 'POST', path: '/api/v1/analytics/events', auth: 'optional', status: 202 },
   vendorProfile: {
     method: 'GET',

@@ -41,3 +41,4 @@ export {
   demoLessonRole,
   type DemoModule,
 } from './demo-courses.ts';
+export { closeStorefront, storefrontClosed, storefrontExport } from './account-data.ts';
