@@ -9,6 +9,7 @@ import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { TwoFactorSection } from '../features/auth/two-factor.tsx';
 import {
+  DataSection,
   DevicesSection,
   EmailSection,
   UsernameSection,
@@ -184,6 +185,7 @@ function AccountPage() {
           </>
         )}
       </section>
+      <DataSection twoFactor={twoFactorOn} />
     </div>
   );
 }

@@ -1,7 +1,12 @@
 // The account controls' calls (issue 33, ADR 058): one thunk per call. The screens keep the
 // answers themselves, as the two-factor section does: no other screen shows them.
 import { endpoints } from '@tradeshelf/contract/client';
-import type { AccountSession, AccountSettings } from '@tradeshelf/contract';
+import type {
+  AccountConfirm,
+  AccountExport,
+  AccountSession,
+  AccountSettings,
+} from '@tradeshelf/contract';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
 
 export const fetchSessions = thunk<void, AccountSession[]>(
@@ -25,4 +30,17 @@ export const requestEmailChange = thunk<
 export const confirmEmailChange = thunk<string, { message: string; email: string }>(
   'account/emailConfirm',
   (token, { api }) => api.call(endpoints.accountEmailConfirm, { body: { token } }),
+);
+export const exportAccountData = thunk<AccountConfirm, AccountExport>(
+  'account/export',
+  (body, { api }) => api.call(endpoints.accountExport, { body }),
+);
+/** Deleting the account ends every sign-in, this one too: the stored session goes with it. */
+export const deleteAccount = thunk<AccountConfirm, { message: string }>(
+  'account/delete',
+  async (body, { api, session }) => {
+    const answer = await api.call(endpoints.accountDelete, { body });
+    session.clear();
+    return answer;
+  },
 );

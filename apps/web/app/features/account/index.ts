@@ -5,3 +5,4 @@ export {
   UsernameSection,
   useAccountSettings,
 } from './components.tsx';
+export { DataSection } from './data-section.tsx';
