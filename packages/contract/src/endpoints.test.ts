@@ -15,6 +15,7 @@ import { developersRoutes } from './developers.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { accountDataRoutes } from './account-data.ts';
+import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
@@ -100,6 +101,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       usersRoutes,
       accountRoutes,
       accountDataRoutes,
+      invoicesRoutes,
       analyticsRoutes,
       catalogRoutes,
       ordersRoutes,

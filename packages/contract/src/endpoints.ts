@@ -121,6 +121,20 @@ export const endpoints: {
   },
   accountExport: { method: 'POST', path: '/api/v1/account/export', auth: 'bearer', status: 200 },
   accountDelete: { method: 'POST', path: '/api/v1/account/delete', auth: 'bearer', status: 200 },
+  billingDetails: { method: 'GET', path: '/api/v1/account/billing', auth: 'bearer', status: 200 },
+  saveBillingDetails: {
+    method: 'PUT',
+    path: '/api/v1/account/billing',
+    auth: 'bearer',
+    status: 200,
+  },
+  purchaseReceiptPdf: {
+    method: 'GET',
+    path: '/api/v1/purchases/buyer/{id}/receipt.pdf',
+    auth: 'bearer',
+    status: 200,
+    produces: 'application/pdf',
+  },
   track: { method: 'POST', path: '/api/v1/analytics/events', auth: 'optional', status: 202 },
   vendorProfile: {
     method: 'GET',

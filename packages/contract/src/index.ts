@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './account.ts';
 export * from './account-data.ts';
+export * from './invoices.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
@@ -43,6 +44,7 @@ import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { accountDataRoutes } from './account-data.ts';
+import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
@@ -71,6 +73,7 @@ export const routes = {
   ...usersRoutes,
   ...accountRoutes,
   ...accountDataRoutes,
+  ...invoicesRoutes,
   ...analyticsRoutes,
   ...catalogRoutes,
   ...ordersRoutes,

@@ -42,3 +42,4 @@ export {
   type DemoModule,
 } from './demo-courses.ts';
 export { closeStorefront, storefrontClosed, storefrontExport } from './account-data.ts';
+export { sellerDetailsOf, type SellerDetails } from './business-details.ts';
