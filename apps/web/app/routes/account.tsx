@@ -9,6 +9,7 @@ import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { TwoFactorSection } from '../features/auth/two-factor.tsx';
 import {
+  BillingSection,
   DataSection,
   DevicesSection,
   EmailSection,
@@ -185,6 +186,7 @@ function AccountPage() {
           </>
         )}
       </section>
+      <BillingSection />
       <DataSection twoFactor={twoFactorOn} />
     </div>
   );

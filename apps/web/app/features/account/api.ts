@@ -6,6 +6,7 @@ import type {
   AccountExport,
   AccountSession,
   AccountSettings,
+  BillingDetails,
 } from '@tradeshelf/contract';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
 
@@ -43,4 +44,12 @@ export const deleteAccount = thunk<AccountConfirm, { message: string }>(
     session.clear();
     return answer;
   },
+);
+export const fetchBilling = thunk<void, BillingDetails>(
+  'account/billing',
+  async (_, { api }) => (await api.call(endpoints.billingDetails, {})).billing,
+);
+export const saveBilling = thunk<BillingDetails, { message: string; billing: BillingDetails }>(
+  'account/saveBilling',
+  (body, { api }) => api.call(endpoints.saveBillingDetails, { body }),
 );

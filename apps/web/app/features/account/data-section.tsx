@@ -7,23 +7,10 @@ import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../components/ui.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
+import { saveFile } from '../../lib/save-file.ts';
 import { deleteAccount, exportAccountData } from './api.ts';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
-
-/** Saves the answer as a file: the browser's own download, nothing kept in the page. */
-function saveJson(data: unknown, name: string) {
-  const url = URL.createObjectURL(
-    new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
-  );
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
 
 export function DataSection({ twoFactor }: { twoFactor: boolean }) {
   const dispatch = useAppDispatch();
@@ -53,7 +40,10 @@ export function DataSection({ twoFactor }: { twoFactor: boolean }) {
     const r = await dispatch(exportAccountData(body()));
     setBusy(null);
     if (!exportAccountData.fulfilled.match(r)) return failed(r.payload);
-    saveJson(r.payload, `tradeshelf-account-${r.payload.exportedAt.slice(0, 10)}.json`);
+    saveFile(
+      new Blob([JSON.stringify(r.payload, null, 2)], { type: 'application/json' }),
+      `tradeshelf-account-${r.payload.exportedAt.slice(0, 10)}.json`,
+    );
     setCode('');
     toast('Your data has been downloaded.');
   };

@@ -6,3 +6,4 @@ export {
   useAccountSettings,
 } from './components.tsx';
 export { DataSection } from './data-section.tsx';
+export { BillingSection } from './billing-section.tsx';
