@@ -3,7 +3,8 @@ import { Link, useParams } from 'react-router';
 import { ordersMessages, plans } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
-import { fetchPurchaseDetails, fetchReceiptPdf } from '../features/orders/api.ts';
+import { fetchPurchaseDetails } from '../features/orders/api.ts';
+import { fetchReceiptPdf } from '../features/orders/receipt-pdf.ts';
 import {
   Entitlements,
   itemPath,

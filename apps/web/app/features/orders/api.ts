@@ -28,8 +28,3 @@ export const fetchPurchaseList = requestThunk<
     query: { limit: arg?.limit ?? 20, ...(arg?.cursor ? { cursor: arg.cursor } : {}) },
   }),
 );
-
-/** The order's receipt and invoice as PDF (ADR 060). */
-export const fetchReceiptPdf = requestThunk<string, Blob>('order/receiptPdf', (id, { api }) =>
-  api.call(endpoints.purchaseReceiptPdf, { params: { id } }),
-);
