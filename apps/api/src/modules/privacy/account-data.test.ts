@@ -6,6 +6,7 @@ import {
   authMessages,
   authRoutes,
   developersRoutes,
+  ordersRoutes,
   usersRoutes,
   type AccountExport,
   type LoginResponse,
@@ -285,12 +286,33 @@ describe('deleting the account', () => {
 
     await t.database.db.execute(sql`update purchases set subscription_status = 'ended'
       where vendor_id = ${own.id}`);
-    const done = await deleteWith(token);
+    // What the vendor automated ends with the account: its API key and webhook endpoint.
+    const twoFactor = await enrolTwoFactor(t, token);
+    const key = await t.call(developersRoutes.createApiKey, {
+      token,
+      body: { name: 'Ops', scopes: ['sales:read'], twoFactorCode: twoFactor.nextCode() },
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    const secret = key.json().secret as string;
+    expect((await t.call(ordersRoutes.vendorSales, { token: secret })).statusCode).toBe(200);
+    await t.database.db.execute(sql`insert into webhook_endpoints (id, owner_kind, owner_id, url,
+        event_types, secret_sealed)
+      values (${'whe_' + own.id}, 'vendor', ${own.id}, 'https://hooks.example.com/x',
+        array['sale.completed'], 'sealed')`);
+    const done = await deleteWith(token, {
+      password: DEFAULT_PASSWORD,
+      twoFactorCode: twoFactor.nextCode(),
+    });
     expect(done.statusCode, done.body).toBe(200);
     const closed = await t.database.db.execute<{ n: number }>(
       sql`select count(*)::int as n from products where vendor_id = ${own.id} and is_active`,
     );
     expect(closed.rows[0]!.n).toBe(0);
+    expect((await t.call(ordersRoutes.vendorSales, { token: secret })).statusCode).toBe(401);
+    const endpoints = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from webhook_endpoints where owner_id = ${own.id}`,
+    );
+    expect(endpoints.rows[0]!.n).toBe(0);
   });
 
   it('tells an affiliate with a balance to withdraw it first', async () => {
