@@ -101,6 +101,15 @@ describe('receipts as PDF', () => {
       expect(text).toContain(shown);
     expect(text).not.toContain('Refunded');
 
+    // The receipt mail links to the order (where the PDF is) and to what was delivered.
+    const mail = await t.database.db.execute<{ text: string }>(
+      sql`select text from mail_outbox where lower("to") = lower(${buyer.email})
+        and subject like 'Your Tradeshelf receipt%'`,
+    );
+    expect(mail.rows).toHaveLength(1);
+    expect(mail.rows[0]!.text).toContain(`/orders/${buyer.purchaseId}`);
+    expect(mail.rows[0]!.text).toMatch(/Breakout Scanner: access \(http:\/\/[^)]+\/library\)/);
+
     // A full refund from the sandbox's dashboard: the receipt shows it and the net.
     const session = await t.database.db.execute<{ session_id: string }>(
       sql`select session_id from purchases where id = ${buyer.purchaseId}`,
