@@ -76,13 +76,13 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field|email-field)',
+      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field|email-field|address-field)',
       'shell/username-dialog',
       'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(deliverables|support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
       'features/workspace/([\\w-]+/)?[\\w-]+',
-      'features/orders/(components|poll)',
+      'features/orders/(components|poll|receipt-pdf)',
       'features/discord/(components|poll|callback|hooks|slice)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
@@ -90,7 +90,7 @@ const notInShell = new RegExp(
       'features/auth/two-factor',
       'features/account/[\\w-]+',
       'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
-      'lib/(markdown|poll|download|bytes)',
+      'lib/(markdown|poll|download|bytes|save-file)',
     ]
       .join('|')
       .replaceAll('/', '[\\\\/]') +

@@ -34,6 +34,7 @@ import * as licences from './modules/licences/index.ts';
 import { licencesModule } from './modules/licences/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
 import { ordersModule } from './modules/orders/routes.ts';
+import { privacyModule } from './modules/privacy/routes.ts';
 import { reviewsModule } from './modules/reviews/routes.ts';
 import { supportModule } from './modules/support/routes.ts';
 import { tradingviewModule } from './modules/tradingview/routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(
   await app.register(membershipModule);
   await app.register(affiliatesModule);
   await app.register(developersModule);
+  await app.register(privacyModule);
   if (deps.stripeSandbox) await app.register(stripeSandboxModule);
   if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);

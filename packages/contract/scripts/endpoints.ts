@@ -1,5 +1,6 @@
 /**
- * Writes `src/endpoints.ts` and `src/endpoints-vendor.ts`, the browser's zod-free copy of the route
+ * Writes `src/endpoints.ts`, `src/endpoints-vendor.ts` and `src/endpoints-account.ts`, the browser's
+ * zod-free copy of the route
  * table (ADR 012), from `routes`: each route's method, path, auth, success status and, where set,
  * multipart and produces. Run `npm run contract:endpoints` after changing a route;
  * `endpoints.test.ts` fails while the files on disk differ from what this writes.
@@ -16,11 +17,22 @@ export const command = 'npm run contract:endpoints';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** The files this writes, relative to `src/`. */
-export const files = ['endpoints.ts', 'endpoints-vendor.ts'] as const;
+export const files = ['endpoints.ts', 'endpoints-vendor.ts', 'endpoints-account.ts'] as const;
 export type GeneratedFile = (typeof files)[number];
 
 /** The workspace's routes go to their own table, so the chunk every page loads does not carry them. */
 export const isVendorPath = (p: string) => p.startsWith('/api/v1/vendor/');
+
+/**
+ * Routes only the account page and the documents it offers call (ADR 060): their own table too, so
+ * account controls added later do not grow the chunk every page loads. Vendor paths stay vendor.
+ */
+export const isAccountPath = (p: string) =>
+  !isVendorPath(p) &&
+  (p === '/api/v1/account/export' ||
+    p === '/api/v1/account/delete' ||
+    p === '/api/v1/account/billing' ||
+    p.endsWith('.pdf'));
 
 /** What a client needs of a route at run time: exactly the fields a `RouteRef` carries. */
 export function endpointOf(r: RouteDef) {
@@ -48,8 +60,9 @@ function table(entries: [string, RouteDef][]): string {
 
 function sources(all: Record<string, RouteDef>): Record<GeneratedFile, string> {
   const entries = Object.entries(all);
-  const main = entries.filter(([, r]) => !isVendorPath(r.path));
+  const main = entries.filter(([, r]) => !isVendorPath(r.path) && !isAccountPath(r.path));
   const vendor = entries.filter(([, r]) => isVendorPath(r.path));
+  const account = entries.filter(([, r]) => isAccountPath(r.path));
   return {
     'endpoints.ts': `${header}
 import type { routes } from './index.ts';
@@ -65,6 +78,17 @@ export type VendorRouteName = {
   [K in keyof Routes]: Routes[K]['path'] extends \`/api/v1/vendor/\${string}\` ? K : never;
 }[keyof Routes];
 
+/** Routes of the account page's data and documents: their entries live in \`accountEndpoints\`. */
+export type AccountRouteName = {
+  [K in Exclude<keyof Routes, VendorRouteName>]: Routes[K]['path'] extends
+    | '/api/v1/account/export'
+    | '/api/v1/account/delete'
+    | '/api/v1/account/billing'
+    | \`\${string}.pdf\`
+    ? K
+    : never;
+}[Exclude<keyof Routes, VendorRouteName>];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like \`routes\`, and no zod. Each entry is typed with its full route,
@@ -72,7 +96,7 @@ export type VendorRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName>]: RouteRef<Routes[K]>;
+  readonly [K in Exclude<keyof Routes, VendorRouteName | AccountRouteName>]: RouteRef<Routes[K]>;
 } = {
 ${table(main)}
 };
@@ -87,6 +111,18 @@ type Routes = typeof routes;
 /** \`endpoints\` for the vendor workspace's routes (see \`VendorRouteName\`), typed the same way. */
 export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes[K]> } = {
 ${table(vendor)}
+};
+`,
+    'endpoints-account.ts': `${header}
+import type { routes } from './index.ts';
+import type { AccountRouteName } from './endpoints.ts';
+import type { RouteRef } from './route.ts';
+
+type Routes = typeof routes;
+
+/** \`endpoints\` for the account page's data and documents (see \`AccountRouteName\`). */
+export const accountEndpoints: { readonly [K in AccountRouteName]: RouteRef<Routes[K]> } = {
+${table(account)}
 };
 `,
   };

@@ -8,6 +8,25 @@ type Routes = typeof routes;
 
 /** `endpoints` for the vendor workspace's routes (see `VendorRouteName`), typed the same way. */
 export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes[K]> } = {
+  vendorBusinessDetails: {
+    method: 'GET',
+    path: '/api/v1/vendor/business-details',
+    auth: 'bearer',
+    status: 200,
+  },
+  saveVendorBusinessDetails: {
+    method: 'PUT',
+    path: '/api/v1/vendor/business-details',
+    auth: 'bearer',
+    status: 200,
+  },
+  vendorSaleInvoicePdf: {
+    method: 'GET',
+    path: '/api/v1/vendor/purchases/{id}/invoice.pdf',
+    auth: 'bearer',
+    status: 200,
+    produces: 'application/pdf',
+  },
   vendorSales: { method: 'GET', path: '/api/v1/vendor/purchases', auth: 'bearer', status: 200 },
   vendorRevokeAccess: {
     method: 'POST',

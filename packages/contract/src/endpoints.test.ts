@@ -14,9 +14,12 @@ import { analyticsRoutes } from './analytics.ts';
 import { developersRoutes } from './developers.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
+import { accountDataRoutes } from './account-data.ts';
+import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
+import { accountEndpoints } from './endpoints-account.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -76,7 +79,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
         },
       ]),
     );
-    expect({ ...endpoints, ...vendorEndpoints }).toStrictEqual(expected);
+    expect({ ...endpoints, ...vendorEndpoints, ...accountEndpoints }).toStrictEqual(expected);
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/vendor\//);
@@ -98,6 +101,8 @@ describe('endpoints: the run-time route metadata clients use', () => {
       authRoutes,
       usersRoutes,
       accountRoutes,
+      accountDataRoutes,
+      invoicesRoutes,
       analyticsRoutes,
       catalogRoutes,
       ordersRoutes,

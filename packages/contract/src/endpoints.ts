@@ -13,6 +13,17 @@ export type VendorRouteName = {
   [K in keyof Routes]: Routes[K]['path'] extends `/api/v1/vendor/${string}` ? K : never;
 }[keyof Routes];
 
+/** Routes of the account page's data and documents: their entries live in `accountEndpoints`. */
+export type AccountRouteName = {
+  [K in Exclude<keyof Routes, VendorRouteName>]: Routes[K]['path'] extends
+    | '/api/v1/account/export'
+    | '/api/v1/account/delete'
+    | '/api/v1/account/billing'
+    | `${string}.pdf`
+    ? K
+    : never;
+}[Exclude<keyof Routes, VendorRouteName>];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like `routes`, and no zod. Each entry is typed with its full route,
@@ -20,7 +31,7 @@ export type VendorRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName>]: RouteRef<Routes[K]>;
+  readonly [K in Exclude<keyof Routes, VendorRouteName | AccountRouteName>]: RouteRef<Routes[K]>;
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },

@@ -5,6 +5,8 @@ export * from './route.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './account.ts';
+export * from './account-data.ts';
+export * from './invoices.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
@@ -41,6 +43,8 @@ export * from './endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
+import { accountDataRoutes } from './account-data.ts';
+import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
 import { supportRoutes } from './support.ts';
@@ -68,6 +72,8 @@ export const routes = {
   ...authRoutes,
   ...usersRoutes,
   ...accountRoutes,
+  ...accountDataRoutes,
+  ...invoicesRoutes,
   ...analyticsRoutes,
   ...catalogRoutes,
   ...ordersRoutes,

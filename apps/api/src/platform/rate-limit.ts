@@ -255,6 +255,9 @@ export const rules = {
   twoFactorIp: { name: '2fa:ip', limit: 30, windowSeconds: 15 * 60 },
   /** E-mail change requests per user (ADR 058): each one mails two addresses and checks a password. */
   emailChange: { name: 'email-change:user', limit: 5, windowSeconds: 60 * 60 },
+  /** Data exports and deletion attempts per user (ADR 060): each checks a password. */
+  accountExport: { name: 'account-export:user', limit: 5, windowSeconds: 60 * 60 },
+  accountDelete: { name: 'account-delete:user', limit: 5, windowSeconds: 60 * 60 },
   /** Recovery-code regenerations per user: each one mails the owner. */
   recoveryCodes: { name: 'recovery-codes:user', limit: 5, windowSeconds: 60 * 60 },
   /**

@@ -9,6 +9,8 @@ import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { TwoFactorSection } from '../features/auth/two-factor.tsx';
 import {
+  BillingSection,
+  DataSection,
   DevicesSection,
   EmailSection,
   UsernameSection,
@@ -184,6 +186,8 @@ function AccountPage() {
           </>
         )}
       </section>
+      <BillingSection />
+      <DataSection twoFactor={twoFactorOn} />
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ordersMessages, plans } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { fetchPurchaseDetails } from '../features/orders/api.ts';
+import { fetchReceiptPdf } from '../features/orders/receipt-pdf.ts';
 import {
   Entitlements,
   itemPath,
@@ -17,6 +18,7 @@ import { PurchaseDeliveries } from '../features/deliverables/index.ts';
 import { openCustomerPortal } from '../features/users/api.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { saveFile } from '../lib/save-file.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Loading } from '../components/screen.tsx';
 
@@ -26,6 +28,10 @@ function OrderPage({ id }: { id: string }) {
   const dispatch = useAppDispatch();
   const details = useAppSelector((s) => s.order.details);
   const portal = useAppSelector((s) => s.user.portal);
+  const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({
+    busy: false,
+    error: null,
+  });
   useEffect(() => {
     void dispatch(fetchPurchaseDetails(id));
   }, [dispatch, id]);
@@ -55,6 +61,14 @@ function OrderPage({ id }: { id: string }) {
     if (openCustomerPortal.fulfilled.match(result)) window.location.assign(result.payload.url);
   };
   const sub = purchase.subscription;
+  const downloadPdf = async () => {
+    setPdf({ busy: true, error: null });
+    const r = await dispatch(fetchReceiptPdf(purchase.id));
+    if (!fetchReceiptPdf.fulfilled.match(r))
+      return setPdf({ busy: false, error: r.payload?.error ?? 'We could not make the PDF.' });
+    saveFile(r.payload, `receipt-${purchase.receiptNumber ?? purchase.id}.pdf`);
+    setPdf({ busy: false, error: null });
+  };
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
@@ -73,11 +87,22 @@ function OrderPage({ id }: { id: string }) {
               Manage subscription
             </Button>
           )}
+          {purchase.paidAt && (
+            <Button
+              type="button"
+              variant="ghost"
+              loading={pdf.busy}
+              onClick={() => void downloadPdf()}
+            >
+              Download PDF
+            </Button>
+          )}
           <Button type="button" onClick={() => window.print()}>
             Print receipt
           </Button>
         </div>
       </div>
+      {pdf.error && <Alert>{pdf.error}</Alert>}
       {portal.status === 'failure' && portal.error && <Alert>{portal.error.error}</Alert>}
       <article
         aria-labelledby="receipt-title"

@@ -3,3 +3,4 @@ export { referralFor } from './referrals.ts';
 export { connectPayoutAccount, payoutAccountCallback } from './connect.ts';
 export { applyTransferEvent, retryPayouts } from './payouts.ts';
 export { openReferralWindows } from './programme.ts';
+export { affiliateExport, forgetAffiliate } from './account-data.ts';

@@ -41,3 +41,5 @@ export {
   demoLessonRole,
   type DemoModule,
 } from './demo-courses.ts';
+export { closeStorefront, storefrontClosed, storefrontExport } from './account-data.ts';
+export { sellerDetailsOf, type SellerDetails } from './business-details.ts';

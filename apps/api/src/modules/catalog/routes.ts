@@ -1,8 +1,16 @@
-import { catalogRoutes, vendorStorefrontRoutes } from '@tradeshelf/contract';
+import {
+  catalogRoutes,
+  invoiceMessages,
+  invoicesRoutes,
+  payoutMessages,
+  vendorStorefrontRoutes,
+} from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { registerRead, registerRoute } from '../../platform/routes.ts';
+import { businessDetails, saveBusinessDetails } from './business-details.ts';
 import { addProductImage } from './product-images.ts';
+import { vendorRoutes } from './vendor-route.ts';
 import { removeStorefrontImage, setStorefrontImage } from './storefront-images.ts';
 import { getStorefront, saveStorefront, vendorUrlAvailability } from './storefront.ts';
 import { catalogReads } from './reads.ts';
@@ -24,6 +32,15 @@ export async function catalogModule(app: FastifyInstance): Promise<void> {
     }),
     { bodyLimit: IMAGE_BODY_LIMIT },
   );
+  // What the vendor's invoices print as the seller (ADR 060).
+  const vendorRoute = vendorRoutes(app, payoutMessages.storefrontFirst);
+  vendorRoute(invoicesRoutes.vendorBusinessDetails, async ({ vendorId }) => ({
+    business: await businessDetails(deps.database.db, vendorId),
+  }));
+  vendorRoute(invoicesRoutes.saveVendorBusinessDetails, async ({ vendorId, body }) => ({
+    message: invoiceMessages.businessSaved,
+    business: await saveBusinessDetails(deps.database.db, vendorId, body),
+  }));
   // The vendor's storefront (issue 19, ADR 041).
   registerRoute(app, vendorStorefrontRoutes.vendorStorefront, ({ auth }) =>
     getStorefront(deps, auth.sub),

@@ -33,6 +33,11 @@ export const vendors = pgTable(
     verified: boolean('verified').notNull().default(false),
     discordServerId: text('discord_server_id'),
     discordServerName: text('discord_server_name'),
+    /** What invoices print as the seller (ADR 060); an empty name prints the display name. */
+    businessName: text('business_name').notNull().default(''),
+    businessAddress: text('business_address').notNull().default(''),
+    taxId: text('tax_id').notNull().default(''),
+    taxNote: text('tax_note').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

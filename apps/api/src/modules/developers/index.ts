@@ -2,3 +2,4 @@
 export { authenticateApiKey } from './api-keys.ts';
 export { vendorWebhookOwner } from './mail.ts';
 export { VENDOR_OWNER } from './endpoints.ts';
+export { closeDeveloperAccess, developerExport } from './account-data.ts';

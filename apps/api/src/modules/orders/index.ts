@@ -25,3 +25,10 @@ export {
 } from './vendor-ledger.ts';
 export { purchaseTerms, type PurchaseTerms } from './purchase-terms.ts';
 export { vendorSaleSummary } from './vendor-sale.ts';
+export {
+  cancelEndedSubscriptions,
+  deletionBlockers,
+  endBuyerAccess,
+  ordersExport,
+  vendorSalesExport,
+} from './account-data.ts';

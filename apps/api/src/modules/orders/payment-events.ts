@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PaymentEvent } from '../../integrations/payments/port.ts';
 import { AppError } from '../../platform/errors.ts';
+import { publicOrigin } from '../../platform/origin.ts';
 import { deliveriesOf } from '../access/index.ts';
 import { ownsItem, productsOfItem } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
@@ -215,7 +216,9 @@ export async function completeCheckout(
   const [full] = await loadPurchases(tx, sql`p.id = ${purchase.id}`, 1);
   const buyerEmail = await users.emailIn(tx, purchase.buyer_id);
   if (full && buyerEmail)
-    mailIds.push(await deps.mailer.enqueue(tx, receiptMail(buyerEmail, full)));
+    mailIds.push(
+      await deps.mailer.enqueue(tx, receiptMail(buyerEmail, full, publicOrigin(deps.config))),
+    );
 }
 
 /**

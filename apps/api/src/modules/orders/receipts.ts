@@ -5,7 +5,15 @@ export const mailMoney = (m: { amount: number; currency: string }) =>
   formatMoney(m.amount, m.currency, 'code');
 export const mailDate = (iso: string) => iso.slice(0, 10);
 
-export function receiptMail(to: string, p: Purchase) {
+/** Where each kind of thing bought is found (ADR 060): the mail links to it. */
+const deliveredAt: Record<Purchase['entitlements'][number]['kind'], string> = {
+  access: '/library',
+  course_enrolment: '/courses',
+  licence: '/apps',
+  discord_role: '/library',
+};
+
+export function receiptMail(to: string, p: Purchase, origin: string) {
   const sub = p.subscription;
   const trialing = sub?.status === 'trialing';
   const lines = [
@@ -34,7 +42,11 @@ export function receiptMail(to: string, p: Purchase) {
       : []),
     '',
     'What you now have:',
-    ...p.entitlements.map((e) => `- ${e.productTitle}: ${e.kind.replace('_', ' ')}`),
+    ...p.entitlements.map(
+      (e) => `- ${e.productTitle}: ${e.kind.replace('_', ' ')} (${origin}${deliveredAt[e.kind]})`,
+    ),
+    '',
+    `Your order, with the receipt as PDF: ${origin}/orders/${p.id}`,
   ];
   return {
     to,

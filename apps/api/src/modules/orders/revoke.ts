@@ -1,6 +1,7 @@
 // Use case: a vendor ends a buyer's access to one of their sales (ADR 034).
 import { ordersMessages, type RevokeAccessBody, type VendorSale } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import * as users from '../users/index.ts';
@@ -32,7 +33,7 @@ export async function revokeAccess(
   const mailIds: string[] = [];
   const { cancelling, queued } = await db.transaction(async (tx) => {
     // The row lock orders this against the provider's events and a second revoke of the same sale.
-    const purchase = await one<PurchaseRow & { revoked_at: Date | null; paid_at: Date | null }>(
+    const purchase = await one<LockedPurchase>(
       tx,
       sql`select * from purchases where id = ${purchaseId} and vendor_id = ${vendorId} for update`,
     );
@@ -40,20 +41,7 @@ export async function revokeAccess(
     if (!purchase || !purchase.paid_at) throw notFound();
     if (purchase.revoked_at) return { cancelling: false, queued: false };
     if (purchase.status !== 'paid') throw new AppError('conflict', ordersMessages.revokeNotPaid);
-    const cancelling =
-      purchase.subscription_id !== null && CHARGING.includes(purchase.subscription_status ?? '');
-    await tx.execute(sql`update purchases set revoked_at = now(), revoked_reason = ${reason},
-        revoked_by = ${userId},
-        subscription_status = case when ${cancelling} then 'ended' else subscription_status end,
-        updated_at = now()
-      where id = ${purchase.id}`);
-    if (cancelling)
-      await tx.execute(sql`insert into auto_refunds (purchase_id, reason, subscription_id)
-        values (${purchase.id}, 'revoked', ${purchase.subscription_id}) on conflict do nothing`);
-    await deps.events.publish(tx, 'purchase.revoked', purchase.id, {
-      ...(await grantedRef(tx, purchase)),
-      reason,
-    });
+    const cancelling = await endPurchaseAccess(deps, tx, purchase, reason, userId);
     const [sale] = await salesWhere(tx, sql`p.id = ${purchase.id}`, 1);
     const email = await users.emailIn(tx, purchase.buyer_id);
     if (sale && email) mailIds.push(await deps.mailer.enqueue(tx, revokedMail(email, sale)));
@@ -66,6 +54,39 @@ export async function revokeAccess(
   const [sale] = await salesWhere(db, sql`p.id = ${purchaseId}`, 1);
   if (!sale) throw notFound();
   return sale;
+}
+
+type LockedPurchase = PurchaseRow & { revoked_at: Date | null; paid_at: Date | null };
+
+/**
+ * The revocation itself, on a purchase row locked `for update` that is paid and not yet revoked:
+ * records why and who, ends a subscription that could still charge (cancelled at the provider
+ * through the auto-refund outbox) and publishes `purchase.revoked`, whose subscribers end the
+ * entitlements, ownership, licence and roles (ADR 028). Answers whether a subscription is being
+ * cancelled. Vendors' revocations and account deletion (ADR 060) both come through here.
+ */
+export async function endPurchaseAccess(
+  deps: AppDeps,
+  tx: Tx,
+  purchase: LockedPurchase,
+  reason: string,
+  by: string,
+): Promise<boolean> {
+  const cancelling =
+    purchase.subscription_id !== null && CHARGING.includes(purchase.subscription_status ?? '');
+  await tx.execute(sql`update purchases set revoked_at = now(), revoked_reason = ${reason},
+      revoked_by = ${by},
+      subscription_status = case when ${cancelling} then 'ended' else subscription_status end,
+      updated_at = now()
+    where id = ${purchase.id}`);
+  if (cancelling)
+    await tx.execute(sql`insert into auto_refunds (purchase_id, reason, subscription_id)
+      values (${purchase.id}, 'revoked', ${purchase.subscription_id}) on conflict do nothing`);
+  await deps.events.publish(tx, 'purchase.revoked', purchase.id, {
+    ...(await grantedRef(tx, purchase)),
+    reason,
+  });
+  return cancelling;
 }
 
 const notFound = () => new AppError('not_found', ordersMessages.purchaseNotFound);

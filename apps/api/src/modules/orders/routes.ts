@@ -1,4 +1,5 @@
 import {
+  invoicesRoutes,
   IDEMPOTENCY_KEY_HEADER,
   ordersMessages,
   ordersRoutes,
@@ -7,7 +8,7 @@ import {
   vendorSalesRoutes,
   vendorStorefrontRoutes,
 } from '@tradeshelf/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import {
   PAYMENTS_WEBHOOK_PATH,
@@ -21,6 +22,7 @@ import { addressKey, rules } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import { requireTwoFactorCode } from '../auth/index.ts';
 import { vendorRoutes } from '../catalog/index.ts';
+import { buyerReceipt, vendorInvoice } from './receipt-document.ts';
 import * as orders from './service.ts';
 import { vendorPayouts } from './vendor-payouts.ts';
 
@@ -115,6 +117,20 @@ export async function ordersModule(app: FastifyInstance, wiring: OrdersWiring): 
   vendorRoute(ordersRoutes.vendorRevokeAccess, async ({ params, body, auth, vendorId }) => ({
     sale: await orders.revokeAccess(deps, auth.sub, vendorId, params.id, body),
   }));
+  // Receipts and invoices as PDF (ADR 060).
+  const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; filename: string }) => {
+    void reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .header('cache-control', 'private, no-store');
+    return file.pdf as never;
+  };
+  registerRoute(app, invoicesRoutes.purchaseReceiptPdf, async ({ params, auth, reply }) =>
+    sendPdf(reply, await buyerReceipt(deps, auth.sub, params.id)),
+  );
+  vendorRoute(invoicesRoutes.vendorSaleInvoicePdf, async ({ params, vendorId, reply }) =>
+    sendPdf(reply, await vendorInvoice(deps, vendorId, params.id)),
+  );
   vendorRoute(vendorSalesRoutes.vendorSale, async ({ params, vendorId }) => ({
     sale: await orders.vendorSale(deps, vendorId, params.id),
   }));

@@ -8,6 +8,7 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { ConnectAccountStatus } from '../../integrations/payments/port.ts';
+import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { availableOf, heldShares } from './ledger.ts';
@@ -44,10 +45,10 @@ interface BalanceRow {
  * payments older than the pending window are available, refunds and disputes come off that part
  * first, and what is left is pending.
  */
-async function vendorBalances(deps: AppDeps, vendorId: string): Promise<BalanceRow[]> {
+export async function vendorBalances(db: Tx, vendorId: string): Promise<BalanceRow[]> {
   const cutoff = sql`now() - make_interval(days => ${VENDOR_PENDING_DAYS}::int)`;
   return rows<BalanceRow>(
-    deps.database.db,
+    db,
     sql`with per_purchase as (${heldShares({ type: 'vendor', id: vendorId }, 'vendor_share', cutoff)}),
       split as (select currency, net, earned, ${availableOf} as available from per_purchase)
       select currency, sum(available)::int as available, sum(net - available)::int as pending,
@@ -79,7 +80,7 @@ export async function vendorPayouts(
         where vendor_id = ${vendorId} and provider = ${deps.payments.name}`);
   }
   const state = payoutStatusOf(status);
-  const balances = await vendorBalances(deps, vendorId);
+  const balances = await vendorBalances(deps.database.db, vendorId);
   // The headline currency: the one with the most money in it (usd when there is none).
   const main = [...balances].sort(
     (a, b) => b.available + b.pending - (a.available + a.pending),

@@ -12,3 +12,6 @@ export {
 export { rolesOf } from './presenter.ts';
 export { accountByEmail, emailOf, fillUsernameFrom } from './service.ts';
 export { contactsOf, emailIn, idsMatching, usernameChangeableFrom } from './service.ts';
+export { deletedEmailOf, forgetAccount, profileExport } from './account-data.ts';
+export { lockUser as lockAccount } from './repository.ts';
+export { billingOf } from './billing.ts';

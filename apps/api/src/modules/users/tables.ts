@@ -16,6 +16,11 @@ export const users = pgTable(
     avatarKey: text('avatar_key'),
     /** The last change of a chosen username (choosing the first one leaves it null), ADR 058. */
     usernameChangedAt: timestamp('username_changed_at', { withTimezone: true, mode: 'date' }),
+    /** Set when the account was deleted (ADR 060): the row stays, de-identified, for its orders. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    /** What receipts print for the buyer (ADR 060); empty prints the e-mail. */
+    billingName: text('billing_name').notNull().default(''),
+    billingAddress: text('billing_address').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -1,7 +1,13 @@
 // The account controls' calls (issue 33, ADR 058): one thunk per call. The screens keep the
 // answers themselves, as the two-factor section does: no other screen shows them.
-import { endpoints } from '@tradeshelf/contract/client';
-import type { AccountSession, AccountSettings } from '@tradeshelf/contract';
+import { accountEndpoints, endpoints } from '@tradeshelf/contract/client';
+import type {
+  AccountConfirm,
+  AccountExport,
+  AccountSession,
+  AccountSettings,
+  BillingDetails,
+} from '@tradeshelf/contract';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
 
 export const fetchSessions = thunk<void, AccountSession[]>(
@@ -25,4 +31,25 @@ export const requestEmailChange = thunk<
 export const confirmEmailChange = thunk<string, { message: string; email: string }>(
   'account/emailConfirm',
   (token, { api }) => api.call(endpoints.accountEmailConfirm, { body: { token } }),
+);
+export const exportAccountData = thunk<AccountConfirm, AccountExport>(
+  'account/export',
+  (body, { api }) => api.call(accountEndpoints.accountExport, { body }),
+);
+/** Deleting the account ends every sign-in, this one too: the stored session goes with it. */
+export const deleteAccount = thunk<AccountConfirm, { message: string }>(
+  'account/delete',
+  async (body, { api, session }) => {
+    const answer = await api.call(accountEndpoints.accountDelete, { body });
+    session.clear();
+    return answer;
+  },
+);
+export const fetchBilling = thunk<void, BillingDetails>(
+  'account/billing',
+  async (_, { api }) => (await api.call(accountEndpoints.billingDetails, {})).billing,
+);
+export const saveBilling = thunk<BillingDetails, { message: string; billing: BillingDetails }>(
+  'account/saveBilling',
+  (body, { api }) => api.call(accountEndpoints.saveBillingDetails, { body }),
 );

@@ -5,3 +5,5 @@ export {
   UsernameSection,
   useAccountSettings,
 } from './components.tsx';
+export { DataSection } from './data-section.tsx';
+export { BillingSection } from './billing-section.tsx';

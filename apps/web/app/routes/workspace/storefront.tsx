@@ -8,6 +8,7 @@ import {
 } from '../../features/workspace/storefront/components.tsx';
 import { initialValues, type StorefrontValues } from '../../features/workspace/storefront/form.ts';
 import { useRead } from '../../features/workspace/request.ts';
+import { BusinessDetailsSection } from '../../features/workspace/storefront/business-details.tsx';
 import { Loading, ReadError } from '../../components/screen.tsx';
 
 function Editor({ first }: { first: Storefront | null }) {
@@ -52,6 +53,7 @@ export default function StorefrontPage() {
         <Loading label="Loading your storefront…" size="line" rows={2} />
       )}
       {read.status === 'success' && <Editor first={read.data ?? null} />}
+      {read.status === 'success' && read.data && <BusinessDetailsSection />}
     </div>
   );
 }

@@ -68,3 +68,9 @@ export const fetchVendorCustomers = requestThunk<
 >('vendorSales/customers', (q, { api }) =>
   api.call(vendorEndpoints.vendorCustomers, { query: { limit: 20, ...defined(q) } }),
 );
+
+/** The sale's invoice as PDF, the seller's copy (ADR 060). */
+export const fetchSaleInvoicePdf = requestThunk<string, Blob>(
+  'vendorSales/invoicePdf',
+  (id, { api }) => api.call(vendorEndpoints.vendorSaleInvoicePdf, { params: { id } }),
+);

@@ -13,7 +13,8 @@ import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
-import { fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
+import { fetchSaleInvoicePdf, fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
 import { Loading } from '../../../components/screen.tsx';
@@ -118,6 +119,29 @@ function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }
   );
 }
 
+/** The seller's copy of the invoice as PDF (ADR 060). */
+function InvoiceDownload({ id, name }: { id: string; name: string }) {
+  const invoice = useAction<string, Blob>(fetchSaleInvoicePdf);
+  const download = async () => {
+    const file = await invoice.run(id);
+    if (file) saveFile(file, name);
+  };
+  return (
+    <div className="flex flex-col gap-2">
+      <Button
+        type="button"
+        variant="ghost"
+        loading={invoice.busy}
+        onClick={() => void download()}
+        className="self-start"
+      >
+        Download invoice (PDF)
+      </Button>
+      {invoice.error && <Alert>{invoice.error.error}</Alert>}
+    </div>
+  );
+}
+
 export function SaleDetail({ id }: { id: string }) {
   const read = useRead<string, VendorSaleDetail>(fetchVendorSale, id);
   const refund = useAction<
@@ -157,6 +181,7 @@ export function SaleDetail({ id }: { id: string }) {
           {sale.receiptNumber ? ` · receipt ${sale.receiptNumber}` : ''}
           {sale.coupon ? ` · coupon ${sale.coupon.code}` : ''}
         </p>
+        <InvoiceDownload id={sale.id} name={`invoice-${sale.receiptNumber ?? sale.id}.pdf`} />
       </div>
 
       <section className={panel} aria-labelledby="money-heading">

@@ -1,5 +1,6 @@
 import { endpoints, type StorefrontImageKind, vendorEndpoints } from '@tradeshelf/contract/client';
 import type {
+  BusinessDetails,
   Storefront,
   StorefrontBody,
   VendorPayouts,
@@ -70,4 +71,16 @@ export const startPayoutOnboarding = requestThunk<string, string>(
         body: twoFactorCode ? { twoFactorCode } : {},
       })
     ).url,
+);
+
+/** What the vendor's invoices print as the seller (ADR 060). */
+export const fetchBusinessDetails = requestThunk<void, BusinessDetails>(
+  'vendor/businessDetails',
+  async (_arg, { api }) => (await api.call(vendorEndpoints.vendorBusinessDetails, {})).business,
+);
+export const saveBusinessDetails = requestThunk<
+  BusinessDetails,
+  { message: string; business: BusinessDetails }
+>('vendor/saveBusinessDetails', (body, { api }) =>
+  api.call(vendorEndpoints.saveVendorBusinessDetails, { body }),
 );

@@ -1,0 +1,86 @@
+// "Invoice details": what the vendor's invoices and buyers' receipts print as the seller (ADR 060).
+import { useState, type FormEvent } from 'react';
+import type { ApiError, BusinessDetails } from '@tradeshelf/contract';
+import { AddressField } from '../../../components/address-field.tsx';
+import { Loading, ReadError } from '../../../components/screen.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
+import { useAction, useRead } from '../request.ts';
+import { fetchBusinessDetails, saveBusinessDetails } from './api.ts';
+
+const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+
+function Form({ first }: { first: BusinessDetails }) {
+  const [values, setValues] = useState(first);
+  const save = useAction<BusinessDetails, { message: string; business: BusinessDetails }>(
+    saveBusinessDetails,
+  );
+  const set = (k: keyof BusinessDetails) => (v: string) => setValues((s) => ({ ...s, [k]: v }));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const done = await save.run(values);
+    if (done) setValues(done.business);
+  };
+  const error: ApiError | null = save.error;
+  const fields = error?.fields ?? {};
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
+      {save.status === 'success' && save.data && <Alert tone="success">{save.data.message}</Alert>}
+      <FormError error={error} shows={['businessName', 'businessAddress', 'taxId', 'taxNote']} />
+      <Field
+        label="Legal business name"
+        name="businessName"
+        hint="Left empty, invoices show your storefront name."
+        value={values.businessName}
+        onChange={(e) => set('businessName')(e.target.value)}
+        error={fields.businessName}
+      />
+      <AddressField
+        label="Business address"
+        name="businessAddress"
+        value={values.businessAddress}
+        onChange={set('businessAddress')}
+        error={fields.businessAddress}
+      />
+      <Field
+        label="Tax number (VAT, GST, EIN …)"
+        name="taxId"
+        value={values.taxId}
+        onChange={(e) => set('taxId')(e.target.value)}
+        error={fields.taxId}
+      />
+      <Field
+        label="Tax note"
+        name="taxNote"
+        hint="For example “VAT reverse charge” or “Not VAT registered”."
+        value={values.taxNote}
+        onChange={(e) => set('taxNote')(e.target.value)}
+        error={fields.taxNote}
+      />
+      <Button type="submit" loading={save.busy} className="self-start">
+        Save invoice details
+      </Button>
+    </form>
+  );
+}
+
+export function BusinessDetailsSection() {
+  const read = useRead<void, BusinessDetails>(fetchBusinessDetails, undefined);
+  return (
+    <section aria-labelledby="business-heading" className={panel}>
+      <h2 id="business-heading" className="text-lg font-semibold text-white">
+        Invoice details
+      </h2>
+      <p className="text-sm text-slate-300">
+        Printed as the seller on every receipt and invoice of your sales (PDF), past ones too.
+      </p>
+      {read.status === 'failure' && read.error && (
+        <ReadError error={read.error} onRetry={read.reload} />
+      )}
+      {read.status === 'success' && read.data ? (
+        <Form first={read.data} />
+      ) : (
+        read.status !== 'failure' && <Loading label="Loading invoice details…" size="line" />
+      )}
+    </section>
+  );
+}
