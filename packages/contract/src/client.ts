@@ -6,6 +6,7 @@
  */
 export * from './constants/account.ts';
 export * from './constants/affiliates.ts';
+export * from './constants/alerts.ts';
 export * from './constants/analytics.ts';
 export * from './constants/auth.ts';
 export * from './constants/catalog.ts';

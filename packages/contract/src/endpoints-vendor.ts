@@ -503,4 +503,28 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     auth: 'bearer',
     status: 201,
   },
+  vendorAlertFeeds: {
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds',
+    auth: 'bearer',
+    status: 200,
+  },
+  publishAlert: {
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/alerts',
+    auth: 'bearer',
+    status: 201,
+  },
+  vendorAlerts: {
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds/{productId}/alerts',
+    auth: 'bearer',
+    status: 200,
+  },
+  rotateAlertHook: {
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/webhook-url',
+    auth: 'bearer',
+    status: 200,
+  },
 };

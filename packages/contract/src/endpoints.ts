@@ -389,4 +389,23 @@ export const endpoints: {
   getReview: { method: 'GET', path: '/api/v1/review/get-review', auth: 'bearer', status: 200 },
   postReview: { method: 'POST', path: '/api/v1/review/post-review', auth: 'bearer', status: 200 },
   allReviews: { method: 'GET', path: '/api/v1/review/get-all-reviews', auth: 'none', status: 200 },
+  alertHook: {
+    method: 'POST',
+    path: '/api/v1/alert-hooks/{productId}/{secret}',
+    auth: 'none',
+    status: 202,
+  },
+  alertFeed: { method: 'GET', path: '/api/v1/alerts/{productId}', auth: 'bearer', status: 200 },
+  setAlertChannels: {
+    method: 'PUT',
+    path: '/api/v1/alerts/{productId}/channels',
+    auth: 'bearer',
+    status: 200,
+  },
+  retryAlertWebhook: {
+    method: 'POST',
+    path: '/api/v1/alerts/{productId}/webhook/retry',
+    auth: 'bearer',
+    status: 200,
+  },
 };

@@ -36,6 +36,10 @@ export const queues = {
   deliverablesVersionMail: 'deliverables.version-mail',
   /** Outbound webhooks (ADR 057): woken after a queueing commit, and swept every minute. */
   webhooksDeliver: 'webhooks.deliver',
+  /** Alert e-mails (ADR 059): woken by a publish, and swept every minute; batches a minute's alerts. */
+  alertsMail: 'alerts.mail',
+  /** The demo feed's sandbox signal (ADR 059), outside production only. */
+  alertsDemoSignal: 'alerts.demo-signal',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

@@ -343,6 +343,7 @@ describe('owners and downloads', () => {
       course: false,
       licence: false,
       tradingViewScript: false,
+      alerts: [],
       updates: { policy: 'lifetime', label: 'Lifetime updates' },
     });
 
