@@ -68,6 +68,7 @@ export const alertsMessages = {
   webhookUnresolved: 'We could not look that host name up. Check the URL.',
   webhookHttps: 'Webhook URLs must start with https://.',
   noWebhook: 'Set a webhook URL first.',
+  webhookPaused: 'Paused after repeated failures: fix your endpoint, then press Retry.',
   published: 'Alert sent.',
   duplicate: 'This alert was already sent (same id); it was not sent again.',
 } as const;

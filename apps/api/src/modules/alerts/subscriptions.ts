@@ -98,6 +98,7 @@ export async function buyerFeed(
   const hooks = new Map(
     (await store.eventMessages(db, ids, endpointIds)).map((r) => [r.event_id, r]),
   );
+  const channels = await channelsView(deps, userId, sub);
   const alerts: BuyerAlert[] = page.map((r) => ({
     ...alertView(r),
     deliveries: deliveries
@@ -112,7 +113,8 @@ export async function buyerFeed(
         return {
           channel: d.channel,
           status: msg.status === 'pending' ? ('queued' as const) : msg.status,
-          reason: msg.last_error,
+          reason:
+            msg.last_error ?? (msg.status === 'pending' && channels.webhook?.paused ? m.webhookPaused : null),
         };
       }),
   }));
@@ -120,7 +122,7 @@ export async function buyerFeed(
   const vendor = (await vendorSummaries(db, [feed.vendorId])).get(feed.vendorId);
   return {
     feed: { productId, title: feed.title, vendorName: vendor?.displayName ?? '' },
-    channels: await channelsView(deps, userId, sub),
+    channels,
     alerts,
     nextCursor:
       rows.length > query.limit && last
