@@ -216,6 +216,23 @@ export const alertsRoutes = {
       recipients: z.number().int(),
     }),
   }),
+  myAlertFeeds: defineRoute({
+    method: 'GET',
+    path: '/api/v1/alerts',
+    auth: 'bearer',
+    summary: 'The alert products you hold now, each with its latest alert time.',
+    tags: ['alerts'],
+    status: 200,
+    response: z.object({
+      feeds: z.array(
+        z.object({
+          productId: z.string(),
+          title: z.string(),
+          lastAlertAt: isoDateTime.nullable(),
+        }),
+      ),
+    }),
+  }),
   alertFeed: defineRoute({
     method: 'GET',
     path: '/api/v1/alerts/{productId}',

@@ -395,6 +395,7 @@ export const endpoints: {
     auth: 'none',
     status: 202,
   },
+  myAlertFeeds: { method: 'GET', path: '/api/v1/alerts', auth: 'bearer', status: 200 },
   alertFeed: { method: 'GET', path: '/api/v1/alerts/{productId}', auth: 'bearer', status: 200 },
   setAlertChannels: {
     method: 'PUT',

@@ -159,7 +159,10 @@ describe('the feed webhook (TradingView shape)', () => {
     expect(again.json()).toMatchObject({ duplicate: true, alert: { id: first.json().alert.id } });
     const plain = await postHook(open, hookPath, 'same words');
     const plainAgain = await postHook(open, hookPath, 'same words');
-    expect(plainAgain.json()).toMatchObject({ duplicate: true, alert: { id: plain.json().alert.id } });
+    expect(plainAgain.json()).toMatchObject({
+      duplicate: true,
+      alert: { id: plain.json().alert.id },
+    });
     expect(await alertCount(open, product.id)).toBe(2);
   });
 
@@ -167,7 +170,8 @@ describe('the feed webhook (TradingView shape)', () => {
     const { product, hookPath } = await alertFeed(open);
     const other = await alertFeed(open);
     const answers = [];
-    for (let i = 0; i < 10; i++) answers.push((await postHook(open, hookPath, `alert ${i}`)).statusCode);
+    for (let i = 0; i < 10; i++)
+      answers.push((await postHook(open, hookPath, `alert ${i}`)).statusCode);
     expect(answers.filter((s) => s === 202)).toHaveLength(8);
     const refused = await postHook(open, hookPath, 'one more');
     expect(refused.statusCode).toBe(429);
@@ -306,7 +310,12 @@ describe('channels', () => {
     const before = hook.got.length;
     // Both alerts are published before any job runs: they fall in one batch.
     open.jobs.hold();
-    const sent = await postHook(open, hookPath, JSON.stringify({ ticker: 'ETHUSD', action: 'buy' }), 'application/json');
+    const sent = await postHook(
+      open,
+      hookPath,
+      JSON.stringify({ ticker: 'ETHUSD', action: 'buy' }),
+      'application/json',
+    );
     expect(sent.statusCode).toBe(202);
     await open.call(r.publishAlert, {
       token: vendor.token,
@@ -424,6 +433,10 @@ describe('channels', () => {
       params: { productId: product.id },
     });
     for (const a of after.json().alerts as Array<{ deliveries: unknown[] }>)
-      expect(a.deliveries).toContainEqual({ channel: 'webhook', status: 'delivered', reason: null });
+      expect(a.deliveries).toContainEqual({
+        channel: 'webhook',
+        status: 'delivered',
+        reason: null,
+      });
   });
 });

@@ -7,7 +7,7 @@ import { feedOfHook, rotateHook, vendorFeed, vendorFeeds } from './feeds.ts';
 import { checkedAlert, parseHookBody } from './hook.ts';
 import { LiveAlerts } from './live.ts';
 import { publishAlert } from './publish.ts';
-import { buyerFeed, retryWebhook, setChannels } from './subscriptions.ts';
+import { buyerFeed, heldFeeds, retryWebhook, setChannels } from './subscriptions.ts';
 import { vendorAlerts } from './vendor.ts';
 
 /** The path of the live stream (server-sent events; not JSON, so not a contract route). */
@@ -41,6 +41,7 @@ export async function alertsModule(app: FastifyInstance): Promise<void> {
     feed: await rotateHook(deps, vendorId, params.productId),
   }));
 
+  registerRoute(app, r.myAlertFeeds, ({ auth }) => heldFeeds(deps, auth.sub));
   registerRoute(app, r.alertFeed, ({ params, query, auth }) =>
     buyerFeed(deps, auth.sub, params.productId, query),
   );

@@ -114,7 +114,8 @@ export async function buyerFeed(
           channel: d.channel,
           status: msg.status === 'pending' ? ('queued' as const) : msg.status,
           reason:
-            msg.last_error ?? (msg.status === 'pending' && channels.webhook?.paused ? m.webhookPaused : null),
+            msg.last_error ??
+            (msg.status === 'pending' && channels.webhook?.paused ? m.webhookPaused : null),
         };
       }),
   }));
@@ -214,4 +215,33 @@ export async function retryWebhook(deps: AppDeps, userId: string, productId: str
   for (const id of failed) await deps.webhooks.resend(db, sub.webhook_endpoint_id, id);
   await deps.jobs.send(queues.webhooksDeliver, {});
   return { channels: await channelsView(deps, userId, sub), resent: failed.length };
+}
+
+/** The alert products the buyer holds now (a live entitlement to a product that has a feed). */
+export async function heldFeeds(deps: AppDeps, userId: string) {
+  const db = deps.database.db;
+  const { rows } = await db.execute<{ product_id: string; last: Date | string | null }>(sql`
+    select f.product_id, (select max(created_at) from alerts a where a.product_id = f.product_id) as last
+    from alert_feeds f`);
+  if (!rows.length) return { feeds: [] };
+  const live = new Set(
+    (
+      await liveAccess(
+        db,
+        userId,
+        rows.map((r) => r.product_id),
+      )
+    ).map((e) => e.productId),
+  );
+  const feeds = [];
+  for (const r of rows.filter((x) => live.has(x.product_id))) {
+    const feed = await anyFeed(deps, r.product_id);
+    if (feed)
+      feeds.push({
+        productId: r.product_id,
+        title: feed.title,
+        lastAlertAt: r.last === null ? null : new Date(r.last).toISOString(),
+      });
+  }
+  return { feeds };
 }

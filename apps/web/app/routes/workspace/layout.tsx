@@ -42,6 +42,7 @@ const pages: Array<{ path: string; title: string; page: ComponentType<VendorPage
     title: 'Licence terms',
     page: lazy(() => import('./licence.tsx')),
   },
+  { path: 'alerts', title: 'Alerts', page: lazy(() => import('./alerts.tsx')) },
   { path: 'coupons', title: 'Coupons', page: lazy(() => import('./coupons.tsx')) },
   { path: 'affiliates', title: 'Affiliates', page: lazy(() => import('./affiliates.tsx')) },
   { path: 'sales', title: 'Sales', page: lazy(() => import('./sales.tsx')) },
