@@ -1,5 +1,5 @@
 import type { Alert as AlertRow, AlertChannels, ApiError, BuyerAlert } from '@tradeshelf/contract';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Loading, ReadError } from '../../components/screen.tsx';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
@@ -164,16 +164,20 @@ export function AlertFeedPage({ productId }: { productId: string }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [liveIds, setLiveIds] = useState<string[]>([]);
   const [more, setMore] = useState(false);
-  const load = useCallback(async () => {
-    const got = await dispatch(fetchAlertFeed({ productId }));
-    if (fetchAlertFeed.fulfilled.match(got)) {
-      setError(null);
-      setPage(got.payload);
-    } else setError(got.payload ?? FALLBACK_ERROR);
-  }, [dispatch, productId]);
+  const [reads, setReads] = useState(0);
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    void dispatch(fetchAlertFeed({ productId })).then((got) => {
+      if (!current) return;
+      if (fetchAlertFeed.fulfilled.match(got)) {
+        setError(null);
+        setPage(got.payload);
+      } else setError(got.payload ?? FALLBACK_ERROR);
+    });
+    return () => {
+      current = false;
+    };
+  }, [dispatch, productId, reads]);
   useLiveAlerts((alert) => {
     if (alert.productId !== productId) return;
     setPage((p) =>
@@ -195,7 +199,7 @@ export function AlertFeedPage({ productId }: { productId: string }) {
         nextCursor: got.payload.nextCursor,
       });
   };
-  if (error && !page) return <ReadError error={error} onRetry={() => void load()} />;
+  if (error && !page) return <ReadError error={error} onRetry={() => setReads((n) => n + 1)} />;
   if (!page) return <Loading label="Loading alerts…" size="page" rows={3} />;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
