@@ -17,7 +17,7 @@ import { checkOutboundUrl, OutboundRefused } from '../../platform/outbound-url.t
 import * as store from '../../webhooks/store.ts';
 import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
 import { anyFeed } from './feeds.ts';
-import { liveAccess, vendorSummaries } from './deps.ts';
+import { accessOf, liveAccess, vendorSummaries } from './deps.ts';
 import { alertColumns, alertView, BUYER_OWNER, type AlertRow } from './publish.ts';
 
 const ownerOf = (userId: string): store.Owner => ({ kind: BUYER_OWNER, id: userId });
@@ -217,31 +217,26 @@ export async function retryWebhook(deps: AppDeps, userId: string, productId: str
   return { channels: await channelsView(deps, userId, sub), resent: failed.length };
 }
 
-/** The alert products the buyer holds now (a live entitlement to a product that has a feed). */
+/** The alert products the buyer holds now (live `access` entitlements to products of kind alert). */
 export async function heldFeeds(deps: AppDeps, userId: string) {
   const db = deps.database.db;
-  const { rows } = await db.execute<{ product_id: string; last: Date | string | null }>(sql`
-    select f.product_id, (select max(created_at) from alerts a where a.product_id = f.product_id) as last
-    from alert_feeds f`);
-  if (!rows.length) return { feeds: [] };
-  const live = new Set(
-    (
-      await liveAccess(
-        db,
-        userId,
-        rows.map((r) => r.product_id),
-      )
-    ).map((e) => e.productId),
+  const now = Date.now();
+  const live = (await accessOf(db, userId)).filter(
+    (e) => e.status === 'active' && (e.endsAt === null || e.endsAt.getTime() > now),
   );
   const feeds = [];
-  for (const r of rows.filter((x) => live.has(x.product_id))) {
-    const feed = await anyFeed(deps, r.product_id);
-    if (feed)
-      feeds.push({
-        productId: r.product_id,
-        title: feed.title,
-        lastAlertAt: r.last === null ? null : new Date(r.last).toISOString(),
-      });
+  for (const productId of new Set(live.map((e) => e.productId))) {
+    const feed = await anyFeed(deps, productId);
+    if (!feed) continue;
+    const { rows } = await db.execute<{ last: Date | string | null }>(
+      sql`select max(created_at) as last from alerts where product_id = ${productId}`,
+    );
+    const last = rows[0]?.last ?? null;
+    feeds.push({
+      productId,
+      title: feed.title,
+      lastAlertAt: last === null ? null : new Date(last).toISOString(),
+    });
   }
   return { feeds };
 }

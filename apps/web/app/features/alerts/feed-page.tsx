@@ -178,7 +178,8 @@ export function AlertFeedPage({ productId }: { productId: string }) {
       current = false;
     };
   }, [dispatch, productId, reads]);
-  useLiveAlerts((alert) => {
+  // Only a feed the buyer holds, with live on, keeps a stream open.
+  useLiveAlerts(Boolean(page?.channels.web), (alert) => {
     if (alert.productId !== productId) return;
     setPage((p) =>
       p && !p.alerts.some((a) => a.id === alert.id)

@@ -8,15 +8,16 @@ import { streamToken } from './api.ts';
 export const ALERTS_STREAM_PATH = '/api/v1/alerts-stream';
 
 /**
- * Calls `onAlert` for each alert published to the signed-in user while the page is open: a fetch
+ * While `enabled`, calls `onAlert` for each alert published to the signed-in user while the page is open: a fetch
  * of the server-sent event stream (it carries the bearer token, which EventSource cannot), opened
  * again after a drop with a growing wait.
  */
-export function useLiveAlerts(onAlert: (alert: Alert) => void): void {
+export function useLiveAlerts(enabled: boolean, onAlert: (alert: Alert) => void): void {
   const dispatch = useAppDispatch();
   const handler = useRef(onAlert);
   handler.current = onAlert;
   useEffect(() => {
+    if (!enabled) return;
     const stop = new AbortController();
     let wait = 1000;
     const run = async () => {
@@ -59,5 +60,5 @@ export function useLiveAlerts(onAlert: (alert: Alert) => void): void {
     };
     void run();
     return () => stop.abort();
-  }, [dispatch]);
+  }, [dispatch, enabled]);
 }
