@@ -12,6 +12,7 @@ import {
 } from '../scripts/endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { developersRoutes } from './developers.ts';
+import { alertsRoutes } from './alerts.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
@@ -119,6 +120,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       vendorLicencesRoutes,
       vendorStorefrontRoutes,
       developersRoutes,
+      alertsRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);
