@@ -277,6 +277,37 @@ describe('who receives', () => {
   });
 });
 
+describe('feeds', () => {
+  it('lists the held feeds to a buyer, and a new webhook URL retires the old one', async () => {
+    const { vendor, product, hookPath } = await alertFeed(open);
+    const buyer = await subscriber(open, vendor.vendorUrl, product.extraPriceIds[0]!);
+    const held = await open.call(r.myAlertFeeds, { token: buyer.token });
+    expect(held.json().feeds).toEqual([
+      { productId: product.id, title: 'Breakouts', lastAlertAt: null },
+    ]);
+    expect((await open.call(r.myAlertFeeds, { token: vendor.token })).json().feeds).toEqual([]);
+
+    const rotated = await open.call(r.rotateAlertHook, {
+      token: vendor.token,
+      params: { productId: product.id },
+    });
+    const next = new URL(rotated.json().feed.webhookUrl as string).pathname;
+    expect(next).not.toBe(hookPath);
+    expect((await postHook(open, hookPath, 'old url')).statusCode).toBe(404);
+    expect((await postHook(open, next, 'new url')).statusCode).toBe(202);
+    // Another vendor cannot rotate it.
+    const other = await signedInVendor(open);
+    expect(
+      (
+        await open.call(r.rotateAlertHook, {
+          token: other.token,
+          params: { productId: product.id },
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
+
 describe('channels', () => {
   it('refuses a buyer webhook to loopback or private addresses', async () => {
     const { vendor, product } = await alertFeed(guarded);
