@@ -106,7 +106,8 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
 
     // From the workspace form.
     await vendor.goto('/vendor');
-    await workspaceNav(vendor).getByRole('link', { name: 'Alerts' }).click({ timeout: SLOW });
+    await workspaceNav(vendor).getByRole('link', { name: 'Delivery' }).click({ timeout: SLOW });
+    await vendor.getByRole('link', { name: /^Open alerts/ }).click({ timeout: SLOW });
     await expect(vendor.getByRole('heading', { level: 2, name: PRODUCT })).toBeVisible({
       timeout: SLOW,
     });

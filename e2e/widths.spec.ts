@@ -161,7 +161,7 @@ const VENDOR = [
   '/vendor/delivery',
   '/vendor/delivery/discord',
   '/vendor/delivery/tradingview',
-  '/vendor/alerts',
+  '/vendor/delivery/alerts',
   '/vendor/courses',
   '/vendor/courses/:productId',
   '/vendor/licences',

@@ -16,11 +16,15 @@ export const command = 'npm run contract:endpoints';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** The files this writes, relative to `src/`. */
-export const files = ['endpoints.ts', 'endpoints-vendor.ts'] as const;
+export const files = ['endpoints.ts', 'endpoints-vendor.ts', 'endpoints-alerts.ts'] as const;
 export type GeneratedFile = (typeof files)[number];
 
 /** The workspace's routes go to their own table, so the chunk every page loads does not carry them. */
 export const isVendorPath = (p: string) => p.startsWith('/api/v1/vendor/');
+
+/** The buyer's alert routes and the alert webhook (issue 31): only lazily loaded pages call them. */
+export const isAlertsPath = (p: string) =>
+  p === '/api/v1/alerts' || p.startsWith('/api/v1/alerts/') || p.startsWith('/api/v1/alert-hooks/');
 
 /** What a client needs of a route at run time: exactly the fields a `RouteRef` carries. */
 export function endpointOf(r: RouteDef) {
@@ -48,8 +52,9 @@ function table(entries: [string, RouteDef][]): string {
 
 function sources(all: Record<string, RouteDef>): Record<GeneratedFile, string> {
   const entries = Object.entries(all);
-  const main = entries.filter(([, r]) => !isVendorPath(r.path));
+  const main = entries.filter(([, r]) => !isVendorPath(r.path) && !isAlertsPath(r.path));
   const vendor = entries.filter(([, r]) => isVendorPath(r.path));
+  const alerts = entries.filter(([, r]) => isAlertsPath(r.path));
   return {
     'endpoints.ts': `${header}
 import type { routes } from './index.ts';
@@ -65,6 +70,16 @@ export type VendorRouteName = {
   [K in keyof Routes]: Routes[K]['path'] extends \`/api/v1/vendor/\${string}\` ? K : never;
 }[keyof Routes];
 
+/** The alerts routes (see \`isAlertsPath\`): in \`alertEndpoints\` (endpoints-alerts.ts). */
+export type AlertsRouteName = {
+  [K in keyof Routes]: Routes[K]['path'] extends
+    | '/api/v1/alerts'
+    | \`/api/v1/alerts/\${string}\`
+    | \`/api/v1/alert-hooks/\${string}\`
+    ? K
+    : never;
+}[keyof Routes];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like \`routes\`, and no zod. Each entry is typed with its full route,
@@ -72,7 +87,7 @@ export type VendorRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName>]: RouteRef<Routes[K]>;
+  readonly [K in Exclude<keyof Routes, VendorRouteName | AlertsRouteName>]: RouteRef<Routes[K]>;
 } = {
 ${table(main)}
 };
@@ -89,10 +104,22 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
 ${table(vendor)}
 };
 `,
+    'endpoints-alerts.ts': `${header}
+import type { routes } from './index.ts';
+import type { AlertsRouteName } from './endpoints.ts';
+import type { RouteRef } from './route.ts';
+
+type Routes = typeof routes;
+
+/** \`endpoints\` for the alerts routes (see \`AlertsRouteName\`): only lazily loaded pages use them. */
+export const alertEndpoints: { readonly [K in AlertsRouteName]: RouteRef<Routes[K]> } = {
+${table(alerts)}
+};
+`,
   };
 }
 
-/** The two files as the generator writes them (formatted with the repository's Prettier settings). */
+/** The files as the generator writes them (formatted with the repository's Prettier settings). */
 export async function generate(
   all: Record<string, RouteDef> = routes,
 ): Promise<Record<GeneratedFile, string>> {

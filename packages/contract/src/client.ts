@@ -33,6 +33,7 @@ export * from './constants/vendor-licences.ts';
 export * from './constants/vendor-storefront.ts';
 export * from './endpoints.ts';
 export * from './endpoints-vendor.ts';
+export * from './endpoints-alerts.ts';
 export * from './format.ts';
 export * from './route.ts';
 export * from './rules/code.ts';

@@ -18,6 +18,7 @@ import { accountRoutes } from './account.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
+import { alertEndpoints } from './endpoints-alerts.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -77,10 +78,14 @@ describe('endpoints: the run-time route metadata clients use', () => {
         },
       ]),
     );
-    expect({ ...endpoints, ...vendorEndpoints }).toStrictEqual(expected);
+    expect({ ...endpoints, ...vendorEndpoints, ...alertEndpoints }).toStrictEqual(expected);
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/vendor\//);
+    // And the alerts' table (issue 31) only theirs, out of the chunk every page loads.
+    for (const e of Object.values(alertEndpoints))
+      expect(e.path).toMatch(/^\/api\/v1\/(alerts$|alerts\/|alert-hooks\/)/);
+    for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/alert/);
   });
 
   it('the generator notices a changed route: its output differs from the files on disk', async () => {

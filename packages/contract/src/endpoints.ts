@@ -13,6 +13,14 @@ export type VendorRouteName = {
   [K in keyof Routes]: Routes[K]['path'] extends `/api/v1/vendor/${string}` ? K : never;
 }[keyof Routes];
 
+/** The alerts routes (see `isAlertsPath`): in `alertEndpoints` (endpoints-alerts.ts). */
+export type AlertsRouteName = {
+  [K in keyof Routes]: Routes[K]['path'] extends
+    '/api/v1/alerts' | `/api/v1/alerts/${string}` | `/api/v1/alert-hooks/${string}`
+    ? K
+    : never;
+}[keyof Routes];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like `routes`, and no zod. Each entry is typed with its full route,
@@ -20,7 +28,7 @@ export type VendorRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName>]: RouteRef<Routes[K]>;
+  readonly [K in Exclude<keyof Routes, VendorRouteName | AlertsRouteName>]: RouteRef<Routes[K]>;
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },
@@ -389,24 +397,4 @@ export const endpoints: {
   getReview: { method: 'GET', path: '/api/v1/review/get-review', auth: 'bearer', status: 200 },
   postReview: { method: 'POST', path: '/api/v1/review/post-review', auth: 'bearer', status: 200 },
   allReviews: { method: 'GET', path: '/api/v1/review/get-all-reviews', auth: 'none', status: 200 },
-  alertHook: {
-    method: 'POST',
-    path: '/api/v1/alert-hooks/{productId}/{secret}',
-    auth: 'none',
-    status: 202,
-  },
-  myAlertFeeds: { method: 'GET', path: '/api/v1/alerts', auth: 'bearer', status: 200 },
-  alertFeed: { method: 'GET', path: '/api/v1/alerts/{productId}', auth: 'bearer', status: 200 },
-  setAlertChannels: {
-    method: 'PUT',
-    path: '/api/v1/alerts/{productId}/channels',
-    auth: 'bearer',
-    status: 200,
-  },
-  retryAlertWebhook: {
-    method: 'POST',
-    path: '/api/v1/alerts/{productId}/webhook/retry',
-    auth: 'bearer',
-    status: 200,
-  },
 };

@@ -343,7 +343,7 @@ describe('owners and downloads', () => {
       course: false,
       licence: false,
       tradingViewScript: false,
-      alerts: [],
+      alerts: null,
       updates: { policy: 'lifetime', label: 'Lifetime updates' },
     });
 

@@ -41,7 +41,10 @@ export async function deliverySummary(
     course: kind === 'course',
     licence: kind === 'app',
     tradingViewScript: scripts.length > 0,
-    alerts: kind === 'alert' ? alertChannels.map((c) => alertChannelWords[c]) : [],
+    alerts:
+      kind === 'alert'
+        ? `Each alert as the vendor sends it: ${alertChannels.map((c) => alertChannelWords[c]).join(', ')}`
+        : null,
     updates: { policy: settings.updatePolicy, label: updatePolicyLabels[settings.updatePolicy] },
   };
 }

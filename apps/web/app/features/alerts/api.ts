@@ -1,4 +1,4 @@
-import { endpoints } from '@tradeshelf/contract/client';
+import { alertEndpoints as endpoints } from '@tradeshelf/contract/client';
 import type { AlertChannels, SetAlertChannelsBody } from '@tradeshelf/contract';
 import type { ResponseOf } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';

@@ -10,7 +10,6 @@ export const vendorNav = [
   { to: '/vendor/products', label: 'Products' },
   { to: '/vendor/bundles', label: 'Bundles' },
   { to: '/vendor/delivery', label: 'Delivery' },
-  { to: '/vendor/alerts', label: 'Alerts' },
   { to: '/vendor/coupons', label: 'Coupons' },
   { to: '/vendor/affiliates', label: 'Affiliates' },
   { to: '/vendor/sales', label: 'Sales' },
