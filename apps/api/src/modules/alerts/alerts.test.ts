@@ -93,6 +93,19 @@ describe('the feed webhook (TradingView shape)', () => {
       expect(res.json()).toEqual({ error: m.badSecret, code: 'not_found' });
     }
     expect(await alertCount(open, product.id)).toBe(0);
+    // Guessing is limited per address: the 31st wrong URL in a minute is refused outright.
+    const guess = (i: number) =>
+      open.app.inject({
+        method: 'POST',
+        url: wrong.replace(/a{40}$/, String(i).padStart(40, 'b')),
+        payload: 'x',
+        headers: { 'content-type': 'text/plain' },
+        remoteAddress: '203.0.113.9',
+      });
+    const codes = [];
+    for (let i = 0; i < 31; i++) codes.push((await guess(i)).statusCode);
+    expect(codes.slice(0, 30).every((c) => c === 404)).toBe(true);
+    expect(codes[30]).toBe(429);
   });
 
   it('reads plain text and TradingView JSON; bad bodies get a 400 that says why', async () => {

@@ -1,6 +1,7 @@
 import { alertsMessages, alertsRoutes as r, ALERT_HOOK_BODY_MAX } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
+import { addressKey } from '../../platform/rate-limit.ts';
 import { bearerOf, registerRoute } from '../../platform/routes.ts';
 import { vendorRoutes } from '../catalog/index.ts';
 import { feedOfHook, rotateHook, vendorFeed, vendorFeeds } from './feeds.ts';
@@ -9,6 +10,9 @@ import { LiveAlerts } from './live.ts';
 import { publishAlert } from './publish.ts';
 import { buyerFeed, heldFeeds, retryWebhook, setChannels } from './subscriptions.ts';
 import { vendorAlerts } from './vendor.ts';
+
+/** Wrong webhook URLs one address may try per minute. */
+const BAD_HOOK_RULE = { name: 'alerts:bad-hook-ip', limit: 30, windowSeconds: 60 };
 
 /** The path of the live stream (server-sent events; not JSON, so not a contract route). */
 export const ALERTS_STREAM_PATH = '/api/v1/alerts-stream';
@@ -62,7 +66,11 @@ export async function alertsModule(app: FastifyInstance): Promise<void> {
       (_req, body, done) => done(null, body),
     );
     registerRoute(scope, r.alertHook, async ({ params, body, req }) => {
-      const feed = await feedOfHook(deps, params.productId, params.secret);
+      const feed = await feedOfHook(deps, params.productId, params.secret).catch(async (err) => {
+        // Wrong URLs count per address, so guessing secrets is limited too.
+        await deps.limiter.consume([{ rule: BAD_HOOK_RULE, key: addressKey(req.ip) }]);
+        throw err;
+      });
       const done = await publishAlert(
         deps,
         feed,
