@@ -144,6 +144,7 @@ const BUYER = [
   '/courses/:id',
   '/courses/:id/lessons/:lessonId',
   '/library',
+  '/library/alerts/:productId',
   '/apps',
 ];
 const AFFILIATE = ['/affiliate', '/affiliate/connected'];
@@ -160,6 +161,7 @@ const VENDOR = [
   '/vendor/delivery',
   '/vendor/delivery/discord',
   '/vendor/delivery/tradingview',
+  '/vendor/delivery/alerts',
   '/vendor/courses',
   '/vendor/courses/:productId',
   '/vendor/licences',
@@ -224,10 +226,16 @@ test('public pages, anonymously', async ({ page, request }) => {
   ]);
 });
 
-test('buyer pages, as the demo buyer', async ({ browser }) => {
+test('buyer pages, as the demo buyer', async ({ browser, request }) => {
   test.setTimeout(300_000);
   const page = await signedIn(browser, 'buyer@demo.tradeshelf.test');
   const course = await linkOn(page, '/courses', /^\/courses\/[^/]+$/);
+  // The demo alert feed (the demo buyer may or may not hold it: the page or its refusal shows).
+  const alerts = (
+    (await (
+      await request.get('/api/v1/products/term/search?q=momentum%20breakout%20alerts&limit=1')
+    ).json()) as { products: Array<{ id: string }> }
+  ).products[0]!;
   await check(page, BUYER, [
     ['/account', '/account'],
     ['/account/password', '/account/password'],
@@ -240,6 +248,7 @@ test('buyer pages, as the demo buyer', async ({ browser }) => {
       await linkOn(page, course, /^\/courses\/[^/]+\/lessons\/[^/]+$/),
     ],
     ['/library', '/library'],
+    ['/library/alerts/:productId', `/library/alerts/${alerts.id}`],
     ['/apps', '/apps'],
   ]);
   await page.close();

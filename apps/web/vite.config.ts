@@ -71,7 +71,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
  * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
  * courses, deliverables, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
- * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get".
+ * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get"; alerts.
  * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
  */
 const notInShell = new RegExp(
@@ -90,6 +90,8 @@ const notInShell = new RegExp(
       // The account page's two-factor set-up and account controls (issue 33): only its pages use them.
       'features/auth/two-factor',
       'features/account/[\\w-]+',
+      // Alerts (issue 31): the library's list and the feed page, none of it on a public page.
+      'features/alerts/[\\w-]+',
       'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
       'lib/(markdown|poll|download|bytes|save-file)',
     ]

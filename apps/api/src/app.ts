@@ -30,6 +30,7 @@ import { coursesModule } from './modules/courses/routes.ts';
 import { deliverablesModule } from './modules/deliverables/routes.ts';
 import { devModule } from './modules/dev/routes.ts';
 import { developersModule } from './modules/developers/routes.ts';
+import { alertsModule } from './modules/alerts/routes.ts';
 import * as licences from './modules/licences/index.ts';
 import { licencesModule } from './modules/licences/routes.ts';
 import { membershipModule } from './modules/membership/routes.ts';
@@ -197,6 +198,7 @@ export async function buildApp(
   await app.register(affiliatesModule);
   await app.register(developersModule);
   await app.register(privacyModule);
+  await app.register(alertsModule);
   if (deps.stripeSandbox) await app.register(stripeSandboxModule);
   if (deps.discordSandbox) await app.register(sandboxDiscordModule);
   await app.register(filesModule);

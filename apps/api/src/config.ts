@@ -230,6 +230,16 @@ const envSchema = z.object({
   WEBHOOK_RETRY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   /** How long an endpoint has to answer one delivery. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+  /** Alerts (ADR 059): alerts one feed may publish per minute, from every source together. */
+  ALERTS_PER_FEED_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Minutes within which an alert with the same id (or webhook body) is not sent again. */
+  ALERTS_REPLAY_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  /** Seconds an alert e-mail waits, so alerts arriving together go out as one e-mail. */
+  ALERTS_MAIL_BATCH_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Seconds between the live stream's checks for alerts published on other nodes. */
+  ALERTS_LIVE_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Minutes between the demo feed's sandbox signals under `npm start` (0: off; never in production). */
+  ALERTS_DEMO_SIGNAL_MINUTES: z.coerce.number().int().min(0).max(59).default(5),
   /** Hours a TradingView revocation may wait before the vendor is reminded (ADR 034). */
   TRADINGVIEW_REVOKE_GRACE_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   /** Minutes between checks for overdue TradingView revocations; a divisor of 60. */

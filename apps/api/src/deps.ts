@@ -27,6 +27,7 @@ import {
   VENDOR_OWNER,
 } from './modules/developers/index.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
+import { ALERT_BUYER_OWNER, buyerWebhookOwner } from './modules/alerts/index.ts';
 import { Sealer } from './platform/seal.ts';
 import type { OutboundPolicy } from './platform/outbound-url.ts';
 import type { ApiKeyScope } from '@tradeshelf/contract';
@@ -262,7 +263,10 @@ export function createDeps(
         maxRetryWaitMs: 3_600_000,
       },
       new Sealer(`webhooks:${config.CODE_SECRET}`),
-      { [VENDOR_OWNER]: vendorWebhookOwner(() => deps) },
+      {
+        [VENDOR_OWNER]: vendorWebhookOwner(() => deps),
+        [ALERT_BUYER_OWNER]: buyerWebhookOwner(() => deps),
+      },
       (tx) => jobs.send(queues.webhooksDeliver, {}, tx ? { tx } : {}),
     ),
     apiKeys: { authenticate: (key, scope, ip) => authenticateApiKey(deps, key, scope, ip) },

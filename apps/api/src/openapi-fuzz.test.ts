@@ -157,6 +157,9 @@ beforeAll(async () => {
     product: [product.id],
     state: states,
     text: ['Clean signals on the hourly chart, no repainting.'],
+    // An alert's symbol and price, so a clean alert reaches the publish (issue 31).
+    symbol: ['NASDAQ:AAPL'],
+    price: ['131.25'],
     // A thinkorswim shared-item link, so a clean link version reaches its service; a public
     // address written as one, so a webhook endpoint passes its check with no DNS (CI has none).
     url: ['https://tos.mx/fuzz123', 'https://1.1.1.1/fuzz-hook'],

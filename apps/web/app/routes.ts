@@ -25,6 +25,7 @@ export default [
   route('courses/:id', 'routes/course.tsx', { id: 'course' }),
   route('courses/:id/lessons/:lessonId', 'routes/course.tsx', { id: 'course-lesson' }),
   route('library', 'routes/library.tsx'),
+  route('library/alerts/:productId', 'routes/library-alerts.tsx'),
   route('version-mails/unsubscribe', 'routes/version-mails-unsubscribe.tsx'),
   route('apps', 'routes/apps.tsx'),
   route('affiliate', 'routes/affiliate.tsx'),

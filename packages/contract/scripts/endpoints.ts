@@ -1,9 +1,9 @@
 /**
- * Writes `src/endpoints.ts`, `src/endpoints-vendor.ts` and `src/endpoints-account.ts`, the browser's
- * zod-free copy of the route
- * table (ADR 012), from `routes`: each route's method, path, auth, success status and, where set,
- * multipart and produces. Run `npm run contract:endpoints` after changing a route;
- * `endpoints.test.ts` fails while the files on disk differ from what this writes.
+ * Writes `src/endpoints.ts` and the split tables beside it (`endpoints-vendor.ts`, `-account.ts`,
+ * `-alerts.ts`), the browser's zod-free copy of the route table (ADR 012), from `routes`: each
+ * route's method, path, auth, success status and, where set, multipart and produces. Run
+ * `npm run contract:endpoints` after changing a route; `endpoints.test.ts` fails while the files on
+ * disk differ from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,22 +17,53 @@ export const command = 'npm run contract:endpoints';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** The files this writes, relative to `src/`. */
-export const files = ['endpoints.ts', 'endpoints-vendor.ts', 'endpoints-account.ts'] as const;
+/**
+ * Routes that only lazily loaded screens call get tables of their own, so the chunk every page loads
+ * does not carry them: the vendor workspace; the account page's data and documents (ADR 060); the
+ * alerts screens and webhook (ADR 059). Each is picked by its paths, written once here as the
+ * run-time test and as the type the compiler checks the entries with.
+ */
+const splits = [
+  {
+    file: 'endpoints-vendor.ts',
+    constName: 'vendorEndpoints',
+    typeName: 'VendorRouteName',
+    doc: 'the vendor workspace (paths under `/api/v1/vendor/`)',
+    pathType: '`/api/v1/vendor/${string}`',
+    test: (p: string) => p.startsWith('/api/v1/vendor/'),
+  },
+  {
+    file: 'endpoints-account.ts',
+    constName: 'accountEndpoints',
+    typeName: 'AccountRouteName',
+    doc: "the account page's data and documents",
+    pathType:
+      "'/api/v1/account/export' | '/api/v1/account/delete' | '/api/v1/account/billing' | `${string}.pdf`",
+    test: (p: string) =>
+      p === '/api/v1/account/export' ||
+      p === '/api/v1/account/delete' ||
+      p === '/api/v1/account/billing' ||
+      p.endsWith('.pdf'),
+  },
+  {
+    file: 'endpoints-alerts.ts',
+    constName: 'alertEndpoints',
+    typeName: 'AlertsRouteName',
+    doc: 'the alerts screens and the alert webhook',
+    pathType: "'/api/v1/alerts' | `/api/v1/alerts/${string}` | `/api/v1/alert-hooks/${string}`",
+    test: (p: string) =>
+      p === '/api/v1/alerts' ||
+      p.startsWith('/api/v1/alerts/') ||
+      p.startsWith('/api/v1/alert-hooks/'),
+  },
+] as const;
+
+export const files = ['endpoints.ts', ...splits.map((t) => t.file)] as const;
 export type GeneratedFile = (typeof files)[number];
 
-/** The workspace's routes go to their own table, so the chunk every page loads does not carry them. */
-export const isVendorPath = (p: string) => p.startsWith('/api/v1/vendor/');
-
-/**
- * Routes only the account page and the documents it offers call (ADR 060): their own table too, so
- * account controls added later do not grow the chunk every page loads. Vendor paths stay vendor.
- */
-export const isAccountPath = (p: string) =>
-  !isVendorPath(p) &&
-  (p === '/api/v1/account/export' ||
-    p === '/api/v1/account/delete' ||
-    p === '/api/v1/account/billing' ||
-    p.endsWith('.pdf'));
+/** The split table a route belongs to (the first whose paths it has), or none: the main table. */
+const splitOf = (p: string) => splits.find((t) => t.test(p));
+export const isVendorPath = splits[0].test;
 
 /** What a client needs of a route at run time: exactly the fields a `RouteRef` carries. */
 export function endpointOf(r: RouteDef) {
@@ -60,34 +91,23 @@ function table(entries: [string, RouteDef][]): string {
 
 function sources(all: Record<string, RouteDef>): Record<GeneratedFile, string> {
   const entries = Object.entries(all);
-  const main = entries.filter(([, r]) => !isVendorPath(r.path) && !isAccountPath(r.path));
-  const vendor = entries.filter(([, r]) => isVendorPath(r.path));
-  const account = entries.filter(([, r]) => isAccountPath(r.path));
-  return {
+  // A route's table: earlier splits win, so each type excludes the names of the ones before it.
+  const typeOf = splits.map((t, i) => {
+    const earlier = splits.slice(0, i).map((e) => e.typeName);
+    const keys = earlier.length ? `Exclude<keyof Routes, ${earlier.join(' | ')}>` : 'keyof Routes';
+    return `/** Routes of ${t.doc}: their entries live in \`${t.constName}\` (${t.file}). */
+export type ${t.typeName} = {
+  [K in ${keys}]: Routes[K]['path'] extends ${t.pathType} ? K : never;
+}[${keys}];`;
+  });
+  const out = {
     'endpoints.ts': `${header}
 import type { routes } from './index.ts';
 import type { RouteRef } from './route.ts';
 
 type Routes = typeof routes;
 
-/**
- * Routes of the vendor workspace (their paths start \`/api/v1/vendor/\`). Their entries live in
- * \`vendorEndpoints\` (endpoints-vendor.ts), so the chunk every page loads does not carry them.
- */
-export type VendorRouteName = {
-  [K in keyof Routes]: Routes[K]['path'] extends \`/api/v1/vendor/\${string}\` ? K : never;
-}[keyof Routes];
-
-/** Routes of the account page's data and documents: their entries live in \`accountEndpoints\`. */
-export type AccountRouteName = {
-  [K in Exclude<keyof Routes, VendorRouteName>]: Routes[K]['path'] extends
-    | '/api/v1/account/export'
-    | '/api/v1/account/delete'
-    | '/api/v1/account/billing'
-    | \`\${string}.pdf\`
-    ? K
-    : never;
-}[Exclude<keyof Routes, VendorRouteName>];
+${typeOf.join('\n\n')}
 
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
@@ -96,39 +116,29 @@ export type AccountRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName | AccountRouteName>]: RouteRef<Routes[K]>;
+  readonly [K in Exclude<keyof Routes, ${splits.map((t) => t.typeName).join(' | ')}>]: RouteRef<Routes[K]>;
 } = {
-${table(main)}
+${table(entries.filter(([, r]) => !splitOf(r.path)))}
 };
 `,
-    'endpoints-vendor.ts': `${header}
+  } as Record<GeneratedFile, string>;
+  for (const t of splits)
+    out[t.file] = `${header}
 import type { routes } from './index.ts';
-import type { VendorRouteName } from './endpoints.ts';
+import type { ${t.typeName} } from './endpoints.ts';
 import type { RouteRef } from './route.ts';
 
 type Routes = typeof routes;
 
-/** \`endpoints\` for the vendor workspace's routes (see \`VendorRouteName\`), typed the same way. */
-export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes[K]> } = {
-${table(vendor)}
+/** \`endpoints\` for ${t.doc} (see \`${t.typeName}\`), typed the same way. */
+export const ${t.constName}: { readonly [K in ${t.typeName}]: RouteRef<Routes[K]> } = {
+${table(entries.filter(([, r]) => splitOf(r.path) === t))}
 };
-`,
-    'endpoints-account.ts': `${header}
-import type { routes } from './index.ts';
-import type { AccountRouteName } from './endpoints.ts';
-import type { RouteRef } from './route.ts';
-
-type Routes = typeof routes;
-
-/** \`endpoints\` for the account page's data and documents (see \`AccountRouteName\`). */
-export const accountEndpoints: { readonly [K in AccountRouteName]: RouteRef<Routes[K]> } = {
-${table(account)}
-};
-`,
-  };
+`;
+  return out;
 }
 
-/** The two files as the generator writes them (formatted with the repository's Prettier settings). */
+/** The files as the generator writes them (formatted with the repository's Prettier settings). */
 export async function generate(
   all: Record<string, RouteDef> = routes,
 ): Promise<Record<GeneratedFile, string>> {

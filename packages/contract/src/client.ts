@@ -6,6 +6,7 @@
  */
 export * from './constants/account.ts';
 export * from './constants/affiliates.ts';
+export * from './constants/alerts.ts';
 export * from './constants/analytics.ts';
 export * from './constants/auth.ts';
 export * from './constants/catalog.ts';
@@ -33,6 +34,7 @@ export * from './constants/vendor-storefront.ts';
 export * from './endpoints.ts';
 export * from './endpoints-vendor.ts';
 export * from './endpoints-account.ts';
+export * from './endpoints-alerts.ts';
 export * from './format.ts';
 export * from './route.ts';
 export * from './rules/code.ts';

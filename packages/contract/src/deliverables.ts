@@ -92,6 +92,8 @@ export const deliverySummary = z
     course: z.boolean(),
     licence: z.boolean(),
     tradingViewScript: z.boolean(),
+    /** An alert product: the line saying how its alerts arrive (channels in words); else null. */
+    alerts: z.string().nullable(),
     updates: z.object({ policy: updatePolicy, label: z.string() }),
   })
   .meta({ id: 'DeliverySummary' });

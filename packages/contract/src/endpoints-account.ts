@@ -6,7 +6,7 @@ import type { RouteRef } from './route.ts';
 
 type Routes = typeof routes;
 
-/** `endpoints` for the account page's data and documents (see `AccountRouteName`). */
+/** `endpoints` for the account page's data and documents (see `AccountRouteName`), typed the same way. */
 export const accountEndpoints: { readonly [K in AccountRouteName]: RouteRef<Routes[K]> } = {
   accountExport: { method: 'POST', path: '/api/v1/account/export', auth: 'bearer', status: 200 },
   accountDelete: { method: 'POST', path: '/api/v1/account/delete', auth: 'bearer', status: 200 },

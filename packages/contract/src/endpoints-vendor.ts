@@ -6,7 +6,7 @@ import type { RouteRef } from './route.ts';
 
 type Routes = typeof routes;
 
-/** `endpoints` for the vendor workspace's routes (see `VendorRouteName`), typed the same way. */
+/** `endpoints` for the vendor workspace (paths under `/api/v1/vendor/`) (see `VendorRouteName`), typed the same way. */
 export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes[K]> } = {
   vendorBusinessDetails: {
     method: 'GET',
@@ -528,5 +528,29 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     path: '/api/v1/vendor/webhooks/{id}/test',
     auth: 'bearer',
     status: 201,
+  },
+  vendorAlertFeeds: {
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds',
+    auth: 'bearer',
+    status: 200,
+  },
+  publishAlert: {
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/alerts',
+    auth: 'bearer',
+    status: 201,
+  },
+  vendorAlerts: {
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds/{productId}/alerts',
+    auth: 'bearer',
+    status: 200,
+  },
+  rotateAlertHook: {
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/webhook-url',
+    auth: 'bearer',
+    status: 200,
   },
 };

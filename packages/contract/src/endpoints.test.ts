@@ -12,6 +12,7 @@ import {
 } from '../scripts/endpoints.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { developersRoutes } from './developers.ts';
+import { alertsRoutes } from './alerts.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { accountDataRoutes } from './account-data.ts';
@@ -20,6 +21,7 @@ import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
 import { accountEndpoints } from './endpoints-account.ts';
+import { alertEndpoints } from './endpoints-alerts.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -79,10 +81,19 @@ describe('endpoints: the run-time route metadata clients use', () => {
         },
       ]),
     );
-    expect({ ...endpoints, ...vendorEndpoints, ...accountEndpoints }).toStrictEqual(expected);
+    expect({
+      ...endpoints,
+      ...vendorEndpoints,
+      ...accountEndpoints,
+      ...alertEndpoints,
+    }).toStrictEqual(expected);
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/vendor\//);
+    // And the alerts' table (issue 31) only theirs, out of the chunk every page loads.
+    for (const e of Object.values(alertEndpoints))
+      expect(e.path).toMatch(/^\/api\/v1\/(alerts$|alerts\/|alert-hooks\/)/);
+    for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/alert/);
   });
 
   it('the generator notices a changed route: its output differs from the files on disk', async () => {
@@ -124,6 +135,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       vendorLicencesRoutes,
       vendorStorefrontRoutes,
       developersRoutes,
+      alertsRoutes,
     ];
     const names = tables.flatMap((t) => Object.keys(t));
     expect(new Set(names).size).toBe(names.length);

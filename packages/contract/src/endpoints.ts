@@ -5,15 +5,12 @@ import type { RouteRef } from './route.ts';
 
 type Routes = typeof routes;
 
-/**
- * Routes of the vendor workspace (their paths start `/api/v1/vendor/`). Their entries live in
- * `vendorEndpoints` (endpoints-vendor.ts), so the chunk every page loads does not carry them.
- */
+/** Routes of the vendor workspace (paths under `/api/v1/vendor/`): their entries live in `vendorEndpoints` (endpoints-vendor.ts). */
 export type VendorRouteName = {
   [K in keyof Routes]: Routes[K]['path'] extends `/api/v1/vendor/${string}` ? K : never;
 }[keyof Routes];
 
-/** Routes of the account page's data and documents: their entries live in `accountEndpoints`. */
+/** Routes of the account page's data and documents: their entries live in `accountEndpoints` (endpoints-account.ts). */
 export type AccountRouteName = {
   [K in Exclude<keyof Routes, VendorRouteName>]: Routes[K]['path'] extends
     | '/api/v1/account/export'
@@ -24,6 +21,14 @@ export type AccountRouteName = {
     : never;
 }[Exclude<keyof Routes, VendorRouteName>];
 
+/** Routes of the alerts screens and the alert webhook: their entries live in `alertEndpoints` (endpoints-alerts.ts). */
+export type AlertsRouteName = {
+  [K in Exclude<keyof Routes, VendorRouteName | AccountRouteName>]: Routes[K]['path'] extends
+    '/api/v1/alerts' | `/api/v1/alerts/${string}` | `/api/v1/alert-hooks/${string}`
+    ? K
+    : never;
+}[Exclude<keyof Routes, VendorRouteName | AccountRouteName>];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like `routes`, and no zod. Each entry is typed with its full route,
@@ -31,7 +36,9 @@ export type AccountRouteName = {
  * its response type; the compiler also checks each entry's literals against its route.
  */
 export const endpoints: {
-  readonly [K in Exclude<keyof Routes, VendorRouteName | AccountRouteName>]: RouteRef<Routes[K]>;
+  readonly [
+    K in Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName>
+  ]: RouteRef<Routes[K]>;
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },

@@ -29,6 +29,8 @@ export * from './vendor-licences.ts';
 export * from './vendor-storefront.ts';
 export * from './developers.ts';
 export * from './constants/developers.ts';
+export * from './alerts.ts';
+export * from './constants/alerts.ts';
 export * from './rules/username.ts';
 export * from './rules/reserved-names.ts';
 export * from './rules/password.ts';
@@ -66,6 +68,7 @@ import { vendorCoursesRoutes } from './vendor-courses.ts';
 import { vendorLicencesRoutes } from './vendor-licences.ts';
 import { vendorStorefrontRoutes } from './vendor-storefront.ts';
 import { developersRoutes } from './developers.ts';
+import { alertsRoutes } from './alerts.ts';
 
 /** Every call of the API, by name. */
 export const routes = {
@@ -95,5 +98,6 @@ export const routes = {
   ...vendorLicencesRoutes,
   ...vendorStorefrontRoutes,
   ...developersRoutes,
+  ...alertsRoutes,
 } as const;
 export type RouteName = keyof typeof routes;

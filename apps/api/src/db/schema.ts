@@ -19,3 +19,4 @@ export * from '../modules/reviews/tables.ts';
 export * from '../modules/deliverables/tables.ts';
 export * from '../webhooks/tables.ts';
 export * from '../modules/developers/tables.ts';
+export * from '../modules/alerts/tables.ts';

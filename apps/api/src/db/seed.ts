@@ -12,6 +12,7 @@ import {
 } from '../modules/orders/seed.ts';
 import { seedDemoTradingView } from '../modules/tradingview/seed.ts';
 import { seedDemoReviews } from '../modules/reviews/seed.ts';
+import { DEMO_ALERT_PRODUCT, seedDemoAlerts } from '../modules/alerts/seed.ts';
 import type { Db } from './client.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/index.ts';
@@ -94,6 +95,8 @@ export async function seedAll(
   });
   // Files, versions and guides (issue 29) before the licences: an app with a demo delivery keeps it.
   await seedDemoDeliveries(db, demoDeliveries, (title) => demoProductId(db, title));
+  // The alert product's feed with past alerts (ADR 059).
+  await seedDemoAlerts(db, await demoProductId(db, DEMO_ALERT_PRODUCT));
   if (options.codeSecret)
     await seedDemoLicences(db, {
       buyerEmail: 'buyer@demo.tradeshelf.test',

@@ -5,6 +5,7 @@ import { accessJobs } from '../modules/access/jobs.ts';
 import { authJobs } from '../modules/auth/jobs.ts';
 import { deliverablesJobs } from '../modules/deliverables/jobs.ts';
 import { tradingviewJobs } from '../modules/tradingview/jobs.ts';
+import { alertsJobs } from '../modules/alerts/jobs.ts';
 import type { JobHandler } from './port.ts';
 
 /** Every module job by queue name: pg-boss workers and the in-process runner use the same table. */
@@ -16,5 +17,6 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     ...tradingviewJobs(deps),
     ...deliverablesJobs(deps),
     ...webhookJobs(deps),
+    ...alertsJobs(deps),
   };
 }

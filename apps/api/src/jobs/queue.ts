@@ -38,6 +38,10 @@ export const queues = {
   webhooksDeliver: 'webhooks.deliver',
   /** Daily: rows of ended sign-ins (refresh-token families, e-mail codes, session denials). */
   authSweep: 'auth.sweep',
+  /** Alert e-mails (ADR 059): woken by a publish, and swept every minute; batches a minute's alerts. */
+  alertsMail: 'alerts.mail',
+  /** The demo feed's sandbox signal (ADR 059), outside production only. */
+  alertsDemoSignal: 'alerts.demo-signal',
 } as const;
 
 /** pg-boss runs maintenance (archive, purge) through this pool, so its limit is looser than the app's. */

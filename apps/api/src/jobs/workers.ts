@@ -30,6 +30,8 @@ export interface WorkerDeps {
   reconcileCron?: string;
   /** When overdue TradingView revocations are looked for (ADR 034). */
   tradingviewReminderCron?: string;
+  /** When the demo alert feed posts a sandbox signal; none: never. */
+  alertsDemoCron?: string;
   /** Module jobs by queue name (`jobHandlers`). */
   handlers: Record<string, JobHandler>;
 }
@@ -55,6 +57,9 @@ export function workerDeps(app: AppDeps, log: WorkerDeps['log']): WorkerDeps {
         ? '0 * * * *'
         : `*/${app.config.ACCESS_RECONCILE_MINUTES} * * * *`,
     tradingviewReminderCron: everyMinutes(app.config.TRADINGVIEW_REMINDER_MINUTES),
+    ...(app.config.APP_ENV !== 'production' && app.config.ALERTS_DEMO_SIGNAL_MINUTES > 0
+      ? { alertsDemoCron: `*/${app.config.ALERTS_DEMO_SIGNAL_MINUTES} * * * *` }
+      : {}),
     log,
     handlers: jobHandlers(app),
   };
@@ -90,6 +95,11 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.schedule(queues.eventsDeliver, '* * * * *');
   // Webhook retries come due on their own clock: the sweep sends them (and any lost wake-up's).
   await boss.schedule(queues.webhooksDeliver, '* * * * *');
+  // Alert e-mails wait for their minute's batch: the sweep sends each batch once it is due.
+  await boss.schedule(queues.alertsMail, '* * * * *');
+  // The demo feed's sandbox signal (ADR 059): never in production, off at 0.
+  if (deps.alertsDemoCron) await boss.schedule(queues.alertsDemoSignal, deps.alertsDemoCron);
+  else await boss.unschedule(queues.alertsDemoSignal);
   await boss.work(queues.savedSearchAlerts, { pollingIntervalSeconds: 30 }, async () => {
     const done = await deps.savedSearchAlerts();
     if (done.matched || done.mailed) deps.log.info(done, 'saved-search alerts');

@@ -134,3 +134,56 @@ export async function messageOf(db: Db | Tx, endpointId: string, id: string) {
     where endpoint_id = ${endpointId} and id = ${id}`);
   return rows[0] ? { ...rows[0], seq: Number(rows[0].seq) } : null;
 }
+
+/** One event's messages to the given endpoints: each endpoint's delivery state (alerts, ADR 059). */
+export async function eventMessages(
+  db: Db | Tx,
+  eventIds: readonly string[],
+  endpointIds: readonly string[],
+): Promise<
+  Array<{
+    event_id: string;
+    endpoint_id: string;
+    status: MessageRow['status'];
+    last_error: string | null;
+  }>
+> {
+  if (!eventIds.length || !endpointIds.length) return [];
+  const { rows } = await db.execute<{
+    event_id: string;
+    endpoint_id: string;
+    status: MessageRow['status'];
+    last_error: string | null;
+  }>(sql`select event_id, endpoint_id, status, last_error from webhook_messages
+    where event_id = any(${sql.param([...eventIds])}::text[])
+      and endpoint_id = any(${sql.param([...endpointIds])}::text[])`);
+  return rows;
+}
+
+/** Counts of events' messages by state and last error, for a sender's fan-out view. */
+export async function eventMessageCounts(
+  db: Db | Tx,
+  eventIds: readonly string[],
+  ownerKind: string,
+): Promise<
+  Array<{ event_id: string; status: MessageRow['status']; last_error: string | null; n: number }>
+> {
+  if (!eventIds.length) return [];
+  const { rows } = await db.execute<{
+    event_id: string;
+    status: MessageRow['status'];
+    last_error: string | null;
+    n: number;
+  }>(sql`select m.event_id, m.status, m.last_error, count(*)::int as n
+    from webhook_messages m join webhook_endpoints e on e.id = m.endpoint_id
+    where m.event_id = any(${sql.param([...eventIds])}::text[]) and e.owner_kind = ${ownerKind}
+    group by m.event_id, m.status, m.last_error`);
+  return rows;
+}
+
+/** The ids of an endpoint's messages that gave up, oldest first. */
+export async function failedMessageIds(db: Db | Tx, endpointId: string): Promise<string[]> {
+  const { rows } = await db.execute<{ id: string }>(sql`select id from webhook_messages
+    where endpoint_id = ${endpointId} and status = 'failed' order by seq`);
+  return rows.map((r) => r.id);
+}

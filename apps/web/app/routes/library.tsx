@@ -9,6 +9,7 @@ import { ProductDelivery } from '../features/deliverables/index.ts';
 import { APPS_PATH } from '../features/licences/index.ts';
 import { fetchPurchaseList } from '../features/orders/api.ts';
 import { TradingViewSection } from '../features/tradingview/index.ts';
+import { HeldAlertFeeds } from '../features/alerts/index.ts';
 import { orderPath, schemeLabel } from '../features/orders/components.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -230,6 +231,7 @@ function LibraryPage() {
         <CommunityList />
       </section>
       <TradingViewSection />
+      <HeldAlertFeeds />
       {!nothingOwned && (
         <section aria-labelledby="purchases-title" className="flex flex-col gap-3">
           <h2 id="purchases-title" className="text-lg font-semibold text-white">

@@ -3,10 +3,7 @@
  * (ADR 012). Behaviour: docs/product.md#api-keys-and-webhooks.
  */
 
-/**
- * What an API key may do. `alerts:write` has no route yet: it is kept so the alerts feature can
- * use it without a new key format.
- */
+/** What an API key may do. */
 export const apiKeyScopes = [
   'sales:read',
   'products:write',
@@ -19,7 +16,7 @@ export const apiKeyScopeWords: Record<ApiKeyScope, string> = {
   'sales:read': 'Read sales, customers and analytics',
   'products:write': 'Create and edit products',
   'licences:write': 'Change licence terms and revoke access',
-  'alerts:write': 'Manage alerts (not yet available)',
+  'alerts:write': 'Publish alerts to your alert products',
 };
 
 /** Every API key starts with this; `tsk_live_` in production, `tsk_test_` elsewhere. */

@@ -449,6 +449,7 @@ describe('owners and downloads', () => {
       course: false,
       licence: false,
       tradingViewScript: false,
+      alerts: null,
       updates: { policy: 'lifetime', label: 'Lifetime updates' },
     });
 

@@ -2,6 +2,8 @@
 // hand-written): files per platform with their current version, whether a set-up guide exists, and
 // what the product's kind and bindings give — Discord roles, a course, a licence, a TradingView script.
 import {
+  alertChannels,
+  alertChannelWords,
   deliverablePlatformLabels,
   deliverablePlatforms,
   updatePolicyLabels,
@@ -39,6 +41,10 @@ export async function deliverySummary(
     course: kind === 'course',
     licence: kind === 'app',
     tradingViewScript: scripts.length > 0,
+    alerts:
+      kind === 'alert'
+        ? `Each alert as the vendor sends it: ${alertChannels.map((c) => alertChannelWords[c]).join(', ')}`
+        : null,
     updates: { policy: settings.updatePolicy, label: updatePolicyLabels[settings.updatePolicy] },
   };
 }

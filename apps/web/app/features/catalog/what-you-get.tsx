@@ -12,6 +12,7 @@ export function whatYouGet(d: DeliverySummary): string[] {
   if (d.licence) lines.push('A licence key for the app');
   if (d.tradingViewScript) lines.push('Access to the invite-only TradingView script');
   if (d.discordRoles) lines.push("Roles in the vendor's Discord server");
+  if (d.alerts) lines.push(d.alerts);
   if (d.course) lines.push('The course, to watch at your own pace');
   // The updates promise only means something when there are versions to update.
   if (lines.length && d.files.length) lines.push(d.updates.label);

@@ -120,6 +120,7 @@ describe('what a version is (pure)', () => {
       course: false,
       licence: false,
       tradingViewScript: false,
+      alerts: null,
       updates: { policy: 'lifetime', label: updatePolicyLabels.lifetime },
     };
     expect(whatYouGet(none)).toEqual([]);

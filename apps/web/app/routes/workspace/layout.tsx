@@ -34,6 +34,7 @@ const pages: Array<{ path: string; title: string; page: ComponentType<VendorPage
     title: 'TradingView access',
     page: lazy(() => import('./tradingview.tsx')),
   },
+  { path: 'delivery/alerts', title: 'Alerts', page: lazy(() => import('./alerts.tsx')) },
   { path: 'courses', title: 'Courses', page: lazy(() => import('./courses.tsx')) },
   { path: 'courses/:productId', title: 'Course builder', page: lazy(() => import('./course.tsx')) },
   { path: 'licences', title: 'Licences', page: lazy(() => import('./licences.tsx')) },

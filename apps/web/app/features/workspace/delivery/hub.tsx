@@ -147,12 +147,15 @@ export function DeliveryHub() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Delivery">
-        How buyers get what they paid for: Discord roles, TradingView access, courses and licence
-        keys.
+        How buyers get what they paid for: Discord roles, TradingView access, alerts, courses and
+        licence keys.
       </PageHeader>
       <ul className="grid gap-4 md:grid-cols-2">
         <DiscordCard />
         <TradingViewCard />
+        <Card title="Alerts" to="/vendor/delivery/alerts" action="Open alerts" tone="plain">
+          <p>Send alerts from here, TradingView or the API, and see where each one went.</p>
+        </Card>
         <Card title="Courses" to="/vendor/courses" action="Open courses" tone="plain">
           <p>Modules, lessons, video and attachment uploads, and drip schedules.</p>
         </Card>

@@ -1,0 +1,13 @@
+import type { AppDeps } from '../../deps.ts';
+import type { JobHandler } from '../../jobs/port.ts';
+import { queues } from '../../jobs/queue.ts';
+import { demoSignal } from './seed.ts';
+import { sendAlertMail } from './mail.ts';
+
+/** Alert e-mail batches (woken by a publish, swept every minute) and the demo feed's signal. */
+export function alertsJobs(deps: AppDeps): Record<string, JobHandler> {
+  return {
+    [queues.alertsMail]: async () => void (await sendAlertMail(deps)),
+    [queues.alertsDemoSignal]: async () => void (await demoSignal(deps)),
+  };
+}

@@ -1,0 +1,115 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { ts } from '../../db/columns.ts';
+import { products, vendors } from '../catalog/tables.ts';
+import { users } from '../users/tables.ts';
+import { webhookEndpoints } from '../../webhooks/tables.ts';
+
+/**
+ * An alert product's feed (ADR 059), made the first time it is needed. The webhook URL's secret is
+ * an HMAC of the product id and `secret_version` under the app's secret: nothing to store, and
+ * "new URL" bumps the version so the old one stops working.
+ */
+export const alertFeeds = pgTable('alert_feeds', {
+  productId: text('product_id')
+    .primaryKey()
+    .references(() => products.id, { onDelete: 'cascade' }),
+  vendorId: text('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' }),
+  secretVersion: integer('secret_version').notNull().default(1),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** One published alert. `seq` orders the live stream; `dedupe_key` finds replays. */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: text('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => alertFeeds.productId, { onDelete: 'cascade' }),
+    source: text('source', { enum: ['workspace', 'api', 'webhook'] }).notNull(),
+    /** The sender's id, or a hash of the webhook body when it has none. */
+    dedupeKey: text('dedupe_key'),
+    symbol: text('symbol'),
+    side: text('side', { enum: ['buy', 'sell', 'close'] }),
+    price: text('price'),
+    text: text('text').notNull(),
+    recipients: integer('recipients').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('alerts_seq_idx').on(t.seq),
+    index('alerts_feed_idx').on(t.productId, t.seq),
+    index('alerts_dedupe_idx')
+      .on(t.productId, t.dedupeKey, t.createdAt)
+      .where(sql`${t.dedupeKey} is not null`),
+  ],
+);
+
+/**
+ * A holder's channels for one feed. No row: the defaults (web on, e-mail off, no webhook). The
+ * webhook is an endpoint of the webhook engine owned by `alert-buyer:<user id>`.
+ */
+export const alertSubscriptions = pgTable(
+  'alert_subscriptions',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    web: boolean('web').notNull().default(true),
+    email: boolean('email').notNull().default(false),
+    webhookEndpointId: text('webhook_endpoint_id').references(() => webhookEndpoints.id, {
+      onDelete: 'set null',
+    }),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    index('alert_subscriptions_product_idx').on(t.productId),
+  ],
+);
+
+/**
+ * The fan-out: one row per alert, recipient and channel. A webhook row names its engine endpoint; the message there (event id = alert id)
+ * whose state is the delivery's; e-mail rows wait `queued` for the minute's batch.
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    alertId: text('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['web', 'email', 'webhook'] }).notNull(),
+    status: text('status', { enum: ['queued', 'delivered', 'failed'] }).notNull(),
+    reason: text('reason'),
+    /** The buyer's webhook endpoint (its engine message is the one of this alert's id). */
+    endpointId: text('endpoint_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.userId, t.channel] }),
+    index('alert_deliveries_user_idx').on(t.userId, t.alertId),
+    index('alert_deliveries_mail_idx')
+      .on(t.createdAt)
+      .where(sql`${t.channel} = 'email' and ${t.status} = 'queued'`),
+  ],
+);

@@ -1,0 +1,233 @@
+import { alertSides, type AlertSide } from '@tradeshelf/contract/client';
+import type { AlertFeed, VendorAlert } from '@tradeshelf/contract';
+import { useId, useState, type FormEvent } from 'react';
+import { cell, ListTable } from '../../../components/list-table.tsx';
+import { Screen } from '../../../components/screen.tsx';
+import { useToast } from '../../../components/toasts.tsx';
+import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useAction, useRead } from '../request.ts';
+import { CopyButton, PageHeader, Panel } from '../screen-kit.tsx';
+import { fetchAlertFeeds, fetchVendorAlerts, publishAlert, rotateAlertHook } from './api.ts';
+
+// The vendor's alert feeds (issue 31, ADR 059): the TradingView webhook URL, a form to send an
+// alert by hand, and each alert's fan-out per channel (docs/product.md#alerts).
+
+const sideWords: Record<AlertSide, string> = { buy: 'Buy', sell: 'Sell', close: 'Close' };
+
+function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) {
+  const publish = useAction(publishAlert);
+  const toast = useToast();
+  const sideId = useId();
+  const textId = useId();
+  const [symbol, setSymbol] = useState('');
+  const [side, setSide] = useState<AlertSide | ''>('');
+  const [price, setPrice] = useState('');
+  const [text, setText] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const done = await publish.run({
+      productId: feed.productId,
+      body: { symbol, side: side || null, price, text },
+    });
+    if (!done) return;
+    toast(`Alert sent to ${done.recipients} subscriber${done.recipients === 1 ? '' : 's'}.`);
+    setSymbol('');
+    setPrice('');
+    setText('');
+    setSide('');
+    onSent();
+  };
+  const fields = publish.error?.fields;
+  return (
+    <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field
+          label="Symbol"
+          name="symbol"
+          value={symbol}
+          placeholder="NASDAQ:AAPL"
+          onChange={(e) => setSymbol(e.target.value)}
+          error={fields?.symbol}
+        />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={sideId} className="text-sm font-medium text-slate-200">
+            Side
+          </label>
+          <select
+            id={sideId}
+            value={side}
+            onChange={(e) => setSide(e.target.value as AlertSide | '')}
+            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
+          >
+            <option value="">None</option>
+            {alertSides.map((s) => (
+              <option key={s} value={s}>
+                {sideWords[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label="Price"
+          name="price"
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          error={fields?.price}
+        />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={textId} className="text-sm font-medium text-slate-200">
+          Text
+        </label>
+        <textarea
+          id={textId}
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={fields?.text ? true : undefined}
+          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
+        />
+        {fields?.text && <p className="text-sm text-rose-400">{fields.text}</p>}
+      </div>
+      <FormError error={publish.error} />
+      <Button type="submit" className="self-start" loading={publish.busy}>
+        Send alert
+      </Button>
+    </form>
+  );
+}
+
+function FanOut({ alert }: { alert: VendorAlert }) {
+  return (
+    <ul className="flex flex-col gap-0.5 text-xs">
+      {alert.channels
+        .filter((c) => c.queued + c.delivered + c.failed > 0)
+        .map((c) => (
+          <li key={c.channel}>
+            <span className="font-semibold text-slate-200">{c.channel}</span>: {c.delivered}{' '}
+            delivered
+            {c.queued ? `, ${c.queued} queued` : ''}
+            {c.failed ? `, ${c.failed} failed` : ''}
+          </li>
+        ))}
+      {alert.failures.map((f) => (
+        <li key={`${f.channel}:${f.reason}`} className="text-rose-300">
+          {f.channel}: {f.reason} ({f.count})
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FeedPanel({ feed, onRotated }: { feed: AlertFeed; onRotated: (f: AlertFeed) => void }) {
+  const alerts = useRead(fetchVendorAlerts, { productId: feed.productId });
+  const rotate = useAction(rotateAlertHook);
+  const list = alerts.data?.alerts ?? [];
+  return (
+    <Panel title={feed.title}>
+      <p className="text-sm text-slate-300">
+        {feed.subscribers} current subscriber{feed.subscribers === 1 ? '' : 's'}
+        {feed.isActive ? '' : ' · unpublished'}
+      </p>
+      <div className="flex flex-col gap-2">
+        <h3 className="text-sm font-semibold text-white">TradingView webhook URL</h3>
+        <p className="text-sm text-slate-300">
+          Paste it into a TradingView alert&apos;s &quot;Webhook URL&quot;. Its message is sent as
+          the alert: plain text, or JSON with <code>symbol</code>, <code>side</code>,{' '}
+          <code>price</code>, <code>text</code> and <code>id</code>.
+        </p>
+        <code
+          className="rounded bg-ink-950 p-2 font-mono text-xs break-all text-white"
+          data-testid="alert-hook-url"
+        >
+          {feed.webhookUrl}
+        </code>
+        <div className="flex flex-wrap gap-2">
+          <CopyButton value={feed.webhookUrl} label="Copy URL" />
+          <Button
+            type="button"
+            variant="ghost"
+            loading={rotate.busy}
+            onClick={() => void rotate.run(feed.productId).then((next) => next && onRotated(next))}
+          >
+            New URL
+          </Button>
+        </div>
+      </div>
+      <PublishForm feed={feed} onSent={() => void alerts.reload()} />
+      <Screen
+        read={alerts}
+        onRetry={() => void alerts.reload()}
+        loading="Loading alerts…"
+        isEmpty={() => !list.length}
+        empty={<Alert tone="info">No alerts sent yet.</Alert>}
+      >
+        {() => (
+          <ListTable
+            columns={[{ label: 'Sent' }, { label: 'Alert' }, { label: 'Delivery' }]}
+            testId="vendor-alerts"
+          >
+            {list.map((a) => (
+              <tr key={a.id} className="border-t border-ink-700 align-top">
+                <td className={cell}>
+                  {formatDateTime(a.createdAt)}
+                  <span className="block text-xs text-slate-400">from {a.source}</span>
+                </td>
+                <td className={cell}>
+                  <span className="font-semibold text-white">
+                    {[a.side?.toUpperCase(), a.symbol, a.price ? `@ ${a.price}` : null]
+                      .filter(Boolean)
+                      .join(' ')}
+                  </span>
+                  {a.text && <span className="block text-sm text-slate-300">{a.text}</span>}
+                </td>
+                <td className={cell}>
+                  <span className="block text-xs text-slate-400">
+                    {a.recipients} recipient{a.recipients === 1 ? '' : 's'}
+                  </span>
+                  <FanOut alert={a} />
+                </td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </Screen>
+    </Panel>
+  );
+}
+
+export function AlertsPage() {
+  const read = useRead(fetchAlertFeeds, undefined);
+  const feeds = read.data ?? [];
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Alerts">
+        Send alerts to everyone who holds one of your alert products, from here, from TradingView or
+        with an API key (scope alerts:write).
+      </PageHeader>
+      <Screen
+        read={read}
+        onRetry={() => void read.reload()}
+        loading="Loading your alert products…"
+        isEmpty={() => !feeds.length}
+        empty={
+          <Alert tone="info">You have no alert products yet. Create one of kind Alerts.</Alert>
+        }
+      >
+        {() =>
+          feeds.map((f) => (
+            <FeedPanel
+              key={f.productId}
+              feed={f}
+              onRotated={(next) =>
+                read.set(feeds.map((x) => (x.productId === next.productId ? next : x)))
+              }
+            />
+          ))
+        }
+      </Screen>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { vendorEndpoints } from '@tradeshelf/contract/client';
+import type { Alert, AlertFeed, PublishAlertBody, VendorAlert } from '@tradeshelf/contract';
+import { requestThunk } from '../../../lib/thunk.ts';
+
+/** Issue 31, ADR 059: the Alerts screen's calls, one thunk each. */
+
+export const fetchAlertFeeds = requestThunk<void, AlertFeed[]>(
+  'vendorAlerts/feeds',
+  async (_arg, { api }) => (await api.call(vendorEndpoints.vendorAlertFeeds, {})).feeds,
+);
+
+export const fetchVendorAlerts = requestThunk<
+  { productId: string; cursor?: string | undefined },
+  { alerts: VendorAlert[]; nextCursor: string | null }
+>('vendorAlerts/alerts', ({ productId, cursor }, { api }) =>
+  api.call(vendorEndpoints.vendorAlerts, {
+    params: { productId },
+    query: { limit: 20, ...(cursor ? { cursor } : {}) },
+  }),
+);
+
+export const publishAlert = requestThunk<
+  { productId: string; body: PublishAlertBody },
+  { alert: Alert; duplicate: boolean; recipients: number }
+>('vendorAlerts/publish', ({ productId, body }, { api }) =>
+  api.call(vendorEndpoints.publishAlert, { params: { productId }, body }),
+);
+
+export const rotateAlertHook = requestThunk<string, AlertFeed>(
+  'vendorAlerts/rotate',
+  async (productId, { api }) =>
+    (await api.call(vendorEndpoints.rotateAlertHook, { params: { productId } })).feed,
+);

@@ -1,0 +1,3 @@
+import { AlertsPage } from '../../features/workspace/alerts/alerts-page.tsx';
+
+export default AlertsPage;
