@@ -50,10 +50,16 @@ export class InlineJobs implements Jobs {
     private readonly onError: (err: unknown, name: string) => void,
   ) {}
 
-  /** A job sent in a transaction runs after it too (it is idempotent work, whatever the outcome). */
-  async send(name: string, data: JobData, _options?: SendOptions): Promise<void> {
+  /**
+   * A job sent in a transaction starts once that transaction has ended (its connection went back
+   * to the pool), as a queued row would only then be seen: on PostgreSQL a job started earlier read
+   * the database from another connection without the transaction's writes. It runs whatever the
+   * outcome (jobs are idempotent work).
+   */
+  async send(name: string, data: JobData, options: SendOptions = {}): Promise<void> {
+    const ended = options.tx ? whenReleased(options.tx) : Promise.resolve();
     const job: Promise<void> = new Promise<void>((resolve) => {
-      const start = () => void setImmediate(resolve);
+      const start = () => void ended.then(() => setImmediate(resolve));
       if (this.held) this.held.push(start);
       else start();
     })
@@ -75,4 +81,20 @@ export class InlineJobs implements Jobs {
     for (const start of held) start();
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
+}
+
+/** Resolves when the transaction's connection is released (the transaction committed or rolled back). */
+function whenReleased(tx: Tx): Promise<void> {
+  const client = clientOf(tx);
+  // Outside a pool client (a bare pool) there is no transaction to wait for.
+  if (!('release' in client)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const release = client.release;
+    client.release = (...args: Parameters<typeof release>) => {
+      client.release = release;
+      const done = release.apply(client, args);
+      resolve();
+      return done;
+    };
+  });
 }
