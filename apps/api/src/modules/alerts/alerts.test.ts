@@ -8,6 +8,8 @@ import { createProduct, signedInVendor } from '../../../test/factories/catalog.t
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { STREAMS_PER_USER } from './live.ts';
+import { ALERTS_STREAM_PATH } from './routes.ts';
 
 /** A loopback receiver that records what it is sent and answers as told. */
 async function receiver() {
@@ -482,5 +484,60 @@ describe('channels', () => {
         status: 'delivered',
         reason: null,
       });
+  });
+});
+
+describe('the live stream', () => {
+  /** A stream opened over HTTP as the web app opens it, with what it has read so far. */
+  async function stream(t: TestApp, token: string) {
+    const res = await fetch(`http://127.0.0.1:${t.config.PORT}${ALERTS_STREAM_PATH}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const state = { text: '', ended: false };
+    const pump = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        state.text += Buffer.from(value).toString('utf8');
+      }
+      state.ended = true;
+    })().catch(() => (state.ended = true));
+    return { state, pump, cancel: () => reader.cancel().catch(() => undefined) };
+  }
+
+  it('refuses no token and a bad one, in the error shape', async () => {
+    for (const headers of [{}, { authorization: 'Bearer nope' }] as Array<Record<string, string>>) {
+      const res = await fetch(`http://127.0.0.1:${open.config.PORT}${ALERTS_STREAM_PATH}`, {
+        headers,
+      });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
+    }
+  });
+
+  it('sends a holder each alert at once; one account holds a few streams, the oldest ends', async () => {
+    const { vendor, product, hookPath } = await alertFeed(open);
+    const buyer = await subscriber(open, vendor.vendorUrl, product.priceId);
+    const outsider = await createBuyer(open);
+    const streams: Array<Awaited<ReturnType<typeof stream>>> = [];
+    for (let i = 0; i <= STREAMS_PER_USER; i++) streams.push(await stream(open, buyer.token));
+    const theirs = await stream(open, outsider.token);
+    // The first of one too many has ended; the rest stay open.
+    await streams[0]!.pump;
+    expect(streams[0]!.state.ended).toBe(true);
+    const res = await postHook(open, hookPath, 'BTCUSD crossed 70000');
+    expect(res.statusCode, res.body).toBe(202);
+    const alertId = res.json().alert.id as string;
+    await expect
+      .poll(() => streams.slice(1).every((s) => s.state.text.includes(alertId)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    expect(streams[0]!.state.text).not.toContain(alertId);
+    expect(theirs.state.text).not.toContain(alertId);
+    for (const s of [...streams, theirs]) await s.cancel();
   });
 });

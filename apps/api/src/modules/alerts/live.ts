@@ -9,6 +9,8 @@ import { alertView, type AlertRow } from './publish.ts';
 
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
+/** Open streams per person on one node (tabs and devices): a new one past it ends the oldest. */
+export const STREAMS_PER_USER = 4;
 
 export class LiveAlerts {
   private readonly streams = new Map<string, Set<ServerResponse>>();
@@ -31,6 +33,11 @@ export class LiveAlerts {
     if (this.lastSeq === null) await this.catchUp();
     let set = this.streams.get(userId);
     if (!set) this.streams.set(userId, (set = new Set()));
+    // Each stream holds a connection: one account cannot hold more than a few (sets keep order).
+    for (const old of [...set].slice(0, Math.max(0, set.size - STREAMS_PER_USER + 1))) {
+      set.delete(old);
+      old.end();
+    }
     set.add(res);
     res.on('close', () => {
       set.delete(res);
