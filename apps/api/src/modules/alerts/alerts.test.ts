@@ -528,6 +528,7 @@ describe('the live stream', () => {
     // The first of one too many has ended; the rest stay open.
     await streams[0]!.pump;
     expect(streams[0]!.state.ended).toBe(true);
+    expect(streams[0]!.state.text).toContain('event: closed\ndata: {"reason":"too_many_streams"}');
     const res = await postHook(open, hookPath, 'BTCUSD crossed 70000');
     expect(res.statusCode, res.body).toBe(202);
     const alertId = res.json().alert.id as string;

@@ -36,7 +36,8 @@ export class LiveAlerts {
     // Each stream holds a connection: one account cannot hold more than a few (sets keep order).
     for (const old of [...set].slice(0, Math.max(0, set.size - STREAMS_PER_USER + 1))) {
       set.delete(old);
-      old.end();
+      // Said before the end, so that page does not open it again (and end another in turn).
+      old.end('event: closed\ndata: {"reason":"too_many_streams"}\n\n');
     }
     set.add(res);
     res.on('close', () => {

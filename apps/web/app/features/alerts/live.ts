@@ -43,8 +43,10 @@ export function useLiveAlerts(enabled: boolean, onAlert: (alert: Alert) => void)
             while ((end = buffer.indexOf('\n\n')) >= 0) {
               const frame = buffer.slice(0, end);
               buffer = buffer.slice(end + 2);
-              const data = frame
-                .split('\n')
+              const lines = frame.split('\n');
+              // Ended for a newer stream of this account (too many open): not opened again.
+              if (lines.includes('event: closed')) return;
+              const data = lines
                 .filter((l) => l.startsWith('data: '))
                 .map((l) => l.slice(6))
                 .join('\n');
