@@ -156,7 +156,7 @@ test('new recovery codes with a current code; the e-mail change asks for one; lo
     await step.getByLabel('Current code').fill('000000');
     await step.getByRole('button', { name: 'Get new codes' }).click();
     await expect(step.getByText('That code is not valid')).toBeVisible({ timeout: SLOW });
-    await step.getByLabel('Current code').fill(nextCode());
+    await step.getByLabel('Current code').fill(await nextCode());
     await step.getByRole('button', { name: 'Get new codes' }).click();
     const codes = twoFactor.getByTestId('recovery-codes').getByRole('listitem');
     await expect(codes).toHaveCount(10, { timeout: SLOW });

@@ -91,7 +91,7 @@ test.describe.serial('every purchase delivers', () => {
     await vendor.goto('/vendor/payouts');
     const account = vendor.getByRole('region', { name: 'Payout account' });
     await expect(account).toContainText('Not started', { timeout: SLOW });
-    await vendor.getByLabel('Two-factor code').fill(nextCode());
+    await vendor.getByLabel('Two-factor code').fill(await nextCode());
     await account.getByRole('button', { name: 'Set up payouts' }).click({ timeout: SLOW });
     await expect(vendor).toHaveURL(/\/sandbox\/connect\//, { timeout: SLOW });
     await vendor.getByLabel('Business or trading name').fill(`Deliver Tools ${RUN}`);

@@ -62,7 +62,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
       timeout: SLOW,
     });
     await vendor.getByLabel('Key name').fill('Spreadsheet sync');
-    await vendor.getByLabel('Two-factor code').fill(nextCode());
+    await vendor.getByLabel('Two-factor code').fill(await nextCode());
     await vendor.getByRole('button', { name: 'Create key' }).click();
     const shown = vendor.getByTestId('shown-secret');
     await expect(shown).toHaveText(/^tsk_test_/, { timeout: SLOW });

@@ -40,7 +40,7 @@ test('turn on two-factor, log out, log in with a code from the app', async ({ pa
   await expect(page.getByLabel('Code')).toHaveAttribute('aria-invalid', 'true');
   expect(await a11yViolations(page)).toEqual([]);
 
-  await page.getByLabel('Code').fill(nextCode());
+  await page.getByLabel('Code').fill(await nextCode());
   await page.getByRole('button', { name: 'Verify' }).click();
   // The same session behaviour as a password login: a welcome, stored after the delay.
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible({ timeout: SLOW });

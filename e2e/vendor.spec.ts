@@ -151,7 +151,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
     await vendor.goto('/vendor/payouts');
     const account = vendor.getByRole('region', { name: 'Payout account' });
     await expect(account).toContainText('Not started', { timeout: SLOW });
-    await vendor.getByLabel('Two-factor code').fill(nextCode());
+    await vendor.getByLabel('Two-factor code').fill(await nextCode());
     await account.getByRole('button', { name: 'Set up payouts' }).click();
     await expect(vendor).toHaveURL(/\/sandbox\/connect\//, { timeout: SLOW });
     await expect(vendor.getByRole('heading', { name: 'Set up payouts' })).toBeVisible();
@@ -165,7 +165,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
     await expect(account).toContainText('Onboarding incomplete', { timeout: SLOW });
     await expect(account.getByRole('heading', { name: 'Still needed' })).toBeVisible();
     await expect(account.getByRole('listitem').first()).toHaveText(/\w+ \w+/);
-    await vendor.getByLabel('Two-factor code').fill(nextCode());
+    await vendor.getByLabel('Two-factor code').fill(await nextCode());
     await account.getByRole('button', { name: 'Continue onboarding' }).click();
     await expect(vendor).toHaveURL(/\/sandbox\/connect\//, { timeout: SLOW });
     await vendor.getByLabel('Business or trading name').fill(`Walkthrough Tools ${RUN}`);

@@ -47,9 +47,18 @@ async function sticksOut(page: Page): Promise<string | null> {
   });
 }
 
+/** Pages that hold a request open while shown (the alerts' live stream): never network-idle. */
+const LIVE = new Set(['/library/alerts/:productId']);
+
 /** The page once its data and lazy screens have loaded. */
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+async function settle(page: Page, pattern: string) {
+  if (LIVE.has(pattern)) {
+    await page.waitForLoadState('load');
+    // The feed, or why it is not yours.
+    await expect(page.locator('main h1, main [role="alert"]').first()).toBeVisible({
+      timeout: 15_000,
+    });
+  } else await page.waitForLoadState('networkidle');
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
 }
 
@@ -59,7 +68,7 @@ async function offenders(page: Page, visits: Visits): Promise<string[]> {
   for (const [pattern, url] of visits) {
     await page.setViewportSize({ width: WIDTHS[0]!, height: 800 });
     await page.goto(url);
-    await settle(page);
+    await settle(page, pattern);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       const out = await sticksOut(page);

@@ -13,6 +13,13 @@ export function totpCode(secret: string, offsetSteps = 0): string {
   return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 }
 
+/** No unused step is left in the window: the next code comes with the next step, `waitMs` away. */
+export class NoCodeYet extends Error {
+  constructor(readonly waitMs: number) {
+    super('two-factor helper: more than three codes in one step');
+  }
+}
+
 /**
  * Codes that the server takes in turn: each used step must be newer than the last (replay), and
  * steps one either side of now are accepted, so up to three per 30 s; past that it throws rather
@@ -27,7 +34,7 @@ export function codeSource(secret: string, deliveryMs = 0) {
     const now = Math.floor(at / 30_000);
     const previousHolds = (now + 1) * 30_000 - at >= deliveryMs;
     const step = Math.max(previousHolds ? now - 1 : now, last + 1);
-    if (step > now + 1) throw new Error('two-factor helper: more than three codes in one step');
+    if (step > now + 1) throw new NoCodeYet((now + 1) * 30_000 - at);
     last = step;
     return totpCode(secret, step - now);
   };
