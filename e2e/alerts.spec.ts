@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { openStorefront, publishProduct, signUp, workspaceNav } from './accounts.ts';
 
@@ -115,11 +116,28 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
     await vendor.getByLabel('Side').selectOption('buy');
     await vendor.getByLabel('Price').fill('131.25');
     await vendor.getByLabel('Text').fill(`Breakout ${RUN} from the workspace`);
+    // With a chart picture, uploaded as the form is filled.
+    const chart = await sharp({
+      create: { width: 960, height: 540, channels: 3, background: '#10203a' },
+    })
+      .png()
+      .toBuffer();
+    await vendor
+      .getByLabel('Chart picture (optional)')
+      .setInputFiles({ name: 'nvda.png', mimeType: 'image/png', buffer: chart });
+    await expect(vendor.getByRole('img', { name: 'Chart picture for this alert' })).toBeVisible({
+      timeout: SLOW,
+    });
     await vendor.getByRole('button', { name: 'Send alert' }).click();
     await expect(vendor.getByText('Alert sent to 1 subscriber.')).toBeVisible({ timeout: SLOW });
     const list = buyer.getByTestId('alert-list');
     await expect(list).toContainText(`Breakout ${RUN} from the workspace`, { timeout: SLOW });
     await expect(list).toContainText('BUY NVDA @ 131.25');
+    const picture = list.getByRole('img', { name: 'Chart for BUY NVDA @ 131.25' });
+    await expect(picture).toBeVisible();
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBe(960);
 
     // From the TradingView webhook URL, as TradingView posts a plain-text message.
     const hookUrl = (await vendor.getByTestId('alert-hook-url').textContent())!.trim();
@@ -138,8 +156,12 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
         'webhook-id': String(g.headers['webhook-id']),
         'webhook-timestamp': String(g.headers['webhook-timestamp']),
         'webhook-signature': String(g.headers['webhook-signature']),
-      }) as { type: string; data: { alert: { text: string } } };
+      }) as { type: string; data: { alert: { text: string; imageUrl: string | null } } };
       expect(payload.type).toBe('alert.published');
+      // The picture travels as an absolute URL (the TradingView one has none).
+      if (payload.data.alert.text.includes('from the workspace'))
+        expect(payload.data.alert.imageUrl).toMatch(/^http:\/\/.+\/960\.jpg$/);
+      else expect(payload.data.alert.imageUrl).toBeNull();
       return payload.data.alert.text;
     });
     expect(texts.sort()).toEqual(

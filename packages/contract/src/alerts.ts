@@ -29,6 +29,8 @@ export const alertSchema = z
     /** The market price as the vendor wrote it (a decimal string, not money). */
     price: z.string().nullable(),
     text: z.string(),
+    /** A chart picture (a JPEG up to 1 200 px wide, absolute URL), or null. */
+    imageUrl: z.string().nullable(),
     source: z.enum(alertSources),
     createdAt: isoDateTime,
   })
@@ -57,6 +59,13 @@ export const publishAlertBody = z
     side: z.enum(alertSides, { error: m.side }).nullable().default(null),
     price: priceField.default(''),
     text: textField.default(''),
+    /** A chart picture: the `imageId` that adding it to this feed answered. */
+    image: z
+      .string({ error: m.image })
+      .trim()
+      .max(200, m.image)
+      .refine((v) => !hasUnreadableCharacters(v), m.image)
+      .optional(),
     /** The sender's id: the same id within the replay window is answered, not sent again. */
     id: z
       .string({ error: m.alertId })
@@ -155,6 +164,19 @@ export const alertsRoutes = {
     tags: ['vendor-alerts'],
     status: 200,
     response: z.object({ feeds: z.array(alertFeedSchema) }),
+  }),
+  addAlertImage: defineRoute({
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/images',
+    auth: 'bearer',
+    apiKeyScope: 'alerts:write',
+    summary:
+      'Adds a chart picture for an alert of this feed (multipart field `file`: PNG, JPEG or WebP up to 2 MB, decoded and stored cleaned, at most 1 200 px). Publish with its `imageId` as `image`.',
+    tags: ['vendor-alerts'],
+    status: 201,
+    multipart: true,
+    params: productParams,
+    response: z.object({ imageId: z.string(), imageUrl: z.string() }),
   }),
   publishAlert: defineRoute({
     method: 'POST',

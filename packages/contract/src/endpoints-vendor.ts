@@ -535,6 +535,13 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     auth: 'bearer',
     status: 200,
   },
+  addAlertImage: {
+    method: 'POST',
+    path: '/api/v1/vendor/alert-feeds/{productId}/images',
+    auth: 'bearer',
+    status: 201,
+    multipart: true,
+  },
   publishAlert: {
     method: 'POST',
     path: '/api/v1/vendor/alert-feeds/{productId}/alerts',

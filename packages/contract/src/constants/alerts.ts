@@ -48,6 +48,7 @@ export const ALERT_WEBHOOK_TYPE = 'alert.published';
 
 export const alertsMessages = {
   vendorsOnly: 'Only vendors can publish alerts. Set up your storefront first.',
+  image: 'That chart picture was not uploaded to this feed. Add it again.',
   feedNotFound: 'Alert product not found.',
   notSubscribed: 'You do not have access to these alerts.',
   symbol: `Enter a symbol of up to ${ALERT_SYMBOL_MAX} letters, digits or . : / - _ ! characters.`,

@@ -2,11 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { alertsMessages as m, alertsRoutes as r, developersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
+import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { STREAMS_PER_USER } from './live.ts';
 import { ALERTS_STREAM_PATH } from './routes.ts';
@@ -540,5 +542,67 @@ describe('the live stream', () => {
     expect(streams[0]!.state.text).not.toContain(alertId);
     expect(theirs.state.text).not.toContain(alertId);
     for (const s of [...streams, theirs]) await s.cancel();
+  });
+});
+
+describe('chart pictures', () => {
+  const addPicture = async (t: TestApp, token: string, productId: string) => {
+    const data = await sharp({
+      create: { width: 1600, height: 900, channels: 3, background: '#0b1220' },
+    })
+      .png()
+      .toBuffer();
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'chart.png', type: 'image/png', data },
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1/vendor/alert-feeds/${productId}/images`,
+      payload: body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    });
+  };
+
+  it('an alert carries a picture added to its feed: absolute, in the answer and the buyer feed', async () => {
+    const { vendor, product } = await alertFeed(open);
+    const buyer = await subscriber(open, vendor.vendorUrl, product.priceId);
+    const added = await addPicture(open, vendor.token, product.id);
+    expect(added.statusCode, added.body).toBe(201);
+    const { imageId, imageUrl } = added.json() as { imageId: string; imageUrl: string };
+    // Absolute, so a buyer's automation can fetch it; cleaned to at most 1 200 px.
+    expect(imageUrl).toMatch(/^http:\/\/.+\/files\/public\/alerts\/.+\/1200\.jpg$/);
+    expect((await open.app.inject(new URL(imageUrl).pathname)).statusCode).toBe(200);
+    const sent = await open.call(r.publishAlert, {
+      token: vendor.token,
+      params: { productId: product.id },
+      body: { symbol: 'ES1!', side: 'buy', text: 'Range break', image: imageId },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json().alert.imageUrl).toBe(imageUrl);
+    const feed = await open.call(r.alertFeed, {
+      token: buyer.token,
+      params: { productId: product.id },
+    });
+    expect(feed.json().alerts[0].imageUrl).toBe(imageUrl);
+  });
+
+  it("refuses another feed's picture, a made-up one, and a buyer adding one", async () => {
+    const mine = await alertFeed(open);
+    const theirs = await alertFeed(open);
+    const other = (await addPicture(open, theirs.vendor.token, theirs.product.id)).json()
+      .imageId as string;
+    for (const image of [other, `public/alerts/${mine.product.id}/nope/1200x675`, '../x']) {
+      const res = await open.call(r.publishAlert, {
+        token: mine.vendor.token,
+        params: { productId: mine.product.id },
+        body: { text: 'x', image },
+      });
+      expect(res.statusCode, image).toBe(400);
+      expect(res.json().fields.image).toBe(m.image);
+    }
+    expect(await alertCount(open, mine.product.id)).toBe(0);
+    const buyer = await createBuyer(open);
+    expect((await addPicture(open, buyer.token, mine.product.id)).statusCode).toBe(403);
+    expect((await addPicture(open, theirs.vendor.token, mine.product.id)).statusCode).toBe(404);
   });
 });

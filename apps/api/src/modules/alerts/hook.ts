@@ -77,6 +77,7 @@ export function checkedAlert(fields: PublishAlertBody): AlertInput {
     side: b.side,
     price: b.price,
     text: b.text,
+    image: b.image ?? null,
     dedupeKey: b.id === undefined ? null : `id:${b.id}`,
   };
 }

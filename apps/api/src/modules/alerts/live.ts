@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { Alert } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { alertView, type AlertRow } from './publish.ts';
+import { alertView, joinedAlertColumns, type AlertRow } from './publish.ts';
 
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
@@ -108,8 +108,7 @@ export class LiveAlerts {
     const upTo = Number(top[0]?.seq ?? 0);
     if (upTo <= this.lastSeq) return;
     const { rows } = await db.execute<AlertRow & { seq: number; user_id: string }>(sql`
-      select a.id, a.product_id, a.symbol, a.side, a.price, a.text, a.source, a.recipients,
-        a.created_at, a.seq, d.user_id
+      select ${joinedAlertColumns}, a.seq, d.user_id
       from alerts a join alert_deliveries d on d.alert_id = a.id and d.channel = 'web'
       where a.seq > ${this.lastSeq} and a.seq <= ${upTo}
         and d.user_id = any(${sql.param(users)}::text[])

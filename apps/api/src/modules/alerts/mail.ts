@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import type { DisabledEndpoint, WebhookOwner } from '../../webhooks/engine.ts';
 import { emailIn, liveAccess, productBasics } from './deps.ts';
-import { alertView, type AlertRow } from './publish.ts';
+import { alertView, joinedAlertColumns, type AlertRow } from './publish.ts';
 
 export function buyerWebhookOwner(deps: () => AppDeps): WebhookOwner {
   return {
@@ -36,6 +36,7 @@ const line = (a: ReturnType<typeof alertView>) =>
     a.symbol,
     a.price ? `@ ${a.price}` : null,
     a.text ? `— ${a.text}` : null,
+    a.imageUrl ? `(chart: ${a.imageUrl})` : null,
   ]
     .filter(Boolean)
     .join(' ');
@@ -59,7 +60,7 @@ export async function sendAlertMail(deps: AppDeps): Promise<number> {
           update alert_deliveries set status = 'delivered', updated_at = now()
           where user_id = ${userId} and channel = 'email' and status = 'queued'
           returning alert_id)
-        select ${sql.raw('a.id, a.product_id, a.symbol, a.side, a.price, a.text, a.source, a.recipients, a.created_at, a.seq')}
+        select ${joinedAlertColumns}, a.seq
         from alerts a join mine on mine.alert_id = a.id order by a.seq`);
       if (!claimed.rows.length) return [];
       const held = new Set(

@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
 import type { FeedRow } from './feeds.ts';
+import { imageOfFeed } from './images.ts';
 import { liveHolders } from './deps.ts';
 
 export interface AlertInput {
@@ -21,6 +22,8 @@ export interface AlertInput {
   side: AlertSide | null;
   price: string;
   text: string;
+  /** A chart picture added to the feed (`imageId`), checked by the publish. */
+  image?: string | null;
   /** The sender's id, or (webhook bodies without one) a hash of the body. */
   dedupeKey: string | null;
 }
@@ -32,12 +35,22 @@ interface AlertRow extends Record<string, unknown> {
   side: AlertSide | null;
   price: string | null;
   text: string;
+  image_url: string | null;
   source: AlertSource;
   recipients: number;
   created_at: Date | string;
 }
 
-export const alertColumns = sql`id, product_id, symbol, side, price, text, source, recipients, created_at`;
+/** An alert's columns as `alertView` reads them (`a.`-prefixed where a query joins). */
+export const ALERT_COLUMNS =
+  'id, product_id, symbol, side, price, text, image_url, source, recipients, created_at';
+export const alertColumns = sql.raw(ALERT_COLUMNS);
+/** The same columns of the alert `a` in a join. */
+export const joinedAlertColumns = sql.raw(
+  ALERT_COLUMNS.split(', ')
+    .map((c) => `a.${c}`)
+    .join(', '),
+);
 
 export const alertView = (r: AlertRow): Alert => ({
   id: r.id,
@@ -46,6 +59,7 @@ export const alertView = (r: AlertRow): Alert => ({
   side: r.side && (alertSides as readonly string[]).includes(r.side) ? r.side : null,
   price: r.price,
   text: r.text,
+  imageUrl: r.image_url ?? null,
   source: r.source,
   createdAt: new Date(r.created_at).toISOString(),
 });
@@ -76,6 +90,7 @@ export async function publishAlert(
       key: feed.productId,
     },
   ]);
+  const imageUrl = input.image ? await imageOfFeed(deps, feed, input.image) : null;
   const result = await deps.database.db.transaction(async (tx) => {
     // One publish per feed at a time: a replay racing its original finds it.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`alerts:${feed.productId}`}))`);
@@ -91,9 +106,9 @@ export async function publishAlert(
     }
     const row = (
       await tx.execute<AlertRow>(sql`insert into alerts (id, product_id, source, dedupe_key, symbol,
-          side, price, text)
+          side, price, text, image_url)
         values (${newId('alr')}, ${feed.productId}, ${source}, ${input.dedupeKey},
-          ${input.symbol || null}, ${input.side}, ${input.price || null}, ${input.text})
+          ${input.symbol || null}, ${input.side}, ${input.price || null}, ${input.text}, ${imageUrl})
         returning ${alertColumns}`)
     ).rows[0]!;
     const alert = alertView(row);

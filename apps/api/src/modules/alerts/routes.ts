@@ -1,11 +1,13 @@
 import { alertsMessages, alertsRoutes as r, ALERT_HOOK_BODY_MAX } from '@tradeshelf/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
+import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { bearerOf, registerRoute } from '../../platform/routes.ts';
 import { vendorRoutes } from '../catalog/index.ts';
 import { feedOfHook, rotateHook, vendorFeed, vendorFeeds } from './feeds.ts';
 import { checkedAlert, parseHookBody } from './hook.ts';
+import { addAlertImage } from './images.ts';
 import { LiveAlerts } from './live.ts';
 import { publishAlert } from './publish.ts';
 import { buyerFeed, heldFeeds, retryWebhook, setChannels } from './subscriptions.ts';
@@ -38,6 +40,17 @@ export async function alertsModule(app: FastifyInstance): Promise<void> {
     live.wake();
     return done;
   });
+  vendorRoute(
+    r.addAlertImage,
+    async ({ params, vendorId, auth, req }) =>
+      addAlertImage(
+        deps,
+        auth.sub,
+        await vendorFeed(deps, vendorId, params.productId),
+        imageUpload(req),
+      ),
+    { bodyLimit: IMAGE_BODY_LIMIT, upload: true },
+  );
   vendorRoute(r.vendorAlerts, ({ params, query, vendorId }) =>
     vendorAlerts(deps, vendorId, params.productId, query),
   );

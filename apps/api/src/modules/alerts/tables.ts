@@ -46,6 +46,8 @@ export const alerts = pgTable(
     side: text('side', { enum: ['buy', 'sell', 'close'] }),
     price: text('price'),
     text: text('text').notNull(),
+    /** A chart picture's public URL (the vendor's upload to this feed), or null. */
+    imageUrl: text('image_url'),
     recipients: integer('recipients').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
   },

@@ -35,6 +35,16 @@ function AlertItem({ alert, live }: { alert: BuyerAlert; live: boolean }) {
         </time>
       </div>
       {alert.text && <p className="text-sm text-slate-300">{alert.text}</p>}
+      {alert.imageUrl && (
+        <a href={alert.imageUrl} target="_blank" rel="noreferrer" className="self-start">
+          <img
+            src={alert.imageUrl}
+            alt={`Chart for ${headline(alert) || 'this alert'}`}
+            loading="lazy"
+            className="max-h-64 rounded-lg border border-ink-700"
+          />
+        </a>
+      )}
       {alert.deliveries.length > 0 && (
         <ul className="flex flex-wrap gap-x-4 text-xs" aria-label="Where it went">
           {alert.deliveries.map((d) => (

@@ -1,14 +1,26 @@
-import { alertSides, type AlertSide } from '@tradeshelf/contract/client';
+import {
+  alertSides,
+  AVATAR_MAX_BYTES,
+  usersMessages,
+  type AlertSide,
+} from '@tradeshelf/contract/client';
 import type { AlertFeed, VendorAlert } from '@tradeshelf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { cell, ListTable } from '../../../components/list-table.tsx';
+import { UploadControl } from '../../../components/upload-control.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { CopyButton, PageHeader, Panel } from '../screen-kit.tsx';
-import { fetchAlertFeeds, fetchVendorAlerts, publishAlert, rotateAlertHook } from './api.ts';
+import {
+  addAlertImage,
+  fetchAlertFeeds,
+  fetchVendorAlerts,
+  publishAlert,
+  rotateAlertHook,
+} from './api.ts';
 
 // The vendor's alert feeds (issue 31, ADR 059): the TradingView webhook URL, a form to send an
 // alert by hand, and each alert's fan-out per channel (docs/product.md#alerts).
@@ -24,11 +36,13 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
   const [side, setSide] = useState<AlertSide | ''>('');
   const [price, setPrice] = useState('');
   const [text, setText] = useState('');
+  const [image, setImage] = useState<{ imageId: string; imageUrl: string } | null>(null);
+  const upload = useAction(addAlertImage);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const done = await publish.run({
       productId: feed.productId,
-      body: { symbol, side: side || null, price, text },
+      body: { symbol, side: side || null, price, text, ...(image ? { image: image.imageId } : {}) },
     });
     if (!done) return;
     toast(`Alert sent to ${done.recipients} subscriber${done.recipients === 1 ? '' : 's'}.`);
@@ -36,8 +50,15 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
     setPrice('');
     setText('');
     setSide('');
+    setImage(null);
     onSent();
   };
+  const checkPicture = (file: File) =>
+    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
+      ? usersMessages.imageType
+      : file.size > AVATAR_MAX_BYTES
+        ? usersMessages.imageTooLarge
+        : null;
   const fields = publish.error?.fields;
   return (
     <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
@@ -91,7 +112,29 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
         />
         {fields?.text && <p className="text-sm text-rose-400">{fields.text}</p>}
       </div>
-      <FormError error={publish.error} />
+      <div className="flex flex-wrap items-end gap-4">
+        {image && (
+          <img
+            src={image.imageUrl}
+            alt="Chart picture for this alert"
+            className="h-24 w-40 rounded-lg border border-ink-700 object-cover"
+          />
+        )}
+        <UploadControl
+          label={image ? 'Replace the chart picture' : 'Chart picture (optional)'}
+          accept="image/png,image/jpeg,image/webp"
+          hint="PNG, JPEG or WebP, up to 2 MB; it goes out with this alert on every channel."
+          check={checkPicture}
+          upload={async (run) => {
+            const added = await upload.run({ productId: feed.productId, ...run });
+            if (added) setImage(added);
+            return Boolean(added);
+          }}
+          error={upload.error}
+        />
+      </div>
+      {fields?.image && <p className="text-sm text-rose-400">{fields.image}</p>}
+      <FormError error={publish.error} shows={['symbol', 'price', 'text', 'image']} />
       <Button type="submit" className="self-start" loading={publish.busy}>
         Send alert
       </Button>

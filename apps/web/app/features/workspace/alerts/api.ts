@@ -1,6 +1,7 @@
 import { vendorEndpoints } from '@tradeshelf/contract/client';
 import type { Alert, AlertFeed, PublishAlertBody, VendorAlert } from '@tradeshelf/contract';
 import { requestThunk } from '../../../lib/thunk.ts';
+import { uploadTo } from '../upload.ts';
 
 /** Issue 31, ADR 059: the Alerts screen's calls, one thunk each. */
 
@@ -30,4 +31,23 @@ export const rotateAlertHook = requestThunk<string, AlertFeed>(
   'vendorAlerts/rotate',
   async (productId, { api }) =>
     (await api.call(vendorEndpoints.rotateAlertHook, { params: { productId } })).feed,
+);
+
+export interface AlertImageUpload {
+  productId: string;
+  file: File;
+  onProgress?: (share: number) => void;
+  signal?: AbortSignal;
+}
+
+/** A chart picture for the next alert of this feed, with progress and Cancel. */
+export const addAlertImage = requestThunk<AlertImageUpload, { imageId: string; imageUrl: string }>(
+  'vendorAlerts/image',
+  ({ productId, file, onProgress, signal }, extra) =>
+    uploadTo<{ imageId: string; imageUrl: string }>(
+      extra,
+      vendorEndpoints.addAlertImage,
+      { productId },
+      { file, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
+    ),
 );
