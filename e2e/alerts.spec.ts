@@ -1,7 +1,6 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { openStorefront, publishProduct, signUp, workspaceNav } from './accounts.ts';
@@ -29,17 +28,9 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
   request,
 }) => {
   test.setTimeout(240_000);
-  const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts`;
+  const hook = await receiver();
+  const { got } = hook;
+  const endpoint = hook.url('/alerts');
   const vendor = await (await browser.newContext()).newPage();
   const buyer = await (await browser.newContext()).newPage();
   try {
@@ -98,7 +89,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
     await expect(buyer.getByRole('heading', { level: 1, name: PRODUCT })).toBeVisible({
       timeout: SLOW,
     });
-    await buyer.getByLabel('Webhook URL (optional)').fill(receiver);
+    await buyer.getByLabel('Webhook URL (optional)').fill(endpoint);
     await buyer.getByRole('button', { name: 'Save channels' }).click();
     const secretEl = buyer.getByTestId('alert-webhook-secret');
     await expect(secretEl).toHaveText(/^whsec_/, { timeout: SLOW });
@@ -175,6 +166,6 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
   } finally {
     await vendor.context().close();
     await buyer.context().close();
-    await new Promise<void>((done) => server.close(() => done()));
+    await hook.close();
   }
 });

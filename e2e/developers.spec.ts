@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { receiver, type Received } from '../apps/api/test/receiver.ts';
 import { Webhook } from 'standardwebhooks';
 import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
@@ -16,27 +15,14 @@ const SLOW = 30_000;
 const RUN = Date.now().toString(36).slice(-6);
 const PRODUCT = `Hook Sessions ${RUN}`;
 
-interface Got {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 test('a vendor automates: API key once, a signed sale webhook, resent with the same id', async ({
   browser,
   request,
 }) => {
   test.setTimeout(240_000);
-  const got: Got[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tradeshelf`;
+  const hook = await receiver();
+  const { got } = hook;
+  const url = hook.url('/tradeshelf');
   const vendor = await (await browser.newContext()).newPage();
   const buyer = await (await browser.newContext()).newPage();
   try {
@@ -103,7 +89,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     });
 
     // The receiver gets the sale, signed (checked by the npm `standardwebhooks` package).
-    const verify = (g: Got) =>
+    const verify = (g: Received) =>
       new Webhook(secret).verify(g.body, {
         'webhook-id': String(g.headers['webhook-id']),
         'webhook-timestamp': String(g.headers['webhook-timestamp']),
@@ -135,6 +121,6 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
   } finally {
     await vendor.context().close();
     await buyer.context().close();
-    await new Promise<void>((done) => server.close(() => done()));
+    await hook.close();
   }
 });

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { alertsMessages as m, alertsRoutes as r, developersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -10,35 +8,15 @@ import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factorie
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { receiver, type Receiver } from '../../../test/receiver.ts';
 import { STREAMS_PER_USER } from './live.ts';
 import { ALERTS_STREAM_PATH } from './routes.ts';
-
-/** A loopback receiver that records what it is sent and answers as told. */
-async function receiver() {
-  const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-  let status = 204;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    got,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alerts`,
-    answer: (s: number) => void (status = s),
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 // `open` may deliver to loopback (as e2e and local receivers need); `guarded` is production's
 // guard. Flood and mail settings are small so the tests see them.
 let open: TestApp;
 let guarded: TestApp;
-let hook: Awaited<ReturnType<typeof receiver>>;
+let hook: Receiver;
 beforeAll(async () => {
   hook = await receiver();
   open = await startTestApp({
@@ -349,7 +327,7 @@ describe('channels', () => {
     const set = await open.call(r.setAlertChannels, {
       token: buyer.token,
       params: { productId: product.id },
-      body: { web: true, email: true, webhookUrl: hook.url },
+      body: { web: true, email: true, webhookUrl: hook.url('/alerts') },
     });
     expect(set.statusCode, set.body).toBe(200);
     const secret = set.json().channels.webhook.secret as string;
@@ -415,9 +393,9 @@ describe('channels', () => {
     await open.call(r.setAlertChannels, {
       token: buyer.token,
       params: { productId: product.id },
-      body: { web: true, email: false, webhookUrl: `${hook.url}?b=${buyer.id}` },
+      body: { web: true, email: false, webhookUrl: `${hook.url('/alerts')}?b=${buyer.id}` },
     });
-    hook.answer(500);
+    hook.answer(() => ({ status: 500 }));
     try {
       for (const symbol of ['AAA', 'BBB']) {
         await open.call(r.publishAlert, {
@@ -431,7 +409,7 @@ describe('channels', () => {
         await open.deps.webhooks.deliverDue(open.database.db);
       }
     } finally {
-      hook.answer(204);
+      hook.answer(() => ({ status: 204 }));
     }
     await open.jobs.settle();
     const paused = await open.call(r.alertFeed, {

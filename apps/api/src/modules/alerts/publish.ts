@@ -13,6 +13,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
+import type { CursorKind } from '../../platform/cursor.ts';
 import type { FeedRow } from './feeds.ts';
 import { imageOfFeed } from './images.ts';
 import { liveHolders } from './deps.ts';
@@ -161,4 +162,25 @@ async function fanOut(deps: AppDeps, tx: Tx, feed: FeedRow, alert: Alert): Promi
     where alert_id = ${alert.id} and channel = 'email' limit 1`);
   if (mails.rows.length) await deps.jobs.send(queues.alertsMail, {}, { tx });
   return holders.length;
+}
+
+/** A feed's alerts newest first, a page at a time (the buyer's and the vendor's views; own cursors). */
+export async function alertsPage(
+  deps: AppDeps,
+  productId: string,
+  kind: CursorKind<[number]>,
+  query: { limit: number; cursor?: string | undefined },
+): Promise<{ page: Array<AlertRow & { seq: number }>; nextCursor: string | null }> {
+  const before = query.cursor ? deps.cursors.decode(kind, query.cursor)[0] : null;
+  const { rows } = await deps.database.db.execute<AlertRow & { seq: number }>(sql`
+    select ${alertColumns}, seq from alerts where product_id = ${productId}
+      ${before !== null ? sql`and seq < ${before}` : sql``}
+    order by seq desc limit ${query.limit + 1}`);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    page,
+    nextCursor:
+      rows.length > query.limit && last ? deps.cursors.encode(kind, [Number(last.seq)]) : null,
+  };
 }

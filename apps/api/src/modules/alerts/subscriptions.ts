@@ -18,7 +18,7 @@ import * as store from '../../webhooks/store.ts';
 import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
 import { anyFeed } from './feeds.ts';
 import { accessOf, liveAccess, vendorSummaries } from './deps.ts';
-import { alertColumns, alertView, BUYER_OWNER, type AlertRow } from './publish.ts';
+import { alertsPage, alertView, BUYER_OWNER } from './publish.ts';
 
 const ownerOf = (userId: string): store.Owner => ({ kind: BUYER_OWNER, id: userId });
 const alertsCursor = cursorKind('alerts', [cursorField.count(Number.MAX_SAFE_INTEGER)]);
@@ -73,12 +73,7 @@ export async function buyerFeed(
   const feed = await heldFeed(deps, userId, productId);
   const db = deps.database.db;
   const sub = await subscriptionOf(deps, userId, productId);
-  const before = query.cursor ? deps.cursors.decode(alertsCursor, query.cursor)[0] : null;
-  const { rows } = await db.execute<AlertRow & { seq: number }>(sql`
-    select ${alertColumns}, seq from alerts where product_id = ${productId}
-      ${before !== null ? sql`and seq < ${before}` : sql``}
-    order by seq desc limit ${query.limit + 1}`);
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = await alertsPage(deps, productId, alertsCursor, query);
   const ids = page.map((r) => r.id);
   const deliveries = ids.length
     ? (
@@ -119,16 +114,12 @@ export async function buyerFeed(
         };
       }),
   }));
-  const last = page.at(-1);
   const vendor = (await vendorSummaries(db, [feed.vendorId])).get(feed.vendorId);
   return {
     feed: { productId, title: feed.title, vendorName: vendor?.displayName ?? '' },
     channels,
     alerts,
-    nextCursor:
-      rows.length > query.limit && last
-        ? deps.cursors.encode(alertsCursor, [Number(last.seq)])
-        : null,
+    nextCursor,
   };
 }
 

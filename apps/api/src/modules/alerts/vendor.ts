@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import * as store from '../../webhooks/store.ts';
 import { vendorFeed } from './feeds.ts';
-import { alertColumns, alertView, BUYER_OWNER, type AlertRow } from './publish.ts';
+import { alertsPage, alertView, BUYER_OWNER } from './publish.ts';
 
 const vendorAlertsCursor = cursorKind('vendor-alerts', [
   cursorField.count(Number.MAX_SAFE_INTEGER),
@@ -21,12 +21,7 @@ export async function vendorAlerts(
 ): Promise<{ alerts: VendorAlert[]; nextCursor: string | null }> {
   await vendorFeed(deps, vendorId, productId);
   const db = deps.database.db;
-  const before = query.cursor ? deps.cursors.decode(vendorAlertsCursor, query.cursor)[0] : null;
-  const { rows } = await db.execute<AlertRow & { seq: number }>(sql`
-    select ${alertColumns}, seq from alerts where product_id = ${productId}
-      ${before !== null ? sql`and seq < ${before}` : sql``}
-    order by seq desc limit ${query.limit + 1}`);
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = await alertsPage(deps, productId, vendorAlertsCursor, query);
   const ids = page.map((r) => r.id);
   const counted = ids.length
     ? (
@@ -73,12 +68,5 @@ export async function vendorAlerts(
       failures: [...failures.values()].sort((a, b) => b.count - a.count).slice(0, 10),
     };
   });
-  const last = page.at(-1);
-  return {
-    alerts,
-    nextCursor:
-      rows.length > query.limit && last
-        ? deps.cursors.encode(vendorAlertsCursor, [Number(last.seq)])
-        : null,
-  };
+  return { alerts, nextCursor };
 }

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   developersRoutes as r,
   ordersRoutes,
@@ -13,44 +11,9 @@ import { createProduct, signedInVendor, type Vendor } from '../../../test/factor
 import { buyPaidProduct, deliverEvent } from '../../../test/factories/orders.ts';
 import { enrolTwoFactor, type Enrolled } from '../../../test/factories/two-factor.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { receiver, type Receiver } from '../../../test/receiver.ts';
 import { sha256 } from '../../lib.ts';
 import { isPublicAddress, parseOutboundUrl } from '../../platform/outbound-url.ts';
-
-/** A loopback endpoint that records what it is sent and answers as told. */
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-async function receiver() {
-  const got: Received[] = [];
-  let answer: (req: Received) => { status: number; headers?: Record<string, string> } = () => ({
-    status: 204,
-  });
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = {
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      };
-      got.push(r);
-      const a = answer(r);
-      res.writeHead(a.status, a.headers).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    got,
-    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
-    answer: (fn: typeof answer) => void (answer = fn),
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-type Receiver = Awaited<ReturnType<typeof receiver>>;
 
 // `open` may deliver to loopback (WEBHOOKS_ALLOW_PRIVATE, as e2e and local receivers need);
 // `guarded` is production's guard, with a resolver of the test's own for names.
