@@ -268,6 +268,10 @@ export function createDeps(
         [ALERT_BUYER_OWNER]: buyerWebhookOwner(() => deps),
       },
       (tx) => jobs.send(queues.webhooksDeliver, {}, tx ? { tx } : {}),
+      (owner, outcome, lag) => {
+        deps.metrics.webhooksOut.inc({ owner, outcome });
+        if (lag !== null) deps.metrics.webhookOutLag.observe({ owner }, lag);
+      },
     ),
     apiKeys: { authenticate: (key, scope, ip) => authenticateApiKey(deps, key, scope, ip) },
     async close() {

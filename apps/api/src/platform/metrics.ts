@@ -21,6 +21,10 @@ export interface Metrics {
   webhooks: Counter<'kind' | 'outcome'>;
   /** Seconds from the provider's event to our receiving it. */
   webhookLag: Histogram<'kind'>;
+  /** Our outbound webhook attempts (vendors' endpoints, buyers' alert endpoints), by outcome. */
+  webhooksOut: Counter<'owner' | 'outcome'>;
+  /** Seconds from an outbound message's queueing to its delivery. */
+  webhookOutLag: Histogram<'owner'>;
   /** Prometheus text of every metric, the process's included. */
   text(): Promise<string>;
 }
@@ -82,6 +86,20 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     name: 'tradeshelf_webhook_lag_seconds',
     help: 'Seconds from the provider event to its webhook reaching this node.',
     labelNames: ['kind'] as const,
+    buckets: LAG_BUCKETS,
+    registers: [registry],
+  });
+
+  const webhooksOut = new Counter({
+    name: 'tradeshelf_webhooks_sent_total',
+    help: 'Outbound webhook attempts, by owner (vendor, alert-buyer) and outcome (delivered, failed).',
+    labelNames: ['owner', 'outcome'] as const,
+    registers: [registry],
+  });
+  const webhookOutLag = new Histogram({
+    name: 'tradeshelf_webhook_delivery_lag_seconds',
+    help: 'Seconds from an outbound webhook message being queued to its delivery, by owner.',
+    labelNames: ['owner'] as const,
     buckets: LAG_BUCKETS,
     registers: [registry],
   });
@@ -299,6 +317,8 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     http,
     webhooks,
     webhookLag,
+    webhooksOut,
+    webhookOutLag,
     async text() {
       scrape = {};
       return (await processMetrics().metrics()) + '\n' + (await registry.metrics());

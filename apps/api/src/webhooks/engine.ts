@@ -57,6 +57,7 @@ interface ClaimedRow extends Record<string, unknown> {
   url: string;
   secret_sealed: string;
   owner_kind: string;
+  created_at: Date | string;
 }
 
 /** Messages one pass sends side by side: the work is waiting on endpoints. */
@@ -73,6 +74,12 @@ export class WebhookEngine {
     private readonly owners: Record<string, WebhookOwner>,
     /** Asks a worker to deliver soon, in `tx` when given (the job exists only if it commits). */
     private readonly wake: (tx?: Tx) => Promise<void>,
+    /** Each attempt's outcome, and a delivery's seconds since queueing (metrics). */
+    private readonly observe: (
+      owner: string,
+      outcome: 'delivered' | 'failed',
+      lagSeconds: number | null,
+    ) => void = () => undefined,
   ) {}
 
   get policy(): OutboundPolicy {
@@ -181,7 +188,8 @@ export class WebhookEngine {
           and not exists (select 1 from webhook_messages p
             where p.endpoint_id = m.endpoint_id and p.object_key = m.object_key
               and p.seq < m.seq and p.status = 'pending')
-        returning m.seq, m.id, m.body, m.endpoint_id, e.url, e.secret_sealed, e.owner_kind`)
+        returning m.seq, m.id, m.body, m.endpoint_id, e.url, e.secret_sealed, e.owner_kind,
+          m.created_at`)
     ).rows[0];
     if (!claimed) return 'skipped';
     let status: number | null = null;
@@ -208,9 +216,14 @@ export class WebhookEngine {
           ? `Refused: ${err.message}`
           : (err instanceof Error ? err.message : String(err)).slice(0, 300);
     }
-    return error === null
-      ? this.recordSuccess(db, claimed, status!)
-      : this.recordFailure(db, claimed, status, error);
+    if (error !== null) {
+      this.observe(claimed.owner_kind, 'failed', null);
+      return this.recordFailure(db, claimed, status, error);
+    }
+    const done = await this.recordSuccess(db, claimed, status!);
+    const lag = (Date.now() - new Date(claimed.created_at).getTime()) / 1000;
+    this.observe(claimed.owner_kind, 'delivered', Math.max(0, lag));
+    return done;
   }
 
   private async recordSuccess(db: Db, m: ClaimedRow, status: number): Promise<'delivered'> {

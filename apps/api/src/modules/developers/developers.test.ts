@@ -317,6 +317,23 @@ describe('webhooks', () => {
     const { endpoint } = await createEndpoint(open, v.token, hook.url('/ordered'));
     let refuse = true;
     hook.answer((req) => ({ status: req.path === '/ordered' && refuse ? 503 : 204 }));
+    // What /metrics says of vendor webhooks sent (issue 32), before and after.
+    const sent = async () => {
+      const text = await open.deps.metrics.text();
+      const value = (series: string) =>
+        Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith(`${series} `))
+            ?.split(' ')[1] ?? 0,
+        );
+      return {
+        delivered: value('tradeshelf_webhooks_sent_total{owner="vendor",outcome="delivered"}'),
+        failed: value('tradeshelf_webhooks_sent_total{owner="vendor",outcome="failed"}'),
+        lagged: value('tradeshelf_webhook_delivery_lag_seconds_count{owner="vendor"}'),
+      };
+    };
+    const before = await sent();
     try {
       const sold = await buyPaidProduct(open, v.vendorUrl, product.priceId);
       expect(await deliver(open)).toEqual({ delivered: 0, failed: 1 });
@@ -335,6 +352,12 @@ describe('webhooks', () => {
       refuse = false;
       await dueNow(open, endpoint.id);
       expect(await deliver(open)).toEqual({ delivered: 2, failed: 0 });
+      const after = await sent();
+      expect({
+        delivered: after.delivered - before.delivered,
+        failed: after.failed - before.failed,
+        lagged: after.lagged - before.lagged,
+      }).toEqual({ delivered: 2, failed: 1, lagged: 2 });
       expect(
         to('/ordered')
           .filter((g) => g.body)
