@@ -233,6 +233,47 @@ function DeviceRow({
 }
 
 /** "E-mail": the address, a pending change, and the form that asks for one. */
+/**
+ * What a sensitive account change asks for (ADR 058, 060): the current password, and a current
+ * code when two-factor is on; each with the server's message for it.
+ */
+export function OwnerProof({
+  password: [password, setPassword],
+  code: [code, setCode],
+  twoFactorOn,
+  fields,
+}: {
+  password: [string, (v: string) => void];
+  code: [string, (v: string) => void];
+  twoFactorOn: boolean;
+  fields: Record<string, string>;
+}) {
+  return (
+    <>
+      <Field
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fields.password}
+      />
+      {twoFactorOn && (
+        <Field
+          label="Two-factor code"
+          name="twoFactorCode"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={fields.twoFactorCode}
+        />
+      )}
+    </>
+  );
+}
+
 export function EmailSection({
   settings,
   twoFactor,
@@ -298,26 +339,12 @@ export function EmailSection({
       <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
         <FormError error={error} shows={['email', 'password', 'twoFactorCode']} />
         <EmailField value={email} onChange={setEmail} error={fields.email} />
-        <Field
-          label="Current password"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={fields.password}
+        <OwnerProof
+          password={[password, setPassword]}
+          code={[code, setCode]}
+          twoFactorOn={twoFactorOn}
+          fields={fields}
         />
-        {twoFactorOn && (
-          <Field
-            label="Two-factor code"
-            name="twoFactorCode"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            error={fields.twoFactorCode}
-          />
-        )}
         <Button
           type="submit"
           loading={busy}

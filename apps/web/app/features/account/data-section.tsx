@@ -5,10 +5,11 @@ import { useNavigate } from 'react-router';
 import type { AccountConfirm, ApiError } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { useToast } from '../../components/toasts.tsx';
-import { Button, Field, FormError } from '../../components/ui.tsx';
+import { Button, FormError } from '../../components/ui.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { deleteAccount, exportAccountData } from './api.ts';
+import { OwnerProof } from './components.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
 
@@ -76,26 +77,12 @@ export function DataSection({ twoFactor }: { twoFactor: boolean }) {
       </p>
       <form onSubmit={(e) => void download(e)} noValidate className="flex flex-col gap-4">
         <FormError error={error} shows={['password', 'twoFactorCode']} />
-        <Field
-          label="Current password"
-          name="dataPassword"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={fields.password}
+        <OwnerProof
+          password={[password, setPassword]}
+          code={[code, setCode]}
+          twoFactorOn={twoFactorOn}
+          fields={fields}
         />
-        {twoFactorOn && (
-          <Field
-            label="Two-factor code"
-            name="dataTwoFactorCode"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            error={fields.twoFactorCode}
-          />
-        )}
         <div className="flex flex-wrap gap-3">
           <Button type="submit" variant="ghost" loading={busy === 'export'} disabled={!ready}>
             Download my data
