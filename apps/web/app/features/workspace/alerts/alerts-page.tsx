@@ -112,7 +112,8 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
         />
         {fields?.text && <p className="text-sm text-rose-400">{fields.text}</p>}
       </div>
-      <div className="flex flex-wrap items-end gap-4">
+      {/* One above the other: beside the picture the file picker would not fit 320 px. */}
+      <div className="flex min-w-0 flex-col gap-3">
         {image && (
           <img
             src={image.imageUrl}
