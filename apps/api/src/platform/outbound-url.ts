@@ -6,6 +6,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { AppError } from './errors.ts';
 
 export interface OutboundPolicy {
   /** http:// as well as https:// (outside production only; config.ts refuses it there). */
@@ -221,4 +222,23 @@ export async function postOutbound(
     req.on('close', () => clearTimeout(deadline));
     req.end(body);
   });
+}
+
+/**
+ * A webhook URL a user gives us, checked now as delivery will check it; a refusal is a 400 on
+ * `field` in the caller's words for each problem.
+ */
+export async function checkedUserUrl(
+  raw: string,
+  policy: OutboundPolicy,
+  words: Record<UrlProblem, string>,
+  field: string,
+): Promise<string> {
+  try {
+    return (await checkOutboundUrl(raw, policy)).href;
+  } catch (err) {
+    if (!(err instanceof OutboundRefused)) throw err;
+    const message = words[err.problem];
+    throw new AppError('validation_failed', message, { [field]: message });
+  }
 }

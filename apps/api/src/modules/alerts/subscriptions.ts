@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { checkOutboundUrl, OutboundRefused } from '../../platform/outbound-url.ts';
+import { checkedUserUrl } from '../../platform/outbound-url.ts';
 import * as store from '../../webhooks/store.ts';
 import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
 import { anyFeed } from './feeds.ts';
@@ -124,22 +124,18 @@ export async function buyerFeed(
 }
 
 /** The URL as the engine will check it at delivery: https (outside local), public addresses. */
-async function checkedUrl(deps: AppDeps, url: string): Promise<string> {
-  try {
-    return (await checkOutboundUrl(url, deps.webhooks.policy)).href;
-  } catch (err) {
-    if (!(err instanceof OutboundRefused)) throw err;
-    const message =
-      err.problem === 'https'
-        ? m.webhookHttps
-        : err.problem === 'refused'
-          ? m.webhookRefused
-          : err.problem === 'unresolved'
-            ? m.webhookUnresolved
-            : m.webhookUrl;
-    throw new AppError('validation_failed', message, { webhookUrl: message });
-  }
-}
+const checkedUrl = (deps: AppDeps, url: string) =>
+  checkedUserUrl(
+    url,
+    deps.webhooks.policy,
+    {
+      url: m.webhookUrl,
+      https: m.webhookHttps,
+      refused: m.webhookRefused,
+      unresolved: m.webhookUnresolved,
+    },
+    'webhookUrl',
+  );
 
 export async function setChannels(
   deps: AppDeps,

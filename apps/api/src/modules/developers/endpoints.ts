@@ -15,7 +15,7 @@ import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { checkOutboundUrl, OutboundRefused } from '../../platform/outbound-url.ts';
+import { checkedUserUrl } from '../../platform/outbound-url.ts';
 import * as store from '../../webhooks/store.ts';
 
 export const VENDOR_OWNER = 'vendor';
@@ -56,22 +56,13 @@ function deliveryView(r: store.MessageRow): WebhookDelivery {
 }
 
 /** The URL, checked as the engine will check it at delivery: https, public addresses only. */
-async function checkedUrl(deps: AppDeps, url: string): Promise<string> {
-  try {
-    return (await checkOutboundUrl(url, deps.webhooks.policy)).href;
-  } catch (err) {
-    if (!(err instanceof OutboundRefused)) throw err;
-    const message =
-      err.problem === 'https'
-        ? m.urlHttps
-        : err.problem === 'refused'
-          ? m.urlRefused
-          : err.problem === 'unresolved'
-            ? m.urlUnresolved
-            : m.url;
-    throw new AppError('validation_failed', message, { url: message });
-  }
-}
+const checkedUrl = (deps: AppDeps, url: string) =>
+  checkedUserUrl(
+    url,
+    deps.webhooks.policy,
+    { url: m.url, https: m.urlHttps, refused: m.urlRefused, unresolved: m.urlUnresolved },
+    'url',
+  );
 
 async function ownEndpoint(deps: AppDeps, vendorId: string, id: string) {
   const found = await store.endpointOf(deps.database.db, ownerOf(vendorId), id);
