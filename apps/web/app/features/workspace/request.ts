@@ -8,7 +8,7 @@ import type { ThunkConfig } from '../../lib/thunk.ts';
 // Workspace screens keep what they read in the component (ADR 039): no other page reads a vendor's
 // drafts, sales or settings, so a Redux slice would hold state only one screen ever sees. Calls still
 // go through one thunk each (docs/architecture.md#the-web-app), with the store's API client and session.
-type Thunk<Arg, Res> = AsyncThunk<Res, Arg, ThunkConfig>;
+export type Thunk<Arg, Res> = AsyncThunk<Res, Arg, ThunkConfig>;
 
 /** Runs a thunk and answers its payload, or throws the contract's `{ error, code, fields? }`. */
 function useRun() {
@@ -72,7 +72,7 @@ export function useRead<Arg, Res>(thunk: Thunk<Arg, Res>, arg: Arg): Read<Res> {
   return { ...state, reload: load, set };
 }
 
-interface Action<Arg, Res> extends RequestState<Res> {
+export interface Action<Arg, Res> extends RequestState<Res> {
   run: (arg: Arg) => Promise<Res | null>;
   reset: () => void;
   busy: boolean;

@@ -7,22 +7,15 @@ import {
   vendorBundleMessages as m,
   type PlanCurrency,
 } from '@tradeshelf/contract/client';
-import type {
-  ApiError,
-  VendorBundle,
-  VendorBundleInput,
-  VendorBundleUpdate,
-} from '@tradeshelf/contract';
+import type { VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
 import { fieldBox, MarkdownField } from '../markdown-field.tsx';
-import { ConflictNotice, EditorHeading } from '../products/index.ts';
-import { useAction, useRead } from '../request.ts';
+import { EditorHeading, LoadedEditor, useDraftEditor } from '../products/index.ts';
+import { useAction } from '../request.ts';
 import { Panel } from '../screen-kit.tsx';
 import {
   createVendorBundle,
@@ -47,7 +40,6 @@ import {
   type BundleForm,
 } from './form.ts';
 import { ProductPicker } from './picker.tsx';
-import { Loading } from '../../../components/screen.tsx';
 
 /** What buyers save, or why it cannot be told yet; and which chosen products buyers will not get. */
 function SavingNote({ form }: { form: BundleForm }) {
@@ -146,118 +138,43 @@ function Cover({
   );
 }
 
-/** Server field messages win for the fields they name; the form's own checks fill the rest. */
-const fieldsOf = (error: ApiError | null) => error?.fields ?? {};
-
 /** The editor for a new bundle (`bundle` null) or an existing one. */
 export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle | null }) {
-  const navigate = useNavigate();
-  const toast = useToast();
-  const [bundle, setBundle] = useState<VendorBundle | null>(initial);
-  const [form, setFormState] = useState<BundleForm>(() =>
-    initial ? formFromBundle(initial) : emptyForm(),
-  );
-  const [dirty, setDirty] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const create = useAction<VendorBundleInput, VendorBundle>(createVendorBundle);
-  const update = useAction<{ id: string; body: VendorBundleUpdate }, VendorBundle>(
-    updateVendorBundle,
-  );
-  const publish = useAction<{ id: string; confirmPriceAboveValue: boolean }, VendorBundle>(
-    publishVendorBundle,
-  );
   // Dearer than its products: on sale only when the vendor ticks that they know (issue 27).
   const [confirmAbove, setConfirmAbove] = useState(false);
-  const saving = savingOf(form);
-  const needsConfirm = bundleNeedsPriceConfirmation(saving);
-  const unpublish = useAction<string, VendorBundle>(unpublishVendorBundle);
-  const latest = useAction<string, VendorBundle>(fetchVendorBundle);
-  const busy = create.busy || update.busy || publish.busy || unpublish.busy;
-  const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
-
-  const setForm = (next: BundleForm) => {
-    setFormState(next);
-    setDirty(true);
-  };
-  const set = <K extends keyof BundleForm>(key: K, value: BundleForm[K]) =>
-    setForm({ ...form, [key]: value });
-
-  /**
-   * Saves the form; answers the saved bundle, or null with the messages shown. A save says which
-   * version it started from, so another tab's edit is never overwritten unseen (409); `replace`
-   * is the vendor's choice to overwrite it.
-   */
-  const save = async (replace = false): Promise<VendorBundle | null> => {
-    const problems = checkForm(form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return null;
-    publish.reset();
-    unpublish.reset();
-    const body = {
+  const editor = useDraftEditor({
+    initial,
+    empty: emptyForm,
+    fromListing: formFromBundle,
+    check: checkForm,
+    publishProblems: (form: BundleForm) => {
+      const missing: Record<string, string> = publishProblems(form);
+      const saving = savingOf(form);
+      const price = priceOf(form);
+      if (bundleNeedsPriceConfirmation(saving) && !confirmAbove && saving && price)
+        missing.confirmPriceAboveValue = bundlePriceAboveValueMessage(price, saving);
+      return missing;
+    },
+    toInput: (form: BundleForm): VendorBundleInput => ({
       ...toInput(form),
-      ...(needsConfirm && confirmAbove ? { confirmPriceAboveValue: true } : {}),
-    };
-    const saved = bundle
-      ? await update.run({
-          id: bundle.id,
-          body: replace ? body : { ...body, baseUpdatedAt: bundle.updatedAt },
-        })
-      : await create.run(body);
-    if (!saved) return null;
-    setBundle(saved);
-    setFormState(formFromBundle(saved));
-    setDirty(false);
-    setErrors({});
-    if (!bundle) navigate(`/vendor/bundles/${encodeURIComponent(saved.id)}`, { replace: true });
-    return saved;
-  };
-
-  const onSave = async (replace = false) => {
-    if (await save(replace)) toast(m.saved);
-  };
-  // The other tab's version replaces what is typed here, by the vendor's choice.
-  const loadLatest = async () => {
-    if (!bundle) return;
-    const fresh = await latest.run(bundle.id);
-    if (!fresh) return;
-    update.reset();
-    setBundle(fresh);
-    setFormState(formFromBundle(fresh));
-    setDirty(false);
-    setErrors({});
-    toast('Loaded the latest version.');
-  };
-  const conflict = update.error?.code === 'conflict';
-  const onPublish = async () => {
-    const missing: Record<string, string> = publishProblems(form);
-    if (needsConfirm && !confirmAbove && saving && priceOf(form))
-      missing.confirmPriceAboveValue = bundlePriceAboveValueMessage(priceOf(form)!, saving);
-    if (Object.keys(missing).length) {
-      setErrors({ ...checkForm(form), ...missing });
-      return;
-    }
-    const saved = dirty || !bundle ? await save() : bundle;
-    if (!saved) return;
-    const published = await publish.run({
+      ...(bundleNeedsPriceConfirmation(savingOf(form)) && confirmAbove
+        ? { confirmPriceAboveValue: true }
+        : {}),
+    }),
+    pathOf: (id) => `/vendor/bundles/${encodeURIComponent(id)}`,
+    create: createVendorBundle,
+    update: updateVendorBundle,
+    fetch: fetchVendorBundle,
+    publish: publishVendorBundle,
+    publishArg: (saved: VendorBundle, form: BundleForm) => ({
       id: saved.id,
-      confirmPriceAboveValue: needsConfirm && confirmAbove,
-    });
-    if (published) {
-      setBundle(published);
-      toast(m.published);
-    }
-  };
-  const onUnpublish = async () => {
-    if (!bundle) return;
-    const done = await unpublish.run(bundle.id);
-    if (done) {
-      setBundle(done);
-      toast(m.unpublished);
-    }
-  };
-
-  // Server messages (422 publish rules and foreign products, 400 fields) shown by their fields too.
-  const shown: Record<string, string | undefined> = { ...errors, ...fieldsOf(failure) };
+      confirmPriceAboveValue: bundleNeedsPriceConfirmation(savingOf(form)) && confirmAbove,
+    }),
+    unpublish: unpublishVendorBundle,
+    said: m,
+  });
+  const { listing: bundle, form, set, setForm, shown, dirty, busy } = editor;
+  const needsConfirm = bundleNeedsPriceConfirmation(savingOf(form));
 
   return (
     <form
@@ -265,7 +182,7 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
       className="flex flex-col gap-5"
       onSubmit={(e) => {
         e.preventDefault();
-        void onSave();
+        void editor.onSave();
       }}
     >
       <EditorHeading
@@ -274,22 +191,7 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
         back={{ to: '/vendor/bundles', label: 'All bundles' }}
       />
 
-      {/* A message for a field is said at the field; the banner only points there (issue 27). */}
-      {conflict ? (
-        <ConflictNotice
-          message={update.error?.error}
-          loadError={latest.error?.error}
-          loading={latest.busy}
-          busy={busy}
-          onLoadLatest={() => void loadLatest()}
-          onReplace={() => void onSave(true)}
-        />
-      ) : (
-        <FormError error={failure} />
-      )}
-      {Object.keys(shown).some((k) => shown[k]) && !conflict && !formLevelMessage(failure) && (
-        <Alert>Some fields need attention: see the messages below.</Alert>
-      )}
+      {editor.notices}
 
       <Panel title="About the bundle">
         <Field
@@ -362,7 +264,7 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
                 aria-describedby={shown.confirmPriceAboveValue ? 'confirm-above-error' : undefined}
                 onChange={(e) => {
                   setConfirmAbove(e.target.checked);
-                  setErrors(({ confirmPriceAboveValue: _, ...rest }) => rest);
+                  editor.setErrors(({ confirmPriceAboveValue: _, ...rest }) => rest);
                 }}
               />
               {m.confirmPriceAboveValue}
@@ -381,11 +283,11 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
       </Panel>
 
       <Panel title="Cover">
-        <Cover bundle={bundle} onChanged={setBundle} />
+        <Cover bundle={bundle} onChanged={editor.setListing} />
       </Panel>
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
+        <Button type="submit" loading={editor.saving} disabled={busy}>
           {bundle ? 'Save' : 'Save draft'}
         </Button>
         {bundle?.status !== 'published' ? (
@@ -393,16 +295,16 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
             label={dirty || !bundle ? 'Save and publish…' : 'Publish…'}
             question="Put this bundle on sale? It shows on your storefront, in search and in the sitemap at once."
             confirmLabel="Publish"
-            busy={publish.busy || create.busy || update.busy}
-            onConfirm={onPublish}
+            busy={editor.publishing || editor.saving}
+            onConfirm={editor.onPublish}
           />
         ) : (
           <ConfirmButton
             label="Unpublish…"
             question="Hide this bundle from search and your storefront? Buyers keep their access."
             confirmLabel="Unpublish"
-            busy={unpublish.busy}
-            onConfirm={onUnpublish}
+            busy={editor.unpublishing}
+            onConfirm={editor.onUnpublish}
           />
         )}
         {bundle && (
@@ -424,19 +326,14 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
 
 /** `/vendor/bundles/:id`: reads the bundle, then edits it. */
 export function LoadedBundleEditor({ id }: { id: string }) {
-  const read = useRead<string, VendorBundle>(fetchVendorBundle, id);
-  if (read.status === 'failure' && read.error)
-    return (
-      <Alert>
-        {read.error.error}{' '}
-        <button type="button" className="underline" onClick={() => void read.reload()}>
-          Try again
-        </button>{' '}
-        <Link to="/vendor/bundles" className="underline">
-          Back to bundles
-        </Link>
-      </Alert>
-    );
-  if (!read.data || read.data.id !== id) return <Loading label="Loading the bundle…" size="page" />;
-  return <VendorBundleEditor key={id} bundle={read.data} />;
+  return (
+    <LoadedEditor
+      id={id}
+      fetch={fetchVendorBundle}
+      noun="bundle"
+      back={{ to: '/vendor/bundles', label: 'Back to bundles' }}
+    >
+      {(bundle) => <VendorBundleEditor key={id} bundle={bundle} />}
+    </LoadedEditor>
+  );
 }

@@ -15,19 +15,12 @@ import {
   type PlanCurrency,
   type ProductKind,
 } from '@tradeshelf/contract/client';
-import type {
-  ApiError,
-  VendorProduct,
-  VendorProductInput,
-  VendorProductsQuery,
-  VendorProductUpdate,
-} from '@tradeshelf/contract';
-import { useId, useMemo, useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import type { VendorProduct, VendorProductsQuery } from '@tradeshelf/contract';
+import { useId, useMemo, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl } from '../../../components/upload-control.tsx';
-import { useToast } from '../../../components/toasts.tsx';
-import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
+import { Alert, Button, Field } from '../../../components/ui.tsx';
 import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
@@ -57,8 +50,8 @@ import {
 } from './form.ts';
 import { assetClassLabels, kindLabels } from './labels.ts';
 import { ProductFiles } from './files.tsx';
-import { ConflictNotice, EditorHeading } from './status.tsx';
-import { Loading } from '../../../components/screen.tsx';
+import { EditorHeading } from './status.tsx';
+import { LoadedEditor, useDraftEditor } from './draft-editor.tsx';
 
 const box = fieldBox;
 
@@ -326,37 +319,30 @@ function Pictures({
   );
 }
 
-/** Server field messages win for the fields they name; the form's own checks fill the rest. */
-const fieldsOf = (error: ApiError | null) => error?.fields ?? {};
-
 /** The editor for a new product (`product` null) or an existing one. */
 export function VendorProductEditor({ product: initial }: { product: VendorProduct | null }) {
-  const navigate = useNavigate();
-  const toast = useToast();
-  const [product, setProduct] = useState<VendorProduct | null>(initial);
-  const [form, setFormState] = useState<ProductForm>(() =>
-    initial ? formFromProduct(initial) : emptyForm(),
-  );
-  const [dirty, setDirty] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const create = useAction<VendorProductInput, VendorProduct>(createVendorProduct);
-  const update = useAction<{ id: string; body: VendorProductUpdate }, VendorProduct>(
-    updateVendorProduct,
-  );
-  const latest = useAction<string, VendorProduct>(fetchVendorProduct);
-  const publish = useAction<string, VendorProduct>(publishVendorProduct);
-  const unpublish = useAction<string, VendorProduct>(unpublishVendorProduct);
+  const editor = useDraftEditor({
+    initial,
+    empty: emptyForm,
+    fromListing: formFromProduct,
+    check: checkForm,
+    publishProblems,
+    toInput,
+    pathOf: (id) => `/vendor/products/${encodeURIComponent(id)}`,
+    create: createVendorProduct,
+    update: updateVendorProduct,
+    fetch: fetchVendorProduct,
+    publish: publishVendorProduct,
+    publishArg: (saved: VendorProduct) => saved.id,
+    unpublish: unpublishVendorProduct,
+    said: {
+      saved: 'Saved.',
+      published: 'Published. It is on your storefront and in search now.',
+      unpublished: 'Unpublished. Buyers who bought it keep their access.',
+    },
+  });
+  const { listing: product, form, set, setForm, shown, dirty, busy } = editor;
   const others = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, { limit: 100 });
-  const busy = create.busy || update.busy || publish.busy || unpublish.busy;
-  const failure = create.error ?? update.error ?? publish.error ?? unpublish.error;
-
-  const setForm = (next: ProductForm) => {
-    setFormState(next);
-    setDirty(true);
-  };
-  const set = <K extends keyof ProductForm>(key: K, value: ProductForm[K]) =>
-    setForm({ ...form, [key]: value });
-  const error = (key: string) => errors[key];
 
   const prerequisiteOptions = useMemo(
     () =>
@@ -365,73 +351,6 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         .map((p) => [p.id, p.title || 'Untitled product'] as const),
     [others.data, product?.id],
   );
-
-  /**
-   * Saves the form; answers the saved product, or null with the messages shown. A save says which
-   * version it started from, so another tab's edit is never overwritten unseen (409); `replace`
-   * is the vendor's choice to overwrite it.
-   */
-  const save = async (replace = false): Promise<VendorProduct | null> => {
-    const problems = checkForm(form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return null;
-    const body = toInput(form);
-    const saved = product
-      ? await update.run({
-          id: product.id,
-          body: replace ? body : { ...body, baseUpdatedAt: product.updatedAt },
-        })
-      : await create.run(body);
-    if (!saved) return null;
-    setProduct(saved);
-    setFormState(formFromProduct(saved));
-    setDirty(false);
-    setErrors({});
-    if (!product) navigate(`/vendor/products/${encodeURIComponent(saved.id)}`, { replace: true });
-    return saved;
-  };
-
-  const onSave = async (replace = false) => {
-    if (await save(replace)) toast('Saved.');
-  };
-  // The other tab's version replaces what is typed here, by the vendor's choice.
-  const loadLatest = async () => {
-    if (!product) return;
-    const fresh = await latest.run(product.id);
-    if (!fresh) return;
-    update.reset();
-    setProduct(fresh);
-    setFormState(formFromProduct(fresh));
-    setDirty(false);
-    setErrors({});
-    toast('Loaded the latest version.');
-  };
-  const conflict = update.error?.code === 'conflict';
-  const onPublish = async () => {
-    const missing = publishProblems(form);
-    if (Object.keys(missing).length) {
-      setErrors({ ...checkForm(form), ...missing });
-      return;
-    }
-    const saved = dirty || !product ? await save() : product;
-    if (!saved) return;
-    const published = await publish.run(saved.id);
-    if (published) {
-      setProduct(published);
-      toast('Published. It is on your storefront and in search now.');
-    }
-  };
-  const onUnpublish = async () => {
-    if (!product) return;
-    const done = await unpublish.run(product.id);
-    if (done) {
-      setProduct(done);
-      toast('Unpublished. Buyers who bought it keep their access.');
-    }
-  };
-
-  // Server messages (422 publish rules, 400 fields) shown by their fields too.
-  const shown = { ...errors, ...fieldsOf(failure) };
   const delivery = product ? deliveryLink(product) : null;
 
   return (
@@ -441,7 +360,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         className="flex flex-col gap-5"
         onSubmit={(e) => {
           e.preventDefault();
-          void onSave();
+          void editor.onSave();
         }}
       >
         <EditorHeading
@@ -450,21 +369,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
           back={{ to: '/vendor/products', label: 'All products' }}
         />
 
-        {/* A message for a field is said at the field; the banner only points there (issue 27). */}
-        {!conflict && <FormError error={failure} />}
-        {conflict && (
-          <ConflictNotice
-            message={update.error?.error}
-            loadError={latest.error?.error}
-            loading={latest.busy}
-            busy={busy}
-            onLoadLatest={() => void loadLatest()}
-            onReplace={() => void onSave(true)}
-          />
-        )}
-        {Object.values(shown).some(Boolean) && !conflict && !formLevelMessage(failure) && (
-          <Alert>Some fields need attention: see the messages below.</Alert>
-        )}
+        {editor.notices}
 
         <Section title="About the product">
           <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
@@ -504,7 +409,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
             label="Tags"
             hint="Separated by commas, e.g. momentum, breakout."
             value={form.tags}
-            error={shown.tags ?? error('tags')}
+            error={shown.tags}
             onChange={(e) => set('tags', e.target.value)}
           />
         </Section>
@@ -540,20 +445,20 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
         </Section>
 
         <Section title="Pictures">
-          <Pictures product={product} onUploaded={setProduct} />
+          <Pictures product={product} onUploaded={editor.setListing} />
         </Section>
 
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" loading={create.busy || update.busy} disabled={busy}>
+          <Button type="submit" loading={editor.saving} disabled={busy}>
             {product ? 'Save' : 'Save draft'}
           </Button>
           {product?.status !== 'published' ? (
             <Button
               type="button"
               variant="ghost"
-              loading={publish.busy}
+              loading={editor.publishing}
               disabled={busy}
-              onClick={() => void onPublish()}
+              onClick={() => void editor.onPublish()}
             >
               {dirty ? 'Save and publish' : 'Publish'}
             </Button>
@@ -562,9 +467,9 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
               label="Unpublish…"
               question="Hide it from search and your storefront? Buyers keep their access."
               confirmLabel="Unpublish"
-              busy={unpublish.busy}
+              busy={editor.unpublishing}
               disabled={busy}
-              onConfirm={onUnpublish}
+              onConfirm={editor.onUnpublish}
             />
           )}
           {product && (
@@ -602,17 +507,14 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
 
 /** `/vendor/products/:id`: reads the product, then edits it. */
 export function LoadedProductEditor({ id }: { id: string }) {
-  const read = useRead<string, VendorProduct>(fetchVendorProduct, id);
-  if (read.status === 'failure' && read.error)
-    return (
-      <Alert>
-        {read.error.error}{' '}
-        <Link to="/vendor/products" className="underline">
-          Back to products
-        </Link>
-      </Alert>
-    );
-  if (!read.data || read.data.id !== id)
-    return <Loading label="Loading the product…" size="page" />;
-  return <VendorProductEditor key={id} product={read.data} />;
+  return (
+    <LoadedEditor
+      id={id}
+      fetch={fetchVendorProduct}
+      noun="product"
+      back={{ to: '/vendor/products', label: 'Back to products' }}
+    >
+      {(product) => <VendorProductEditor key={id} product={product} />}
+    </LoadedEditor>
+  );
 }

@@ -2,3 +2,4 @@
 export { kindLabels, statusLabels } from './labels.ts';
 export { ConflictNotice, EditorHeading, StatusPill } from './status.tsx';
 export { FilterSelect, ListHeading, NoListings } from './list-kit.tsx';
+export { LoadedEditor, useDraftEditor } from './draft-editor.tsx';
