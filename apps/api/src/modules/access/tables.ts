@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { products, vendors } from '../catalog/tables.ts';
+import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
-import { users } from '../users/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /**
@@ -15,9 +15,7 @@ export const entitlements = pgTable(
     purchaseId: text('purchase_id')
       .notNull()
       .references(() => purchases.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'restrict' }),
@@ -62,9 +60,7 @@ export const discordLinks = pgTable(
 /** A signed OAuth2 `state` is also recorded, so it is single-use and bound to its user. */
 export const discordOauthStates = pgTable('discord_oauth_states', {
   nonce: text('nonce').primaryKey(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userColumn(),
   purpose: text('purpose', { enum: ['link', 'install'] }).notNull(),
   vendorUrl: text('vendor_url'),
   expiresAt: ts('expires_at').notNull(),
@@ -75,9 +71,7 @@ export const discordOauthStates = pgTable('discord_oauth_states', {
 export const vendorDiscordServers = pgTable(
   'vendor_discord_servers',
   {
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     guildId: text('guild_id').notNull(),
     name: text('name').notNull(),
     iconUrl: text('icon_url'),
@@ -97,9 +91,7 @@ export const communityBindings = pgTable(
     productId: text('product_id')
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     guildId: text('guild_id').notNull(),
     guildName: text('guild_name').notNull(),
     guildIconUrl: text('guild_icon_url'),
@@ -117,9 +109,7 @@ export const accessDeliveries = pgTable(
     entitlementId: text('entitlement_id')
       .primaryKey()
       .references(() => entitlements.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     state: text('state', {
       enum: ['granting', 'active', 'needs_link', 'needs_join', 'failing', 'ended'],
     }).notNull(),

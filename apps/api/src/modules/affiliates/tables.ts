@@ -10,8 +10,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { vendors } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { vendorColumn, vendors } from '../catalog/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /**
@@ -22,12 +22,8 @@ export const referralLinks = pgTable(
   'referral_links',
   {
     refId: text('ref_id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
+    userId: userColumn(),
     /** Commission on each payment, basis points of the total the buyer paid. */
     commissionBps: integer('commission_bps').notNull().default(2000),
     /** How long a visit through the link is remembered (the `referral_id` cookie's lifetime). */
@@ -65,9 +61,7 @@ export const affiliateInvites = pgTable(
   'affiliate_invites',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     email: text('email').notNull(),
     refId: text('ref_id').notNull(),
     commissionBps: integer('commission_bps').notNull(),
@@ -111,9 +105,7 @@ export const affiliateClicks = pgTable(
 export const affiliatePayoutAccounts = pgTable(
   'affiliate_payout_accounts',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     provider: text('provider').notNull(),
     accountId: text('account_id').notNull(),
     payoutsEnabled: boolean('payouts_enabled').notNull().default(false),

@@ -10,8 +10,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/columns.ts';
-import { products, vendors } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { webhookEndpoints } from '../../webhooks/tables.ts';
 
 /**
@@ -23,9 +23,7 @@ export const alertFeeds = pgTable('alert_feeds', {
   productId: text('product_id')
     .primaryKey()
     .references(() => products.id, { onDelete: 'cascade' }),
-  vendorId: text('vendor_id')
-    .notNull()
-    .references(() => vendors.id, { onDelete: 'cascade' }),
+  vendorId: vendorColumn(),
   secretVersion: integer('secret_version').notNull().default(1),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
@@ -67,12 +65,8 @@ export const alerts = pgTable(
 export const alertSubscriptions = pgTable(
   'alert_subscriptions',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
+    productId: productColumn(),
     web: boolean('web').notNull().default(true),
     email: boolean('email').notNull().default(false),
     webhookEndpointId: text('webhook_endpoint_id').references(() => webhookEndpoints.id, {
@@ -96,9 +90,7 @@ export const alertDeliveries = pgTable(
     alertId: text('alert_id')
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     channel: text('channel', { enum: ['web', 'email', 'webhook'] }).notNull(),
     status: text('status', { enum: ['queued', 'delivered', 'failed'] }).notNull(),
     reason: text('reason'),

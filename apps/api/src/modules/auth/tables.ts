@@ -1,14 +1,12 @@
 import { bigint, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../users/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     familyId: text('family_id').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -33,9 +31,7 @@ export const emailCodes = pgTable(
   'email_codes',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -84,9 +80,7 @@ export const twoFactorRecoveryCodes = pgTable(
   'two_factor_recovery_codes',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   },
@@ -100,9 +94,7 @@ export const twoFactorRecoveryCodes = pgTable(
 export const knownDevices = pgTable(
   'known_devices',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     deviceHash: text('device_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -117,9 +109,7 @@ export const emailChanges = pgTable(
   'email_changes',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     newEmail: text('new_email').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -51,9 +51,7 @@ export const vendorUrlAliases = pgTable(
   'vendor_url_aliases',
   {
     url: text('url').notNull(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
@@ -66,9 +64,7 @@ export const products = pgTable(
   'products',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     kind: text('kind', {
       enum: ['indicator', 'scanner', 'alert', 'community', 'course', 'app'],
     }).notNull(),
@@ -168,9 +164,7 @@ export const bundles = pgTable(
   'bundles',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
     summary: text('summary').notNull().default(''),
@@ -196,9 +190,7 @@ export const bundleItems = pgTable(
     bundleId: text('bundle_id')
       .notNull()
       .references(() => bundles.id, { onDelete: 'cascade' }),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
   },
   (t) => [
     primaryKey({ columns: [t.bundleId, t.productId] }),
@@ -209,9 +201,7 @@ export const bundleItems = pgTable(
 export const productPrerequisites = pgTable(
   'product_prerequisites',
   {
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
     requiresProductId: text('requires_product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -259,9 +249,7 @@ export const ownerships = pgTable(
   'ownerships',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     productId: text('product_id'),
     bundleId: text('bundle_id'),
     /**
@@ -297,3 +285,17 @@ export const contentVersions = pgTable('content_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/** A row that belongs to a vendor and goes with it. */
+export function vendorColumn() {
+  return text('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' });
+}
+
+/** A row that belongs to a product and goes with it. */
+export function productColumn() {
+  return text('product_id')
+    .notNull()
+    .references(() => products.id, { onDelete: 'cascade' });
+}

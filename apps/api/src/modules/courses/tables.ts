@@ -9,8 +9,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { entitlements } from '../access/tables.ts';
-import { products } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { productColumn } from '../catalog/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /** A course product's content (catalogue kind `course`): one course per product. */
@@ -18,9 +18,7 @@ export const courses = pgTable(
   'courses',
   {
     id: text('id').primaryKey(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('courses_product_key').on(t.productId)],
@@ -116,9 +114,7 @@ export const courseLessonOpens = pgTable(
 export const courseProgress = pgTable(
   'course_progress',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     lessonId: text('lesson_id')
       .notNull()
       .references(() => courseLessons.id, { onDelete: 'cascade' }),

@@ -11,8 +11,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { deliverablePlatforms, updatePolicies } from '@tradeshelf/contract';
-import { products } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { productColumn, products } from '../catalog/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /**
@@ -23,9 +23,7 @@ export const deliverableVersions = pgTable(
   'deliverable_versions',
   {
     id: text('id').primaryKey(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
     platform: text('platform', { enum: deliverablePlatforms }).notNull(),
     version: text('version').notNull(),
     notes: text('notes').notNull().default(''),
@@ -79,9 +77,7 @@ export const deliverySettings = pgTable('delivery_settings', {
 export const deliverableDownloads = pgTable(
   'deliverable_downloads',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     versionId: text('version_id')
       .notNull()
       .references(() => deliverableVersions.id, { onDelete: 'cascade' }),
@@ -99,12 +95,8 @@ export const deliverableDownloads = pgTable(
 export const versionMailOptOuts = pgTable(
   'version_mail_opt_outs',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
+    productId: productColumn(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.productId] })],

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/columns.ts';
-import { vendors } from '../catalog/tables.ts';
+import { vendorColumn } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -13,9 +13,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

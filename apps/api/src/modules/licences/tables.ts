@@ -9,9 +9,9 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { products, vendors } from '../catalog/tables.ts';
+import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
-import { users } from '../users/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 const bindings = ['metatrader_account', 'ninjatrader_machine', 'device'] as const;
@@ -46,15 +46,11 @@ export const licences = pgTable(
     id: text('id').primaryKey(),
     /** Null for a licence granted outside a purchase (the demo's). */
     purchaseId: text('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'restrict' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     keyHash: text('key_hash').notNull(),
     keySealed: text('key_sealed').notNull(),
     /** `expired` is stored once the subscription ended; a passed `expires_at` reads as expired too. */
@@ -127,9 +123,7 @@ export const licenceVendorKeys = pgTable(
   'licence_vendor_keys',
   {
     keyId: text('key_id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     /** The raw 32-byte public key, base64. */
     publicKey: text('public_key').notNull(),
     /** PKCS#8 PEM, sealed with AES-256-GCM (`platform/seal.ts`). */

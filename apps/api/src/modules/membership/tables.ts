@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { users } from '../users/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /** A member's saved search: the query and filters of `/search`, and how far alerts have looked. */
@@ -8,9 +8,7 @@ export const savedSearches = pgTable(
   'saved_searches',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     name: text('name').notNull(),
     q: text('q').notNull(),
     category: text('category'),
@@ -41,9 +39,7 @@ export const savedSearchHits = pgTable(
       .references(() => savedSearches.id, { onDelete: 'cascade' }),
     /** The catalogue's product id (read through the catalog service, no foreign key across slices). */
     productId: text('product_id').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     mailedAt: ts('mailed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -59,9 +55,7 @@ export const savedSearchHits = pgTable(
 export const alertMailDays = pgTable(
   'alert_mail_days',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     day: date('day', { mode: 'string' }).notNull(),
     mails: integer('mails').notNull().default(0),
   },

@@ -11,8 +11,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { bundles, products, vendors } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { bundles, productColumn, products, vendorColumn, vendors } from '../catalog/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /** Vendor coupons: percent or fixed amount, optionally scoped to one product. */
@@ -20,9 +20,7 @@ export const coupons = pgTable(
   'coupons',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     code: text('code').notNull(),
     type: text('type', { enum: ['percent', 'amount'] }).notNull(),
     percentOff: integer('percent_off'),
@@ -59,9 +57,7 @@ export const couponProducts = pgTable(
     couponId: text('coupon_id')
       .notNull()
       .references(() => coupons.id, { onDelete: 'cascade' }),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
   },
   (t) => [primaryKey({ columns: [t.couponId, t.productId] })],
 );
@@ -223,9 +219,7 @@ export const paymentEvents = pgTable('payment_events', {
 export const paymentCustomers = pgTable(
   'payment_customers',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     provider: text('provider').notNull(),
     vendorId: text('vendor_id').notNull().default(''),
     customerId: text('customer_id').notNull(),
@@ -238,9 +232,7 @@ export const paymentCustomers = pgTable(
 export const vendorPaymentAccounts = pgTable(
   'vendor_payment_accounts',
   {
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     provider: text('provider').notNull(),
     accountId: text('account_id').notNull(),
     chargesEnabled: boolean('charges_enabled').notNull().default(false),

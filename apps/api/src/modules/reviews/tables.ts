@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { products, vendors } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
+import { userColumn } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /**
@@ -13,15 +13,9 @@ export const reviews = pgTable(
   'reviews',
   {
     id: text('id').primaryKey(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
+    vendorId: vendorColumn(),
+    userId: userColumn(),
     rating: smallint('rating').notNull(),
     /** As the buyer wrote it: escaping is the renderer's job. */
     text: text('text').notNull(),
@@ -56,9 +50,7 @@ export const reviewStats = pgTable(
     productId: text('product_id')
       .primaryKey()
       .references(() => products.id, { onDelete: 'cascade' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     count1: integer('count_1').notNull().default(0),
     count2: integer('count_2').notNull().default(0),
     count3: integer('count_3').notNull().default(0),

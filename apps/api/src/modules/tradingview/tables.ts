@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { entitlements } from '../access/tables.ts';
-import { products, vendors } from '../catalog/tables.ts';
-import { users } from '../users/tables.ts';
+import { productColumn, vendorColumn } from '../catalog/tables.ts';
+import { userColumn, users } from '../users/tables.ts';
 import { ts } from '../../db/columns.ts';
 
 /** A vendor's invite-only script on TradingView (ADR 034). */
@@ -10,9 +10,7 @@ export const tradingviewScripts = pgTable(
   'tradingview_scripts',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     name: text('name').notNull(),
     url: text('url').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -24,9 +22,7 @@ export const tradingviewScripts = pgTable(
 export const tradingviewProductScripts = pgTable(
   'tradingview_product_scripts',
   {
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
     scriptId: text('script_id')
       .notNull()
       .references(() => tradingviewScripts.id, { onDelete: 'cascade' }),
@@ -52,9 +48,7 @@ export const tradingviewUsernameChanges = pgTable(
   'tradingview_username_changes',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     oldUsername: text('old_username'),
     newUsername: text('new_username').notNull(),
     at: ts('at').notNull().defaultNow(),
@@ -70,9 +64,7 @@ export const tradingviewTasks = pgTable(
   'tradingview_tasks',
   {
     id: text('id').primaryKey(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: vendorColumn(),
     buyerId: text('buyer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -80,9 +72,7 @@ export const tradingviewTasks = pgTable(
       .notNull()
       .references(() => entitlements.id, { onDelete: 'cascade' }),
     purchaseId: text('purchase_id').notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: productColumn(),
     kind: text('kind', { enum: ['grant', 'revoke'] }).notNull(),
     username: text('username').notNull(),
     expiresAt: ts('expires_at'),
@@ -120,9 +110,7 @@ export const tradingviewGrants = pgTable(
     entitlementId: text('entitlement_id')
       .notNull()
       .references(() => entitlements.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userColumn(),
     scriptId: text('script_id')
       .notNull()
       .references(() => tradingviewScripts.id, { onDelete: 'cascade' }),

@@ -38,8 +38,13 @@ export const users = pgTable(
  */
 export const usernameHolds = pgTable('username_holds', {
   name: text('name').primaryKey(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userColumn(),
   heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/** A row that belongs to a person and goes when their account row goes. */
+export function userColumn() {
+  return text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+}
