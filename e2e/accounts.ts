@@ -61,6 +61,7 @@ export async function draftIndicator(page: Page, title: string, price: string) {
 
 /** Publishes the product open in the editor; answers its public page's path. */
 export async function publishProduct(page: Page) {
+  await page.getByRole('button', { name: 'Publish…' }).click();
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Unpublish…' })).toBeVisible({ timeout: SLOW });
   return (await page.getByRole('link', { name: /^View public page/ }).getAttribute('href'))!;

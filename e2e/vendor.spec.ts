@@ -88,6 +88,7 @@ async function publish(page: Page, editorUrl: string, title: string) {
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible({
     timeout: SLOW,
   });
+  await page.getByRole('button', { name: 'Publish…' }).click();
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByText('Published', { exact: true })).toBeVisible({ timeout: SLOW });
   await expect(page.getByRole('button', { name: 'Unpublish…' })).toBeVisible();

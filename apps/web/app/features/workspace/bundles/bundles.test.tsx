@@ -327,7 +327,7 @@ describe('the editor', () => {
       answer: api(published),
     });
     await screen.findByRole('heading', { name: 'Momentum Kit' });
-    expect(screen.getByRole('link', { name: 'Preview the public page' }).getAttribute('href')).toBe(
+    expect(screen.getByRole('link', { name: 'View public page' }).getAttribute('href')).toBe(
       '/b/bnd_1/momentum-kit',
     );
     await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));

@@ -9,12 +9,18 @@ import {
 } from '@tradeshelf/contract/client';
 import type { VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
 import { useState } from 'react';
-import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { Alert, Field } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
-import { fieldBox, MarkdownField } from '../markdown-field.tsx';
-import { EditorHeading, LoadedEditor, useDraftEditor } from '../products/index.ts';
+import { fieldBox } from '../markdown-field.tsx';
+import {
+  DraftActions,
+  DraftForm,
+  ListingText,
+  LoadedEditor,
+  useDraftEditor,
+} from '../products/index.ts';
 import { useAction } from '../request.ts';
 import { Panel } from '../screen-kit.tsx';
 import {
@@ -138,6 +144,8 @@ function Cover({
   );
 }
 
+const what = { noun: 'bundle', list: '/vendor/bundles' };
+
 /** The editor for a new bundle (`bundle` null) or an existing one. */
 export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle | null }) {
   // Dearer than its products: on sale only when the vendor ticks that they know (issue 27).
@@ -173,45 +181,13 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
     unpublish: unpublishVendorBundle,
     said: m,
   });
-  const { listing: bundle, form, set, setForm, shown, dirty, busy } = editor;
+  const { listing: bundle, form, set, setForm, shown } = editor;
   const needsConfirm = bundleNeedsPriceConfirmation(savingOf(form));
 
   return (
-    <form
-      noValidate
-      className="flex flex-col gap-5"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void editor.onSave();
-      }}
-    >
-      <EditorHeading
-        title={bundle ? bundle.title || 'Untitled bundle' : 'New bundle'}
-        status={bundle?.status}
-        back={{ to: '/vendor/bundles', label: 'All bundles' }}
-      />
-
-      {editor.notices}
-
+    <DraftForm editor={editor} what={what}>
       <Panel title="About the bundle">
-        <Field
-          label="Title"
-          value={form.title}
-          error={shown.title}
-          onChange={(e) => set('title', e.target.value)}
-        />
-        <Field
-          label="Summary"
-          hint="One line buyers see in search results and on cards."
-          value={form.summary}
-          error={shown.summary}
-          onChange={(e) => set('summary', e.target.value)}
-        />
-        <MarkdownField
-          value={form.description}
-          error={shown.description}
-          onChange={(v) => set('description', v)}
-        />
+        <ListingText form={form} shown={shown} set={set} />
       </Panel>
 
       <Panel title="Products">
@@ -286,41 +262,8 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
         <Cover bundle={bundle} onChanged={editor.setListing} />
       </Panel>
 
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" loading={editor.saving} disabled={busy}>
-          {bundle ? 'Save' : 'Save draft'}
-        </Button>
-        {bundle?.status !== 'published' ? (
-          <ConfirmButton
-            label={dirty || !bundle ? 'Save and publish…' : 'Publish…'}
-            question="Put this bundle on sale? It shows on your storefront, in search and in the sitemap at once."
-            confirmLabel="Publish"
-            busy={editor.publishing || editor.saving}
-            onConfirm={editor.onPublish}
-          />
-        ) : (
-          <ConfirmButton
-            label="Unpublish…"
-            question="Hide this bundle from search and your storefront? Buyers keep their access."
-            confirmLabel="Unpublish"
-            busy={editor.unpublishing}
-            onConfirm={editor.onUnpublish}
-          />
-        )}
-        {bundle && (
-          <a
-            href={bundle.publicPath}
-            target="_blank"
-            rel="noreferrer"
-            className="text-sm text-brand-400 underline"
-          >
-            Preview the public page
-            {bundle.status !== 'published' && ' (shows once published)'}
-          </a>
-        )}
-        {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
-      </div>
-    </form>
+      <DraftActions editor={editor} what={what} />
+    </DraftForm>
   );
 }
 

@@ -1,16 +1,22 @@
 import type { ApiError } from '@tradeshelf/contract';
+import type { VendorProductStatus } from '@tradeshelf/contract/client';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
-import { Alert, FormError, formLevelMessage } from '../../../components/ui.tsx';
+import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
+import { ConfirmButton } from '../../../components/confirm-step.tsx';
+import { MarkdownField } from '../markdown-field.tsx';
 import { Loading } from '../../../components/screen.tsx';
 import { useAction, useRead, type Thunk } from '../request.ts';
-import { ConflictNotice } from './status.tsx';
+import { ConflictNotice, EditorHeading } from './status.tsx';
 
 /** What a listing editor edits: a saved draft that knows when it was last saved. */
 interface Listing {
   id: string;
   updatedAt: string;
+  title: string;
+  status: VendorProductStatus;
+  publicPath: string;
 }
 
 type Problems = Record<string, string>;
@@ -223,4 +229,141 @@ export function LoadedEditor<L extends Listing>({
   if (!read.data || read.data.id !== id)
     return <Loading label={`Loading the ${noun}…`} size="page" />;
   return children(read.data);
+}
+
+type DraftEditor = ReturnType<typeof useDraftEditor<Listing, never, never, never>>;
+
+/** What a listing is called in the editor's words ("product", "bundle") and where its list is. */
+interface Noun {
+  noun: string;
+  list: string;
+}
+
+/** The editor's form: its title line, what went wrong, the sections, and the save on Enter. */
+export function DraftForm({
+  editor,
+  what,
+  children,
+}: {
+  editor: Pick<DraftEditor, 'listing' | 'notices' | 'onSave'>;
+  what: Noun;
+  children: ReactNode;
+}) {
+  const { listing } = editor;
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void editor.onSave();
+      }}
+    >
+      <EditorHeading
+        title={listing ? listing.title || `Untitled ${what.noun}` : `New ${what.noun}`}
+        status={listing?.status}
+        back={{ to: what.list, label: `All ${what.noun}s` }}
+      />
+      {editor.notices}
+      {children}
+    </form>
+  );
+}
+
+/** Title, one-line summary and description: what every listing says about itself. */
+export function ListingText<F extends { title: string; summary: string; description: string }>({
+  form,
+  shown,
+  set,
+}: {
+  form: F;
+  shown: Record<string, string | undefined>;
+  set: (key: 'title' | 'summary' | 'description', value: string) => void;
+}) {
+  return (
+    <>
+      <Field
+        label="Title"
+        value={form.title}
+        error={shown.title}
+        onChange={(e) => set('title', e.target.value)}
+      />
+      <Field
+        label="Summary"
+        hint="One line buyers see in search results and on cards."
+        value={form.summary}
+        error={shown.summary}
+        onChange={(e) => set('summary', e.target.value)}
+      />
+      <MarkdownField
+        value={form.description}
+        error={shown.description}
+        onChange={(v) => set('description', v)}
+      />
+    </>
+  );
+}
+
+/**
+ * Save, publish (after a confirm: it goes on sale at once) or unpublish, the public page, and
+ * whether anything is unsaved. `children` adds the listing's own links.
+ */
+export function DraftActions({
+  editor,
+  what,
+  children,
+}: {
+  editor: Pick<
+    DraftEditor,
+    | 'listing'
+    | 'dirty'
+    | 'busy'
+    | 'saving'
+    | 'publishing'
+    | 'unpublishing'
+    | 'onPublish'
+    | 'onUnpublish'
+  >;
+  what: Noun;
+  children?: ReactNode;
+}) {
+  const { listing, dirty, busy } = editor;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <Button type="submit" loading={editor.saving} disabled={busy}>
+        {listing ? 'Save' : 'Save draft'}
+      </Button>
+      {listing?.status !== 'published' ? (
+        <ConfirmButton
+          label={dirty || !listing ? 'Save and publish…' : 'Publish…'}
+          question={`Put this ${what.noun} on sale? It shows on your storefront, in search and in the sitemap at once.`}
+          confirmLabel="Publish"
+          busy={editor.publishing || editor.saving}
+          onConfirm={editor.onPublish}
+        />
+      ) : (
+        <ConfirmButton
+          label="Unpublish…"
+          question={`Hide this ${what.noun} from search and your storefront? Buyers keep their access.`}
+          confirmLabel="Unpublish"
+          busy={editor.unpublishing}
+          disabled={busy}
+          onConfirm={editor.onUnpublish}
+        />
+      )}
+      {listing && (
+        <a
+          href={listing.publicPath}
+          target="_blank"
+          rel="noreferrer"
+          className="text-sm text-brand-400 underline"
+        >
+          View public page
+          {listing.status !== 'published' && ' (shows once published)'}
+        </a>
+      )}
+      {children}
+      {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
+    </div>
+  );
 }

@@ -21,7 +21,7 @@ import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl } from '../../../components/upload-control.tsx';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
-import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
+import { FieldError, fieldBox } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
   createVendorProduct,
@@ -50,8 +50,13 @@ import {
 } from './form.ts';
 import { assetClassLabels, kindLabels } from './labels.ts';
 import { ProductFiles } from './files.tsx';
-import { EditorHeading } from './status.tsx';
-import { LoadedEditor, useDraftEditor } from './draft-editor.tsx';
+import {
+  DraftActions,
+  DraftForm,
+  ListingText,
+  LoadedEditor,
+  useDraftEditor,
+} from './draft-editor.tsx';
 
 const box = fieldBox;
 
@@ -319,6 +324,8 @@ function Pictures({
   );
 }
 
+const what = { noun: 'product', list: '/vendor/products' };
+
 /** The editor for a new product (`product` null) or an existing one. */
 export function VendorProductEditor({ product: initial }: { product: VendorProduct | null }) {
   const editor = useDraftEditor({
@@ -341,7 +348,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
       unpublished: 'Unpublished. Buyers who bought it keep their access.',
     },
   });
-  const { listing: product, form, set, setForm, shown, dirty, busy } = editor;
+  const { listing: product, form, set, setForm, shown } = editor;
   const others = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, { limit: 100 });
 
   const prerequisiteOptions = useMemo(
@@ -355,22 +362,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
 
   return (
     <div className="flex flex-col gap-5">
-      <form
-        noValidate
-        className="flex flex-col gap-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void editor.onSave();
-        }}
-      >
-        <EditorHeading
-          title={product ? product.title || 'Untitled product' : 'New product'}
-          status={product?.status}
-          back={{ to: '/vendor/products', label: 'All products' }}
-        />
-
-        {editor.notices}
-
+      <DraftForm editor={editor} what={what}>
         <Section title="About the product">
           <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
             Kind
@@ -387,24 +379,7 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
             </select>
           </label>
           <FieldError id="kind-e" message={shown.kind} />
-          <Field
-            label="Title"
-            value={form.title}
-            error={shown.title}
-            onChange={(e) => set('title', e.target.value)}
-          />
-          <Field
-            label="Summary"
-            hint="One line buyers see in search results and on cards."
-            value={form.summary}
-            error={shown.summary}
-            onChange={(e) => set('summary', e.target.value)}
-          />
-          <MarkdownField
-            value={form.description}
-            error={shown.description}
-            onChange={(v) => set('description', v)}
-          />
+          <ListingText form={form} shown={shown} set={set} />
           <Field
             label="Tags"
             hint="Separated by commas, e.g. momentum, breakout."
@@ -448,49 +423,14 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
           <Pictures product={product} onUploaded={editor.setListing} />
         </Section>
 
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" loading={editor.saving} disabled={busy}>
-            {product ? 'Save' : 'Save draft'}
-          </Button>
-          {product?.status !== 'published' ? (
-            <Button
-              type="button"
-              variant="ghost"
-              loading={editor.publishing}
-              disabled={busy}
-              onClick={() => void editor.onPublish()}
-            >
-              {dirty ? 'Save and publish' : 'Publish'}
-            </Button>
-          ) : (
-            <ConfirmButton
-              label="Unpublish…"
-              question="Hide it from search and your storefront? Buyers keep their access."
-              confirmLabel="Unpublish"
-              busy={editor.unpublishing}
-              disabled={busy}
-              onConfirm={editor.onUnpublish}
-            />
-          )}
-          {product && (
-            <a
-              href={product.publicPath}
-              target="_blank"
-              rel="noreferrer"
-              className="text-sm text-brand-400 underline"
-            >
-              View public page
-              {product.status !== 'published' && ' (shows once published)'}
-            </a>
-          )}
+        <DraftActions editor={editor} what={what}>
           {delivery && (
             <Link to={delivery.to} className="text-sm text-brand-400 underline">
               {delivery.label}
             </Link>
           )}
-          {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
-        </div>
-      </form>
+        </DraftActions>
+      </DraftForm>
       {/* Its own forms and saves: files upload and publish one by one, apart from the listing. */}
       <Section title="Files and guide">
         {product ? (

@@ -2,4 +2,10 @@
 export { kindLabels, statusLabels } from './labels.ts';
 export { ConflictNotice, EditorHeading, StatusPill } from './status.tsx';
 export { FilterSelect, ListHeading, NoListings } from './list-kit.tsx';
-export { LoadedEditor, useDraftEditor } from './draft-editor.tsx';
+export {
+  DraftActions,
+  DraftForm,
+  ListingText,
+  LoadedEditor,
+  useDraftEditor,
+} from './draft-editor.tsx';

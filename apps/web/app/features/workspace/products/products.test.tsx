@@ -241,6 +241,7 @@ describe('the editor', () => {
       signedIn: true,
       answer: api(product()),
     });
+    await ui.click(screen.getByRole('button', { name: 'Publish…' }));
     await ui.click(screen.getByRole('button', { name: 'Publish' }));
     // Said at the field once; the banner points there (issue 27).
     expect(await screen.findByRole('alert')).toHaveProperty(
