@@ -7,6 +7,9 @@
  * Minor units in words. `exact`: "$50.00" (messages, tables: amounts line up); `short`: "$50", or
  * "$12.50" when there are cents (pages); `code`: "50.00 USD" (plain-text e-mail).
  */
+/** A share in basis points as people write it: 2000 → "20%", 1250 → "12.5%". */
+export const formatBps = (bps: number) => `${Number((bps / 100).toFixed(2))}%`;
+
 export type MoneyStyle = 'exact' | 'short' | 'code';
 
 // Building an Intl formatter costs far more than using one (it was the top item in the SSR profile).

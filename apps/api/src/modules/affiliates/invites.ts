@@ -16,7 +16,8 @@ import { AppError } from '../../platform/errors.ts';
 import { formatWait, rules } from '../../platform/rate-limit.ts';
 import { vendorIsNew, vendorSummaries } from '../catalog/index.ts';
 import * as users from '../users/index.ts';
-import { formatBps, invitationView, type InviteRow } from './presenter.ts';
+import { formatBps } from '@tradeshelf/contract';
+import { invitationView, type InviteRow } from './presenter.ts';
 import { DEFAULT_TERMS, programmeOf } from './programme.ts';
 import { affiliateVendorsOf, newRefId } from './vendors.ts';
 

@@ -96,4 +96,3 @@ export function payoutView(row: PayoutRow): Payout {
 }
 
 /** "20%" or "12.5%" from basis points. */
-export const formatBps = (bps: number) => `${Number((bps / 100).toFixed(2))}%`;

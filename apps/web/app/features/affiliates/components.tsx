@@ -20,7 +20,8 @@ import {
   requestPayout,
   startPayoutOnboarding,
 } from './api.ts';
-import { monthLabel, percent } from './format.ts';
+import { formatBps as percent } from '@tradeshelf/contract/client';
+import { monthLabel } from './format.ts';
 import { useCopy } from './hooks.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';

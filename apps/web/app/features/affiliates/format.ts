@@ -5,6 +5,3 @@ const monthFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 export const monthLabel = (month: string) => monthFormat.format(new Date(`${month}-01T00:00:00Z`));
-
-/** "20%" or "12.5%" from basis points. */
-export const percent = (bps: number) => `${Number((bps / 100).toFixed(2))}%`;

@@ -13,7 +13,7 @@ export const exactMoney = (m: Money): string => contractMoney(m.amount, m.curren
  */
 export function parseAmount(text: string): number {
   const clean = text.trim().replace(/^\$/, '').replace(/,/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return Number.NaN;
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(clean)) return Number.NaN;
   const [whole, cents = ''] = clean.split('.');
   return Number(whole) * 100 + Number(cents.padEnd(2, '0'));
 }

@@ -1,7 +1,8 @@
 import { affiliateMessages, reviewMessages, REVIEW_REPLY_MAX } from '@tradeshelf/contract/client';
 import { describe, expect, it } from 'vitest';
 import { replyProblem } from '../reviews/reviews.tsx';
-import { parseTerms, percent } from './affiliates.tsx';
+import { formatBps as percent } from '@tradeshelf/contract/client';
+import { parseTerms } from './affiliates.tsx';
 
 describe('parseTerms', () => {
   it('reads a percentage into basis points and whole days', () => {
@@ -28,7 +29,7 @@ describe('parseTerms', () => {
 
   it('shows basis points as a percentage', () => {
     expect(percent(2000)).toBe('20%');
-    expect(percent(1250)).toBe('12.50%');
+    expect(percent(1250)).toBe('12.5%');
   });
 });
 

@@ -1,3 +1,4 @@
+import { formatBps as percent } from '@tradeshelf/contract/client';
 import {
   AFFILIATE_COMMISSION_MAX_BPS,
   AFFILIATE_COOKIE_DAYS_MAX,
@@ -65,8 +66,6 @@ export function parseTerms(input: TermsInput): {
     fields,
   };
 }
-
-export const percent = (bps: number) => `${(bps / 100).toFixed(bps % 100 ? 2 : 0)}%`;
 
 function ProgrammeForm({
   programme,

@@ -11,6 +11,7 @@ import {
   type ProductKind,
 } from '@tradeshelf/contract/client';
 import type { VendorProduct, VendorProductInput } from '@tradeshelf/contract';
+import { amountText, parseAmount } from '../money-format.ts';
 
 export interface PlanForm {
   /** React key; stable while the plan is edited. */
@@ -55,16 +56,6 @@ export function emptyForm(): ProductForm {
   };
 }
 
-/** Minor units as the price field shows them: 4900 → "49.00". */
-export const formatAmount = (amount: number) => (amount / 100).toFixed(2);
-
-/** The price field's text in minor units; NaN when it is not a price. */
-export function parseAmount(text: string): number {
-  const t = text.trim().replace(/,/g, '');
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return Number.NaN;
-  return Math.round(Number(t) * 100);
-}
-
 export function formFromProduct(p: VendorProduct): ProductForm {
   return {
     kind: p.kind,
@@ -79,7 +70,7 @@ export function formFromProduct(p: VendorProduct): ProductForm {
       key: nextKey(),
       priceId: plan.priceId,
       billing: plan.billing,
-      price: formatAmount(plan.amount),
+      price: amountText(plan.amount),
       currency: plan.currency as PlanCurrency,
       trialDays: String(plan.trialDays),
     })),

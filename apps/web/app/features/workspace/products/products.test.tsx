@@ -13,13 +13,13 @@ import {
   deliveryLink,
   emptyForm,
   movePlanUp,
-  parseAmount,
   publishProblems,
   removePlan,
   toInput,
   updatePlan,
 } from './form.ts';
 import { VendorProductList } from './list.tsx';
+import { parseAmount } from '../money-format.ts';
 
 afterEach(cleanup);
 
