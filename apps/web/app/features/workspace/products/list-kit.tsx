@@ -1,8 +1,14 @@
+import type { ApiError, VendorProductStatus } from '@tradeshelf/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Pager, type CursorPages } from '../../../components/list-pager.tsx';
+import { cell, ListTable } from '../../../components/list-table.tsx';
+import { Screen } from '../../../components/screen.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { StatusPill } from './status.tsx';
 
-// What the product and bundle lists share: their heading with the New button, their filters and
-// their empty state.
+// What the product and bundle lists share: their heading with the New button, their filters, their
+// table and their empty state.
 
 const newLink =
   'rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400';
@@ -91,5 +97,89 @@ export function NoListings({
         </>
       )}
     </div>
+  );
+}
+
+interface ListingRow {
+  id: string;
+  title: string;
+  status: VendorProductStatus;
+  updatedAt: string;
+}
+
+/**
+ * One page of listings: each row's title (to its editor) and status, the listing's own columns,
+ * and when it was edited; the empty state, and the pager.
+ */
+export function ListingsTable<R extends ListingRow>({
+  noun,
+  list,
+  rows,
+  pages,
+  filtered,
+  columns,
+}: {
+  noun: 'product' | 'bundle';
+  list: {
+    status: 'idle' | 'loading' | 'success' | 'failure';
+    data: { nextCursor: string | null } | null;
+    error: ApiError | null;
+    reload: () => Promise<void>;
+  };
+  rows: readonly R[];
+  pages: CursorPages;
+  /** What to say when filters hid everything; null when no filter is on. */
+  filtered: string | null;
+  /** The columns between the status and the date. */
+  columns: readonly { label: string; cell: (row: R) => ReactNode }[];
+}) {
+  const base = `/vendor/${noun}s`;
+  const loading = list.status === 'loading';
+  return (
+    <>
+      <Screen
+        read={list}
+        onRetry={() => void list.reload()}
+        loading={`Loading your ${noun}s…`}
+        isEmpty={() => rows.length === 0 && !pages.cursor}
+        empty={<NoListings filtered={filtered} noun={noun} newPath={`${base}/new`} />}
+      >
+        {() => (
+          <ListTable
+            columns={[
+              { label: noun === 'product' ? 'Product' : 'Bundle' },
+              { label: 'Status' },
+              ...columns.map((c) => ({ label: c.label })),
+              { label: 'Edited' },
+            ]}
+            busy={loading}
+          >
+            {rows.map((r) => (
+              <tr key={r.id} className="bg-ink-950">
+                <td className={cell}>
+                  <Link
+                    to={`${base}/${encodeURIComponent(r.id)}`}
+                    className="font-semibold text-white hover:text-brand-300"
+                  >
+                    {r.title || `Untitled ${noun}`}
+                  </Link>
+                  <span className="sr-only">, edit</span>
+                </td>
+                <td className={cell}>
+                  <StatusPill status={r.status} />
+                </td>
+                {columns.map((c) => (
+                  <td key={c.label} className={`${cell} text-slate-300`}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+                <td className={`${cell} text-slate-400`}>{formatDate(r.updatedAt)}</td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </Screen>
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={loading} />
+    </>
   );
 }
