@@ -1,5 +1,9 @@
 import type { AsyncThunk } from '@reduxjs/toolkit';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Pager, useCursorPages } from '../../components/list-pager.tsx';
+import { Screen } from '../../components/screen.tsx';
+import { Alert } from '../../components/ui.tsx';
 import type { ThunkConfig } from '../../lib/thunk.ts';
 import { useAction, useRead } from './request.ts';
 
@@ -149,4 +153,72 @@ export function useNow(everyMs = 60_000): number {
     return () => clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/**
+ * A kind's own screen (courses, licences): every product of that kind as a card to its set-up
+ * page, a page at a time. `read` is the kind's list thunk, `items` picks the rows from a page.
+ */
+export function ProductCards<
+  Page extends { nextCursor: string | null },
+  Row extends { productId: string },
+>({
+  title,
+  intro,
+  read: thunk,
+  items,
+  noun,
+  to,
+  name,
+  facts,
+}: {
+  title: string;
+  intro: ReactNode;
+  read: Thunk<{ cursor?: string }, Page>;
+  items: (page: Page) => Row[];
+  /** "course", "app": what the loading and empty states call a product of this kind. */
+  noun: string;
+  to: (row: Row) => string;
+  name: (row: Row) => ReactNode;
+  facts: (row: Row) => ReactNode;
+}) {
+  const pages = useCursorPages();
+  const list = useRead<{ cursor?: string }, Page>(
+    thunk,
+    pages.cursor ? { cursor: pages.cursor } : {},
+  );
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-bold text-white">{title}</h1>
+        <p className="mt-1 text-sm text-slate-400">{intro}</p>
+      </div>
+      <Screen
+        read={list}
+        onRetry={() => void list.reload()}
+        loading={`Loading your ${noun}s…`}
+        rows={3}
+        size="row"
+        isEmpty={(page) => items(page).length === 0 && !pages.cursor}
+        empty={<Alert tone="info">You have no {noun} products yet.</Alert>}
+      >
+        {(page) => (
+          <ul className="grid gap-3">
+            {items(page).map((row) => (
+              <li key={row.productId}>
+                <Link
+                  to={to(row)}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-ink-700 bg-ink-900 p-4 hover:border-brand-500"
+                >
+                  <span className="font-semibold text-white">{name(row)}</span>
+                  <span className="text-sm text-slate-400">{facts(row)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Screen>
+      <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={list.status === 'loading'} />
+    </div>
+  );
 }
