@@ -21,6 +21,7 @@ import {
   publishAlert,
   rotateAlertHook,
 } from './api.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 
 // The vendor's alert feeds (issue 31, ADR 059): the TradingView webhook URL, a form to send an
 // alert by hand, and each alert's fan-out per channel (docs/product.md#alerts).
@@ -30,7 +31,6 @@ const sideWords: Record<AlertSide, string> = { buy: 'Buy', sell: 'Sell', close: 
 function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) {
   const publish = useAction(publishAlert);
   const toast = useToast();
-  const sideId = useId();
   const textId = useId();
   const [symbol, setSymbol] = useState('');
   const [side, setSide] = useState<AlertSide | ''>('');
@@ -71,24 +71,14 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
           onChange={(e) => setSymbol(e.target.value)}
           error={fields?.symbol}
         />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={sideId} className="text-sm font-medium text-slate-200">
-            Side
-          </label>
-          <select
-            id={sideId}
-            value={side}
-            onChange={(e) => setSide(e.target.value as AlertSide | '')}
-            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
-          >
-            <option value="">None</option>
-            {alertSides.map((s) => (
-              <option key={s} value={s}>
-                {sideWords[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Side"
+          value={side}
+          options={alertSides.map((s) => [s, sideWords[s]] as const)}
+          onChange={setSide}
+          empty="None"
+          error={fields?.side}
+        />
         <Field
           label="Price"
           name="price"

@@ -5,7 +5,6 @@ import {
   planCurrencies,
   usersMessages,
   vendorBundleMessages as m,
-  type PlanCurrency,
 } from '@tradeshelf/contract/client';
 import type { VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
 import { useState } from 'react';
@@ -13,7 +12,6 @@ import { Alert, Field } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
-import { fieldBox } from '../markdown-field.tsx';
 import {
   DraftActions,
   DraftForm,
@@ -46,6 +44,7 @@ import {
   type BundleForm,
 } from './form.ts';
 import { ProductPicker } from './picker.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 
 /** What buyers save, or why it cannot be told yet; and which chosen products buyers will not get. */
 function SavingNote({ form }: { form: BundleForm }) {
@@ -210,23 +209,13 @@ export function VendorBundleEditor({ bundle: initial }: { bundle: VendorBundle |
             error={shown['price.amount'] ?? shown.price}
             onChange={(e) => set('price', e.target.value)}
           />
-          <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-            Currency
-            <select
-              className={fieldBox}
-              value={form.currency}
-              onChange={(e) => set('currency', e.target.value as PlanCurrency)}
-            >
-              {planCurrencies.map((c) => (
-                <option key={c} value={c}>
-                  {c.toUpperCase()}
-                </option>
-              ))}
-            </select>
-            {shown['price.currency'] && (
-              <span className="text-sm text-rose-400">{shown['price.currency']}</span>
-            )}
-          </label>
+          <SelectField
+            label="Currency"
+            value={form.currency}
+            options={planCurrencies.map((c) => [c, c.toUpperCase()] as const)}
+            onChange={(c) => c && set('currency', c)}
+            error={shown['price.currency']}
+          />
         </div>
         <SavingNote form={form} />
         {needsConfirm && (

@@ -8,6 +8,7 @@ import type { ApiError, CouponInput, VendorCoupon } from '@tradeshelf/contract';
 import { useState, type FormEvent } from 'react';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { amountText, parseAmount } from '../money-format.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 
 /** The form's text, as typed. */
 export interface CouponFormValues {
@@ -124,7 +125,6 @@ export function CouponForm({
       .filter((p) => !products.some((o) => o.id === p.id))
       .map((p) => ({ ...p, isActive: false })),
   ];
-  const select = 'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100';
   return (
     <form
       onSubmit={(e) => void submit(e)}
@@ -144,17 +144,15 @@ export function CouponForm({
           error={shown.code}
           hint="Buyers type it at checkout; letters, digits, - and _."
         />
-        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-          Discount type
-          <select
-            className={select}
-            value={v.type}
-            onChange={(e) => set('type', e.target.value as CouponFormValues['type'])}
-          >
-            <option value="percent">Percent off</option>
-            <option value="amount">Amount off</option>
-          </select>
-        </label>
+        <SelectField
+          label="Discount type"
+          value={v.type}
+          options={[
+            ['percent', 'Percent off'],
+            ['amount', 'Amount off'],
+          ]}
+          onChange={(type) => type && set('type', type)}
+        />
         {v.type === 'percent' ? (
           <Field
             label="Percent off"
@@ -174,35 +172,24 @@ export function CouponForm({
                 error={shown.amountOff}
               />
             </div>
-            <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-              Currency
-              <select
-                className={select}
-                value={v.currency}
-                onChange={(e) => set('currency', e.target.value)}
-                aria-invalid={shown.currency ? true : undefined}
-              >
-                {currencies.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-              {shown.currency && <span className="text-sm text-rose-400">{shown.currency}</span>}
-            </label>
+            <SelectField
+              label="Currency"
+              value={v.currency}
+              options={currencies.map((c) => [c, c.toUpperCase()] as const)}
+              onChange={(c) => set('currency', c)}
+              error={shown.currency}
+            />
           </div>
         )}
-        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-          On subscriptions
-          <select
-            className={select}
-            value={v.duration}
-            onChange={(e) => set('duration', e.target.value as CouponFormValues['duration'])}
-          >
-            <option value="once">First payment only</option>
-            <option value="forever">Every payment</option>
-          </select>
-        </label>
+        <SelectField
+          label="On subscriptions"
+          value={v.duration}
+          options={[
+            ['once', 'First payment only'],
+            ['forever', 'Every payment'],
+          ]}
+          onChange={(duration) => duration && set('duration', duration)}
+        />
       </div>
 
       <fieldset className="flex flex-col gap-2">

@@ -33,6 +33,7 @@ import {
   usePaged,
   GrowingScreen,
 } from '../screen-kit.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 
 export const DISCORD_PATH = '/vendor/delivery/discord';
 
@@ -43,8 +44,6 @@ export const INSTALL_CANCELLED =
 /** Discord sent the vendor back with another error (a bad link): nothing was added. */
 export const INSTALL_FAILED =
   'Discord did not add the bot (the link was refused). Press “Add the bot to a server” to try again.';
-
-const selectClass = `rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 ${focusRing}`;
 
 /** Sends the vendor to Discord's page for adding the bot to one of their servers. */
 function InstallButton({ label = 'Add the bot to a server' }: { label?: string }) {
@@ -185,8 +184,6 @@ function BindForm({
   const toast = useToast();
   const bind = useAction<BindDraft, CommunityBinding>(bindCommunity);
   const [problem, setProblem] = useState<string | null>(null);
-  const productId = useId();
-  const serverId = useId();
   return (
     <form
       className="flex flex-col gap-4"
@@ -207,43 +204,20 @@ function BindForm({
       }}
     >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={productId} className="text-sm font-medium text-slate-200">
-            Community product
-          </label>
-          <select
-            id={productId}
-            className={selectClass}
-            value={draft.productId}
-            onChange={(e) => onDraft({ ...draft, productId: e.target.value })}
-          >
-            <option value="">Choose a product</option>
-            {products.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.title}
-                {p.binding ? ' (bound)' : ''}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={serverId} className="text-sm font-medium text-slate-200">
-            Server
-          </label>
-          <select
-            id={serverId}
-            className={selectClass}
-            value={draft.guildId}
-            onChange={(e) => onDraft({ ...draft, guildId: e.target.value, roleIds: [] })}
-          >
-            <option value="">Choose a server</option>
-            {servers.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Community product"
+          value={draft.productId}
+          options={products.map((p) => [p.id, `${p.title}${p.binding ? ' (bound)' : ''}`] as const)}
+          onChange={(productId) => onDraft({ ...draft, productId })}
+          empty="Choose a product"
+        />
+        <SelectField
+          label="Server"
+          value={draft.guildId}
+          options={servers.map((s) => [s.id, s.name] as const)}
+          onChange={(guildId) => onDraft({ ...draft, guildId, roleIds: [] })}
+          empty="Choose a server"
+        />
       </div>
       {draft.guildId && (
         <RolePicker

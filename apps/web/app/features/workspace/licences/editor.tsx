@@ -16,6 +16,7 @@ import { formatBytes } from '../courses/index.ts';
 import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
 import { buildFileProblem, policyBody, versionProblem, type PolicyForm } from './policy.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 
 export function LicencePolicyEditor({ productId }: { productId: string }) {
   const read = useRead<string, VendorLicencePolicy>(api.fetchLicencePolicy, productId);
@@ -88,31 +89,19 @@ function TermsForm({ policy, set }: { policy: VendorLicencePolicy; set: Set }) {
           onChange={(e) => setForm({ ...form, maxActivations: e.currentTarget.value })}
           error={problems.maxActivations ?? save.error?.fields?.maxActivations ?? null}
         />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="binding" className="text-sm font-medium text-slate-200">
-            Binding preset
-          </label>
-          <select
-            id="binding"
-            value={form.binding}
-            onChange={(e) =>
-              setForm({ ...form, binding: e.currentTarget.value as PolicyForm['binding'] })
-            }
-            className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
-          >
-            <option value="">Any preset (the app chooses)</option>
-            {licenceBindings.map((b) => (
-              <option key={b} value={b}>
-                {bindingRules[b].label}
-              </option>
-            ))}
-          </select>
-          <p className="text-sm text-slate-400">
-            {form.binding
+        <SelectField
+          label="Binding preset"
+          value={form.binding}
+          options={licenceBindings.map((b) => [b, bindingRules[b].label] as const)}
+          onChange={(binding) => setForm({ ...form, binding })}
+          empty="Any preset (the app chooses)"
+          error={save.error?.fields?.binding}
+          hint={
+            form.binding
               ? bindingRules[form.binding].message
-              : 'Activations may use a MetaTrader account, a NinjaTrader machine id or a device id.'}
-          </p>
-        </div>
+              : 'Activations may use a MetaTrader account, a NinjaTrader machine id or a device id.'
+          }
+        />
         <FormError error={save.error} />
         {saved && <Alert tone="success">{m.saved}</Alert>}
         <div>

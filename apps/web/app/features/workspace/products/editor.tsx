@@ -13,7 +13,6 @@ import {
   usersMessages,
   type PlanBilling,
   type PlanCurrency,
-  type ProductKind,
 } from '@tradeshelf/contract/client';
 import type { VendorProduct, VendorProductsQuery } from '@tradeshelf/contract';
 import { useId, useMemo, type ReactNode } from 'react';
@@ -57,6 +56,7 @@ import {
   LoadedEditor,
   useDraftEditor,
 } from './draft-editor.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 
 const box = fieldBox;
 
@@ -364,21 +364,13 @@ export function VendorProductEditor({ product: initial }: { product: VendorProdu
     <div className="flex flex-col gap-5">
       <DraftForm editor={editor} what={what}>
         <Section title="About the product">
-          <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-200">
-            Kind
-            <select
-              className={box}
-              value={form.kind}
-              onChange={(e) => set('kind', e.target.value as ProductKind)}
-            >
-              {productKinds.map((k) => (
-                <option key={k} value={k}>
-                  {kindLabels[k]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <FieldError id="kind-e" message={shown.kind} />
+          <SelectField
+            label="Kind"
+            value={form.kind}
+            options={productKinds.map((k) => [k, kindLabels[k]] as const)}
+            onChange={(kind) => kind && set('kind', kind)}
+            error={shown.kind}
+          />
           <ListingText form={form} shown={shown} set={set} />
           <Field
             label="Tags"

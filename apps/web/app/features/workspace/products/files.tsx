@@ -25,7 +25,7 @@ import { UploadControl } from '../../../components/upload-control.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatBytes } from '../../../lib/bytes.ts';
 import { countLabel, formatDate } from '../../../lib/format.ts';
-import { FieldError, fieldBox, MarkdownField } from '../markdown-field.tsx';
+import { MarkdownField } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
   addDeliverableLink,
@@ -38,6 +38,7 @@ import {
   uploadDeliverable,
   type DeliveryChange,
 } from './files-api.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 
 const isLink = (p: DeliverablePlatform) => linkPlatforms.includes(p);
 const label = (p: DeliverablePlatform) => deliverablePlatformLabels[p];
@@ -308,29 +309,18 @@ function NewVersion({
         Upload a new version
       </h3>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${id}-p`} className="text-sm font-medium text-slate-200">
-            Platform
-          </label>
-          <select
-            id={`${id}-p`}
-            className={fieldBox}
-            value={platform}
-            aria-invalid={fields.platform ? true : undefined}
-            onChange={(e) => {
-              setPlatform(e.target.value as DeliverablePlatform);
-              upload.reset();
-              link.reset();
-            }}
-          >
-            {deliverablePlatforms.map((p) => (
-              <option key={p} value={p}>
-                {label(p)}
-              </option>
-            ))}
-          </select>
-          <FieldError id={`${id}-pe`} message={fields.platform} />
-        </div>
+        <SelectField
+          label="Platform"
+          value={platform}
+          options={deliverablePlatforms.map((p) => [p, label(p)] as const)}
+          onChange={(p) => {
+            if (!p) return;
+            setPlatform(p);
+            upload.reset();
+            link.reset();
+          }}
+          error={fields.platform}
+        />
         <Field
           label="Version number"
           placeholder="2.4"
@@ -487,28 +477,14 @@ function GuideAndPolicy({
           }}
         />
       </MarkdownField>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={`${id}-u`} className="text-sm font-medium text-slate-200">
-          Updates buyers get
-        </label>
-        <select
-          id={`${id}-u`}
-          className={fieldBox}
-          value={policy}
-          aria-invalid={fields.updatePolicy ? true : undefined}
-          onChange={(e) => setPolicy(e.target.value as UpdatePolicy)}
-        >
-          {updatePolicies.map((p) => (
-            <option key={p} value={p}>
-              {updatePolicyLabels[p]}
-            </option>
-          ))}
-        </select>
-        <FieldError id={`${id}-ue`} message={fields.updatePolicy} />
-        <p className="text-sm text-slate-400">
-          Subscribers get every version while their subscription runs.
-        </p>
-      </div>
+      <SelectField
+        label="Updates buyers get"
+        value={policy}
+        options={updatePolicies.map((p) => [p, updatePolicyLabels[p]] as const)}
+        onChange={(p) => p && setPolicy(p)}
+        error={fields.updatePolicy}
+        hint="Subscribers get every version while their subscription runs."
+      />
       {banner(save.error, ['guide', 'updatePolicy'])}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" className="self-start" loading={save.busy}>
