@@ -22,9 +22,8 @@ import {
   utcToday,
   type RangePreset,
 } from './format.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 
-const select =
-  'rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400';
 const intervalLabels: Record<AnalyticsInterval, string> = {
   day: 'Day',
   week: 'Week',
@@ -103,77 +102,37 @@ export function AnalyticsScreen() {
         onSubmit={(e) => e.preventDefault()}
         aria-label="Filters"
       >
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="analytics-range" className="text-sm font-medium text-slate-200">
-            Range
-          </label>
-          <select
-            id="analytics-range"
-            className={select}
-            value={preset}
-            onChange={(e) => choosePreset(e.target.value as RangePreset)}
-          >
-            {RANGE_PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-            <option value="custom">Custom range</option>
-          </select>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="analytics-interval" className="text-sm font-medium text-slate-200">
-            Interval
-          </label>
-          <select
-            id="analytics-interval"
-            className={select}
-            value={interval}
-            onChange={(e) => setInterval(e.target.value as AnalyticsInterval)}
-          >
-            {ANALYTICS_INTERVALS.map((i) => (
-              <option key={i} value={i}>
-                {intervalLabels[i]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="analytics-product" className="text-sm font-medium text-slate-200">
-            Product
-          </label>
-          <select
-            id="analytics-product"
-            className={select}
-            value={productId}
-            onChange={(e) => setProductId(e.target.value)}
-          >
-            <option value="">All products</option>
-            {data?.products.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.type === 'bundle' ? `${p.title} (bundle)` : p.title}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Range"
+          value={preset}
+          options={[
+            ...RANGE_PRESETS.map((p) => [p.id, p.label] as const),
+            ['custom', 'Custom range'] as const,
+          ]}
+          onChange={(p) => p && choosePreset(p)}
+        />
+        <SelectField
+          label="Interval"
+          value={interval}
+          options={ANALYTICS_INTERVALS.map((i) => [i, intervalLabels[i]] as const)}
+          onChange={(i) => i && setInterval(i)}
+        />
+        <SelectField
+          label="Product"
+          value={productId}
+          options={(data?.products ?? []).map(
+            (p) => [p.id, p.type === 'bundle' ? `${p.title} (bundle)` : p.title] as const,
+          )}
+          onChange={setProductId}
+          empty="All products"
+        />
         {data && data.totals.length > 1 && (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="analytics-currency" className="text-sm font-medium text-slate-200">
-              Currency
-            </label>
-            <select
-              id="analytics-currency"
-              className={select}
-              value={shown?.totals?.currency ?? ''}
-              onChange={(e) => setCurrency(e.target.value)}
-            >
-              {data.totals.map((t) => (
-                <option key={t.currency} value={t.currency}>
-                  {t.currency.toUpperCase()}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label="Currency"
+            value={shown?.totals?.currency ?? ''}
+            options={data.totals.map((t) => [t.currency, t.currency.toUpperCase()] as const)}
+            onChange={setCurrency}
+          />
         )}
         {preset === 'custom' && (
           <>
