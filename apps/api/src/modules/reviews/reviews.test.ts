@@ -16,6 +16,7 @@ import {
   createProduct,
   createVendor,
   grantOwnership,
+  tokenOf,
 } from '../../../test/factories/catalog.ts';
 import { sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
@@ -38,22 +39,21 @@ beforeAll(async () => {
   vendor = await createVendor(t, { displayName: 'Review Labs' });
   other = await createVendor(t);
   indicator = await createProduct(t, vendor.id, { title: 'Trend Lines', amount: 4_900 });
-  vendorToken = await tokenOf(vendor.userId);
-  otherToken = await tokenOf(other.userId);
+  vendorToken = await signIn(vendor.userId);
+  otherToken = await signIn(other.userId);
 });
 afterAll(async () => {
   await t?.close();
 });
 
 let seq = 0;
-async function tokenOf(userId: string) {
-  return t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer'] });
-}
+/** Signing in gives a buyer's roles; vendor routes find the vendor by the user. */
+const signIn = (userId: string) => tokenOf(t, userId, ['buyer']);
 
 /** A buyer with a username (reviews name people by it), signed in. */
 async function newBuyer() {
   const user = await createUser(t, { username: `buyer_${++seq}_${Date.now() % 10_000}` });
-  return { ...user, token: await tokenOf(user.id) };
+  return { ...user, token: await signIn(user.id) };
 }
 type Buyer = Awaited<ReturnType<typeof newBuyer>>;
 

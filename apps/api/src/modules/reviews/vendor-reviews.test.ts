@@ -1,7 +1,12 @@
 import { reviewMessages as m, reviewsRoutes as r, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor, grantOwnership } from '../../../test/factories/catalog.ts';
+import {
+  createProduct,
+  createVendor,
+  grantOwnership,
+  tokenOf,
+} from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -19,15 +24,15 @@ let buyerToken: string;
 /** Newest first, as the list shows them. */
 let written: Review[] = [];
 
-const tokenOf = (userId: string) =>
-  t.deps.tokens.sign({ sub: userId, email: `${userId}@x.test`, roles: ['buyer'] });
+/** Signing in gives a buyer's roles; vendor routes find the vendor by the user. */
+const signIn = (userId: string) => tokenOf(t, userId, ['buyer']);
 
 let seq = 0;
 async function review(productId: string, rating: number, text: string): Promise<Review> {
   const user = await createUser(t, { username: `rev_${++seq}_${Date.now() % 10_000}` });
   await grantOwnership(t, user.id, { productId });
   const res = await t.call(r.postReview, {
-    token: await tokenOf(user.id),
+    token: await signIn(user.id),
     body: { productId, rating, text },
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -43,9 +48,9 @@ beforeAll(async () => {
   t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Review Desk' });
   other = await createVendor(t, { displayName: 'Other Desk' });
-  vendorToken = await tokenOf(vendor.userId);
-  otherToken = await tokenOf(other.userId);
-  buyerToken = await tokenOf((await createUser(t)).id);
+  vendorToken = await signIn(vendor.userId);
+  otherToken = await signIn(other.userId);
+  buyerToken = await signIn((await createUser(t)).id);
   const a = await createProduct(t, vendor.id, { title: 'Trend Lines' });
   const b = await createProduct(t, vendor.id, { title: 'Volume Map' });
   const foreign = await createProduct(t, other.id, { title: 'Elsewhere' });
