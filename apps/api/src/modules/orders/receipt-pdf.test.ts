@@ -85,7 +85,7 @@ describe('receipts as PDF', () => {
     const bytes = res.rawPayload;
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(bytes.subarray(-6).toString('latin1')).toContain('%%EOF');
-    const text = pdfText(bytes);
+    const text = await pdfText(bytes);
     for (const shown of [
       'Candle Works Ltd',
       '1 Market Street',
@@ -124,7 +124,7 @@ describe('receipts as PDF', () => {
       params: { id: buyer.purchaseId },
     });
     expect(after.json().purchase.refunded).toEqual({ amount: 12_345, currency: 'usd' });
-    const again = pdfText((await receipt(buyer.token, buyer.purchaseId)).rawPayload);
+    const again = await pdfText((await receipt(buyer.token, buyer.purchaseId)).rawPayload);
     expect(again).toContain('Refunded');
     expect(again).toContain('-123.45 USD');
     expect(again).toContain('Net paid');
@@ -135,7 +135,7 @@ describe('receipts as PDF', () => {
     const buyer = await buyPaidProduct(t, vendor.vendorUrl, product.priceId);
     const res = await invoice(vendor.token, buyer.purchaseId);
     expect(res.statusCode, res.body).toBe(200);
-    const text = pdfText(res.rawPayload);
+    const text = await pdfText(res.rawPayload);
     expect(text).toContain('Seller');
     expect(text).toContain('Candle Works Ltd');
     expect(text).toContain(buyer.email);
@@ -144,6 +144,22 @@ describe('receipts as PDF', () => {
       params: { id: buyer.purchaseId },
     });
     expect(sale.statusCode).toBe(200);
+  });
+
+  it('writes names and addresses in other scripts as they were typed', async () => {
+    const buyer = await buyPaidProduct(t, vendor.vendorUrl, product.priceId);
+    const name = 'Łukasz Żółkiewski · Ирина Петрова · Νίκος';
+    const address = 'ul. Świętokrzyska 12\nМосква 101000';
+    const saved = await t.call(invoicesRoutes.saveBillingDetails, {
+      token: buyer.token,
+      body: { name, address },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const text = await pdfText((await receipt(buyer.token, buyer.purchaseId)).rawPayload);
+    expect(text).toContain(name);
+    expect(text).toContain('ul. Świętokrzyska 12');
+    expect(text).toContain('Москва 101000');
+    expect(text).toContain('123.45 USD');
   });
 
   it('answers 404 for another user’s order and another vendor’s sale', async () => {

@@ -1,6 +1,8 @@
 // Receipts and invoices as PDF (ADR 060), drawn with pdfkit: the seller's business details, the
 // buyer's billing details, line items in minor units formatted with their currency, refunds. One
 // document for both copies; the vendor's says so in its title line.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { formatMoney, plans, type Purchase } from '@tradeshelf/contract';
 import PDFDocument from 'pdfkit';
 import type { SellerDetails } from '../catalog/index.ts';
@@ -20,6 +22,19 @@ const money = (m: { amount: number; currency: string }) =>
   formatMoney(m.amount, m.currency, 'code');
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
+// Names and addresses come in every script: the PDF standard fonts (Helvetica) hold Western
+// European letters only, so "Łódź" or "Иванов" came out as other letters. DejaVu Sans covers Latin,
+// Greek, Cyrillic and more; pdfkit embeds only the glyphs a receipt uses. Read once, on first use.
+let fonts: { regular: Buffer; bold: Buffer } | null = null;
+function receiptFonts() {
+  if (!fonts) {
+    const require = createRequire(import.meta.url);
+    const read = (file: string) => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+    fonts = { regular: read('DejaVuSans.ttf'), bold: read('DejaVuSans-Bold.ttf') };
+  }
+  return fonts;
+}
+
 /** The whole file in memory: a receipt is one page of text, a few kilobytes. */
 export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
   const { purchase: p, seller, buyer } = input;
@@ -33,6 +48,9 @@ export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
       CreationDate: new Date(p.paidAt ?? p.createdAt),
     },
   });
+  const { regular, bold } = receiptFonts();
+  doc.registerFont('Body', regular);
+  doc.registerFont('Body-Bold', bold);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -42,9 +60,9 @@ export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
-  doc.font('Helvetica-Bold').fontSize(20).text('Receipt and invoice');
+  doc.font('Body-Bold').fontSize(20).text('Receipt and invoice');
   doc
-    .font('Helvetica')
+    .font('Body')
     .fontSize(10)
     .fillColor('#555555')
     .text(input.copy === 'vendor' ? 'Seller’s copy' : 'Buyer’s copy')
@@ -60,14 +78,14 @@ export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
 
   const top = doc.y;
   const half = width / 2 - 8;
-  doc.font('Helvetica-Bold').text('Seller', left, top, { width: half });
-  doc.font('Helvetica').text(seller.businessName || seller.displayName, { width: half });
+  doc.font('Body-Bold').text('Seller', left, top, { width: half });
+  doc.font('Body').text(seller.businessName || seller.displayName, { width: half });
   if (seller.businessAddress) doc.text(seller.businessAddress, { width: half });
   if (seller.taxId) doc.text(`Tax number: ${seller.taxId}`, { width: half });
   if (seller.taxNote) doc.text(seller.taxNote, { width: half });
   const sellerBottom = doc.y;
-  doc.font('Helvetica-Bold').text('Billed to', left + half + 16, top, { width: half });
-  doc.font('Helvetica').text(buyer.name || buyer.email, { width: half });
+  doc.font('Body-Bold').text('Billed to', left + half + 16, top, { width: half });
+  doc.font('Body').text(buyer.name || buyer.email, { width: half });
   if (buyer.address) doc.text(buyer.address, { width: half });
   if (buyer.name) doc.text(buyer.email, { width: half });
   doc.x = left;
@@ -75,7 +93,7 @@ export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
 
   const row = (label: string, amount: string, bold = false) => {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.font(bold ? 'Body-Bold' : 'Body');
     doc.text(label, left, y, { width: width - 120 });
     const after = doc.y;
     doc.text(amount, left + width - 120, y, { width: 120, align: 'right' });
@@ -110,7 +128,7 @@ export function receiptPdf(input: ReceiptInput): Promise<Buffer> {
     .lineTo(left + width, doc.y)
     .stroke('#999999');
   doc.moveDown(0.5);
-  doc.font('Helvetica').fontSize(9).fillColor('#555555');
+  doc.font('Body').fontSize(9).fillColor('#555555');
   doc.text(
     `Sold through Tradeshelf by ${seller.displayName}. Amounts in ${p.total.currency.toUpperCase()}.`,
   );
