@@ -89,8 +89,13 @@ export async function runTracedJob<T extends Record<string, string>>(
   data: T,
   handler: (data: T) => Promise<void>,
 ): Promise<void> {
-  const { [JOB_TRACE]: traceparent, ...rest } = data;
-  const own = rest as T;
+  // Scheduled jobs come with no data at all (null).
+  const traceparent = (data as T | null)?.[JOB_TRACE];
+  let own = data;
+  if (traceparent !== undefined) {
+    const { [JOB_TRACE]: _carried, ...rest } = data;
+    own = rest as T;
+  }
   if (!tracingEnabled()) return handler(own);
   const queued = traceparent
     ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }))
