@@ -157,7 +157,7 @@ export default tseslint.config(
       'e2e/**',
       'scripts/**',
       '**/*.test.ts',
-      'apps/api/src/main.ts',
+      'apps/api/src/start-web.ts',
       'apps/api/src/db/cli.ts',
     ],
     rules: { 'no-console': 'off' },

@@ -2,8 +2,10 @@
  * `npm run test:cluster` (issue 32): the scale-out claim, on the engines production uses. In network
  * namespaces of its own — one "host" each for the PostgreSQL primary, its streaming replica,
  * PgBouncer, Redis, two web nodes, the worker and HAProxy — it drives a bounded mixed load (browsing,
- * search, sign-ups, checkouts paid on the payments sandbox) through HAProxy, `kill -9`s one web node
- * and the worker mid-load and restarts them, then checks what must hold. Prints its figures.
+ * search, sign-ups, checkouts paid on the payments sandbox and referred by an affiliate, buyers who
+ * connect Discord and buy a community, licence validations, affiliate payouts) through HAProxy,
+ * `kill -9`s one web node and the worker mid-load and restarts them, then checks what must hold.
+ * Prints its figures.
  *
  * Needs root (namespaces, veth, a bridge), the Debian PostgreSQL, pgbouncer, haproxy and redis-server,
  * and the web build (`npm run build`). Not part of `npm test`. Everything it starts is stopped and
@@ -14,6 +16,7 @@
  *   npm run test:cluster -- --converge waits (up to 3 min) until webhooks cut by the kill are redelivered
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { verify } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -27,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '@tradeshelf/contract';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -369,6 +373,12 @@ const nodeEnv = (seed: boolean): Record<string, string> => ({
   METRICS_TOKEN,
   SIGNUP_LIMIT_PER_IP_HOUR: '100000',
   SEARCH_LIMIT_PER_IP_MINUTE: '1000000',
+  // One client address (the test's) validates one key all through the load.
+  LICENCE_KEY_LIMIT_PER_MINUTE: '1000000',
+  LICENCE_IP_LIMIT_PER_MINUTE: '1000000',
+  // Referred sales are payable at once, so the affiliate has a balance to pay out under load.
+  AFFILIATE_HOLD_DAYS: '0',
+  AFFILIATE_MIN_PAYOUT: '100',
   SHUTDOWN_GRACE_SECONDS: '2',
   ...secrets,
 });
@@ -492,7 +502,12 @@ async function browse(cat: Catalogue, stop: () => boolean, i: number): Promise<v
 }
 
 let buyerSeq = 0;
-async function shop(cat: Catalogue, stop: () => boolean, i: number): Promise<void> {
+async function shop(
+  cat: Catalogue,
+  refs: Map<string, string>,
+  stop: () => boolean,
+  i: number,
+): Promise<void> {
   for (let n = i; !stop(); n++) {
     const email = `cluster-${process.pid}-${i}-${buyerSeq++}@cluster.test`;
     const [signed, account] = await json<{ token?: string; id?: string }>('signup', () =>
@@ -501,10 +516,12 @@ async function shop(cat: Catalogue, stop: () => boolean, i: number): Promise<voi
     if (signed !== 201 || !account?.token) continue;
     const token = account.token;
     const price = cat.prices[n % cat.prices.length]!;
+    // Referred by the demo affiliate where it has joined the vendor's programme: its commission.
+    const refId = refs.get(price.vendorUrl);
     const [checked, session] = await json<{ sessionId?: string }>('checkout', () =>
       post(
         `${PUBLIC}/api/v1/user/product?vendorUrl=${encodeURIComponent(price.vendorUrl)}`,
-        { priceId: price.priceId },
+        { priceId: price.priceId, ...(refId ? { refId } : {}) },
         token,
       ),
     );
@@ -528,6 +545,199 @@ async function shop(cat: Catalogue, stop: () => boolean, i: number): Promise<voi
     // A webhook cut by the kill is applied when the sandbox retries it: paid, a moment later.
     else if (seen === 200 && status?.purchase?.status !== 'paid')
       pendingAfterPay.push(session.sessionId);
+  }
+}
+
+// --- Discord, licences, affiliate payouts -------------------------------------------------------
+interface Extras {
+  /** Community products bound to a sandbox Discord server, with their default (recurring) price. */
+  communities: Array<{ priceId: string; vendorUrl: string }>;
+  /** The demo affiliate's referral id per vendor whose programme it is in. */
+  refs: Map<string, string>;
+  affiliate: { id: string; token: string };
+  /** The demo buyer's licence, an activated device, and the vendor's keys that sign answers. */
+  licence: { key: string; fingerprint: string; keys: Map<string, string> };
+}
+
+const loginAs = async (email: string) => {
+  const [status, body] = await json<{ id?: string; token?: string }>('login', () =>
+    post(`${PUBLIC}/auth/login`, { email, password: 'tradeshelf-demo' }),
+  );
+  if (status !== 200 || !body?.token || !body.id) throw new Error(`${email} login: ${status}`);
+  return { id: body.id, token: body.token };
+};
+
+async function prepareExtras(): Promise<Extras> {
+  const communities = (
+    await query<{ price: string; vendor_url: string }>(
+      `postgres://postgres@${hosts.pg1}:5432/postgres`,
+      `select pr.id as price, v.vendor_url
+         from products p join prices pr on pr.id = p.default_price_id
+         join vendors v on v.id = p.vendor_id join community_bindings b on b.product_id = p.id
+        where p.is_active and p.kind = 'community'
+          and not exists (select 1 from product_prerequisites q where q.product_id = p.id)
+        order by p.id`,
+    )
+  ).map((r) => ({ priceId: r.price, vendorUrl: r.vendor_url }));
+  if (!communities.length) throw new Error('the demo catalogue has no bound community on sale');
+
+  const affiliate = await loginAs('affiliate@demo.tradeshelf.test');
+  const refs = new Map<string, string>();
+  const vendors = (
+    await (await get(`${PUBLIC}/api/v1/user/affiliate/vendors`, affiliate.token)).json()
+  ).vendors as Array<{ vendorId: string; vendorUrl: string; refId: string | null; open: boolean }>;
+  for (const v of vendors) {
+    let refId = v.refId;
+    if (!refId && v.open) {
+      const joined = await post(
+        `${PUBLIC}/api/v1/user/affiliate/generate-ref`,
+        { vendorId: v.vendorId },
+        affiliate.token,
+      );
+      refId = joined.ok ? ((await joined.json()) as { data: { refId: string } }).data.refId : null;
+    }
+    if (refId) refs.set(v.vendorUrl, refId);
+  }
+
+  const buyer = await loginAs('buyer@demo.tradeshelf.test');
+  const licences = (await (await get(`${PUBLIC}/api/v1/licence`, buyer.token)).json())
+    .licences as Array<{
+    key: string;
+    status: string;
+    vendor: { vendorUrl: string };
+    activations: Array<{ fingerprint: string }>;
+  }>;
+  const held = licences.find((l) => l.status === 'active' && l.activations.length);
+  if (!held) throw new Error('the demo buyer holds no activated licence');
+  const published = (await (
+    await get(`${PUBLIC}/api/v1/licence/vendors/${held.vendor.vendorUrl}/public-key`)
+  ).json()) as {
+    keyId: string;
+    publicKeyPem: string;
+    retiredKeys: Array<{ keyId: string; publicKeyPem: string }>;
+  };
+  const keys = new Map([[published.keyId, published.publicKeyPem]]);
+  for (const k of published.retiredKeys) keys.set(k.keyId, k.publicKeyPem);
+  return {
+    communities,
+    refs,
+    affiliate,
+    licence: { key: held.key, fingerprint: held.activations[0]!.fingerprint, keys },
+  };
+}
+
+/** Buyers who connected Discord, then paid for a community: each must end up holding its role. */
+const discordSessions: string[] = [];
+
+async function discordShop(x: Extras, stop: () => boolean, i: number): Promise<void> {
+  for (let n = i; !stop(); n++) {
+    const email = `cluster-discord-${process.pid}-${i}-${n}@cluster.test`;
+    const [signed, account] = await json<{ token?: string }>('signup', () =>
+      post(`${PUBLIC}/auth/signup/buyer`, { email, password: 'Cluster-test-password-1' }),
+    );
+    if (signed !== 201 || !account?.token) continue;
+    const token = account.token;
+    // Connect Discord as a browser does: the app's authorize link, the sandbox's authorize form
+    // (a new Discord user, `guilds.join` granted), back to the app with the code.
+    const [asked, authorize] = await json<{ url?: string }>('discord-link', () =>
+      get(`${PUBLIC}/api/v1/discord/authorize`, token),
+    );
+    if (asked !== 200 || !authorize?.url) continue;
+    const form = new URLSearchParams(new URL(authorize.url).searchParams);
+    form.set('username', `cl${process.pid}_${i}_${n}`);
+    form.append('grant', 'guilds.join');
+    form.set('decision', 'authorize');
+    const consent = await timed('discord-link', () =>
+      fetch(`${PUBLIC}/sandbox/discord/oauth2/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
+        body: form.toString(),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }),
+    );
+    const back = consent?.status === 303 ? consent.headers.get('location') : null;
+    if (!back) continue;
+    const callback = new URL(back).searchParams;
+    const [linked] = await json('discord-link', () =>
+      get(
+        `${PUBLIC}/api/v1/discord/oauth-response?${new URLSearchParams({
+          code: callback.get('code') ?? '',
+          state: callback.get('state') ?? '',
+        })}`,
+        token,
+      ),
+    );
+    if (linked !== 200) continue;
+    const community = x.communities[n % x.communities.length]!;
+    const [checked, session] = await json<{ sessionId?: string }>('checkout', () =>
+      post(
+        `${PUBLIC}/api/v1/user/product?vendorUrl=${encodeURIComponent(community.vendorUrl)}`,
+        { priceId: community.priceId },
+        token,
+      ),
+    );
+    if (checked !== 201 || !session?.sessionId) continue;
+    const paid = await timed('pay', () =>
+      fetch(`${PUBLIC}/sandbox/checkout/${session.sessionId}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
+        body: '',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }),
+    );
+    if (paid?.status !== 303) continue;
+    discordSessions.push(session.sessionId);
+    paidSessions.push({ sessionId: session.sessionId, buyerId: '' });
+  }
+}
+
+/** Answers to the vendor's app validating the demo buyer's key, checked as the app checks them. */
+const validations = { good: 0, bad: [] as string[] };
+
+async function validateLicence(x: Extras, stop: () => boolean): Promise<void> {
+  for (let n = 0; !stop(); n++) {
+    // An app validates now and then, not in a tight loop: about three a second here.
+    if (n) await pause(300);
+    const nonce = `cluster-${process.pid}-${n}`;
+    const [status, answer] = await json<Record<string, unknown> & { signature?: string }>(
+      'licence-validate',
+      () =>
+        post(`${PUBLIC}/api/v1/licence/validate`, {
+          key: x.licence.key,
+          fingerprint: x.licence.fingerprint,
+          nonce,
+        }),
+    );
+    if (status !== 200 || !answer) continue;
+    const { signature = '', ...signed } = answer;
+    const pem = x.licence.keys.get(String(answer.keyId));
+    const genuine =
+      pem !== undefined &&
+      verify(null, Buffer.from(canonicalJson(signed)), pem, Buffer.from(signature, 'base64'));
+    if (answer.valid === true && answer.nonce === nonce && genuine) validations.good++;
+    else
+      validations.bad.push(
+        `valid ${String(answer.valid)}, nonce ${String(answer.nonce)}, signature ${genuine}`,
+      );
+  }
+}
+
+/** The affiliate asks for its balance twice at once (a double click), again every two seconds. */
+const payoutAnswers: number[] = [];
+
+async function requestPayouts(x: Extras, stop: () => boolean): Promise<void> {
+  while (!stop()) {
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        json('payout', () =>
+          post(`${PUBLIC}/api/v1/user/affiliate/request-payout`, {}, x.affiliate.token),
+        ),
+      ),
+    );
+    for (const [status] of answers) payoutAnswers.push(status);
+    await pause(2_000);
   }
 }
 
@@ -588,6 +798,9 @@ async function main(): Promise<void> {
   say('two web nodes, the worker and HAProxy up');
 
   const cat = await catalogue();
+  const extras = await prepareExtras();
+  const primary = `postgres://postgres@${hosts.pg1}:5432/postgres`;
+  const [{ t0 }] = (await query<{ t0: Date }>(primary, 'select now() as t0')) as [{ t0: Date }];
   // Transactions the replica served: the anonymous catalogue reads routed there (ADR 061).
   const replicaUrl = `postgres://postgres@${hosts.pg2}:5432/postgres`;
   const replicaXacts = async () =>
@@ -606,7 +819,12 @@ async function main(): Promise<void> {
   const loadStart = Date.now();
   const load = Promise.all([
     ...Array.from({ length: 6 }, (_, i) => browse(cat, stop, i)),
-    ...Array.from({ length: 3 }, (_, i) => shop(cat, stop, i)),
+    // Three shopping clients as before, one of them a Discord buyer: web2 alone must carry the
+    // load while web1 restarts, with HAProxy's 500 ms health checks answered.
+    ...Array.from({ length: 2 }, (_, i) => shop(cat, extras.refs, stop, i)),
+    discordShop(extras, stop, 2),
+    validateLicence(extras, stop),
+    requestPayouts(extras, stop),
   ]);
 
   // Replica lag under the load, read where an operator reads it.
@@ -666,7 +884,6 @@ async function main(): Promise<void> {
   say(`load done: ${outcomes.length} requests in ${((loadEnd - loadStart) / 1000).toFixed(1)} s`);
 
   // Every payment applied (webhooks retried across the kill), then the ledger and grants.
-  const primary = `postgres://postgres@${hosts.pg1}:5432/postgres`;
   const sessionIds = paidSessions.map((p) => p.sessionId);
   // A webhook cut by the kill is redelivered by the payments sandbox's retry sweep (the worker, every
   // minute; 30 s backoff, or 60 s when the sending node itself died): up to ~2 minutes. The default
@@ -688,6 +905,53 @@ async function main(): Promise<void> {
   ).catch(() => undefined);
   const paidCount = await applied();
   const convergedMs = paidCount === sessionIds.length ? Date.now() - convergeStart : null;
+
+  // Each Discord purchase: its delivery, whether the buyer's Discord account holds the role in the
+  // sandbox server, how many grants were recorded, and whether its work is still queued (an event
+  // not yet delivered, a job waiting, or a job the killed worker held: pg-boss hands that one out
+  // again when it expires, after 15 minutes, so the wait below does not wait for it).
+  const discordRows = () =>
+    query<{
+      session: string;
+      state: string | null;
+      held: boolean;
+      grants: number;
+      queued: boolean;
+      killed: boolean;
+    }>(
+      primary,
+      `select p.session_id as session, d.state,
+              exists (select 1 from sandbox_discord_member_roles mr
+                       where mr.guild_id::text = b.guild_id and mr.user_id::text = l.discord_user_id
+                         and mr.role_id::text in (select r->>'id' from jsonb_array_elements(b.roles) r)) as held,
+              (select count(*)::int from access_events ev
+                where ev.entitlement_id = e.id and ev.type = 'granted') as grants,
+              (exists (select 1 from pgboss.job j where j.name = 'access.discord-converge'
+                        and j.data->>'userId' = p.buyer_id and j.state in ('created', 'retry', 'active'))
+               or exists (select 1 from event_deliveries ed join domain_events de on de.id = ed.event_id
+                           where ed.subscriber = 'access.discord' and ed.delivered_at is null
+                             and de.stream = p.id)) as queued,
+              exists (select 1 from pgboss.job j where j.name = 'access.discord-converge'
+                       and j.data->>'userId' = p.buyer_id and j.state = 'active'
+                       and j.started_on < $2) as killed
+         from purchases p
+         join entitlements e on e.purchase_id = p.id and e.kind = 'discord_role'
+         join community_bindings b on b.product_id = e.product_id
+         left join discord_links l on l.user_id = p.buyer_id
+         left join access_deliveries d on d.entitlement_id = e.id
+        where p.session_id = any($1) and p.status = 'paid'`,
+      [discordSessions, new Date(restartedAt)],
+    );
+  const inLine = (r: { state: string | null; held: boolean; grants: number }) =>
+    r.state === 'active' && r.held && r.grants === 1;
+  const discordStart = Date.now();
+  await until(
+    'every Discord purchase to hold its role',
+    async () => (await discordRows()).every((r) => inLine(r) || r.killed) || false,
+    CONVERGE ? 180_000 : 15_000,
+  ).catch(() => undefined);
+  const discord = await discordRows();
+  const discordMs = Date.now() - discordStart;
 
   console.log('\nchecks:');
   check(sessionIds.length >= 5, `checkouts paid under load: ${sessionIds.length} (at least 5)`);
@@ -726,6 +990,49 @@ async function main(): Promise<void> {
     `select count(*)::int as n from (select payment_ref from ledger_entries group by payment_ref having sum(amount) <> 0) x`,
   );
   check(ledger!.n === 0, `every ledger set sums to zero (${ledger!.n} do not)`);
+
+  const granted = discord.filter(inLine);
+  const waiting = discord.filter((r) => !inLine(r) && r.queued && r.grants <= 1);
+  check(
+    discordSessions.length >= 3 && granted.length + waiting.length === discord.length,
+    `every Discord purchase holds its role, granted once, or its work is still queued (${granted.length} granted of ${discord.length} paid, ${waiting.length} queued, ${discord.filter((r) => r.killed).length} held by the killed worker; ${discordSessions.length} checkouts)`,
+  );
+  check(
+    discord.every((r) => r.grants <= 1),
+    `no Discord role granted twice (${discord.filter((r) => r.grants > 1).length} with more than one grant)`,
+  );
+
+  check(
+    validations.good >= 10 && validations.bad.length === 0,
+    `every licence validation answered valid, with the nonce, signed by the vendor's key (${validations.good} good, ${validations.bad.length} not${validations.bad.length ? `: ${validations.bad[0]}` : ''})`,
+  );
+
+  // Payouts made under the load: one provider transfer at most each, exactly one for a paid one,
+  // and never more paid out than the affiliate earned.
+  const [payouts] = await query<{ made: number; doubled: number; paidWrong: number }>(
+    primary,
+    `select count(*)::int as made,
+            count(*) filter (where n > 1)::int as doubled,
+            count(*) filter (where status = 'paid' and n <> 1)::int as "paidWrong"
+       from (select p.status, (select count(*) from sandbox_stripe_objects o
+                                where o.type = 'transfer' and o.data->'metadata'->>'payout_id' = p.id) as n
+               from affiliate_payouts p where p.user_id = $1 and p.created_at >= $2) x`,
+    [extras.affiliate.id, t0],
+  );
+  const [balance] = await query<{ negative: number }>(
+    primary,
+    `select count(*)::int as negative from (select currency from ledger_entries
+       where account_type = 'affiliate' and account_id = $1 group by currency having sum(amount) < 0) x`,
+    [extras.affiliate.id],
+  );
+  check(
+    payouts!.made >= 2 && payouts!.doubled === 0 && payouts!.paidWrong === 0,
+    `affiliate payouts under load: none transferred twice, each paid one transferred once (${payouts!.made} made, ${payouts!.doubled} doubled, ${payouts!.paidWrong} paid without one transfer; ${payoutAnswers.filter((s) => s === 200).length} of ${payoutAnswers.length} requests paid)`,
+  );
+  check(
+    balance!.negative === 0,
+    `the affiliate's ledger balance never goes below zero (${balance!.negative} currencies below)`,
+  );
   check(
     missingOwnPurchase.length === 0,
     `a buyer never reads their own purchase as missing right after paying (${missingOwnPurchase.length}; ${pendingAfterPay.length} read as pending, webhook cut by the kill)`,
@@ -877,9 +1184,20 @@ async function main(): Promise<void> {
     outcomes.filter((o) => o.what === w && o.status > 0 && o.status < 500);
   console.log('\nfigures:');
   console.log(
-    `  load: ${outcomes.length} requests in ${((loadEnd - loadStart) / 1000).toFixed(1)} s through HAProxy, 6 browsing + 3 shopping clients`,
+    `  load: ${outcomes.length} requests in ${((loadEnd - loadStart) / 1000).toFixed(1)} s through HAProxy, 6 browsing + 3 shopping clients (one a Discord buyer), a licensed app validating, an affiliate asking for payouts`,
   );
-  for (const w of ['page', 'details', 'search', 'search-page', 'signup', 'checkout', 'pay'])
+  for (const w of [
+    'page',
+    'details',
+    'search',
+    'search-page',
+    'signup',
+    'checkout',
+    'pay',
+    'discord-link',
+    'licence-validate',
+    'payout',
+  ])
     console.log(
       `  ${w.padEnd(12)} ${String(byKind(w).length).padStart(5)} ok, p95 ${p95(byKind(w).map((o) => o.ms)).toFixed(0)} ms`,
     );
@@ -891,6 +1209,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `  replica lag under load (web2 /metrics every 250 ms): max ${Math.max(0, ...lags).toFixed(3)} s, max ${Math.max(0, ...lagBytes)} bytes, ${lags.length} samples`,
+  );
+  console.log(
+    `  Discord: ${discordSessions.length} buyers connected and paid; ${granted.length} held their role ${(discordMs / 1000).toFixed(1)} s after the load (${waiting.length} still queued)`,
   );
   console.log(
     `  paid checkouts: ${sessionIds.length}; ${pendingAfterPay.length} read as pending right after paying (webhook cut by the kill); all applied ${convergedMs === null ? `not within the wait (${unapplied} due for redelivery)` : `${(convergedMs / 1000).toFixed(1)} s after the load`}`,

@@ -50,6 +50,7 @@ import { httpServerOptions, registerHttpGuards } from './platform/http.ts';
 import { BROTLI_QUALITY, COMPRESS_THRESHOLD } from './platform/compression.ts';
 import { isApiPath, registerWebAssets, type WebApp } from './platform/web.ts';
 import { registerMetrics } from './platform/metrics.ts';
+import { registerTracing } from './platform/tracing.ts';
 import { registerRequestLines } from './platform/logging.ts';
 
 declare module 'fastify' {
@@ -107,6 +108,7 @@ export async function buildApp(
   });
   registerHttpGuards(app, limits, options.web ? { isApiPath } : undefined);
   registerMetrics(app, deps.metrics, deps.config);
+  registerTracing(app);
   if (options.requestLines) registerRequestLines(app);
 
   // Everything gets the API's CSP; pages and HTML routes send their own with a nonce (ADR 022).

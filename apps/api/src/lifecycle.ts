@@ -4,6 +4,7 @@ import type { EmbeddedPostgres } from './db/embedded.ts';
 import type { AppDeps, Logger } from './deps.ts';
 import { startWorkers, workerDeps } from './jobs/workers.ts';
 import { startMemberWatch, type MemberWatch } from './modules/access/index.ts';
+import { stopTracing } from './platform/tracing.ts';
 
 export interface Running {
   app?: FastifyInstance | null;
@@ -64,5 +65,7 @@ export async function closeServices(
   await step('services', () => running.deps.close());
   await step('database', () => running.deps.database.close());
   await step('embedded database', () => running.embedded?.stop());
+  // Last, so the spans of the steps above are sent too.
+  await step('tracing', () => stopTracing());
   return failed;
 }

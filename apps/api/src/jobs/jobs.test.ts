@@ -48,6 +48,33 @@ describe('module jobs on pg-boss', () => {
     }
   });
 
+  it('a scheduled job, which has no data, reaches its handler as it came', async () => {
+    const boss = await startQueue(t.config.DATABASE_URL!, quiet);
+    try {
+      const name = 'test.scheduled';
+      await boss.createQueue(name, { name, retryLimit: 0 });
+      // What `boss.schedule` queues each time its cron line comes round: data null.
+      const id = (await boss.send(name, null as unknown as object))!;
+      const seen: unknown[] = [];
+      await startWorkers(boss, {
+        mailer: t.deps.mailer,
+        expireCheckouts: async () => 0,
+        endLapsedSubscriptions: async () => 0,
+        retryPayments: async () => ({ refunds: 0, events: 0 }),
+        savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
+        sweepEndedSessions: async () => ({}),
+        log: quiet,
+        handlers: { [name]: async (data) => void seen.push(data) },
+      });
+      await expect
+        .poll(async () => (await boss.getJobById(name, id))?.state, { timeout: 15_000 })
+        .toBe('completed');
+      expect(seen).toEqual([null]);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
   it('a job sent in a transaction is queued by it, on its own connection', async () => {
     const boss = await startQueue(t.config.DATABASE_URL!, quiet);
     try {

@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { Tx } from '../db/client.ts';
 import { clientOf } from '../db/transactions.ts';
+import { withTraceContext } from '../platform/tracing.ts';
 
 /** A job's payload: plain JSON, since pg-boss stores it as a row. */
 export type JobData = Record<string, string>;
@@ -31,7 +32,8 @@ export class BossJobs implements Jobs {
     const tx = options.tx;
     await this.boss.send(
       name,
-      data,
+      // The request's (or job's) trace, for the job's span to link to; nothing when tracing is off.
+      withTraceContext(data),
       tx ? { db: { executeSql: (text, values) => clientOf(tx).query(text, values) } } : {},
     );
   }

@@ -13,6 +13,7 @@ import {
 } from '../modules/orders/index.ts';
 import type { JobData, JobHandler } from './port.ts';
 import { queues } from './queue.ts';
+import { runTracedJob } from '../platform/tracing.ts';
 
 export interface WorkerDeps {
   mailer: Mailer;
@@ -120,7 +121,7 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
       await Promise.all(
         jobs.map(async (job) => {
           try {
-            await handler(job.data);
+            await runTracedJob(name, job.data, handler);
           } catch (err) {
             deps.log.error(
               { err: err instanceof Error ? err.message : String(err), job: name },

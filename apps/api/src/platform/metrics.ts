@@ -25,6 +25,8 @@ export interface Metrics {
   webhooksOut: Counter<'owner' | 'outcome'>;
   /** Seconds from an outbound message's queueing to its delivery. */
   webhookOutLag: Histogram<'owner'>;
+  /** Seconds from an event that changed a Discord entitlement to the roles brought in line. */
+  entitlementLag: Histogram<'event' | 'outcome'>;
   /** Prometheus text of every metric, the process's included. */
   text(): Promise<string>;
 }
@@ -101,6 +103,14 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     help: 'Seconds from an outbound webhook message being queued to its delivery, by owner.',
     labelNames: ['owner'] as const,
     buckets: LAG_BUCKETS,
+    registers: [registry],
+  });
+
+  const entitlementLag = new Histogram({
+    name: 'tradeshelf_entitlement_convergence_lag_seconds',
+    help: 'Seconds from the event that changed a Discord entitlement (purchase paid, refunded, disputed, revoked; subscription resumed or ended) to the converge that acted on it, by event and outcome (in_line, needs_buyer, not_bound, failing).',
+    labelNames: ['event', 'outcome'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 900, 3600],
     registers: [registry],
   });
 
@@ -207,7 +217,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     });
     new Gauge({
       name: 'tradeshelf_jobs_oldest_waiting_seconds',
-      help: 'Age of the oldest waiting job, by queue (access.discord-converge: Discord entitlement convergence lag).',
+      help: 'Age of the oldest waiting job, by queue.',
       labelNames: ['queue'] as const,
       registers: [registry],
       async collect() {
@@ -319,6 +329,7 @@ export function createMetrics(sources: { database: Database; boss: PgBoss | null
     webhookLag,
     webhooksOut,
     webhookOutLag,
+    entitlementLag,
     async text() {
       scrape = {};
       return (await processMetrics().metrics()) + '\n' + (await registry.metrics());

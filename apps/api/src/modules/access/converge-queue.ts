@@ -6,20 +6,41 @@ export type ConvergeCause =
   'purchase' | 'linked' | 'unlinked' | 'member_event' | 'reconnect' | 'retry';
 
 /**
+ * The event that changed an entitlement (a purchase paid, refunded, disputed, revoked; a
+ * subscription resumed or ended), carried to the converge that acts on it, through retries, so the
+ * convergence lag is measured from it (`tradeshelf_entitlement_convergence_lag_seconds`).
+ */
+export interface EntitlementChange {
+  event: string;
+  purchaseId: string;
+  /** When the event happened (ISO 8601). */
+  at: string;
+}
+
+/**
  * Asks a worker to bring a user's Discord roles to what their entitlements say. Inside a transaction,
  * pass it as `tx`: the job is queued in it (see `SendOptions`).
  */
 export async function queueConverge(
   deps: AppDeps,
   userId: string,
-  options: { formerDiscordUserId?: string | null; cause: ConvergeCause; tx?: Tx },
+  options: {
+    formerDiscordUserId?: string | null;
+    cause: ConvergeCause;
+    change?: EntitlementChange | null;
+    tx?: Tx;
+  },
 ): Promise<void> {
+  const change = options.change;
   await deps.jobs.send(
     queues.accessConverge,
     {
       userId,
       cause: options.cause,
       ...(options.formerDiscordUserId ? { formerDiscordUserId: options.formerDiscordUserId } : {}),
+      ...(change
+        ? { changeEvent: change.event, changePurchaseId: change.purchaseId, changedAt: change.at }
+        : {}),
     },
     options.tx ? { tx: options.tx } : {},
   );

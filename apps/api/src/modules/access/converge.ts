@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError, type ChatMember } from '../../integrations/chat/port.ts';
 import { backoff, newId } from '../../lib.ts';
-import { queueConverge, type ConvergeCause } from './converge-queue.ts';
+import { queueConverge, type ConvergeCause, type EntitlementChange } from './converge-queue.ts';
 import { joinToken } from './discord-link.ts';
 
 export type DeliveryState =
@@ -83,7 +83,12 @@ const MAX_PASSES = 3;
 export async function convergeUser(
   deps: AppDeps,
   userId: string,
-  options: { formerDiscordUserId?: string | null; cause: ConvergeCause },
+  options: {
+    formerDiscordUserId?: string | null;
+    cause: ConvergeCause;
+    /** The event this converge acts on, when one changed an entitlement: the lag is timed from it. */
+    change?: EntitlementChange | null;
+  },
 ): Promise<void> {
   const db = deps.database.db;
   let desired = await readDesired(db, userId);
@@ -97,8 +102,14 @@ export async function convergeUser(
         return deps.events.queuedIn(tx);
       });
       await deps.events.notify(queued);
-      if (!settled) await queueConverge(deps, userId, { cause: 'retry' });
+      // The change goes on with whichever run will finish the work: the queue's retry or this one.
+      if (!settled)
+        await queueConverge(deps, userId, {
+          cause: 'retry',
+          change: outcome.retry ? null : options.change,
+        });
       if (outcome.retry) throw outcome.retry;
+      if (settled && options.change) observeLag(deps, options.change, outcome.states);
       return;
     }
     desired = now;
@@ -111,16 +122,23 @@ async function act(
   userId: string,
   { ents, link, guilds, managedOf }: Desired,
   options: { formerDiscordUserId?: string | null; cause: ConvergeCause },
-): Promise<{ writes: Array<(tx: Tx) => Promise<void>>; retry: ChatError | null }> {
+): Promise<{
+  writes: Array<(tx: Tx) => Promise<void>>;
+  retry: ChatError | null;
+  states: Array<{ purchaseId: string; state: DeliveryState }>;
+}> {
   const writes: Array<(tx: Tx) => Promise<void>> = [];
+  const states: Array<{ purchaseId: string; state: DeliveryState }> = [];
   const byId = new Map(ents.map((e) => [e.id, e]));
   const log = (id: string, type: EventType, detail: string) =>
     writes.push(async (tx) => {
       await record(tx, id, type, detail);
       await publishAccess(deps, tx, userId, byId.get(id), type, detail);
     });
-  const state = (e: EntRow, to: DeliveryState, reason: string | null) =>
+  const state = (e: EntRow, to: DeliveryState, reason: string | null) => {
+    states.push({ purchaseId: e.purchase_id, state: to });
     writes.push((tx) => setState(tx, userId, e, to, reason));
+  };
   let retry: ChatError | null = null;
 
   // An account unlinked or replaced keeps none of the roles we gave it.
@@ -146,7 +164,7 @@ async function act(
         log(e.id, 'needs_buyer', 'Waiting for the buyer to connect Discord.');
       state(e, e.live ? 'needs_link' : 'ended', null);
     }
-    return { writes, retry };
+    return { writes, retry, states };
   }
 
   for (const guildId of guilds) {
@@ -206,7 +224,45 @@ async function act(
       }
     }
   }
-  return { writes, retry };
+  return { writes, retry, states };
+}
+
+/** The events that change a Discord entitlement: the lag histogram's `event` values. */
+const CHANGE_EVENTS = new Set([
+  'purchase.paid',
+  'purchase.refunded',
+  'purchase.disputed',
+  'purchase.revoked',
+  'subscription.resumed',
+  'subscription.ended',
+]);
+
+/**
+ * Entitlement convergence lag: from the event to this converge, which left the purchase's roles
+ * `in_line` with its entitlements, or could not: waiting for the buyer to link or join
+ * (`needs_buyer`), a product bound to no server (`not_bound`), Discord refusing (`failing`).
+ */
+function observeLag(
+  deps: AppDeps,
+  change: EntitlementChange,
+  states: Array<{ purchaseId: string; state: DeliveryState }>,
+): void {
+  const mine = new Set(
+    states.filter((s) => s.purchaseId === change.purchaseId).map((s) => s.state),
+  );
+  const outcome = mine.has('failing')
+    ? 'failing'
+    : mine.has('needs_link') || mine.has('needs_join')
+      ? 'needs_buyer'
+      : mine.has('granting')
+        ? 'not_bound'
+        : 'in_line';
+  const seconds = (Date.now() - Date.parse(change.at)) / 1000;
+  if (!Number.isFinite(seconds)) return;
+  deps.metrics.entitlementLag.observe(
+    { event: CHANGE_EVENTS.has(change.event) ? change.event : 'other', outcome },
+    Math.max(0, seconds),
+  );
 }
 
 /**

@@ -2,7 +2,13 @@ import { discordRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  deliverEvent,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
@@ -143,6 +149,55 @@ describe('a paid community', () => {
       message: 'Ended: the vendor removed this access.',
     });
     expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+  });
+
+  it('times each entitlement change to the converge that acted on it, by outcome (/metrics)', async () => {
+    const lagCounts = async () => {
+      const res = await t.app.inject({ url: '/metrics' });
+      expect(res.statusCode).toBe(200);
+      const counts: Record<string, number> = {};
+      for (const m of res.body.matchAll(
+        /^tradeshelf_entitlement_convergence_lag_seconds_count\{event="([^"]+)",outcome="([^"]+)"\} (\d+)$/gm,
+      ))
+        counts[`${m[1]} ${m[2]}`] = Number(m[3]);
+      return counts;
+    };
+    const before = await lagCounts();
+    // Paid before connecting Discord: the converge can only wait for the buyer.
+    await buyCommunity();
+    await t.jobs.settle();
+    // Connected, then paid: the role is given; then the vendor revokes it.
+    const buyer = await createBuyer(t);
+    const { user } = await link(buyer.token, 'access_buyer_lag');
+    const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId: product.priceId });
+    expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+    await t.jobs.settle();
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+    const purchaseId = (
+      await t.database.db.execute<{ id: string }>(
+        sql`select id from purchases where session_id = ${sessionId}`,
+      )
+    ).rows[0]!.id;
+    const revoked = await t.call(ordersRoutes.vendorRevokeAccess, {
+      token: vendorToken,
+      params: { id: purchaseId },
+      body: { reason: 'Testing the lag.' },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    await t.jobs.settle();
+    expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+
+    const after = await lagCounts();
+    const added = Object.fromEntries(
+      Object.entries(after)
+        .map(([k, n]) => [k, n - (before[k] ?? 0)] as const)
+        .filter(([, n]) => n > 0),
+    );
+    expect(added).toEqual({
+      'purchase.paid needs_buyer': 1,
+      'purchase.paid in_line': 1,
+      'purchase.revoked in_line': 1,
+    });
   });
 
   it('refuses a replayed or forged state, and a Discord account linked to someone else', async () => {

@@ -11,6 +11,10 @@ export function accessJobs(deps: AppDeps): Record<string, JobHandler> {
       convergeUser(deps, data.userId!, {
         cause: (data.cause ?? 'retry') as ConvergeCause,
         formerDiscordUserId: data.formerDiscordUserId ?? null,
+        change:
+          data.changeEvent && data.changePurchaseId && data.changedAt
+            ? { event: data.changeEvent, purchaseId: data.changePurchaseId, at: data.changedAt }
+            : null,
       }),
     [queues.accessReconcile]: async () => {
       await reconcileAll(deps);

@@ -36,7 +36,14 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
       // Level-triggered: the job reads the entitlements as they are when it runs. Queued in the
       // delivery's transaction: on the one-connection embedded database a send on the queue's own
       // pool would wait for this transaction, which waits for the send.
-      handle: (tx, event) => queueConverge(deps(), event.data.buyerId, { cause: 'purchase', tx }),
+      handle: (tx, event) =>
+        queueConverge(deps(), event.data.buyerId, {
+          cause: 'purchase',
+          tx,
+          change: isPurchaseEvent(event)
+            ? { event: event.type, purchaseId: event.data.purchaseId, at: event.occurredAt }
+            : null,
+        }),
     },
   ];
 }
