@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { pdfText } from '../apps/api/test/pdf.ts';
 import { a11yViolations } from './axe.ts';
 
 const BUYER = { email: 'buyer@demo.tradeshelf.test', password: 'tradeshelf-demo' };
@@ -147,6 +149,16 @@ test('buy with a coupon: log in on the way, pay on the hosted page, see the orde
   await expect(main.getByText('SAVE20')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Print receipt' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Manage subscription' })).toHaveCount(0);
+  // The PDF copy downloads with the same order, read back by PDF.js.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download PDF' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^receipt-.+\.pdf$/);
+  const receiptText = await pdfText(await readFile((await download.path())!));
+  expect(receiptText).toContain(product.title);
+  expect(receiptText).toContain(product.vendor.displayName);
+  expect(receiptText).toContain('159.20 USD');
 
   // Support refunds half from the sandbox dashboard: the receipt says so and access stays.
   const receiptUrl = page.url();

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { pdfText } from '../apps/api/test/pdf.ts';
 import { a11yViolations } from './axe.ts';
 import { turnOnTwoFactor } from './two-factor.ts';
 
@@ -363,6 +365,14 @@ test.describe.serial('the vendor workspace, end to end', () => {
     await expect(vendor.getByRole('heading', { level: 1, name: COMMUNITY })).toBeVisible({
       timeout: SLOW,
     });
+    // The seller's copy of the invoice, read back by PDF.js.
+    const [download] = await Promise.all([
+      vendor.waitForEvent('download'),
+      vendor.getByRole('button', { name: 'Download invoice (PDF)' }).click(),
+    ]);
+    const invoiceText = await pdfText(await readFile((await download.path())!));
+    expect(invoiceText).toContain('Seller’s copy');
+    expect(invoiceText).toContain(COMMUNITY);
     const refund = vendor.getByRole('form', { name: 'Refund' });
     await refund.getByLabel('Reason (the buyer is told)').fill('Refunded in the vendor walk.');
     await refund.getByRole('button', { name: 'Refund…' }).click();
