@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { freshDatabase } from '../../test/harness.ts';
 import { within } from '../../test/http.ts';
 
@@ -96,7 +96,9 @@ type LogLine = {
   req?: { url?: string };
 };
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+// On PostgreSQL the server gets a database of its own; without one it starts its embedded database in
+// DATA_DIR as `npm start` does (a test's PGlite socket cannot hold the app's prepared statements).
+let db: Awaited<ReturnType<typeof freshDatabase>> | null = null;
 let child: ChildProcess;
 let base: string;
 const collector = receiver();
@@ -105,12 +107,12 @@ const lines: LogLine[] = [];
 beforeAll(async () => {
   await new Promise<void>((resolve) => collector.server.listen(0, '127.0.0.1', resolve));
   const otlp = `http://127.0.0.1:${(collector.server.address() as AddressInfo).port}`;
-  db = await freshDatabase();
+  if (inject('pgTemplate')) db = await freshDatabase();
   child = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {
       ...process.env,
       APP_ENV: 'local',
-      DATABASE_URL: db.url,
+      DATABASE_URL: db?.url ?? '',
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-tracing-')),
       PORT: '0',
       HOST: '127.0.0.1',
