@@ -48,6 +48,18 @@ describe('module jobs on pg-boss', () => {
     }
   });
 
+  it('hands a role convergence held by a killed worker to another within two minutes', async () => {
+    const boss = await startQueue(t.config.DATABASE_URL!, quiet);
+    try {
+      const converge = await boss.getQueue('access.discord-converge');
+      expect(converge?.expireInSeconds).toBe(120);
+      // The rest are left to pg-boss's default of 15 minutes: a mail or a webhook batch may run long.
+      expect((await boss.getQueue('mail.deliver'))?.expireInSeconds).toBeNull();
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
   it('a scheduled job, which has no data, reaches its handler as it came', async () => {
     const boss = await startQueue(t.config.DATABASE_URL!, quiet);
     try {

@@ -101,6 +101,13 @@ function survivePgBossCompletions(): void {
   proto.survivesOutages = true;
 }
 
+/**
+ * How long a job may stay active before pg-boss hands it to another worker (its default: 15 minutes).
+ * A worker killed mid-job holds its jobs that long; converging one buyer's roles takes seconds, and
+ * running it again is harmless, so a kill delays a role by two minutes, not fifteen.
+ */
+const EXPIRE_SECONDS: Partial<Record<string, number>> = { [queues.accessConverge]: 120 };
+
 /** pg-boss in the application database: jobs commit and survive with the data they act on. */
 export async function startQueue(
   connectionString: string,
@@ -121,7 +128,17 @@ export async function startQueue(
   try {
     await boss.start();
     for (const name of Object.values(queues)) {
-      await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+      const expire = EXPIRE_SECONDS[name];
+      const options = {
+        name,
+        retryLimit: 5,
+        retryDelay: 5,
+        retryBackoff: true,
+        ...(expire ? { expireInSeconds: expire } : {}),
+      };
+      await boss.createQueue(name, options);
+      // An existing queue keeps its options through createQueue: a changed expiry reaches it here.
+      if (expire) await boss.updateQueue(name, options);
     }
   } catch (err) {
     await boss.stop({ graceful: false }).catch(() => undefined);
