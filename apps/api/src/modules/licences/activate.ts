@@ -7,16 +7,16 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { newId, safeEqual } from '../../lib.ts';
+import { newId } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashOfTypedKey, invalidKey } from './keys.ts';
 import {
   appSummary,
   consumeLicenceLimits,
   publicLicenceView,
-  type LockedLicence,
+  lockLicenceByKey,
 } from './public-api.ts';
-import { activationView, statusSql } from './queries.ts';
+import { activationView } from './queries.ts';
 
 interface ActivationRow extends Record<string, unknown> {
   id: string;
@@ -43,14 +43,8 @@ export async function activate(deps: AppDeps, address: string, body: ActivateBod
   if (problem) throw new AppError('validation_failed', problem, { fingerprint: problem });
 
   const done = await deps.database.db.transaction(async (tx) => {
-    const licence = (
-      await tx.execute<LockedLicence>(sql`
-        select l.id, l.product_id, l.vendor_id, l.key_hash, ${statusSql} as status, l.expires_at,
-          l.max_activations, l.binding
-        from licences l where l.key_hash = ${hash}
-        for update`)
-    ).rows[0];
-    if (!licence || !safeEqual(licence.key_hash, hash)) return null;
+    const licence = await lockLicenceByKey(tx, hash);
+    if (!licence) return null;
     if (licence.status !== 'active')
       throw new AppError('licence_inactive', licence.status === 'expired' ? m.expired : m.revoked);
     if (licence.binding && licence.binding !== body.binding)

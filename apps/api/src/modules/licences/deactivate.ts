@@ -1,15 +1,13 @@
 // Use case: the vendor's app releases this device's activation (public licence API, ADR 032).
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { safeEqual } from '../../lib.ts';
 import { hashOfTypedKey, invalidKey } from './keys.ts';
 import {
   appSummary,
   consumeLicenceLimits,
   publicLicenceView,
-  type LockedLicence,
+  lockLicenceByKey,
 } from './public-api.ts';
-import { statusSql } from './queries.ts';
 
 /** Idempotent: a fingerprint that is not active answers `deactivated: false`. */
 export async function deactivate(
@@ -20,14 +18,8 @@ export async function deactivate(
   const hash = hashOfTypedKey(body.key);
   await consumeLicenceLimits(deps, address, hash);
   const done = await deps.database.db.transaction(async (tx) => {
-    const licence = (
-      await tx.execute<LockedLicence>(sql`
-        select l.id, l.product_id, l.vendor_id, l.key_hash, ${statusSql} as status, l.expires_at,
-          l.max_activations, l.binding
-        from licences l where l.key_hash = ${hash}
-        for update`)
-    ).rows[0];
-    if (!licence || !safeEqual(licence.key_hash, hash)) return null;
+    const licence = await lockLicenceByKey(tx, hash);
+    if (!licence) return null;
     const removed = await tx.execute<{ used: number; removed: number }>(sql`
       with removed as (
         delete from licence_activations

@@ -1,11 +1,14 @@
 // What the public licence API's use cases share: limits, the licence as an app sees it, and the
 // product names beside it (ADR 032).
 import type { LicenceStatus } from '@tradeshelf/contract';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { safeEqual } from '../../lib.ts';
 import { rules } from '../../platform/rate-limit.ts';
 import { TtlCache } from '../../platform/ttl-cache.ts';
 import { itemSummaries } from '../catalog/index.ts';
+import { statusSql } from './queries.ts';
 
 /**
  * Counts a call against the key's budget and the address's, before anything is looked up, so a
@@ -54,6 +57,21 @@ export interface LockedLicence extends Record<string, unknown> {
   expires_at: Date | string | null;
   max_activations: number;
   binding: 'metatrader_account' | 'ninjatrader_machine' | 'device' | null;
+}
+
+/**
+ * The licence a typed key names, locked for the activation change that follows; null when no key
+ * hashes to it (compared in constant time, so timing says nothing of a near miss).
+ */
+export async function lockLicenceByKey(tx: Tx, hash: string): Promise<LockedLicence | null> {
+  const licence = (
+    await tx.execute<LockedLicence>(sql`
+      select l.id, l.product_id, l.vendor_id, l.key_hash, ${statusSql} as status, l.expires_at,
+        l.max_activations, l.binding
+      from licences l where l.key_hash = ${hash}
+      for update`)
+  ).rows[0];
+  return licence && safeEqual(licence.key_hash, hash) ? licence : null;
 }
 
 /** The licence as the vendor's app sees it: no key, no buyer. */
