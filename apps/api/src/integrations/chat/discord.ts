@@ -31,13 +31,12 @@ import {
   type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
 } from 'discord-api-types/v10';
 import {
+  alertChannelOverwrites,
   BOT_PERMISSIONS,
   describeChannel,
   guildPermissions,
   hasPermission,
   highestPosition,
-  POSTER_PERMISSIONS,
-  READER_PERMISSIONS,
   type OverwriteFacts,
 } from './permissions.ts';
 import {
@@ -413,26 +412,13 @@ export class DiscordChat implements ChatProvider {
     input: { name: string; topic: string; readerRoleIds: string[] },
   ): Promise<ChatChannel> {
     const botId = await this.currentBotId();
-    const bits = (b: bigint) => b.toString();
     const body = {
       name: input.name,
       type: ChannelType.GuildText,
       topic: input.topic,
-      permission_overwrites: [
-        // Hidden from everyone; the readers read and cannot write (an alert channel is one-way).
-        { id: guildId, type: OverwriteType.Role, deny: bits(PermissionFlagsBits.ViewChannel) },
-        ...input.readerRoleIds.map((id) => ({
-          id,
-          type: OverwriteType.Role,
-          allow: bits(READER_PERMISSIONS),
-          deny: bits(PermissionFlagsBits.SendMessages),
-        })),
-        {
-          id: botId,
-          type: OverwriteType.Member,
-          allow: bits(POSTER_PERMISSIONS | PermissionFlagsBits.ReadMessageHistory),
-        },
-      ],
+      permission_overwrites: alertChannelOverwrites(guildId, botId, input.readerRoleIds).map(
+        (o) => ({ ...o, type: o.type === 1 ? OverwriteType.Member : OverwriteType.Role }),
+      ),
     } satisfies RESTPostAPIGuildChannelJSONBody;
     try {
       const channel = (await this.call(

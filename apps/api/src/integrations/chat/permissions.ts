@@ -86,6 +86,32 @@ export interface OverwriteFacts {
 }
 
 /**
+ * An alert channel's overwrites: hidden from @everyone; the readers view and read history but do
+ * not write (a feed is one-way); the bot views, sends, embeds and reads history.
+ */
+export function alertChannelOverwrites(
+  guildId: string,
+  botId: string,
+  readerRoleIds: readonly string[],
+): OverwriteFacts[] {
+  return [
+    { id: guildId, type: 0, allow: '0', deny: PermissionFlagsBits.ViewChannel.toString() },
+    ...readerRoleIds.map((id) => ({
+      id,
+      type: 0 as const,
+      allow: READER_PERMISSIONS.toString(),
+      deny: PermissionFlagsBits.SendMessages.toString(),
+    })),
+    {
+      id: botId,
+      type: 1,
+      allow: (POSTER_PERMISSIONS | PermissionFlagsBits.ReadMessageHistory).toString(),
+      deny: '0',
+    },
+  ];
+}
+
+/**
  * The member's permissions in a channel, by Discord's order: the guild's, then @everyone's
  * overwrite, then the member's roles' overwrites together (denies, then allows), then the member's
  * own. Administrators and the owner have everything; without View Channel, nothing else counts.

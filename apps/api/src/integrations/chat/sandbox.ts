@@ -5,6 +5,7 @@ import { SANDBOX_DISCORD } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { minutes, randomToken, sha256 } from '../../lib.ts';
 import {
+  alertChannelOverwrites,
   BOT_PERMISSIONS,
   channelPermissions,
   guildPermissions,
@@ -257,6 +258,30 @@ export async function seedSandboxGuild(db: Db, input: SeedGuildInput): Promise<S
       ownerId: owner.id,
     };
   });
+}
+
+/**
+ * A text channel only `readerRoleIds` and the bot can see (an alert channel, ADR 059), as the
+ * adapter's `createChannel` makes it. Idempotent by guild and name: the id derives from them.
+ */
+export async function seedSandboxAlertChannel(
+  db: Db,
+  input: { guildId: string; name: string; topic: string; readerRoleIds: string[] },
+): Promise<{ channelId: string }> {
+  const channelId = snowflakeFor(`channel:${input.guildId}:${input.name}`);
+  await db
+    .insert(sandboxDiscordChannels)
+    .values({
+      id: channelId,
+      guildId: input.guildId,
+      name: input.name,
+      type: 0,
+      position: 1,
+      topic: input.topic,
+      overwrites: alertChannelOverwrites(input.guildId, SANDBOX_BOT_ID, input.readerRoleIds),
+    })
+    .onConflictDoNothing();
+  return { channelId };
 }
 
 /**
