@@ -31,8 +31,10 @@ import {
   type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
 } from 'discord-api-types/v10';
 import {
+  ALERT_CHANNEL_PERMISSIONS,
   alertChannelOverwrites,
   BOT_PERMISSIONS,
+  permissionNames,
   describeChannel,
   guildPermissions,
   hasPermission,
@@ -277,6 +279,7 @@ export class DiscordChat implements ChatProvider {
         return {
           server: ['The bot is not in this server any more: add it again with the install link.'],
           byRole: {},
+          channels: [],
         };
       throw err;
     }
@@ -286,6 +289,7 @@ export class DiscordChat implements ChatProvider {
       return {
         server: [`The bot is not in ${guild.name} any more: add it again with the install link.`],
         byRole: {},
+        channels: [],
       };
     const roles = guild.roles;
     const facts = { id: guild.id, ownerId: guild.owner_id };
@@ -315,7 +319,13 @@ export class DiscordChat implements ChatProvider {
         byRole[id] =
           `The role “${role.name}” sits above the bot's role: drag the ${botRole} role above it in Server Settings → Roles.`;
     }
-    return { server, byRole };
+    const lacking = permissionNames(ALERT_CHANNEL_PERMISSIONS & ~permissions);
+    const channels = lacking.length
+      ? [
+          `For alert channels the bot also needs ${lacking.join(', ')} in ${guild.name}: Server Settings → Roles → ${botRole}, or add the bot again with the install link.`,
+        ]
+      : [];
+    return { server, byRole, channels };
   }
 
   async member(guildId: string, userId: string): Promise<ChatMember | null> {

@@ -29,6 +29,10 @@ export const POSTER_PERMISSIONS =
   PermissionFlagsBits.SendMessages |
   PermissionFlagsBits.EmbedLinks;
 
+/** What the bot needs in a server to create alert channels and post to them. */
+export const ALERT_CHANNEL_PERMISSIONS =
+  PermissionFlagsBits.ManageChannels | POSTER_PERMISSIONS | PermissionFlagsBits.ReadMessageHistory;
+
 /** The bot permissions by name, as Discord's pages and our reports name them. */
 export const PERMISSION_NAMES: ReadonlyArray<readonly [bigint, string]> = [
   [PermissionFlagsBits.ManageRoles, 'Manage Roles'],

@@ -78,10 +78,14 @@ export class ChatError extends Error {
   }
 }
 
-/** What stops the bot in a server (missing Manage Roles), and what stops it per role. */
+/**
+ * What stops the bot in a server (missing Manage Roles), and what stops it per role; `channels`:
+ * what it lacks for alert channels (ADR 059), which stops no role binding.
+ */
 export interface RoleReport {
   server: string[];
   byRole: Record<string, string>;
+  channels: string[];
 }
 
 /** A text channel in a guild. */

@@ -96,6 +96,8 @@ export async function serverRoles(deps: AppDeps, vendorId: string, guildId: stri
   const general = report.server.join(' ') || null;
   return {
     server: guild,
+    // What alert channels need beyond roles (ADR 059): said, never a reason to refuse a binding.
+    notes: report.channels,
     roles: roles
       .sort((a, b) => b.position - a.position)
       .map((r) => ({ id: r.id, name: r.name, problem: general ?? report.byRole[r.id] ?? null })),

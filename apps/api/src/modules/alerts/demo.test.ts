@@ -31,7 +31,7 @@ it('gives the demo alert feed a channel in its vendor’s server that the sandbo
     from alert_feeds f join products p on p.id = f.product_id
     where p.title = ${DEMO_ALERT_PRODUCT}`);
   const row = feed.rows[0]!;
-  expect(row.discord_channel_name).toBe('momentum-breakout-alerts-alerts');
+  expect(row.discord_channel_name).toBe('momentum-breakout-alerts');
   const sandbox = t.deps.discordSandbox!;
   const guild = (await sandbox.guild(row.discord_guild_id))!;
   expect(guild.name).toBe('Alpha Edge Labs Community');

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp, sandboxAdapter } from '../../../test/discord.ts';
 import { hasPermission } from '../../integrations/chat/permissions.ts';
 import {
+  botRoleIdOf,
   seedSandboxGuild,
   type SandboxDiscord,
   type SeededGuild,
@@ -167,6 +168,43 @@ describe("the feed's Discord channel setting", () => {
     expect(bad.json().fields.channelId).toBe(m.discordChannelId);
     // Back to the alert channel: still the feed's only channel after the refusals.
     expect((await setChannel(channelId)).json().discord.channel.id).toBe(channelId);
+  });
+});
+
+describe('what the bot lacks for alert channels', () => {
+  it('is said in the role report (binding still works) and refuses a new channel with the fix', async () => {
+    const flag = PermissionFlagsBits.ManageChannels.toString();
+    const botRole = botRoleIdOf(guild.guildId);
+    const toggle = (on: boolean) =>
+      t.database.db.execute(sql`update sandbox_discord_roles set permissions = (case when ${on}
+        then permissions::bigint | ${flag}::bigint else permissions::bigint & ~${flag}::bigint end)::text
+        where id = ${botRole}::bigint`);
+    await toggle(false);
+    try {
+      const roles = await t.call(discordRoutes.vendorDiscordRoles, {
+        token: vendor.token,
+        params: { id: guild.guildId },
+      });
+      expect(roles.statusCode, roles.body).toBe(200);
+      expect(roles.json().notes.join(' ')).toMatch(
+        /For alert channels the bot also needs Manage Channels in Alert Test Traders/,
+      );
+      expect(
+        (roles.json().roles as Array<{ name: string; problem: string | null }>).find(
+          (x) => x.name === 'Member',
+        )!.problem,
+      ).toBeNull();
+      const refused = await setChannel(null);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error).toMatch(/needs the Manage Channels/);
+    } finally {
+      await toggle(true);
+    }
+    const roles = await t.call(discordRoutes.vendorDiscordRoles, {
+      token: vendor.token,
+      params: { id: guild.guildId },
+    });
+    expect(roles.json().notes).toEqual([]);
   });
 });
 

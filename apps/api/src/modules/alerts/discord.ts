@@ -25,12 +25,13 @@ export const DISCORD_POST_ATTEMPTS = 8;
 /** A run holds a post this long; one that died mid-post leaves it to the sweep after that. */
 const CLAIM_SECONDS = 120;
 
-/** `#<feed-name>-alerts`, in Discord's text-channel form. */
+/** `#<feed-name>-alerts`, in Discord's text-channel form ("… Alerts" is not said twice). */
 export function channelNameFor(title: string): string {
   const base = title
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
+    .replace(/(^|-)alerts$/, '')
     .slice(0, 100 - ALERT_DISCORD_CHANNEL_SUFFIX.length);
   return `${base || 'feed'}${ALERT_DISCORD_CHANNEL_SUFFIX}`;
 }
