@@ -66,7 +66,7 @@ const fanOut = async (alertId: string) => {
   const res = await t.call(r.vendorAlerts, {
     token: vendor.token,
     params: { productId: product.id },
-    query: { limit: 50 },
+    query: { limit: '50' },
   });
   expect(res.statusCode, res.body).toBe(200);
   const alert = (
@@ -311,7 +311,7 @@ describe("a subscriber's Discord choice", () => {
       const res = await t.call(r.alertFeed, {
         token: buyer.token,
         params: { productId: product.id },
-        query: { limit: 20 },
+        query: { limit: '20' },
       });
       expect(res.statusCode, res.body).toBe(200);
       return res.json();
