@@ -107,6 +107,8 @@ export const alertFeedSchema = z
     webhookUrl: z.string(),
     subscribers: z.number().int(),
     lastAlertAt: isoDateTime.nullable(),
+    /** The Discord channel each alert is posted to, when the vendor set one. */
+    discordChannel: z.object({ id: z.string(), name: z.string() }).nullable(),
   })
   .meta({ id: 'AlertFeed' });
 export type AlertFeed = z.infer<typeof alertFeedSchema>;
@@ -136,6 +138,23 @@ export const alertChannelsSchema = z
         secret: z.string(),
       })
       .nullable(),
+    /**
+     * The feed's channel in the vendor's Discord server, null when it has none. Reading it takes a
+     * linked Discord account holding the product's role (given while you hold the product).
+     */
+    discord: z
+      .object({
+        /** Shown among your deliveries. */
+        on: z.boolean(),
+        serverName: z.string(),
+        channelName: z.string(),
+        url: z.string(),
+        /** Your role is in place now: you can read the channel. */
+        readable: z.boolean(),
+        /** What to do to read it, or that you can. */
+        note: z.string(),
+      })
+      .nullable(),
   })
   .meta({ id: 'AlertChannels' });
 export type AlertChannels = z.infer<typeof alertChannelsSchema>;
@@ -150,8 +169,43 @@ export const setAlertChannelsBody = z.object({
     .max(2000, m.webhookUrl)
     .refine((v) => v === '' || URL.canParse(v), m.webhookUrl)
     .nullable(),
+  /** The feed's Discord channel among your deliveries; left as it is when absent. */
+  discord: z.boolean().optional(),
 });
 export type SetAlertChannelsBody = z.input<typeof setAlertChannelsBody>;
+
+/**
+ * A feed's Discord channel as the vendor sees it: whether the product is bound to a server (the
+ * channel's readers are the roles the access engine gives holders), the channel, who can read it
+ * now and what stops posting, in words with the fix.
+ */
+export const alertDiscordSchema = z
+  .object({
+    /** The product is bound to a Discord server's roles (Delivery → Discord). */
+    bound: z.boolean(),
+    server: z.object({ id: z.string(), name: z.string() }).nullable(),
+    /** The roles holders get: the channel's readers. */
+    roles: z.array(z.object({ id: z.string(), name: z.string() })),
+    channel: z.object({ id: z.string(), name: z.string(), url: z.string() }).nullable(),
+    /** Role names that can view the channel now; `everyone` when @everyone can. */
+    readers: z.array(z.string()),
+    everyone: z.boolean(),
+    problems: z.array(z.string()),
+    /** The name a new channel gets: `<feed-name>-alerts`. */
+    suggestedName: z.string(),
+  })
+  .meta({ id: 'AlertDiscord' });
+export type AlertDiscord = z.infer<typeof alertDiscordSchema>;
+
+export const setAlertDiscordBody = z.object({
+  /** An existing text channel of the bound server; null creates `#<feed-name>-alerts`. */
+  channelId: z
+    .string({ error: m.discordChannelId })
+    .trim()
+    .regex(/^\d{15,21}$/, m.discordChannelId)
+    .nullable(),
+});
+export type SetAlertDiscordBody = z.input<typeof setAlertDiscordBody>;
 
 const productParams = z.object({ productId: idSchema });
 
@@ -215,6 +269,39 @@ export const alertsRoutes = {
     status: 200,
     params: productParams,
     response: z.object({ feed: alertFeedSchema }),
+  }),
+  vendorAlertDiscord: defineRoute({
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    summary:
+      "The feed's Discord channel: the bound server and roles, the channel, who can read it and what stops posting.",
+    tags: ['vendor-alerts'],
+    status: 200,
+    params: productParams,
+    response: z.object({ discord: alertDiscordSchema }),
+  }),
+  setAlertDiscord: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    summary:
+      'Sets the Discord channel alerts are posted to: an existing channel of the bound server, or (channelId null) a new `#<feed-name>-alerts` only the product’s roles can read.',
+    tags: ['vendor-alerts'],
+    status: 200,
+    params: productParams,
+    body: setAlertDiscordBody,
+    response: z.object({ discord: alertDiscordSchema }),
+  }),
+  removeAlertDiscord: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    summary: 'Stops posting alerts to Discord (the channel stays in the server).',
+    tags: ['vendor-alerts'],
+    status: 200,
+    params: productParams,
+    response: z.object({ discord: alertDiscordSchema }),
   }),
   alertHook: defineRoute({
     method: 'POST',

@@ -211,6 +211,8 @@ export const discordRoutes = {
     params: communityParams,
     response: z.object({
       server: z.object({ id: z.string(), name: z.string(), iconUrl: z.string().nullable() }),
+      /** What the bot lacks for alert channels (Manage Channels, Send Messages, Embed Links …). */
+      notes: z.array(z.string()),
       roles: z.array(
         z.object({ id: z.string(), name: z.string(), problem: z.string().nullable() }),
       ),

@@ -560,4 +560,22 @@ export const vendorEndpoints: { readonly [K in VendorRouteName]: RouteRef<Routes
     auth: 'bearer',
     status: 200,
   },
+  vendorAlertDiscord: {
+    method: 'GET',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    status: 200,
+  },
+  setAlertDiscord: {
+    method: 'PUT',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    status: 200,
+  },
+  removeAlertDiscord: {
+    method: 'DELETE',
+    path: '/api/v1/vendor/alert-feeds/{productId}/discord',
+    auth: 'bearer',
+    status: 200,
+  },
 };

@@ -40,6 +40,8 @@ export const queues = {
   authSweep: 'auth.sweep',
   /** Alert e-mails (ADR 059): woken by a publish, and swept every minute; batches a minute's alerts. */
   alertsMail: 'alerts.mail',
+  /** Alert posts to feeds' Discord channels (ADR 059): woken by a publish, swept every minute. */
+  alertsDiscord: 'alerts.discord',
   /** The demo feed's sandbox signal (ADR 059), outside production only. */
   alertsDemoSignal: 'alerts.demo-signal',
 } as const;

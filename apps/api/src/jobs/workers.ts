@@ -98,6 +98,8 @@ export async function startWorkers(boss: PgBoss, deps: WorkerDeps): Promise<void
   await boss.schedule(queues.webhooksDeliver, '* * * * *');
   // Alert e-mails wait for their minute's batch: the sweep sends each batch once it is due.
   await boss.schedule(queues.alertsMail, '* * * * *');
+  // Discord posts waiting out a rate limit or an outage are retried by this sweep.
+  await boss.schedule(queues.alertsDiscord, '* * * * *');
   // The demo feed's sandbox signal (ADR 059): never in production, off at 0.
   if (deps.alertsDemoCron) await boss.schedule(queues.alertsDemoSignal, deps.alertsDemoCron);
   else await boss.unschedule(queues.alertsDemoSignal);

@@ -23,15 +23,22 @@ export const alertSideWords: Record<string, AlertSide> = {
   flat: 'close',
 };
 
-/** The channels a subscriber picks per feed. */
-export const alertChannels = ['web', 'email', 'webhook'] as const;
+/**
+ * The channels an alert goes out on: a subscriber picks per feed; `discord` is the feed's channel in
+ * the vendor's Discord server, offered only when the vendor set one.
+ */
+export const alertChannels = ['web', 'email', 'webhook', 'discord'] as const;
 export type AlertChannel = (typeof alertChannels)[number];
 
 export const alertChannelWords: Record<AlertChannel, string> = {
   web: 'in the web app, live',
   email: 'by e-mail',
   webhook: 'to your own webhook URL',
+  discord: "in the vendor's Discord server",
 };
+
+/** Discord caps channel names at 100 characters; ours is `<feed name>-alerts`. */
+export const ALERT_DISCORD_CHANNEL_SUFFIX = '-alerts';
 
 export const alertDeliveryStatuses = ['queued', 'delivered', 'failed'] as const;
 export type AlertDeliveryStatus = (typeof alertDeliveryStatuses)[number];
@@ -70,6 +77,12 @@ export const alertsMessages = {
   webhookHttps: 'Webhook URLs must start with https://.',
   noWebhook: 'Set a webhook URL first.',
   webhookPaused: 'Paused after repeated failures: fix your endpoint, then press Retry.',
+  discordNotBound:
+    'Bind this alert product to a role of your Discord server first (Delivery → Discord): the channel is readable by that role only.',
+  discordChannelId: 'Enter the channel id (right-click the channel in Discord → Copy Channel ID).',
+  discordDown: 'Discord is not answering right now. Try again in a minute.',
+  discordNoChannel: 'This feed has no Discord channel.',
+  discordOff: 'Not posted: the feed has no Discord channel any more.',
   published: 'Alert sent.',
   duplicate: 'This alert was already sent (same id); it was not sent again.',
 } as const;

@@ -33,7 +33,7 @@ export const discordMessages = {
   communityNotFound: 'Community not found.',
   discordDown: 'Discord is not answering. We will retry; try again in a minute.',
   vendorsOnly: 'Only vendors can connect servers.',
-  productNotYours: 'Choose one of your community products.',
+  productNotYours: 'Choose one of your community or alert products.',
   serverUnknown: 'The bot is not in that server. Add it with the install link first.',
   installCodeInvalid:
     'Discord did not confirm adding the bot (the link expired or was used). Add the bot again.',

@@ -146,7 +146,9 @@ describe('OAuth2', () => {
     expect(Object.fromEntries(install.searchParams)).toEqual({
       client_id: t.config.DISCORD_CLIENT_ID,
       scope: 'bot',
-      permissions: String(0x10000000 | 0x1),
+      // Manage Roles, Create Invite; Manage Channels, View Channels, Send Messages, Embed Links and
+      // Read Message History for alert channels (ADR 059).
+      permissions: String(0x10000000 | 0x1 | 0x10 | 0x400 | 0x800 | 0x4000 | 0x10000),
       state: 's2',
       redirect_uri: 'https://x.test/bot',
       response_type: 'code',

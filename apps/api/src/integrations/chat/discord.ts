@@ -10,12 +10,17 @@ import {
 } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from '@discordjs/ws';
 import {
+  ChannelType,
   GatewayDispatchEvents,
   GatewayIntentBits,
+  OverwriteType,
   PermissionFlagsBits,
   RESTJSONErrorCodes,
   Routes,
   type APIChannel,
+  type APIMessage,
+  type RESTPostAPIChannelMessageJSONBody,
+  type RESTPostAPIGuildChannelJSONBody,
   type APIGuild,
   type APIGuildMember,
   type APIInvite,
@@ -26,14 +31,22 @@ import {
   type RESTPostOAuth2AccessTokenWithBotAndGuildsScopeResult,
 } from 'discord-api-types/v10';
 import {
+  ALERT_CHANNEL_PERMISSIONS,
+  alertChannelOverwrites,
   BOT_PERMISSIONS,
+  permissionNames,
+  describeChannel,
   guildPermissions,
   hasPermission,
   highestPosition,
+  type OverwriteFacts,
 } from './permissions.ts';
 import {
   ChatError,
+  type ChannelReport,
+  type ChatChannel,
   type ChatGrant,
+  type ChatPost,
   type ChatGuild,
   type ChatMember,
   type ChatProvider,
@@ -266,6 +279,7 @@ export class DiscordChat implements ChatProvider {
         return {
           server: ['The bot is not in this server any more: add it again with the install link.'],
           byRole: {},
+          channels: [],
         };
       throw err;
     }
@@ -275,6 +289,7 @@ export class DiscordChat implements ChatProvider {
       return {
         server: [`The bot is not in ${guild.name} any more: add it again with the install link.`],
         byRole: {},
+        channels: [],
       };
     const roles = guild.roles;
     const facts = { id: guild.id, ownerId: guild.owner_id };
@@ -304,7 +319,13 @@ export class DiscordChat implements ChatProvider {
         byRole[id] =
           `The role “${role.name}” sits above the bot's role: drag the ${botRole} role above it in Server Settings → Roles.`;
     }
-    return { server, byRole };
+    const lacking = permissionNames(ALERT_CHANNEL_PERMISSIONS & ~permissions);
+    const channels = lacking.length
+      ? [
+          `For alert channels the bot also needs ${lacking.join(', ')} in ${guild.name}: Server Settings → Roles → ${botRole}, or add the bot again with the install link.`,
+        ]
+      : [];
+    return { server, byRole, channels };
   }
 
   async member(guildId: string, userId: string): Promise<ChatMember | null> {
@@ -392,6 +413,126 @@ export class DiscordChat implements ChatProvider {
         ? new Date(invite.expires_at)
         : new Date(Date.now() + maxAgeSeconds * 1000),
     };
+  }
+
+  /* Alert channels (ADR 059) */
+
+  async createChannel(
+    guildId: string,
+    input: { name: string; topic: string; readerRoleIds: string[] },
+  ): Promise<ChatChannel> {
+    const botId = await this.currentBotId();
+    const body = {
+      name: input.name,
+      type: ChannelType.GuildText,
+      topic: input.topic,
+      permission_overwrites: alertChannelOverwrites(guildId, botId, input.readerRoleIds).map(
+        (o) => ({ ...o, type: o.type === 1 ? OverwriteType.Member : OverwriteType.Role }),
+      ),
+    } satisfies RESTPostAPIGuildChannelJSONBody;
+    try {
+      const channel = (await this.call(
+        this.bot,
+        RequestMethod.Post,
+        Routes.guildChannels(guildId),
+        {
+          body,
+          reason: 'Tradeshelf: alert channel',
+        },
+      )) as APIChannel;
+      return { id: channel.id, guildId, name: channel.name ?? input.name };
+    } catch (err) {
+      if (err instanceof ChatError && err.kind === 'forbidden' && isMissing(err))
+        throw new DiscordChatError(
+          'forbidden',
+          'The bot needs the Manage Channels, View Channels, Send Messages, Embed Links and Read Message History permissions to create the channel: Server Settings → Roles → Tradeshelf, or add the bot again with the install link.',
+          (err as DiscordChatError).code,
+        );
+      throw err;
+    }
+  }
+
+  async channelReport(
+    guildId: string,
+    channelId: string,
+    readerRoleIds: string[],
+  ): Promise<ChannelReport> {
+    let channel: APIChannel;
+    try {
+      channel = (await this.call(
+        this.bot,
+        RequestMethod.Get,
+        Routes.channel(channelId),
+      )) as APIChannel;
+    } catch (err) {
+      if (err instanceof ChatError && (err.kind === 'not_found' || isMissing(err)))
+        throw new ChatError(
+          'not_found',
+          'The bot cannot find that channel: check the id, or allow View Channel for the Tradeshelf role in it.',
+        );
+      throw err;
+    }
+    if (channel.type !== ChannelType.GuildText || channel.guild_id !== guildId)
+      throw new ChatError('not_found', 'That is not a text channel of the bound server.');
+    const guild = await this.fetchGuild(guildId);
+    const bot = await this.member(guildId, await this.currentBotId());
+    const overwrites: OverwriteFacts[] = (channel.permission_overwrites ?? []).map((o) => ({
+      id: o.id,
+      type: o.type === OverwriteType.Member ? 1 : 0,
+      allow: o.allow,
+      deny: o.deny,
+    }));
+    return describeChannel(
+      { id: guild.id, name: guild.name, ownerId: guild.owner_id },
+      guild.roles,
+      bot,
+      { id: channel.id, guildId, name: channel.name ?? channelId },
+      overwrites,
+      readerRoleIds,
+    );
+  }
+
+  channelUrl(guildId: string, channelId: string): string {
+    return `${this.webUrl}/channels/${guildId}/${channelId}`;
+  }
+
+  async postMessage(channelId: string, post: ChatPost, nonce: string): Promise<{ id: string }> {
+    const card = post.card;
+    const body = {
+      content: post.content,
+      nonce,
+      // Discord answers the same nonce from the bot within minutes with the first message.
+      enforce_nonce: true,
+      allowed_mentions: { parse: [] },
+      embeds: [
+        {
+          title: card.title,
+          description: card.text || undefined,
+          color: card.color,
+          timestamp: card.at,
+          ...(card.url ? { url: card.url } : {}),
+          fields: card.fields.map((f) => ({ ...f, inline: true })),
+          ...(card.imageUrl ? { image: { url: card.imageUrl } } : {}),
+        },
+      ],
+    } satisfies RESTPostAPIChannelMessageJSONBody;
+    try {
+      const message = (await this.call(
+        this.bot,
+        RequestMethod.Post,
+        Routes.channelMessages(channelId),
+        { body },
+      )) as APIMessage;
+      return { id: message.id };
+    } catch (err) {
+      if (err instanceof ChatError && err.kind === 'forbidden' && isMissing(err))
+        throw new DiscordChatError(
+          'forbidden',
+          'The bot may not post in the channel: in its settings → Permissions, allow View Channel, Send Messages and Embed Links for the Tradeshelf role.',
+          (err as DiscordChatError).code,
+        );
+      throw err;
+    }
   }
 
   /* Member events */
@@ -499,6 +640,12 @@ class DiscordChatError extends ChatError {
     super(kind, message);
   }
 }
+
+/** Discord's 403s: Missing Access (cannot see it) and Missing Permissions. */
+const isMissing = (err: ChatError) =>
+  err instanceof DiscordChatError &&
+  (err.code === RESTJSONErrorCodes.MissingAccess ||
+    err.code === RESTJSONErrorCodes.MissingPermissions);
 
 const isUnknownMember = (err: ChatError) =>
   err instanceof DiscordChatError &&

@@ -78,10 +78,48 @@ export class ChatError extends Error {
   }
 }
 
-/** What stops the bot in a server (missing Manage Roles), and what stops it per role. */
+/**
+ * What stops the bot in a server (missing Manage Roles), and what stops it per role; `channels`:
+ * what it lacks for alert channels (ADR 059), which stops no role binding.
+ */
 export interface RoleReport {
   server: string[];
   byRole: Record<string, string>;
+  channels: string[];
+}
+
+/** A text channel in a guild. */
+export interface ChatChannel {
+  id: string;
+  guildId: string;
+  name: string;
+}
+
+/**
+ * Who can read an alert channel and what stops the bot posting there (ADR 059), in words with the
+ * fix. `readers` are the role names that can view it; `everyone` when @everyone can.
+ */
+export interface ChannelReport {
+  channel: ChatChannel;
+  readers: string[];
+  everyone: boolean;
+  problems: string[];
+}
+
+/** One post: a line of text and a card (Discord's embed) with the alert's facts and chart. */
+export interface ChatPost {
+  content: string;
+  card: {
+    title: string;
+    text: string;
+    fields: Array<{ name: string; value: string }>;
+    imageUrl: string | null;
+    url: string | null;
+    /** ISO-8601, shown as the card's time. */
+    at: string;
+    /** 0xRRGGBB. */
+    color: number;
+  };
 }
 
 export interface ChatProvider {
@@ -130,6 +168,28 @@ export interface ChatProvider {
   removeRole(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
   /** A single-use invite to the guild's first text channel, valid `maxAgeSeconds`. */
   createInvite(guildId: string, maxAgeSeconds: number): Promise<{ url: string; expiresAt: Date }>;
+  /**
+   * Creates a text channel that only `readerRoleIds` (and the bot) can view: @everyone is denied
+   * View Channel, the roles may view and read history, the bot may view, send and embed.
+   * `forbidden` without Manage Channels (or a permission the bot would grant but lacks).
+   */
+  createChannel(
+    guildId: string,
+    input: { name: string; topic: string; readerRoleIds: string[] },
+  ): Promise<ChatChannel>;
+  /** The channel's readers and problems; `not_found` when it is not a text channel of the guild. */
+  channelReport(
+    guildId: string,
+    channelId: string,
+    readerRoleIds: string[],
+  ): Promise<ChannelReport>;
+  /** Where a person opens the channel (Discord's `channels/{guild}/{channel}` page). */
+  channelUrl(guildId: string, channelId: string): string;
+  /**
+   * Posts once per `nonce`: Discord answers a repeat within minutes with the first message
+   * (`enforce_nonce`). Resolves to the message id.
+   */
+  postMessage(channelId: string, post: ChatPost, nonce: string): Promise<{ id: string }>;
   /** Starts member events (Discord's gateway, or the sandbox's); resolves once listening. */
   watchMembers(listener: (event: MemberEvent) => void): Promise<void>;
   close(): Promise<void>;

@@ -12,10 +12,22 @@ import {
 import { z } from 'zod';
 import { safeEqual } from '../../lib.ts';
 import { localOnly } from '../../platform/local-only.ts';
-import { hasPermission } from './permissions.ts';
-import { TOKEN_TTL_SECONDS, type SandboxGuild, type SandboxRole } from './sandbox.ts';
+import { hasPermission, type OverwriteFacts } from './permissions.ts';
+import {
+  TOKEN_TTL_SECONDS,
+  type SandboxChannel,
+  type SandboxGuild,
+  type SandboxRole,
+} from './sandbox.ts';
 import { gatewayUrl, type SandboxGateway } from './sandbox-gateway.ts';
-import { guildJson, memberJson, roleJson, userJson } from './sandbox-json.ts';
+import {
+  channelJson,
+  guildJson,
+  memberJson,
+  messageJson,
+  roleJson,
+  userJson,
+} from './sandbox-json.ts';
 import type { SandboxRequest } from './sandbox-traffic.ts';
 
 /*
@@ -48,6 +60,56 @@ const guildParams = z.object({ g: snowflake });
 const memberParams = z.object({ g: snowflake, u: snowflake });
 const roleParams = z.object({ g: snowflake, u: snowflake, r: snowflake });
 const channelParams = z.object({ c: snowflake });
+/** Discord takes permission bit sets as decimal strings or integers. */
+const bitSet = z
+  .union([z.string().regex(/^\d{1,20}$/), z.number().int().min(0)])
+  .transform((v) => BigInt(v).toString())
+  .default('0');
+const ALL_BITS = (1n << 64n) - 1n;
+
+/** Discord's text channel names: lower case, dashes for spaces, no punctuation but - and _. */
+export function textChannelName(input: string): string {
+  return input
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^\p{L}\p{N}_-]/gu, '')
+    .replace(/-{2,}/g, '-')
+    .slice(0, 100);
+}
+
+const embedSchema = z.object({
+  title: z.string().max(256).optional(),
+  description: z.string().max(4096).optional(),
+  url: z.url().optional(),
+  timestamp: z.iso.datetime({ offset: true }).optional(),
+  color: z.number().int().min(0).max(0xffffff).optional(),
+  footer: z.object({ text: z.string().min(1).max(2048) }).optional(),
+  image: z.object({ url: z.url() }).optional(),
+  fields: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(256),
+        value: z.string().min(1).max(1024),
+        inline: z.boolean().optional(),
+      }),
+    )
+    .max(25)
+    .optional(),
+});
+type Embed = z.infer<typeof embedSchema>;
+
+/** Discord's 6 000-character limit over every embed's text. */
+const embedLength = (embeds: Embed[]) =>
+  embeds.reduce(
+    (n, e) =>
+      n +
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.footer?.text.length ?? 0) +
+      (e.fields ?? []).reduce((m, f) => m + f.name.length + f.value.length, 0),
+    0,
+  );
 
 const error = (reply: FastifyReply, status: number, code: number, message: string) =>
   reply.status(status).send({ message, code });
@@ -156,6 +218,35 @@ export async function sandboxDiscordApi(
       return null;
     }
     return guild;
+  }
+
+  /**
+   * The channel when it exists and the bot can see it; otherwise answers as Discord would (Unknown
+   * Channel, or Missing Access for a server the bot is not in or a channel hidden from it).
+   */
+  async function botChannel(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    channelId: string,
+  ): Promise<{ channel: SandboxChannel; permissions: bigint } | null> {
+    if (!isBot(req)) {
+      await unauthorized(reply);
+      return null;
+    }
+    const channel = await sandbox.channel(channelId);
+    if (!channel) {
+      await error(reply, 404, 10003, 'Unknown Channel');
+      return null;
+    }
+    // The request log names the server, so its page lists channel calls too.
+    const entry = traffic.get(req);
+    if (entry) entry.guildId = channel.guildId;
+    const permissions = await sandbox.permissionsIn(channel, sandbox.botId);
+    if (permissions === null || !hasPermission(permissions, PermissionFlagsBits.ViewChannel)) {
+      await error(reply, 403, 50001, 'Missing Access');
+      return null;
+    }
+    return { channel, permissions };
   }
 
   /** Whether the bot may give or take `role`; answers the refusal when not. */
@@ -316,20 +407,157 @@ export async function sandboxDiscordApi(
     async (req, reply) => {
       const guild = await botGuild(req, reply, req.params.g);
       if (!guild) return reply;
-      return (await sandbox.channels(guild.id)).map((c) => ({
-        id: c.id,
-        type: c.type,
-        guild_id: c.guildId,
-        name: c.name,
-        position: c.position,
-        permission_overwrites: [],
-        nsfw: false,
-        parent_id: null,
-        topic: null,
-        last_message_id: null,
-        rate_limit_per_user: 0,
-        flags: 0,
+      return (await sandbox.channels(guild.id)).map(channelJson);
+    },
+  );
+
+  // Creating a channel needs Manage Channels, and the bot may allow or deny in its overwrites only
+  // what it holds itself (Discord's rule for anyone without Administrator).
+  routes.post(
+    '/v10/guilds/:g/channels',
+    {
+      schema: {
+        hide: true,
+        params: guildParams,
+        body: z.object({
+          name: z.string().min(1).max(100),
+          type: z.literal(0).default(0),
+          topic: z.string().max(1024).nullable().optional(),
+          position: z.number().int().min(0).optional(),
+          nsfw: z.boolean().optional(),
+          permission_overwrites: z
+            .array(
+              z.object({
+                id: snowflake,
+                type: z.union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')]),
+                allow: bitSet,
+                deny: bitSet,
+              }),
+            )
+            .max(100)
+            .default([]),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const guild = await botGuild(req, reply, req.params.g);
+      if (!guild) return reply;
+      const name = textChannelName(req.body.name);
+      if (!name)
+        return reply.status(400).send({
+          message: 'Invalid Form Body',
+          code: 50035,
+          errors: { name: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'Invalid name.' }] } },
+        });
+      const roles = await sandbox.roles(guild.id);
+      const overwrites: OverwriteFacts[] = req.body.permission_overwrites.map((o) => ({
+        id: o.id,
+        type: Number(o.type) === 1 ? 1 : 0,
+        allow: o.allow,
+        deny: o.deny,
       }));
+      for (const o of overwrites) {
+        const known =
+          o.type === 0
+            ? roles.some((r) => r.id === o.id)
+            : (await sandbox.member(guild.id, o.id)) !== null;
+        if (!known)
+          return reply.status(400).send({
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: {
+              permission_overwrites: {
+                _errors: [
+                  {
+                    code: 'INVALID_OVERWRITE',
+                    message: `Unknown ${o.type ? 'member' : 'role'} ${o.id}.`,
+                  },
+                ],
+              },
+            },
+          });
+      }
+      const standing = await sandbox.botStanding(guild);
+      const held = standing?.permissions ?? 0n;
+      const asked = overwrites.reduce((n, o) => n | BigInt(o.allow) | BigInt(o.deny), 0n);
+      if (
+        !hasPermission(held, PermissionFlagsBits.ManageChannels) ||
+        (held !== ALL_BITS && (asked & ~held) !== 0n)
+      )
+        return error(reply, 403, 50013, 'Missing Permissions');
+      const channel = await sandbox.createChannel({
+        guildId: guild.id,
+        name,
+        topic: req.body.topic ?? null,
+        overwrites,
+      });
+      return reply.status(201).send(channelJson(channel));
+    },
+  );
+
+  routes.get(
+    '/v10/channels/:c',
+    { schema: { hide: true, params: channelParams } },
+    async (req, reply) => {
+      const found = await botChannel(req, reply, req.params.c);
+      if (!found) return reply;
+      return channelJson(found.channel);
+    },
+  );
+
+  // Posting needs View Channel and Send Messages there; embeds without Embed Links are dropped.
+  routes.post(
+    '/v10/channels/:c/messages',
+    {
+      schema: {
+        hide: true,
+        params: channelParams,
+        body: z.object({
+          content: z.string().max(2000).default(''),
+          embeds: z.array(embedSchema).max(10).default([]),
+          nonce: z
+            .union([z.string().max(25), z.number().int()])
+            .transform(String)
+            .optional(),
+          enforce_nonce: z.boolean().default(false),
+          allowed_mentions: z.object({ parse: z.array(z.string()).optional() }).optional(),
+          tts: z.boolean().optional(),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const found = await botChannel(req, reply, req.params.c);
+      if (!found) return reply;
+      const { content, embeds, nonce, enforce_nonce: enforceNonce } = req.body;
+      if (!content.trim() && !embeds.length)
+        return error(reply, 400, 50006, 'Cannot send an empty message');
+      if (embedLength(embeds) > 6000)
+        return reply.status(400).send({
+          message: 'Invalid Form Body',
+          code: 50035,
+          errors: {
+            embeds: {
+              _errors: [
+                {
+                  code: 'MAX_EMBED_SIZE_EXCEEDED',
+                  message: 'Embed size exceeds maximum size of 6000',
+                },
+              ],
+            },
+          },
+        });
+      if (!hasPermission(found.permissions, PermissionFlagsBits.SendMessages))
+        return error(reply, 403, 50013, 'Missing Permissions');
+      const kept = hasPermission(found.permissions, PermissionFlagsBits.EmbedLinks) ? embeds : [];
+      const { message } = await sandbox.postMessage({
+        channelId: found.channel.id,
+        authorId: sandbox.botId,
+        content,
+        embeds: kept.map((e) => ({ type: 'rich', ...e })),
+        nonce: nonce ?? null,
+        enforceNonce,
+      });
+      return messageJson(message, sandbox.botUser);
     },
   );
 

@@ -1,5 +1,13 @@
 import {
+  ChannelType,
   Locale,
+  MessageType,
+  OverwriteType,
+  type APIEmbed,
+  type APIMessage,
+  type APITextChannel,
+  type ChannelFlags,
+  type MessageFlags,
   type APIGuild,
   type APIGuildMember,
   type APIRole,
@@ -11,6 +19,8 @@ import {
 } from 'discord-api-types/v10';
 import {
   SANDBOX_APP_NAME,
+  type SandboxChannel,
+  type SandboxMessage,
   type SandboxGuild,
   type SandboxMember,
   type SandboxRole,
@@ -103,4 +113,46 @@ export const memberJson = (m: SandboxMember): APIGuildMember => ({
   mute: false,
   flags: 0 as GuildMemberFlags,
   pending: false,
+});
+
+/** A text channel as `GET /channels/{id}` and `POST /guilds/{id}/channels` answer it. */
+export const channelJson = (c: SandboxChannel): APITextChannel => ({
+  id: c.id,
+  type: ChannelType.GuildText,
+  guild_id: c.guildId,
+  name: c.name,
+  position: c.position,
+  permission_overwrites: c.overwrites.map((o) => ({
+    id: o.id,
+    type: o.type === 1 ? OverwriteType.Member : OverwriteType.Role,
+    allow: o.allow,
+    deny: o.deny,
+  })),
+  nsfw: false,
+  parent_id: null,
+  topic: c.topic,
+  last_message_id: null,
+  rate_limit_per_user: 0,
+  flags: 0 as ChannelFlags,
+});
+
+/** A message as `POST /channels/{id}/messages` answers it. */
+export const messageJson = (m: SandboxMessage, author: SandboxUser): APIMessage => ({
+  id: m.id,
+  type: MessageType.Default,
+  channel_id: m.channelId,
+  author: userJson(author),
+  content: m.content,
+  timestamp: new Date(m.createdAt).toISOString(),
+  edited_timestamp: null,
+  tts: false,
+  mention_everyone: false,
+  mentions: [],
+  mention_roles: [],
+  attachments: [],
+  embeds: m.embeds as APIEmbed[],
+  pinned: false,
+  ...(m.nonce !== null ? { nonce: m.nonce } : {}),
+  flags: 0 as MessageFlags,
+  components: [],
 });

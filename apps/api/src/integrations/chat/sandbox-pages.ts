@@ -4,8 +4,23 @@ import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { cspNonce } from '../../platform/csp.ts';
 import { localOnly } from '../../platform/local-only.ts';
-import { BOT_PERMISSIONS } from './permissions.ts';
-import { SANDBOX_APP_NAME, botRoleIdOf, type SandboxDiscord, type SandboxUser } from './sandbox.ts';
+import {
+  BOT_PERMISSIONS,
+  channelPermissions,
+  describeChannel,
+  hasPermission,
+  PERMISSION_NAMES,
+} from './permissions.ts';
+import {
+  SANDBOX_APP_NAME,
+  botRoleIdOf,
+  type SandboxChannel,
+  type SandboxDiscord,
+  type SandboxGuild,
+  type SandboxMessage,
+  type SandboxRole,
+  type SandboxUser,
+} from './sandbox.ts';
 
 /*
  * The pages a person uses in the Discord sandbox (ADR 030): authorise the app (OAuth2, also adding
@@ -32,11 +47,6 @@ const SCOPES: Record<string, string> = {
   'applications.commands': 'Create commands',
 };
 
-const PERMISSION_NAMES: Array<[bigint, string]> = [
-  [PermissionFlagsBits.ManageRoles, 'Manage Roles'],
-  [PermissionFlagsBits.CreateInstantInvite, 'Create Invite'],
-];
-
 function page(
   nonce: string,
   title: string,
@@ -62,6 +72,9 @@ button.small{padding:.15rem .5rem;font-size:.85rem}
 :focus-visible{outline:2px solid #00a8fc;outline-offset:2px}
 .role{display:inline-block;padding:.05rem .45rem;border-radius:999px;background:#3f4147;font-size:.85rem;margin:.1rem .2rem .1rem 0}
 .row{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
+.msg{border-top:1px solid #3f4147;padding:.7rem 0} .embed{border-left:4px solid #5865f2;background:#232428;border-radius:4px;padding:.5rem .8rem;margin-top:.4rem;max-width:32rem}
+.embed h3{margin:.1rem 0 .3rem;font-size:1rem;color:#f2f3f5} .embed dl{display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;margin:.4rem 0} .embed dt{font-weight:600;font-size:.8rem;color:#f2f3f5} .embed dd{margin:0}
+.embed img{max-width:100%;border-radius:4px;margin-top:.4rem}
 </style></head><body><main>
 <p class="muted">Discord sandbox: nothing here reaches Discord.${servers ? ` <a href="${BASE}">Servers</a>` : ''}${
     user ? ` · Signed in as <strong>${esc(user.username)}</strong>` : ''
@@ -146,6 +159,7 @@ const id = z.string().regex(/^\d{1,19}$/, 'Not a sandbox id.');
 const guildParams = z.object({ g: id });
 const memberParams = z.object({ g: id, u: id });
 const memberRoleParams = z.object({ g: id, u: id, r: id });
+const channelParams = z.object({ g: id, c: id });
 const inviteParams = z.object({ code: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'Not an invite.') });
 const authorizeQuery = z.object({
   client_id: z.string().max(40).default(''),
@@ -160,6 +174,69 @@ const authorizeQuery = z.object({
     .optional(),
 });
 type AuthorizeRequest = z.infer<typeof authorizeQuery>;
+
+/** Who can read a channel, in words: everyone, some roles, or nobody but admins. */
+function readersHtml(report: { everyone: boolean; readers: string[] }): string {
+  if (report.everyone) return '<strong>everyone</strong> in the server';
+  if (!report.readers.length) return '<span class="muted">only the owner and admins</span>';
+  return report.readers.map((r) => `<span class="role">${esc(r)}</span>`).join('');
+}
+
+interface EmbedShape {
+  title?: string;
+  description?: string;
+  url?: string;
+  timestamp?: string;
+  fields?: Array<{ name: string; value: string }>;
+  image?: { url: string };
+}
+
+function messageHtml(m: SandboxMessage): string {
+  const embeds = (m.embeds as EmbedShape[])
+    .map((e) => {
+      const title = e.title
+        ? `<h3>${e.url ? `<a href="${esc(e.url)}">${esc(e.title)}</a>` : esc(e.title)}</h3>`
+        : '';
+      const fields = e.fields?.length
+        ? `<dl>${e.fields.map((f) => `<div><dt>${esc(f.name)}</dt><dd>${esc(f.value)}</dd></div>`).join('')}</dl>`
+        : '';
+      const image = e.image?.url
+        ? `<img src="${esc(e.image.url)}" alt="${esc(e.title ?? 'Picture')}">`
+        : '';
+      return `<div class="embed">${title}${e.description ? `<p>${esc(e.description)}</p>` : ''}${fields}${image}</div>`;
+    })
+    .join('');
+  return `<article class="msg" data-message="${m.id}"><p><strong>${SANDBOX_APP_NAME}</strong> <span class="role">BOT</span> <span class="muted">${new Date(m.createdAt).toISOString().slice(0, 19).replace('T', ' ')} UTC</span></p>${m.content ? `<p>${esc(m.content)}</p>` : ''}${embeds}</article>`;
+}
+
+/** A channel: who can read it (roles, and members now), the bot's standing there, its messages. */
+function channelPage(
+  guild: SandboxGuild,
+  channel: SandboxChannel,
+  roles: SandboxRole[],
+  members: Array<{ userId: string; username: string; bot: boolean; roleIds: string[] }>,
+  bot: { userId: string; roleIds: string[] } | null,
+  messages: SandboxMessage[],
+): string {
+  const report = describeChannel(guild, roles, bot, channel, channel.overwrites, []);
+  const readers = members.filter(
+    (m) =>
+      !m.bot &&
+      hasPermission(
+        channelPermissions(guild, roles, m, channel.overwrites),
+        PermissionFlagsBits.ViewChannel,
+      ),
+  );
+  const botBits = bot ? channelPermissions(guild, roles, bot, channel.overwrites) : 0n;
+  const canSend = hasPermission(botBits, PermissionFlagsBits.SendMessages);
+  return `<h1>#${esc(channel.name)}</h1>
+<p class="muted">In <a href="${BASE}/servers/${guild.id}">${esc(guild.name)}</a>${channel.topic ? ` · ${esc(channel.topic)}` : ''}</p>
+<h2>Who can read it</h2><p>Roles: ${readersHtml(report)}</p>
+<p>Members who can read it now: ${readers.length ? readers.map((m) => `<span class="role">${esc(m.username)}</span>`).join('') : '<span class="muted">none</span>'}</p>
+<h2>The bot here</h2><p>Send Messages is <strong>${canSend ? 'allowed' : 'denied'}</strong> for the ${SANDBOX_APP_NAME} bot in this channel.</p>
+<form method="post" action="${BASE}/channels/${guild.id}/${channel.id}/bot/send">${hidden('on', canSend ? 'false' : 'true')}<button type="submit">${canSend ? 'Deny' : 'Allow'} the bot Send Messages here</button></form>
+<h2>Messages</h2>${messages.length ? `<div data-testid="channel-messages">${messages.map(messageHtml).join('')}</div>` : '<p class="muted">No messages yet.</p>'}`;
+}
 
 export async function sandboxDiscordPages(app: FastifyInstance): Promise<void> {
   const sandbox: SandboxDiscord = app.deps.discordSandbox!;
@@ -277,11 +354,19 @@ export async function sandboxDiscordPages(app: FastifyInstance): Promise<void> {
         const guild = await sandbox.guild(req.params.g);
         if (!guild)
           return html(reply, 'Unknown server', '<h1>That server does not exist</h1>', user, 404);
-        const [roles, members, standing] = await Promise.all([
+        const [roles, members, standing, channels, bot] = await Promise.all([
           sandbox.roles(guild.id),
           sandbox.listMembers(guild.id, req.query.after ?? '0', 100),
           sandbox.botStanding(guild),
+          sandbox.channels(guild.id),
+          sandbox.member(guild.id, sandbox.botId),
         ]);
+        const channelRows = channels
+          .map((c) => {
+            const report = describeChannel(guild, roles, bot, c, c.overwrites, []);
+            return `<tr><td><a href="${BASE}/channels/${guild.id}/${c.id}">#${esc(c.name)}</a></td><td>${readersHtml(report)}</td></tr>`;
+          })
+          .join('');
         const name = (roleId: string) => roles.find((r) => r.id === roleId)?.name ?? roleId;
         const botRoleId = botRoleIdOf(guild.id);
         const assignable = roles.filter((r) => r.id !== guild.id && !r.managed);
@@ -359,11 +444,45 @@ export async function sandboxDiscordPages(app: FastifyInstance): Promise<void> {
           guild.name,
           `<h1>${esc(guild.name)}</h1>
   <h2>Members</h2><table><thead><tr><th scope="col">Member</th><th scope="col">Roles</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${memberRows}</tbody></table>${next}
+  <h2>Channels</h2>${channelRows ? `<table><thead><tr><th scope="col">Channel</th><th scope="col">Who can read it</th></tr></thead><tbody>${channelRows}</tbody></table>` : '<p class="muted">No channels.</p>'}
   <h2>Roles</h2><table><thead><tr><th scope="col">Role</th><th scope="col">Position</th></tr></thead><tbody>${roleRows}</tbody></table>
   <h2>The bot</h2>${botControls}
   <h2>Recent API calls</h2>${audit ? `<table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Request</th><th scope="col">Status</th></tr></thead><tbody>${audit}</tbody></table>` : '<p class="muted">None since the app started.</p>'}`,
           user,
         );
+      },
+    );
+
+    routes.get(
+      '/sandbox/discord/channels/:g/:c',
+      { schema: { hide: true, params: channelParams } },
+      async (req, reply) => {
+        const user = await signedIn(req);
+        const channel = await sandbox.channel(req.params.c);
+        const guild = channel ? await sandbox.guild(channel.guildId) : null;
+        if (!channel || !guild || guild.id !== req.params.g)
+          return html(reply, 'Unknown channel', '<h1>That channel does not exist</h1>', user, 404);
+        const [roles, members, bot, messages] = await Promise.all([
+          sandbox.roles(guild.id),
+          sandbox.listMembers(guild.id, '0', 100),
+          sandbox.member(guild.id, sandbox.botId),
+          sandbox.messages(channel.id, 50),
+        ]);
+        return html(
+          reply,
+          `#${channel.name}`,
+          channelPage(guild, channel, roles, members, bot, messages),
+          user,
+        );
+      },
+    );
+
+    routes.post(
+      '/sandbox/discord/channels/:g/:c/bot/send',
+      { schema: { hide: true, params: channelParams } },
+      async (req, reply) => {
+        await sandbox.setBotCanPost(req.params.c, form(req).get('on') === 'true');
+        return reply.redirect(`${BASE}/channels/${req.params.g}/${req.params.c}`, 303);
       },
     );
 

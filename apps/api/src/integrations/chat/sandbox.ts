@@ -4,7 +4,14 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { SANDBOX_DISCORD } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { minutes, randomToken, sha256 } from '../../lib.ts';
-import { BOT_PERMISSIONS, guildPermissions, highestPosition } from './permissions.ts';
+import {
+  alertChannelOverwrites,
+  BOT_PERMISSIONS,
+  channelPermissions,
+  guildPermissions,
+  highestPosition,
+  type OverwriteFacts,
+} from './permissions.ts';
 import { SandboxTraffic, type SandboxRateLimits } from './sandbox-traffic.ts';
 import {
   sandboxDiscordChannels,
@@ -12,6 +19,7 @@ import {
   sandboxDiscordInvites,
   sandboxDiscordMemberRoles,
   sandboxDiscordMembers,
+  sandboxDiscordMessages,
   sandboxDiscordOauthCodes,
   sandboxDiscordRoles,
   sandboxDiscordTokens,
@@ -39,6 +47,17 @@ export type SandboxGuild = typeof sandboxDiscordGuilds.$inferSelect;
 export type SandboxRole = typeof sandboxDiscordRoles.$inferSelect;
 export type SandboxChannel = typeof sandboxDiscordChannels.$inferSelect;
 export type SandboxInvite = typeof sandboxDiscordInvites.$inferSelect;
+export type SandboxMessage = typeof sandboxDiscordMessages.$inferSelect;
+
+/** What a new Discord server's @everyone may do: see and write in channels, invite. */
+const EVERYONE_PERMISSIONS =
+  PermissionFlagsBits.CreateInstantInvite |
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.SendMessages |
+  PermissionFlagsBits.ReadMessageHistory;
+
+/** Discord finds a repeated `nonce` (with `enforce_nonce`) within a few minutes. */
+export const NONCE_WINDOW_MS = minutes(5);
 
 export interface SandboxMember {
   userId: string;
@@ -159,8 +178,14 @@ async function insertGuild(db: Tx, g: GuildShape): Promise<void> {
     .onConflictDoNothing();
   const managed = g.managedRoles ?? [];
   const rows = [
-    // @everyone may create invites, as on a new Discord server.
-    { id: g.id, name: '@everyone', position: 0, permissions: '1', managed: false },
+    // @everyone may see channels, write and create invites, as on a new Discord server.
+    {
+      id: g.id,
+      name: '@everyone',
+      position: 0,
+      permissions: EVERYONE_PERMISSIONS.toString(),
+      managed: false,
+    },
     ...managed.map((r, i) => ({ ...r, position: i + 1, permissions: '0', managed: true })),
     ...g.roles.map((r, i) => ({
       ...r,
@@ -233,6 +258,30 @@ export async function seedSandboxGuild(db: Db, input: SeedGuildInput): Promise<S
       ownerId: owner.id,
     };
   });
+}
+
+/**
+ * A text channel only `readerRoleIds` and the bot can see (an alert channel, ADR 059), as the
+ * adapter's `createChannel` makes it. Idempotent by guild and name: the id derives from them.
+ */
+export async function seedSandboxAlertChannel(
+  db: Db,
+  input: { guildId: string; name: string; topic: string; readerRoleIds: string[] },
+): Promise<{ channelId: string }> {
+  const channelId = snowflakeFor(`channel:${input.guildId}:${input.name}`);
+  await db
+    .insert(sandboxDiscordChannels)
+    .values({
+      id: channelId,
+      guildId: input.guildId,
+      name: input.name,
+      type: 0,
+      position: 1,
+      topic: input.topic,
+      overwrites: alertChannelOverwrites(input.guildId, SANDBOX_BOT_ID, input.readerRoleIds),
+    })
+    .onConflictDoNothing();
+  return { channelId };
 }
 
 /**
@@ -454,6 +503,119 @@ export class SandboxDiscord {
       .from(sandboxDiscordChannels)
       .where(eq(sandboxDiscordChannels.id, id));
     return channel ?? null;
+  }
+
+  /** A new channel with its overwrites (type 0 text), placed last. */
+  async createChannel(input: {
+    guildId: string;
+    name: string;
+    topic: string | null;
+    overwrites: OverwriteFacts[];
+  }): Promise<SandboxChannel> {
+    const [row] = await this.db
+      .insert(sandboxDiscordChannels)
+      .values({
+        id: newSnowflake(),
+        guildId: input.guildId,
+        name: input.name,
+        type: 0,
+        topic: input.topic,
+        overwrites: input.overwrites,
+        position: sql`(select coalesce(max(position), -1) + 1 from sandbox_discord_channels
+          where guild_id = ${input.guildId}::bigint)`,
+      })
+      .returning();
+    return row!;
+  }
+
+  /** The member's permissions in the channel (null when they are not in its server). */
+  async permissionsIn(channel: SandboxChannel, userId: string): Promise<bigint | null> {
+    const [guild, roles, member] = await Promise.all([
+      this.guild(channel.guildId),
+      this.roles(channel.guildId),
+      this.member(channel.guildId, userId),
+    ]);
+    if (!guild || !member) return null;
+    return channelPermissions(guild, roles, member, channel.overwrites);
+  }
+
+  /**
+   * Posts a message. With `enforceNonce`, a message the same author sent to the channel with the
+   * same nonce within the window is answered instead (`created` false), as Discord does.
+   */
+  async postMessage(input: {
+    channelId: string;
+    authorId: string;
+    content: string;
+    embeds: unknown[];
+    nonce: string | null;
+    enforceNonce: boolean;
+  }): Promise<{ message: SandboxMessage; created: boolean }> {
+    return this.db.transaction(async (tx) => {
+      const nonce = input.nonce;
+      if (nonce !== null && input.enforceNonce) {
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtext(${`sandbox-nonce:${input.channelId}:${nonce}`}))`,
+        );
+        const [seen] = await tx
+          .select()
+          .from(sandboxDiscordMessages)
+          .where(
+            and(
+              eq(sandboxDiscordMessages.channelId, input.channelId),
+              eq(sandboxDiscordMessages.authorId, input.authorId),
+              eq(sandboxDiscordMessages.nonce, nonce),
+              sql`${sandboxDiscordMessages.createdAt} > now() - make_interval(secs => ${NONCE_WINDOW_MS / 1000})`,
+            ),
+          )
+          .limit(1);
+        if (seen) return { message: seen, created: false };
+      }
+      const [message] = await tx
+        .insert(sandboxDiscordMessages)
+        .values({
+          id: newSnowflake(),
+          channelId: input.channelId,
+          authorId: input.authorId,
+          content: input.content,
+          embeds: input.embeds,
+          nonce,
+        })
+        .returning();
+      return { message: message!, created: true };
+    });
+  }
+
+  /** The channel's messages, newest first. */
+  async messages(channelId: string, limit = 50): Promise<SandboxMessage[]> {
+    return this.db
+      .select()
+      .from(sandboxDiscordMessages)
+      .where(eq(sandboxDiscordMessages.channelId, channelId))
+      .orderBy(desc(sandboxDiscordMessages.id))
+      .limit(limit);
+  }
+
+  /** The page's switch: the bot's own overwrite in a channel allows or denies Send Messages. */
+  async setBotCanPost(channelId: string, on: boolean): Promise<void> {
+    const channel = await this.channel(channelId);
+    if (!channel) return;
+    const send = PermissionFlagsBits.SendMessages;
+    const own = channel.overwrites.find((o) => o.type === 1 && o.id === this.botId) ?? {
+      id: this.botId,
+      type: 1 as const,
+      allow: '0',
+      deny: '0',
+    };
+    const next = {
+      ...own,
+      allow: (on ? BigInt(own.allow) | send : BigInt(own.allow) & ~send).toString(),
+      deny: (on ? BigInt(own.deny) & ~send : BigInt(own.deny) | send).toString(),
+    };
+    await this.db
+      .update(sandboxDiscordChannels)
+      .set({ overwrites: [...channel.overwrites.filter((o) => o !== own), next] })
+      .where(eq(sandboxDiscordChannels.id, channelId));
   }
 
   /** The bot's permissions and highest position, or null when it is not in the guild. */

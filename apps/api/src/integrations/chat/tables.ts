@@ -4,10 +4,12 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { ts } from '../../db/columns.ts';
 
 /**
@@ -71,8 +73,38 @@ export const sandboxDiscordChannels = pgTable(
     /** 0 text, 2 voice, 4 category (Discord's channel types). */
     type: integer('type').notNull().default(0),
     position: integer('position').notNull().default(0),
+    topic: text('topic'),
+    /** Discord's permission overwrites, `[{ id, type, allow, deny }]` (type 0 role, 1 member). */
+    overwrites: jsonb('overwrites')
+      .$type<Array<{ id: string; type: 0 | 1; allow: string; deny: string }>>()
+      .notNull()
+      .default([]),
   },
   (t) => [index('sandbox_discord_channels_guild_idx').on(t.guildId, t.position)],
+);
+
+/** Messages posted to a channel (the bot's alert posts, ADR 059), with their embeds as sent. */
+export const sandboxDiscordMessages = pgTable(
+  'sandbox_discord_messages',
+  {
+    id: snowflake('id').primaryKey(),
+    channelId: snowflake('channel_id')
+      .notNull()
+      .references(() => sandboxDiscordChannels.id, { onDelete: 'cascade' }),
+    authorId: snowflake('author_id').notNull(),
+    content: text('content').notNull(),
+    /** Discord's embed objects, as the request carried them. */
+    embeds: jsonb('embeds').$type<unknown[]>().notNull().default([]),
+    /** The sender's nonce (`enforce_nonce` finds a repeat by it). */
+    nonce: text('nonce'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('sandbox_discord_messages_channel_idx').on(t.channelId, t.id),
+    index('sandbox_discord_messages_nonce_idx')
+      .on(t.channelId, t.authorId, t.nonce)
+      .where(sql`${t.nonce} is not null`),
+  ],
 );
 
 /** Keyed by (guild, user): a page of members `after` an id is one index range scan. */

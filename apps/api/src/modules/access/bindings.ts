@@ -6,6 +6,7 @@ import { ChatError } from '../../integrations/chat/port.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { queueConverge } from './converge-queue.ts';
+import { addRoleEntitlements } from './entitlements.ts';
 import { issueState, spendState } from './discord-link.ts';
 
 /**
@@ -95,6 +96,8 @@ export async function serverRoles(deps: AppDeps, vendorId: string, guildId: stri
   const general = report.server.join(' ') || null;
   return {
     server: guild,
+    // What alert channels need beyond roles (ADR 059): said, never a reason to refuse a binding.
+    notes: report.channels,
     roles: roles
       .sort((a, b) => b.position - a.position)
       .map((r) => ({ id: r.id, name: r.name, problem: general ?? report.byRole[r.id] ?? null })),
@@ -102,8 +105,9 @@ export async function serverRoles(deps: AppDeps, vendorId: string, guildId: stri
 }
 
 /**
- * Binds a community product to a server's roles. Roles the bot cannot assign are refused with the
- * fix in words (422); on success, every buyer of the product is converged to the new roles.
+ * Binds a community product (or an alert product, whose feed's Discord channel its roles read, ADR
+ * 059) to a server's roles. Roles the bot cannot assign are refused with the fix in words (422); on
+ * success, every buyer of the product is converged to the new roles.
  */
 export async function bind(
   deps: AppDeps,
@@ -113,7 +117,11 @@ export async function bind(
   const product = (
     await itemSummaries(deps.database.db, [{ type: 'product', id: input.productId }])
   ).get(`product:${input.productId}`);
-  if (!product || product.vendorId !== vendorId || product.kind !== 'community')
+  if (
+    !product ||
+    product.vendorId !== vendorId ||
+    (product.kind !== 'community' && product.kind !== 'alert')
+  )
     throw new AppError('not_found', m.productNotYours);
   await serverOf(deps, vendorId, input.guildId);
   const guild = await botGuild(deps, input.guildId);
@@ -135,6 +143,8 @@ export async function bind(
       on conflict (product_id) do update set guild_id = excluded.guild_id,
         guild_name = excluded.guild_name, guild_icon_url = excluded.guild_icon_url,
         roles = excluded.roles, updated_at = now()`);
+    // An alert product's holders bought it before it gave a role: they get it now.
+    if (product.kind === 'alert') await addRoleEntitlements(tx, input.productId);
     return (
       await tx.execute<{ user_id: string }>(sql`select distinct user_id from entitlements
         where product_id = ${input.productId} and kind = 'discord_role'`)

@@ -114,8 +114,12 @@ async function present(deps: AppDeps, rows: Row[]): Promise<Community[]> {
       select *, row_number() over (partition by entitlement_id order by at desc, id desc) as n
       from access_events where entitlement_id = any(${sql.param(rows.map((r) => r.id))}::text[])
     ) h where n <= 20 order by at desc, id desc`);
+  // An alert product gives a role only while bound (ADR 059): unbound, it is no community to show.
+  const shown = rows.filter(
+    (r) => r.guild_id !== null || products.get(`product:${r.product_id}`)?.kind !== 'alert',
+  );
   return Promise.all(
-    rows.map(async (r): Promise<Community> => {
+    shown.map(async (r): Promise<Community> => {
       const product = products.get(`product:${r.product_id}`);
       const vendor = product?.vendor;
       return {
@@ -157,5 +161,6 @@ export async function reconnect(deps: AppDeps, userId: string, id: string): Prom
     await queueConverge(deps, userId, { cause: 'retry' });
   }
   const [after] = await present(deps, await load(deps, userId, id));
-  return after!;
+  if (!after) throw new AppError('not_found', m.communityNotFound);
+  return after;
 }

@@ -11,9 +11,68 @@ export const deliveryKind: Record<string, DeliveryKind> = {
   community: 'discord_role',
 };
 
-/** What products of these catalogue kinds deliver beyond access (for an event's `deliveries`). */
-export function deliveriesOf(kinds: readonly string[]): DeliveryKind[] {
-  return [...new Set(kinds.flatMap((k) => (deliveryKind[k] ? [deliveryKind[k]] : [])))].sort();
+/**
+ * What each product delivers beyond access: its kind's delivery, and a Discord role for an alert
+ * product bound to a server's roles (its feed's Discord channel is readable by them, ADR 059).
+ */
+async function deliveriesByProduct(
+  tx: Tx,
+  products: ReadonlyArray<{ id: string; kind: string }>,
+): Promise<Map<string, DeliveryKind[]>> {
+  const alerts = products.filter((p) => p.kind === 'alert').map((p) => p.id);
+  const bound = new Set(
+    alerts.length
+      ? (
+          await tx.execute<{ product_id: string }>(sql`select product_id from community_bindings
+            where product_id = any(${sql.param(alerts)}::text[])`)
+        ).rows.map((r) => r.product_id)
+      : [],
+  );
+  return new Map(
+    products.map((p) => [
+      p.id,
+      deliveryKind[p.kind]
+        ? [deliveryKind[p.kind]!]
+        : bound.has(p.id)
+          ? (['discord_role'] as DeliveryKind[])
+          : [],
+    ]),
+  );
+}
+
+/** What these products deliver beyond access (for an event's `deliveries`). */
+export async function deliveriesOf(
+  tx: Tx,
+  products: ReadonlyArray<{ id: string; kind: string }>,
+): Promise<DeliveryKind[]> {
+  const by = await deliveriesByProduct(tx, products);
+  return [...new Set([...by.values()].flat())].sort();
+}
+
+/**
+ * An alert product's holders get its Discord role from the moment it is bound (ADR 059): the
+ * `discord_role` entitlement each live purchase would have had, added once (repeats add nothing).
+ * Returns the holders, for converging.
+ */
+export async function addRoleEntitlements(tx: Tx, productId: string): Promise<string[]> {
+  const live = await tx.execute<{
+    purchase_id: string;
+    user_id: string;
+    ends_at: Date | string | null;
+  }>(sql`select purchase_id, user_id, ends_at from entitlements
+    where product_id = ${productId} and kind = 'access' and status = 'active'`);
+  if (!live.rows.length) return [];
+  const rows = live.rows.map(
+    (r) =>
+      sql`(${newId('ent')}, ${r.purchase_id}, ${r.user_id}, ${productId}, 'discord_role',
+        ${r.ends_at === null ? null : new Date(r.ends_at)}::timestamptz)`,
+  );
+  const added = await tx.execute<{ user_id: string }>(sql`
+    insert into entitlements (id, purchase_id, user_id, product_id, kind, ends_at)
+    values ${sql.join(rows, sql`, `)}
+    on conflict do nothing
+    returning user_id`);
+  return [...new Set(added.rows.map((r) => r.user_id))];
 }
 
 /**
@@ -25,8 +84,9 @@ export async function keepEntitlements(tx: Tx, event: PurchaseEvent): Promise<vo
   const purchaseId = event.data.purchaseId;
   switch (event.type) {
     case 'purchase.paid': {
+      const delivers = await deliveriesByProduct(tx, event.data.products);
       const rows = event.data.products.flatMap((product) =>
-        ['access', ...(deliveryKind[product.kind] ? [deliveryKind[product.kind]!] : [])].map(
+        ['access', ...(delivers.get(product.id) ?? [])].map(
           (kind) =>
             sql`(${newId('ent')}, ${purchaseId}, ${event.data.buyerId}, ${product.id}, ${kind})`,
         ),

@@ -2,6 +2,8 @@
 export {
   accessHistory,
   accessHolders,
+  bindingOf,
+  discordRoleState,
   givesDiscordRoles,
   liveHolders,
   accessOf,
@@ -14,7 +16,7 @@ export {
   type EntitlementKind,
   type EntitlementView,
 } from './queries.ts';
-export { deliveriesOf } from './entitlements.ts';
+export { addRoleEntitlements, deliveriesOf } from './entitlements.ts';
 export { keptAccess, type UndoneBy } from './kept-access.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
 export { startMemberWatch, watchMembers, type MemberWatch } from './watch.ts';

@@ -196,3 +196,43 @@ export async function givesDiscordRoles(db: Tx, productId: string): Promise<bool
       and jsonb_array_length(roles) > 0) as gives`);
   return found.rows[0]?.gives ?? false;
 }
+
+/** The server and roles a product is bound to (ADR 030), or null. */
+export async function bindingOf(
+  db: Tx,
+  productId: string,
+): Promise<{
+  guildId: string;
+  guildName: string;
+  roles: Array<{ id: string; name: string }>;
+} | null> {
+  const found = await db.execute<{
+    guild_id: string;
+    guild_name: string;
+    roles: Array<{ id: string; name: string }>;
+  }>(
+    sql`select guild_id, guild_name, roles from community_bindings where product_id = ${productId}`,
+  );
+  const b = found.rows[0];
+  return b ? { guildId: b.guild_id, guildName: b.guild_name, roles: b.roles } : null;
+}
+
+/**
+ * Where the buyer's Discord role for a product stands: whether they linked Discord, and the
+ * delivery state of their live role entitlement (null: none live).
+ */
+export async function discordRoleState(
+  db: Tx,
+  userId: string,
+  productId: string,
+): Promise<{ linked: boolean; state: string | null }> {
+  const found = await db.execute<{ linked: boolean; state: string | null }>(sql`
+    select exists (select 1 from discord_links where user_id = ${userId}) as linked,
+      (select coalesce(d.state, 'granting') from entitlements e
+        left join access_deliveries d on d.entitlement_id = e.id
+        where e.user_id = ${userId} and e.product_id = ${productId} and e.kind = 'discord_role'
+          and e.status = 'active' and (e.ends_at is null or e.ends_at > now())
+        order by (d.state = 'active') desc nulls last limit 1) as state`);
+  const r = found.rows[0];
+  return { linked: Boolean(r?.linked), state: r?.state ?? null };
+}

@@ -1,20 +1,29 @@
 // Demo data: each vendor selling communities owns a sandbox Discord server, and each community
-// product is bound to its own role there, so the library works on first start (sandbox only).
+// product is bound to its own role there, so the library works on first start (sandbox only). An
+// alert product of such a vendor is bound too: its role reads the feed's Discord channel (ADR 059).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { seedSandboxGuild } from '../../integrations/chat/sandbox.ts';
+import { addRoleEntitlements } from './entitlements.ts';
 
 /** Discord caps role names at 100 characters; short names read better on a member list. */
 const roleName = (title: string) => (title.length > 40 ? `${title.slice(0, 39)}…` : title);
 
 export async function seedDemoCommunities(db: Db): Promise<number> {
   const products = (
-    await db.execute<{ id: string; title: string; vendor_id: string; vendor_name: string }>(sql`
-      select p.id, p.title, p.vendor_id, v.display_name as vendor_name
+    await db.execute<{
+      id: string;
+      title: string;
+      kind: string;
+      vendor_id: string;
+      vendor_name: string;
+    }>(sql`
+      select p.id, p.title, p.kind, p.vendor_id, v.display_name as vendor_name
       from products p join vendors v on v.id = p.vendor_id
-      where p.kind = 'community'
+      where (p.kind = 'community' or (p.kind = 'alert' and exists (select 1 from products c
+          where c.vendor_id = p.vendor_id and c.kind = 'community')))
         and not exists (select 1 from community_bindings b where b.product_id = p.id)
-      order by v.display_name, p.title`)
+      order by v.display_name, p.kind desc, p.title`)
   ).rows;
   const byVendor = new Map<string, typeof products>();
   for (const p of products) byVendor.set(p.vendor_id, [...(byVendor.get(p.vendor_id) ?? []), p]);
@@ -32,6 +41,7 @@ export async function seedDemoCommunities(db: Db): Promise<number> {
       await db.execute(sql`insert into community_bindings (product_id, vendor_id, guild_id, guild_name, roles)
         values (${p.id}, ${vendorId}, ${guild.guildId}, ${name}, ${JSON.stringify([role])}::jsonb)
         on conflict (product_id) do nothing`);
+      if (p.kind === 'alert') await addRoleEntitlements(db, p.id);
     }
   }
   return products.length;

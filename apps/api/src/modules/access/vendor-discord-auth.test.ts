@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
+import { PERMISSION_NAMES } from '../../integrations/chat/permissions.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
@@ -52,8 +53,8 @@ async function addBot(v: Vendor, guildId: string, discordUser: string) {
   const form = new URLSearchParams(url.searchParams);
   form.set('guild_id', guildId);
   form.set('decision', 'authorize');
-  for (const perm of [PermissionFlagsBits.ManageRoles, PermissionFlagsBits.CreateInstantInvite])
-    form.append('perm', String(perm));
+  // Every permission the page offers stays ticked, as a person who just clicks Authorize leaves it.
+  for (const [perm] of PERMISSION_NAMES) form.append('perm', String(perm));
   const res = await t.app.inject({
     method: 'POST',
     url: '/sandbox/discord/oauth2/authorize',
@@ -114,7 +115,13 @@ describe('vendor Discord set-up', () => {
       scope: 'bot',
       response_type: 'code',
       permissions: String(
-        PermissionFlagsBits.ManageRoles | PermissionFlagsBits.CreateInstantInvite,
+        PermissionFlagsBits.ManageRoles |
+          PermissionFlagsBits.CreateInstantInvite |
+          PermissionFlagsBits.ManageChannels |
+          PermissionFlagsBits.ViewChannel |
+          PermissionFlagsBits.SendMessages |
+          PermissionFlagsBits.EmbedLinks |
+          PermissionFlagsBits.ReadMessageHistory,
       ),
     });
     expect(url.searchParams.get('redirect_uri')).toMatch(/\/vendor\/delivery\/discord$/);

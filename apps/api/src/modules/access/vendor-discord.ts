@@ -35,7 +35,7 @@ export async function vendorServers(
 
 const COMMUNITY_CURSOR = vendorProductCursor('community-product');
 
-/** The vendor's community products, each with its binding (null until bound). */
+/** The vendor's community and alert products, each with its binding (null until bound). */
 export async function communityProducts(
   deps: AppDeps,
   vendorId: string,
@@ -44,7 +44,7 @@ export async function communityProducts(
   const db = deps.database.db;
   const { products, nextCursor } = await vendorProductPage(deps, vendorId, COMMUNITY_CURSOR, {
     ...page,
-    kinds: ['community'],
+    kinds: ['community', 'alert'],
   });
   const ids = products.map((p) => p.id);
   const bound = ids.length

@@ -230,6 +230,8 @@ describe('who receives', () => {
         { channel: 'web', delivered: 1 },
         { channel: 'email', queued: 0, delivered: 0 },
         { channel: 'webhook', queued: 0 },
+        // The feed has no Discord channel: nothing posted.
+        { channel: 'discord', queued: 0, delivered: 0, failed: 0 },
       ],
     });
     // Another vendor's feed is not found.

@@ -1,5 +1,5 @@
 // What the alerts slice takes from other modules, through their entries (docs/architecture.md#boundaries).
-export { accessOf, liveAccess, liveHolders } from '../access/index.ts';
+export { accessOf, bindingOf, discordRoleState, liveAccess, liveHolders } from '../access/index.ts';
 export {
   productBasics,
   vendorIdByUrl,

@@ -9,12 +9,20 @@ import { AppError } from '../../platform/errors.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import { liveHolders, productBasics, vendorProductOfKind, vendorProductRefs } from './deps.ts';
 
-export interface FeedRow {
+export interface FeedRow extends FeedState {
   productId: string;
   vendorId: string;
   title: string;
   isActive: boolean;
+}
+
+/** What the feed row itself holds. */
+export interface FeedState {
   secretVersion: number;
+  /** The Discord channel alerts are posted to (ADR 059), or null. */
+  discordGuildId: string | null;
+  discordChannelId: string | null;
+  discordChannelName: string | null;
 }
 
 export const hookSecret = (deps: AppDeps, productId: string, version: number) =>
@@ -24,12 +32,23 @@ export const hookUrl = (deps: AppDeps, feed: Pick<FeedRow, 'productId' | 'secret
   `${publicOrigin(deps.config)}/api/v1/alert-hooks/${feed.productId}/${hookSecret(deps, feed.productId, feed.secretVersion)}`;
 
 /** The feed row, made now if the product is an alert product that has none yet. */
-async function ensureFeed(db: Db | Tx, productId: string, vendorId: string): Promise<number> {
-  const { rows } = await db.execute<{ secret_version: number }>(sql`
+async function ensureFeed(db: Db | Tx, productId: string, vendorId: string): Promise<FeedState> {
+  const { rows } = await db.execute<{
+    secret_version: number;
+    discord_guild_id: string | null;
+    discord_channel_id: string | null;
+    discord_channel_name: string | null;
+  }>(sql`
     insert into alert_feeds (product_id, vendor_id) values (${productId}, ${vendorId})
     on conflict (product_id) do update set product_id = excluded.product_id
-    returning secret_version`);
-  return rows[0]!.secret_version;
+    returning secret_version, discord_guild_id, discord_channel_id, discord_channel_name`);
+  const r = rows[0]!;
+  return {
+    secretVersion: r.secret_version,
+    discordGuildId: r.discord_guild_id,
+    discordChannelId: r.discord_channel_id,
+    discordChannelName: r.discord_channel_name,
+  };
 }
 
 /** One of the vendor's alert products as a feed; 404 when it is not the vendor's or not alerts. */
@@ -37,13 +56,12 @@ export async function vendorFeed(deps: AppDeps, vendorId: string, productId: str
   const db = deps.database.db;
   const product = await vendorProductOfKind(db, vendorId, productId, 'alert');
   if (!product) throw new AppError('not_found', m.feedNotFound);
-  const secretVersion = await ensureFeed(db, productId, vendorId);
   return {
     productId,
     vendorId,
     title: product.title,
     isActive: product.isActive,
-    secretVersion,
+    ...(await ensureFeed(db, productId, vendorId)),
   } satisfies FeedRow;
 }
 
@@ -52,13 +70,12 @@ export async function anyFeed(deps: AppDeps, productId: string): Promise<FeedRow
   const db = deps.database.db;
   const product = await productBasics(db, productId);
   if (!product || product.kind !== 'alert') return null;
-  const secretVersion = await ensureFeed(db, productId, product.vendorId);
   return {
     productId,
     vendorId: product.vendorId,
     title: product.title,
     isActive: product.isActive,
-    secretVersion,
+    ...(await ensureFeed(db, productId, product.vendorId)),
   };
 }
 
@@ -91,6 +108,9 @@ async function feedView(deps: AppDeps, feed: FeedRow): Promise<AlertFeed> {
     webhookUrl: hookUrl(deps, feed),
     subscribers: holders.length,
     lastAlertAt: at === null ? null : new Date(at).toISOString(),
+    discordChannel: feed.discordChannelId
+      ? { id: feed.discordChannelId, name: feed.discordChannelName ?? feed.discordChannelId }
+      : null,
   };
 }
 
@@ -101,14 +121,13 @@ export async function vendorFeeds(deps: AppDeps, vendorId: string): Promise<Aler
   });
   const feeds: AlertFeed[] = [];
   for (const p of products) {
-    const secretVersion = await ensureFeed(deps.database.db, p.id, vendorId);
     feeds.push(
       await feedView(deps, {
         productId: p.id,
         vendorId,
         title: p.title,
         isActive: p.isActive,
-        secretVersion,
+        ...(await ensureFeed(deps.database.db, p.id, vendorId)),
       }),
     );
   }

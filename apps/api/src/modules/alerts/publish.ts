@@ -15,6 +15,7 @@ import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
 import type { CursorKind } from '../../platform/cursor.ts';
 import type { FeedRow } from './feeds.ts';
+import { queueDiscordPost } from './discord.ts';
 import { imageOfFeed } from './images.ts';
 import { liveHolders } from './deps.ts';
 
@@ -114,6 +115,8 @@ export async function publishAlert(
     ).rows[0]!;
     const alert = alertView(row);
     const recipients = await fanOut(deps, tx, feed, alert);
+    // The feed's Discord channel gets one post, whoever holds the feed: its role decides who reads.
+    await queueDiscordPost(deps, tx, feed, alert.id);
     await tx.execute(sql`update alerts set recipients = ${recipients} where id = ${alert.id}`);
     return { alert, duplicate: false, recipients };
   });

@@ -5,6 +5,7 @@ import { IMAGE_BODY_LIMIT, imageUpload } from '../../platform/image-upload.ts';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { bearerOf, registerRoute } from '../../platform/routes.ts';
 import { vendorRoutes } from '../catalog/index.ts';
+import { discordSetting, removeDiscordChannel, setDiscordChannel } from './discord.ts';
 import { feedOfHook, rotateHook, vendorFeed, vendorFeeds } from './feeds.ts';
 import { checkedAlert, parseHookBody } from './hook.ts';
 import { addAlertImage } from './images.ts';
@@ -56,6 +57,15 @@ export async function alertsModule(app: FastifyInstance): Promise<void> {
   );
   vendorRoute(r.rotateAlertHook, async ({ params, vendorId }) => ({
     feed: await rotateHook(deps, vendorId, params.productId),
+  }));
+  vendorRoute(r.vendorAlertDiscord, async ({ params, vendorId }) => ({
+    discord: await discordSetting(deps, vendorId, params.productId),
+  }));
+  vendorRoute(r.setAlertDiscord, async ({ params, body, vendorId }) => ({
+    discord: await setDiscordChannel(deps, vendorId, params.productId, body),
+  }));
+  vendorRoute(r.removeAlertDiscord, async ({ params, vendorId }) => ({
+    discord: await removeDiscordChannel(deps, vendorId, params.productId),
   }));
 
   registerRoute(app, r.myAlertFeeds, ({ auth }) => heldFeeds(deps, auth.sub));

@@ -1,11 +1,14 @@
 // Demo alerts (ADR 059): Alpha Edge Labs' "Momentum Breakout Alerts" has a feed with past alerts,
-// so a newcomer sees history; outside production a sandbox signal posts one every few minutes.
+// so a newcomer sees history, and a channel in the vendor's sandbox Discord server; outside
+// production a sandbox signal posts one every few minutes (to the channel too).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
+import { seedSandboxAlertChannel } from '../../integrations/chat/sandbox.ts';
+import { channelNameFor } from './discord.ts';
 import { anyFeed } from './feeds.ts';
-import { productBasics, vendorIdByUrl, vendorProductRefs } from './deps.ts';
+import { bindingOf, productBasics, vendorIdByUrl, vendorProductRefs } from './deps.ts';
 import { publishAlert } from './publish.ts';
 
 export const DEMO_ALERT_PRODUCT = 'Momentum Breakout Alerts';
@@ -48,6 +51,20 @@ export async function seedDemoAlerts(db: Db, productId: string | null): Promise<
   if (!product || product.kind !== 'alert') return;
   await db.execute(sql`insert into alert_feeds (product_id, vendor_id)
     values (${productId}, ${product.vendorId}) on conflict do nothing`);
+  // Bound to a role of the vendor's sandbox server (access's seed): its channel there, once.
+  const binding = await bindingOf(db, productId);
+  if (binding) {
+    const name = channelNameFor(product.title);
+    const { channelId } = await seedSandboxAlertChannel(db, {
+      guildId: binding.guildId,
+      name,
+      topic: `Alerts of ${product.title}, for its subscribers (posted by Tradeshelf).`,
+      readerRoleIds: binding.roles.map((r) => r.id),
+    });
+    await db.execute(sql`update alert_feeds set discord_guild_id = ${binding.guildId},
+        discord_channel_id = ${channelId}, discord_channel_name = ${name}
+      where product_id = ${productId} and discord_channel_id is null`);
+  }
   const any = await db.execute(sql`select 1 from alerts where product_id = ${productId} limit 1`);
   if (any.rows.length) return;
   for (const a of past)

@@ -16,7 +16,8 @@ import { AppError } from '../../platform/errors.ts';
 import { checkedUserUrl } from '../../platform/outbound-url.ts';
 import * as store from '../../webhooks/store.ts';
 import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
-import { anyFeed } from './feeds.ts';
+import { buyerDiscord } from './discord.ts';
+import { anyFeed, type FeedRow } from './feeds.ts';
 import { accessOf, liveAccess, vendorSummaries } from './deps.ts';
 import { alertsPage, alertView, BUYER_OWNER } from './publish.ts';
 
@@ -27,6 +28,7 @@ interface SubscriptionRow extends Record<string, unknown> {
   web: boolean;
   email: boolean;
   webhook_endpoint_id: string | null;
+  discord: boolean;
 }
 
 /** The feed, when the buyer holds it now (a live entitlement); 403 otherwise. */
@@ -40,14 +42,15 @@ async function heldFeed(deps: AppDeps, userId: string, productId: string) {
 
 async function subscriptionOf(deps: AppDeps, userId: string, productId: string) {
   const { rows } = await deps.database.db.execute<SubscriptionRow>(sql`
-    select web, email, webhook_endpoint_id from alert_subscriptions
+    select web, email, webhook_endpoint_id, discord from alert_subscriptions
     where user_id = ${userId} and product_id = ${productId}`);
-  return rows[0] ?? { web: true, email: false, webhook_endpoint_id: null };
+  return rows[0] ?? { web: true, email: false, webhook_endpoint_id: null, discord: false };
 }
 
 async function channelsView(
   deps: AppDeps,
   userId: string,
+  feed: FeedRow,
   sub: SubscriptionRow,
 ): Promise<AlertChannels> {
   let webhook: AlertChannels['webhook'] = null;
@@ -61,7 +64,12 @@ async function channelsView(
         secret: deps.webhooks.openSecret(e.secret_sealed),
       };
   }
-  return { web: sub.web, email: sub.email, webhook };
+  return {
+    web: sub.web,
+    email: sub.email,
+    webhook,
+    discord: await buyerDiscord(deps, userId, feed, sub.discord),
+  };
 }
 
 export async function buyerFeed(
@@ -93,7 +101,34 @@ export async function buyerFeed(
   const hooks = new Map(
     (await store.eventMessages(db, ids, endpointIds)).map((r) => [r.event_id, r]),
   );
-  const channels = await channelsView(deps, userId, sub);
+  const channels = await channelsView(deps, userId, feed, sub);
+  // The feed's Discord post is everyone's: shown to those who chose it, with whether they can read it.
+  const posts = new Map(
+    sub.discord && ids.length
+      ? (
+          await db.execute<{
+            alert_id: string;
+            status: AlertDeliveryStatus;
+            reason: string | null;
+          }>(
+            sql`select alert_id, status, reason from alert_discord_posts
+              where alert_id = any(${sql.param(ids)}::text[])`,
+          )
+        ).rows.map((p) => [p.alert_id, p])
+      : [],
+  );
+  const discordOf = (alertId: string) => {
+    const p = posts.get(alertId);
+    if (!p) return [];
+    const unread = p.status === 'delivered' && channels.discord && !channels.discord.readable;
+    return [
+      {
+        channel: 'discord' as const,
+        status: p.status,
+        reason: unread ? channels.discord!.note : p.status === 'delivered' ? null : p.reason,
+      },
+    ];
+  };
   const alerts: BuyerAlert[] = page.map((r) => ({
     ...alertView(r),
     deliveries: deliveries
@@ -112,7 +147,8 @@ export async function buyerFeed(
             msg.last_error ??
             (msg.status === 'pending' && channels.webhook?.paused ? m.webhookPaused : null),
         };
-      }),
+      })
+      .concat(discordOf(r.id)),
   }));
   const vendor = (await vendorSummaries(db, [feed.vendorId])).get(feed.vendorId);
   return {
@@ -143,7 +179,7 @@ export async function setChannels(
   productId: string,
   body: SetAlertChannelsBody,
 ): Promise<{ channels: AlertChannels }> {
-  await heldFeed(deps, userId, productId);
+  const feed = await heldFeed(deps, userId, productId);
   const wanted = body.webhookUrl ? await checkedUrl(deps, body.webhookUrl) : null;
   const owner = ownerOf(userId);
   const sub = await deps.database.db.transaction(async (tx) => {
@@ -151,9 +187,10 @@ export async function setChannels(
       sql`select pg_advisory_xact_lock(hashtext(${`alert-sub:${userId}:${productId}`}))`,
     );
     const current = (
-      await tx.execute<SubscriptionRow>(sql`select web, email, webhook_endpoint_id
+      await tx.execute<SubscriptionRow>(sql`select web, email, webhook_endpoint_id, discord
         from alert_subscriptions where user_id = ${userId} and product_id = ${productId}`)
     ).rows[0];
+    const discord = body.discord ?? current?.discord ?? false;
     let endpointId = current?.webhook_endpoint_id ?? null;
     if (!wanted && endpointId) {
       await store.deleteEndpoint(tx, owner, endpointId);
@@ -180,19 +217,21 @@ export async function setChannels(
       ).id;
     }
     const { rows } = await tx.execute<SubscriptionRow>(sql`
-      insert into alert_subscriptions (user_id, product_id, web, email, webhook_endpoint_id)
-      values (${userId}, ${productId}, ${body.web}, ${body.email}, ${endpointId})
+      insert into alert_subscriptions (user_id, product_id, web, email, webhook_endpoint_id,
+        discord)
+      values (${userId}, ${productId}, ${body.web}, ${body.email}, ${endpointId}, ${discord})
       on conflict (user_id, product_id) do update set web = excluded.web, email = excluded.email,
-        webhook_endpoint_id = excluded.webhook_endpoint_id, updated_at = now()
-      returning web, email, webhook_endpoint_id`);
+        webhook_endpoint_id = excluded.webhook_endpoint_id, discord = excluded.discord,
+        updated_at = now()
+      returning web, email, webhook_endpoint_id, discord`);
     return rows[0]!;
   });
-  return { channels: await channelsView(deps, userId, sub) };
+  return { channels: await channelsView(deps, userId, feed, sub) };
 }
 
 /** Resumes the paused webhook (its waiting alerts go out) and sends the ones that gave up again. */
 export async function retryWebhook(deps: AppDeps, userId: string, productId: string) {
-  await heldFeed(deps, userId, productId);
+  const feed = await heldFeed(deps, userId, productId);
   const sub = await subscriptionOf(deps, userId, productId);
   if (!sub.webhook_endpoint_id) throw new AppError('business_rule', m.noWebhook);
   const db = deps.database.db;
@@ -201,7 +240,7 @@ export async function retryWebhook(deps: AppDeps, userId: string, productId: str
   const failed = await store.failedMessageIds(db, sub.webhook_endpoint_id);
   for (const id of failed) await deps.webhooks.resend(db, sub.webhook_endpoint_id, id);
   await deps.jobs.send(queues.webhooksDeliver, {});
-  return { channels: await channelsView(deps, userId, sub), resent: failed.length };
+  return { channels: await channelsView(deps, userId, feed, sub), resent: failed.length };
 }
 
 /** The alert products the buyer holds now (live `access` entitlements to products of kind alert). */

@@ -25,6 +25,13 @@ export const alertFeeds = pgTable('alert_feeds', {
     .references(() => products.id, { onDelete: 'cascade' }),
   vendorId: vendorColumn(),
   secretVersion: integer('secret_version').notNull().default(1),
+  /**
+   * The channel in the vendor's Discord server alerts are posted to (the server the product is
+   * bound to; its readers are the product's roles, given by the access engine), or null.
+   */
+  discordGuildId: text('discord_guild_id'),
+  discordChannelId: text('discord_channel_id'),
+  discordChannelName: text('discord_channel_name'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -72,6 +79,8 @@ export const alertSubscriptions = pgTable(
     webhookEndpointId: text('webhook_endpoint_id').references(() => webhookEndpoints.id, {
       onDelete: 'set null',
     }),
+    /** Shows the feed's Discord channel among the holder's deliveries (reading it needs the role). */
+    discord: boolean('discord').notNull().default(false),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
@@ -105,5 +114,34 @@ export const alertDeliveries = pgTable(
     index('alert_deliveries_mail_idx')
       .on(t.createdAt)
       .where(sql`${t.channel} = 'email' and ${t.status} = 'queued'`),
+  ],
+);
+
+/**
+ * The post of one alert to its feed's Discord channel: one per alert, whoever holds the feed. Its
+ * message id, once known, is what keeps a retried job from posting twice; `claimed_until` keeps two
+ * runs from posting at once; `next_attempt_at` spaces retries (rate limits, outages).
+ */
+export const alertDiscordPosts = pgTable(
+  'alert_discord_posts',
+  {
+    alertId: text('alert_id')
+      .primaryKey()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
+    channelName: text('channel_name').notNull(),
+    status: text('status', { enum: ['queued', 'delivered', 'failed'] }).notNull(),
+    reason: text('reason'),
+    messageId: text('message_id'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    claimedUntil: ts('claimed_until'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('alert_discord_posts_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
   ],
 );

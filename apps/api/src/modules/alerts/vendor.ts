@@ -36,6 +36,21 @@ export async function vendorAlerts(
           group by alert_id, channel, status, reason`)
       ).rows
     : [];
+  // The Discord channel's post: one per alert, whoever holds the feed.
+  if (ids.length)
+    for (const p of (
+      await db.execute<{ alert_id: string; status: AlertDeliveryStatus; reason: string | null }>(
+        sql`select alert_id, status, reason from alert_discord_posts
+          where alert_id = any(${sql.param(ids)}::text[])`,
+      )
+    ).rows)
+      counted.push({
+        alert_id: p.alert_id,
+        channel: 'discord',
+        status: p.status,
+        reason: p.reason,
+        n: 1,
+      });
   // Webhook deliveries are the engine's messages: their state is read there.
   for (const m of await store.eventMessageCounts(db, ids, BUYER_OWNER))
     counted.push({

@@ -43,7 +43,11 @@ export async function deliverySummary(
     tradingViewScript: scripts.length > 0,
     alerts:
       kind === 'alert'
-        ? `Each alert as the vendor sends it: ${alertChannels.map((c) => alertChannelWords[c]).join(', ')}`
+        ? // Discord is the vendor's choice per feed; "Discord roles" says so when it is bound.
+          `Each alert as the vendor sends it: ${alertChannels
+            .filter((c) => c !== 'discord')
+            .map((c) => alertChannelWords[c])
+            .join(', ')}`
         : null,
     updates: { policy: settings.updatePolicy, label: updatePolicyLabels[settings.updatePolicy] },
   };

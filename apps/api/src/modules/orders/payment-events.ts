@@ -207,7 +207,7 @@ export async function completeCheckout(
   await deps.events.publish(tx, 'purchase.paid', purchase.id, {
     ...purchaseRef(purchase, {
       productIds: granting.map((p) => p.id).sort(),
-      deliveries: deliveriesOf(granting.map((p) => p.kind)),
+      deliveries: await deliveriesOf(tx, granting),
     }),
     trial,
     products: granting,

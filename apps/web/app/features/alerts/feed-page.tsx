@@ -72,6 +72,7 @@ function ChannelsForm({
   const [web, setWeb] = useState(channels.web);
   const [email, setEmail] = useState(channels.email);
   const [url, setUrl] = useState(channels.webhook?.url ?? '');
+  const [discord, setDiscord] = useState(channels.discord?.on ?? false);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | null>(null);
@@ -80,7 +81,15 @@ function ChannelsForm({
     setBusy(true);
     setNote(null);
     const done = await dispatch(
-      saveAlertChannels({ productId, body: { web, email, webhookUrl: url.trim() || null } }),
+      saveAlertChannels({
+        productId,
+        body: {
+          web,
+          email,
+          webhookUrl: url.trim() || null,
+          ...(channels.discord ? { discord } : {}),
+        },
+      }),
     );
     setBusy(false);
     if (saveAlertChannels.fulfilled.match(done)) {
@@ -116,6 +125,33 @@ function ChannelsForm({
         <input type="checkbox" checked={email} onChange={(e) => setEmail(e.target.checked)} />
         By e-mail (alerts arriving within a minute come as one e-mail)
       </label>
+      {channels.discord && (
+        <div className="flex flex-col gap-1">
+          <label className="flex items-center gap-2 text-sm text-slate-200">
+            <input
+              type="checkbox"
+              checked={discord}
+              onChange={(e) => setDiscord(e.target.checked)}
+            />
+            In #{channels.discord.channelName} on {channels.discord.serverName}&apos;s Discord
+          </label>
+          <p
+            className={`pl-6 text-sm ${channels.discord.readable ? 'text-emerald-300' : 'text-amber-300'}`}
+            data-testid="alert-discord-note"
+          >
+            {channels.discord.note}{' '}
+            {channels.discord.readable ? (
+              <a href={channels.discord.url} className="underline underline-offset-2">
+                Open the channel
+              </a>
+            ) : (
+              <Link to="/library" className="underline underline-offset-2">
+                Your library
+              </Link>
+            )}
+          </p>
+        </div>
+      )}
       <Field
         label="Webhook URL (optional)"
         name="webhookUrl"

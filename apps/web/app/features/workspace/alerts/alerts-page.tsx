@@ -6,6 +6,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { AlertFeed, VendorAlert } from '@tradeshelf/contract';
 import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { cell, ListTable } from '../../../components/list-table.tsx';
 import { UploadControl } from '../../../components/upload-control.tsx';
 import { Screen } from '../../../components/screen.tsx';
@@ -16,10 +17,13 @@ import { useAction, useRead } from '../request.ts';
 import { CopyButton, PageHeader, Panel } from '../screen-kit.tsx';
 import {
   addAlertImage,
+  fetchAlertDiscord,
   fetchAlertFeeds,
   fetchVendorAlerts,
   publishAlert,
+  removeAlertDiscord,
   rotateAlertHook,
+  setAlertDiscord,
 } from './api.ts';
 import { SelectField } from '../../../components/select-field.tsx';
 
@@ -133,6 +137,129 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
   );
 }
 
+/**
+ * The feed's Discord channel (ADR 059): create one only the product's roles read, or take an
+ * existing one; who can read it and what stops posting, in Discord's words with the fix.
+ */
+function DiscordChannel({ productId }: { productId: string }) {
+  const read = useRead(fetchAlertDiscord, productId);
+  const save = useAction(setAlertDiscord);
+  const remove = useAction(removeAlertDiscord);
+  const channelField = useId();
+  const [channelId, setChannelId] = useState('');
+  const use = async (id: string | null) => {
+    const next = await save.run({ productId, channelId: id });
+    if (next) {
+      read.set(next);
+      setChannelId('');
+    }
+  };
+  const stop = async () => {
+    const next = await remove.run(productId);
+    if (next) read.set(next);
+  };
+  return (
+    <section className="flex flex-col gap-2" aria-labelledby={`${channelField}-title`}>
+      <h3 id={`${channelField}-title`} className="text-sm font-semibold text-white">
+        Discord channel
+      </h3>
+      <Screen read={read} onRetry={() => void read.reload()} loading="Checking Discord…">
+        {(d) =>
+          !d.bound ? (
+            <Alert tone="info">
+              Post each alert to a channel of your Discord server that only subscribers can read:
+              first bind this product to a role in{' '}
+              <Link to="/vendor/delivery/discord" className="underline underline-offset-2">
+                Delivery → Discord
+              </Link>
+              . Buyers get that role while they hold the product.
+            </Alert>
+          ) : (
+            <div className="flex flex-col gap-3 text-sm text-slate-300">
+              {d.channel ? (
+                <p data-testid="alert-discord-channel">
+                  Each alert is posted to{' '}
+                  <a href={d.channel.url} className="font-semibold text-white underline">
+                    #{d.channel.name}
+                  </a>{' '}
+                  in {d.server?.name}. Readable by:{' '}
+                  {d.everyone ? 'everyone in the server' : d.readers.join(', ') || 'nobody yet'}.
+                </p>
+              ) : (
+                <p>
+                  Alerts can go to a channel of {d.server?.name} that only{' '}
+                  {d.roles.map((r) => r.name).join(', ')} can read.
+                </p>
+              )}
+              {d.problems.length > 0 && (
+                <Alert>
+                  <ul className="list-disc pl-4">
+                    {d.problems.map((p) => (
+                      <li key={p}>{p}</li>
+                    ))}
+                  </ul>
+                </Alert>
+              )}
+              <div className="flex flex-wrap gap-2">
+                {!d.channel && (
+                  <Button type="button" loading={save.busy} onClick={() => void use(null)}>
+                    Create #{d.suggestedName}
+                  </Button>
+                )}
+                {d.channel && (
+                  <Button type="button" variant="ghost" onClick={() => void read.reload()}>
+                    Check again
+                  </Button>
+                )}
+                {d.channel && (
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    loading={remove.busy}
+                    onClick={() => void stop()}
+                  >
+                    Stop posting
+                  </Button>
+                )}
+              </div>
+              <form
+                className="flex flex-wrap items-end gap-2"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void use(channelId.trim());
+                }}
+                noValidate
+              >
+                <Field
+                  label={
+                    d.channel
+                      ? 'Use another channel (its id)'
+                      : 'Or use an existing channel (its id)'
+                  }
+                  name="channelId"
+                  inputMode="numeric"
+                  value={channelId}
+                  onChange={(e) => setChannelId(e.target.value)}
+                  error={save.error?.fields?.channelId}
+                />
+                <Button
+                  type="submit"
+                  variant="ghost"
+                  loading={save.busy}
+                  disabled={!channelId.trim()}
+                >
+                  Use channel
+                </Button>
+              </form>
+              <FormError error={save.error ?? remove.error} shows={['channelId']} />
+            </div>
+          )
+        }
+      </Screen>
+    </section>
+  );
+}
+
 function FanOut({ alert }: { alert: VendorAlert }) {
   return (
     <ul className="flex flex-col gap-0.5 text-xs">
@@ -190,6 +317,7 @@ function FeedPanel({ feed, onRotated }: { feed: AlertFeed; onRotated: (f: AlertF
           </Button>
         </div>
       </div>
+      <DiscordChannel productId={feed.productId} />
       <PublishForm feed={feed} onSent={() => void alerts.reload()} />
       <Screen
         read={alerts}

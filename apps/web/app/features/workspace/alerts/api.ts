@@ -1,5 +1,11 @@
 import { vendorEndpoints } from '@tradeshelf/contract/client';
-import type { Alert, AlertFeed, PublishAlertBody, VendorAlert } from '@tradeshelf/contract';
+import type {
+  Alert,
+  AlertDiscord,
+  AlertFeed,
+  PublishAlertBody,
+  VendorAlert,
+} from '@tradeshelf/contract';
 import { requestThunk } from '../../../lib/thunk.ts';
 import { uploadTo } from '../upload.ts';
 
@@ -50,4 +56,32 @@ export const addAlertImage = requestThunk<AlertImageUpload, { imageId: string; i
       { productId },
       { file, ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) },
     ),
+);
+
+/** The feed's Discord channel (ADR 059): read with Discord's answer on who can read it. */
+export const fetchAlertDiscord = requestThunk<string, AlertDiscord>(
+  'vendorAlerts/discord',
+  async (productId, { api }) =>
+    (await api.call(vendorEndpoints.vendorAlertDiscord, { params: { productId } })).discord,
+);
+
+/** Creates `#<feed-name>-alerts` (channelId null) or takes an existing channel of the server. */
+export const setAlertDiscord = requestThunk<
+  { productId: string; channelId: string | null },
+  AlertDiscord
+>(
+  'vendorAlerts/setDiscord',
+  async ({ productId, channelId }, { api }) =>
+    (
+      await api.call(vendorEndpoints.setAlertDiscord, {
+        params: { productId },
+        body: { channelId },
+      })
+    ).discord,
+);
+
+export const removeAlertDiscord = requestThunk<string, AlertDiscord>(
+  'vendorAlerts/removeDiscord',
+  async (productId, { api }) =>
+    (await api.call(vendorEndpoints.removeAlertDiscord, { params: { productId } })).discord,
 );

@@ -47,6 +47,8 @@ export const fetchDiscordServers = requestThunk<void, VendorDiscordServer[]>(
 
 export interface ServerRoles {
   server: ServerRef;
+  /** What the bot lacks for alert channels, said beside the roles. */
+  notes: string[];
   roles: Array<{ id: string; name: string; problem: string | null }>;
 }
 

@@ -110,6 +110,11 @@ function RoleList({ guildId }: { guildId: string }) {
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm text-slate-300">{rolesSummary(roles.data.roles)}</p>
+      {roles.data.notes.map((note) => (
+        <p key={note} className="text-sm text-amber-200">
+          {note}
+        </p>
+      ))}
       <ul className="flex flex-col gap-1">
         {roles.data.roles.map((role) => (
           <li key={role.id} className="rounded-lg bg-ink-800 px-3 py-2 text-sm">
@@ -387,7 +392,8 @@ export function DiscordSetup() {
     <div className="flex flex-col gap-6">
       <PageHeader title="Discord">
         Add the Tradeshelf bot to your server, then bind each community product to the roles its
-        buyers get.{' '}
+        buyers get. An alert product bound to a role can post its alerts to a channel only that role
+        reads (set it on the Alerts screen).{' '}
         <Link to="/vendor/delivery" className="text-brand-300 underline">
           Back to delivery
         </Link>

@@ -27,6 +27,7 @@ const product = {
 };
 const roles = {
   server,
+  notes: [],
   roles: [
     {
       id: '201',
