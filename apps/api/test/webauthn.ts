@@ -88,9 +88,9 @@ export class SoftAuthenticator {
       crossOrigin: false,
     });
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, string | Uint8Array | Map<string, string>>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', new Map<string, string>()],
         ['authData', authData],
       ]),
     );

@@ -97,7 +97,8 @@ export const passkeyAssertionSchema = z.object({
     userHandle: b64url(128).optional(),
   }),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.object({}),
+  /** None are asked for; what a browser adds unasked is dropped. */
+  clientExtensionResults: z.object({ appid: z.boolean().optional() }),
 });
 export type PasskeyAssertion = z.infer<typeof passkeyAssertionSchema>;
 

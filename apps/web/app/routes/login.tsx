@@ -1,10 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
+import type { ApiError } from '@tradeshelf/contract';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
 import { login, loginTwoFactor } from '../features/auth/api.ts';
-import { reset } from '../features/auth/slice.ts';
+import {
+  canUsePasskeys,
+  secondStepWithPasskey,
+  signInWithPasskey,
+} from '../features/auth/passkeys.ts';
+import { passkeySignedIn, reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
 import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
@@ -19,6 +25,34 @@ function destinationName(next: string): string {
   if (next.startsWith('/library')) return 'your library';
   if (next.startsWith('/discord-auth-callback')) return 'your Discord connection';
   return 'where you left off';
+}
+
+const noSubscribe = () => () => {};
+const notOnServer = () => false;
+
+/**
+ * A passkey instead of the password (or of the code). The WebAuthn library loads on the press, so
+ * the page carries none of it (ADR 054); the answer lands in the login group like a password
+ * login's, and the page goes on the same way.
+ */
+function usePasskeySignIn() {
+  const dispatch = useAppDispatch();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  // Known only in the browser: the server renders no button, the browser adds it where it works.
+  const available = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
+  const run = async (challenge: string | null) => {
+    setBusy(true);
+    setError(null);
+    const r = challenge
+      ? await dispatch(secondStepWithPasskey(challenge))
+      : await dispatch(signInWithPasskey());
+    setBusy(false);
+    if (signInWithPasskey.fulfilled.match(r) || secondStepWithPasskey.fulfilled.match(r))
+      dispatch(passkeySignedIn(r.payload));
+    else setError(r.payload ?? null);
+  };
+  return { available, busy, error, run, clear: () => setError(null) };
 }
 
 /**
@@ -63,6 +97,8 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const challenge = useAppSelector((s) => s.auth.twoFactorChallenge);
+  const challengePasskeys = useAppSelector((s) => s.auth.twoFactorPasskeys);
+  const passkey = usePasskeySignIn();
   // Only paths of this site are followed after login (`?next=`, or `?redirect=`).
   const next = safeNext(params.get('next') ?? params.get('redirect'));
 
@@ -110,11 +146,25 @@ export default function Login() {
           <Button type="submit" loading={state.status === 'loading'} disabled={!code.trim()}>
             Verify
           </Button>
+          {challengePasskeys && passkey.available && (
+            <>
+              {passkey.error && <Alert>{passkey.error.error}</Alert>}
+              <Button
+                type="button"
+                variant="ghost"
+                loading={passkey.busy}
+                onClick={() => void passkey.run(challenge)}
+              >
+                Use a passkey instead
+              </Button>
+            </>
+          )}
           <button
             type="button"
             className="self-start text-sm text-brand-400 underline underline-offset-2"
             onClick={() => {
               setCode('');
+              passkey.clear();
               dispatch(reset());
             }}
           >
@@ -135,7 +185,7 @@ export default function Login() {
             {authMessages.verificationExpired}{' '}
             <Link
               className="font-semibold underline"
-              to={`/activate?email=${encodeURIComponent(email.trim())}`}
+              to={`/activate?email=${encodeURIComponent(email.trim() || (state.data?.email ?? ''))}`}
             >
               Activate your account
             </Link>
@@ -155,6 +205,19 @@ export default function Login() {
         <Button type="submit" loading={state.status === 'loading'} disabled={!email || !password}>
           Log in
         </Button>
+        {passkey.available && (
+          <div className="flex flex-col gap-3 border-t border-ink-700 pt-4">
+            {passkey.error && <Alert>{passkey.error.error}</Alert>}
+            <Button
+              type="button"
+              variant="ghost"
+              loading={passkey.busy}
+              onClick={() => void passkey.run(null)}
+            >
+              Sign in with a passkey
+            </Button>
+          </div>
+        )}
         <div className="flex justify-between text-sm">
           <Link
             to="/forgot-password"

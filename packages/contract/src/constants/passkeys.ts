@@ -21,4 +21,7 @@ export const passkeyMessages = {
   alreadyAdded: 'This passkey is already on your account.',
   tooMany: `An account can hold ${PASSKEYS_MAX} passkeys. Remove one first.`,
   noneOnAccount: 'This account has no passkey. Enter a code instead.',
+  // Said by the web app when the browser, not the server, refuses.
+  cancelled: 'The passkey prompt was closed or timed out. Try again when you are ready.',
+  unsupported: 'This browser cannot use passkeys here.',
 } as const;

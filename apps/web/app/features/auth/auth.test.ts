@@ -14,6 +14,7 @@ import {
 import {
   authSlice,
   initialAuthState,
+  passkeySignedIn,
   reset,
   sessionEnded,
   sessionStarted,
@@ -55,6 +56,21 @@ describe('auth group (docs/product.md#auth-group)', () => {
       login.rejected(null, 'id', arg, err),
     );
     expect(f.login).toMatchObject({ status: 'failure', error: err });
+  });
+
+  it('a passkey sign-in lands as a login does: the answer, the welcome, the grace rule (ADR 054)', () => {
+    const challenge = { response: null, outcome: 'two-factor', challenge: 'c', passkeys: true };
+    let s = reduce(initialAuthState, login.fulfilled(challenge as never, 'id', arg));
+    expect(s).toMatchObject({ twoFactorChallenge: 'c', twoFactorPasskeys: true });
+    s = reduce(s, passkeySignedIn({ response: res, outcome: 'scheduled' }));
+    expect(s.login).toMatchObject({ status: 'success', data: res });
+    expect(s).toMatchObject({ signingIn: 'a@b.co', twoFactorChallenge: null });
+    expect(s.isLoggedIn).toBe(false);
+    const blocked = reduce(
+      initialAuthState,
+      passkeySignedIn({ response: { ...res, emailVerified: false }, outcome: 'blocked' }),
+    );
+    expect(blocked).toMatchObject({ verificationRequired: true, signingIn: null });
   });
 
   it('signup is treated like a login: its answer is the data, the grace rule applies', () => {
