@@ -59,6 +59,8 @@ async function seedAccount(rows: number) {
 
 const large = await seedAccount(ROWS);
 const small = await seedAccount(20);
+// What autovacuum does soon after a bulk insert: without statistics the planner guesses.
+await db.execute(sql`analyze purchases, entitlements, ledger_entries`);
 console.log(
   JSON.stringify({
     url: b.url,
