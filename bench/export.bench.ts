@@ -131,9 +131,15 @@ interface Sample {
 async function measureOne(s: Server, token: string, account: Account, file: string) {
   const idle = await idleRss(s.pid);
   let peak = idle;
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(s.pid))), 20);
-  const answer = await exportTo(s, token, file);
-  clearInterval(timer);
+  const timer = setInterval(() => {
+    if (s.child.exitCode === null) peak = Math.max(peak, rssMb(s.pid));
+  }, 20);
+  let answer;
+  try {
+    answer = await exportTo(s, token, file);
+  } finally {
+    clearInterval(timer);
+  }
   peak = Math.max(peak, rssMb(s.pid));
   if (answer.status !== 200)
     throw new Error(`export: ${answer.status} ${readFileSync(file, 'utf8')}`);
@@ -148,7 +154,7 @@ async function measureOne(s: Server, token: string, account: Account, file: stri
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function stop(s: Server) {
-  if (s.child.exitCode !== null) return;
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
   const exited = new Promise((resolve) => s.child.once('exit', resolve));
   s.child.kill('SIGTERM');
   await exited;
@@ -198,8 +204,15 @@ export async function run(): Promise<void> {
             await measureOne(capped, large.token, capped.large, path.join(tmp, 'capped.json')),
           );
         } catch (err) {
+          // A server that ran out of memory is gone, or going: give it a moment to be seen so.
+          await Promise.race([
+            new Promise((r) => capped.child.once('exit', r)),
+            new Promise((r) => setTimeout(r, 3000)),
+          ]);
           failure =
-            capped.child.exitCode !== null ? 'the server died (out of memory)' : String(err);
+            capped.child.exitCode !== null || capped.child.signalCode !== null
+              ? 'the server died (JavaScript heap out of memory)'
+              : String(err);
         }
       }
       console.log(
