@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
+import { turnOnTwoFactor } from './two-factor.ts';
 
 // Issue 33's passkeys (ADR 054) in Chromium, with its virtual authenticator standing in for a
 // fingerprint reader: add a passkey on the account page, log out, sign in with it alone.
@@ -13,10 +14,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 // runs at localhost, the origin the server's PASSKEY_ORIGIN names (playwright.config.ts).
 test.use({ baseURL: `http://localhost:${PORT}` });
 
-test('add a passkey, log out, sign in with it; once removed it signs in no more', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
+/** Chromium's virtual authenticator: a platform one with a verified user, as a fingerprint gives. */
+async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -29,6 +28,14 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
       automaticPresenceSimulation: true,
     },
   });
+  return { cdp, authenticatorId };
+}
+
+test('add a passkey, log out, sign in with it; once removed it signs in no more', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
   const email = await signUp(page, 'pk', PASSWORD);
   await page.goto('/account');
@@ -82,4 +89,31 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
     timeout: SLOW,
   });
   await expect(logOut).toHaveCount(0);
+});
+
+test('with two-factor on, a passkey stands in for the code', async ({ page }) => {
+  test.setTimeout(120_000);
+  await virtualAuthenticator(page);
+  const email = await signUp(page, 'pk2fa', PASSWORD);
+  const { nextCode } = await turnOnTwoFactor(page);
+  const passkeys = page.getByRole('region', { name: 'Passkeys' });
+  await passkeys.getByLabel('Passkey name').fill('Phone');
+  await passkeys.getByLabel('Current password').fill(PASSWORD);
+  // Two-factor on: adding one asks for a current code too.
+  await passkeys.getByLabel('Two-factor code').fill(await nextCode());
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeys.getByTestId('passkey-row')).toHaveCount(1, { timeout: SLOW });
+
+  const logOut = page.getByRole('banner').getByRole('button', { name: 'Log out' });
+  await logOut.click();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible({
+    timeout: SLOW,
+  });
+  await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible({ timeout: SLOW });
+  await expect(logOut).toBeVisible({ timeout: SLOW });
 });

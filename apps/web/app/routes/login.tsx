@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
-import type { ApiError } from '@tradeshelf/contract';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
 import { login, loginTwoFactor } from '../features/auth/api.ts';
@@ -10,7 +9,7 @@ import {
   secondStepWithPasskey,
   signInWithPasskey,
 } from '../features/auth/passkeys.ts';
-import { passkeySignedIn, reset } from '../features/auth/slice.ts';
+import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
 import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
@@ -29,31 +28,6 @@ function destinationName(next: string): string {
 
 const noSubscribe = () => () => {};
 const notOnServer = () => false;
-
-/**
- * A passkey instead of the password (or of the code). The WebAuthn library loads on the press, so
- * the page carries none of it (ADR 054); the answer lands in the login group like a password
- * login's, and the page goes on the same way.
- */
-function usePasskeySignIn() {
-  const dispatch = useAppDispatch();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  // Known only in the browser: the server renders no button, the browser adds it where it works.
-  const available = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
-  const run = async (challenge: string | null) => {
-    setBusy(true);
-    setError(null);
-    const r = challenge
-      ? await dispatch(secondStepWithPasskey(challenge))
-      : await dispatch(signInWithPasskey());
-    setBusy(false);
-    if (signInWithPasskey.fulfilled.match(r) || secondStepWithPasskey.fulfilled.match(r))
-      dispatch(passkeySignedIn(r.payload));
-    else setError(r.payload ?? null);
-  };
-  return { available, busy, error, run, clear: () => setError(null) };
-}
 
 /**
  * docs/product.md#sessions: the session is stored 5 s after a successful answer. That wait is shown as what it is, a
@@ -97,8 +71,12 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const challenge = useAppSelector((s) => s.auth.twoFactorChallenge);
-  const challengePasskeys = useAppSelector((s) => s.auth.twoFactorPasskeys);
-  const passkey = usePasskeySignIn();
+  // Whether the account has a passkey for the second step (the login's answer says).
+  const [challengePasskeys, setChallengePasskeys] = useState(false);
+  // Passkeys need the browser's WebAuthn: the server renders no button, the browser adds it.
+  const passkeysHere = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
+  // Which button the login group's `loading` belongs to.
+  const [viaPasskey, setViaPasskey] = useState(false);
   // Only paths of this site are followed after login (`?next=`, or `?redirect=`).
   const next = safeNext(params.get('next') ?? params.get('redirect'));
 
@@ -112,12 +90,24 @@ export default function Login() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void dispatch(login({ email: email.trim(), password }));
+    setViaPasskey(false);
+    void dispatch(login({ email: email.trim(), password })).then((r) => {
+      if (login.fulfilled.match(r) && r.payload.outcome === 'two-factor')
+        setChallengePasskeys(r.payload.passkeys);
+    });
   };
   const submitCode = (e: FormEvent) => {
     e.preventDefault();
+    setViaPasskey(false);
     if (challenge) void dispatch(loginTwoFactor({ challenge, code: code.trim() }));
   };
+  // A passkey instead of the password, or of the code (ADR 054): its answer is the login group's.
+  const passkeyInstead = () => {
+    setViaPasskey(true);
+    if (challenge) void dispatch(secondStepWithPasskey(challenge));
+    else void dispatch(signInWithPasskey());
+  };
+  const loading = state.status === 'loading';
   const fields = state.error?.fields ?? {};
 
   if (state.status === 'success' && state.data && !blocked)
@@ -143,28 +133,24 @@ export default function Login() {
             onChange={(e) => setCode(e.target.value)}
             error={fields.code}
           />
-          <Button type="submit" loading={state.status === 'loading'} disabled={!code.trim()}>
+          <Button type="submit" loading={loading && !viaPasskey} disabled={!code.trim()}>
             Verify
           </Button>
-          {challengePasskeys && passkey.available && (
-            <>
-              {passkey.error && <Alert>{passkey.error.error}</Alert>}
-              <Button
-                type="button"
-                variant="ghost"
-                loading={passkey.busy}
-                onClick={() => void passkey.run(challenge)}
-              >
-                Use a passkey instead
-              </Button>
-            </>
+          {challengePasskeys && passkeysHere && (
+            <Button
+              type="button"
+              variant="ghost"
+              loading={loading && viaPasskey}
+              onClick={passkeyInstead}
+            >
+              Use a passkey instead
+            </Button>
           )}
           <button
             type="button"
             className="self-start text-sm text-brand-400 underline underline-offset-2"
             onClick={() => {
               setCode('');
-              passkey.clear();
               dispatch(reset());
             }}
           >
@@ -202,21 +188,18 @@ export default function Login() {
           onChange={(e) => setPassword(e.target.value)}
           error={fields.password}
         />
-        <Button type="submit" loading={state.status === 'loading'} disabled={!email || !password}>
+        <Button type="submit" loading={loading && !viaPasskey} disabled={!email || !password}>
           Log in
         </Button>
-        {passkey.available && (
-          <div className="flex flex-col gap-3 border-t border-ink-700 pt-4">
-            {passkey.error && <Alert>{passkey.error.error}</Alert>}
-            <Button
-              type="button"
-              variant="ghost"
-              loading={passkey.busy}
-              onClick={() => void passkey.run(null)}
-            >
-              Sign in with a passkey
-            </Button>
-          </div>
+        {passkeysHere && (
+          <Button
+            type="button"
+            variant="ghost"
+            loading={loading && viaPasskey}
+            onClick={passkeyInstead}
+          >
+            Sign in with a passkey
+          </Button>
         )}
         <div className="flex justify-between text-sm">
           <Link

@@ -11,10 +11,10 @@ import {
   signup,
   verifyAccountActivation,
 } from './api.ts';
+import { secondStepWithPasskey, signInWithPasskey } from './passkeys.ts';
 import {
   authSlice,
   initialAuthState,
-  passkeySignedIn,
   reset,
   sessionEnded,
   sessionStarted,
@@ -58,19 +58,22 @@ describe('auth group (docs/product.md#auth-group)', () => {
     expect(f.login).toMatchObject({ status: 'failure', error: err });
   });
 
-  it('a passkey sign-in lands as a login does: the answer, the welcome, the grace rule (ADR 054)', () => {
-    const challenge = { response: null, outcome: 'two-factor', challenge: 'c', passkeys: true };
-    let s = reduce(initialAuthState, login.fulfilled(challenge as never, 'id', arg));
-    expect(s).toMatchObject({ twoFactorChallenge: 'c', twoFactorPasskeys: true });
-    s = reduce(s, passkeySignedIn({ response: res, outcome: 'scheduled' }));
+  it('a passkey answers in the login group, as the password and the code do (ADR 054)', () => {
+    let s = reduce(initialAuthState, signInWithPasskey.pending('id'));
+    expect(s.login.status).toBe('loading');
+    s = reduce(s, signInWithPasskey.fulfilled({ response: res, outcome: 'scheduled' }, 'id'));
     expect(s.login).toMatchObject({ status: 'success', data: res });
-    expect(s).toMatchObject({ signingIn: 'a@b.co', twoFactorChallenge: null });
-    expect(s.isLoggedIn).toBe(false);
+    expect(s.signingIn).toBe('a@b.co');
     const blocked = reduce(
       initialAuthState,
-      passkeySignedIn({ response: { ...res, emailVerified: false }, outcome: 'blocked' }),
+      secondStepWithPasskey.fulfilled({ response: res, outcome: 'blocked' }, 'id', 'challenge'),
     );
-    expect(blocked).toMatchObject({ verificationRequired: true, signingIn: null });
+    expect(blocked).toMatchObject({ verificationRequired: true, twoFactorChallenge: null });
+    const refused = reduce(
+      initialAuthState,
+      signInWithPasskey.rejected(null, 'id', undefined, err),
+    );
+    expect(refused.login).toMatchObject({ status: 'failure', error: err });
   });
 
   it('signup is treated like a login: its answer is the data, the grace rule applies', () => {

@@ -1,10 +1,10 @@
-// Passkeys in the browser (issue 33, ADR 054). This file, its calls and the WebAuthn library load
-// only where they are used: the log-in page imports it when its passkey button is pressed, the
-// account page with its passkey section. The library itself is a further chunk, fetched on the
-// first ceremony.
+// Passkeys in the browser (issue 33, ADR 054). This file and its calls load with the two pages that
+// use them (log-in, account), never with the shell; the WebAuthn library is a chunk of its own,
+// fetched on the first ceremony.
 import { passkeyEndpoints, passkeyMessages } from '@tradeshelf/contract/client';
-import type { AccountConfirm, ApiError, LoginResponse, PasskeySummary } from '@tradeshelf/contract';
+import type { AccountConfirm, ApiError, PasskeySummary } from '@tradeshelf/contract';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
+import type { SignInResult } from './api.ts';
 
 const webauthn = () => import('@simplewebauthn/browser');
 
@@ -35,11 +35,13 @@ async function ceremony<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-type Session = { response: LoginResponse; outcome: 'blocked' | 'scheduled' };
-
-/** Signs in with a passkey alone; the answer is applied exactly as a password login's. */
-export const signInWithPasskey = thunk<void, Session>(
-  'passkeys/signIn',
+/**
+ * Signs in with a passkey alone. It goes by the password login's own action type, so the login
+ * group takes its answer exactly as a password login's (loading, the error, the welcome, the
+ * unverified-e-mail block) and the shell carries nothing for passkeys.
+ */
+export const signInWithPasskey = thunk<void, SignInResult>(
+  'auth/login',
   async (_, { api, session }) => {
     const [{ startAuthentication }, { options }] = await Promise.all([
       webauthn(),
@@ -51,9 +53,9 @@ export const signInWithPasskey = thunk<void, Session>(
   },
 );
 
-/** The second sign-in step with a passkey instead of a code. */
-export const secondStepWithPasskey = thunk<string, Session>(
-  'passkeys/secondStep',
+/** The second sign-in step with a passkey instead of a code: the code step's action type, likewise. */
+export const secondStepWithPasskey = thunk<string, SignInResult>(
+  'auth/loginTwoFactor',
   async (challenge, { api, session }) => {
     const [{ startAuthentication }, { options }] = await Promise.all([
       webauthn(),

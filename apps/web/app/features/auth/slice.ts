@@ -1,7 +1,7 @@
-import { createAction, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { LoginResponse } from '@tradeshelf/contract';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
-import { addRequestCases, idle, succeed, type RequestState } from '../../lib/request-state.ts';
+import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
 import {
   changePassword,
   checkForgotPasswordCode,
@@ -16,8 +16,6 @@ import {
 } from './api.ts';
 
 type Message = { message: string };
-/** A sign-in answer that carries a session (not the two-factor challenge). */
-type SessionResult = Extract<SignInResult, { response: LoginResponse }>;
 
 /** The auth group (docs/product.md#request-groups). */
 export interface AuthState {
@@ -25,8 +23,6 @@ export interface AuthState {
   login: RequestState<LoginResponse | null>;
   signup: RequestState<LoginResponse | null>;
   twoFactorChallenge: string | null;
-  /** The account has a passkey: the second step may use it instead of a code. */
-  twoFactorPasskeys: boolean;
   forgotPassword: {
     sendEmail: RequestState<Message>;
     checkCode: RequestState<Message>;
@@ -71,15 +67,7 @@ export const initialAuthState: AuthState = {
   verificationRequired: false,
   signingIn: null,
   twoFactorChallenge: null,
-  twoFactorPasskeys: false,
 };
-
-/**
- * A passkey signed in (ADR 054): its answer lands in the login group as a password login's does,
- * so the page shows the same welcome or the same unverified-e-mail block. The passkey calls load
- * with the WebAuthn library, not with this slice.
- */
-export const passkeySignedIn = createAction<SessionResult>('auth/passkeySignedIn');
 
 export const authSlice = createSlice({
   name: 'auth',
@@ -91,7 +79,6 @@ export const authSlice = createSlice({
       ...requests(),
       verificationRequired: false,
       twoFactorChallenge: null,
-      twoFactorPasskeys: false,
     }),
     /** A valid session is stored: the user is logged in (docs/product.md#sessions). */
     sessionStarted: {
@@ -124,22 +111,16 @@ export const authSlice = createSlice({
     addRequestCases(b, sendAccountActivationEmail, (s) => s.sendAccountActivationEmail, message);
     addRequestCases(b, verifyAccountActivation, (s) => s.verifyAccountActivation, message);
     b.addCase(hydrate, (s, a) => mergeState(s, a.payload.auth))
-      .addCase(passkeySignedIn, (s, a) => succeed(s.login, a.payload.response))
       // docs/product.md#verification-grace: the answer came, but the session was not stored.
       .addMatcher(isAnyOf(login.pending, signup.pending), (s) => {
         s.verificationRequired = false;
       })
-      .addMatcher(
-        isAnyOf(login.fulfilled, signup.fulfilled, loginTwoFactor.fulfilled, passkeySignedIn),
-        (s, a) => {
-          s.verificationRequired = a.payload.outcome === 'blocked';
-          if (a.payload.outcome === 'scheduled') s.signingIn = a.payload.response.email;
-          if (a.payload.outcome === 'two-factor') {
-            s.twoFactorChallenge = a.payload.challenge;
-            s.twoFactorPasskeys = a.payload.passkeys;
-          } else s.twoFactorChallenge = null;
-        },
-      );
+      .addMatcher(isAnyOf(login.fulfilled, signup.fulfilled, loginTwoFactor.fulfilled), (s, a) => {
+        s.verificationRequired = a.payload.outcome === 'blocked';
+        if (a.payload.outcome === 'scheduled') s.signingIn = a.payload.response.email;
+        if (a.payload.outcome === 'two-factor') s.twoFactorChallenge = a.payload.challenge;
+        else s.twoFactorChallenge = null;
+      });
   },
 });
 
