@@ -61,6 +61,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       // Links, redirects and canonicals use it, never the Host (ADR 049): the origin the browser uses.
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      // Browsers refuse passkeys on an IP origin: e2e/passkeys.spec.ts walks at localhost.
+      PASSKEY_ORIGIN: `http://localhost:${PORT}`,
       DATA_DIR: '.data-e2e',
       APP_ENV: 'local',
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,

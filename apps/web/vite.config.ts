@@ -87,8 +87,9 @@ const notInShell = new RegExp(
       'features/discord/(components|poll|callback|hooks|slice)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
-      // The account page's two-factor set-up and account controls (issue 33): only its pages use them.
-      'features/auth/two-factor',
+      // The account page's two-factor set-up, passkeys and account controls (issue 33): only its pages
+      // (and the log-in page's passkey button) use them.
+      'features/auth/(two-factor|passkeys|passkeys-section)',
       'features/account/[\\w-]+',
       // Alerts (issue 31): the library's list and the feed page, none of it on a public page.
       'features/alerts/[\\w-]+',

@@ -93,6 +93,12 @@ const envSchema = z.object({
    * request's Host, ADR 049). Required in production; elsewhere `http://localhost:PORT`.
    */
   PUBLIC_URL: z.url().optional(),
+  /**
+   * The origin passkeys are made for and used on (WebAuthn; its host is the relying party id).
+   * Unset: PUBLIC_URL's. Browsers offer passkeys only on https and on http://localhost, so a run
+   * served at http://127.0.0.1 (the e2e suite) names http://localhost:PORT here.
+   */
+  PASSKEY_ORIGIN: z.url().optional(),
   DATABASE_URL: z.url().optional(),
   /**
    * A streaming replica (or a PgBouncer pool in front of replicas) for public catalogue reads
@@ -371,6 +377,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'PUBLIC_URL: required in production (the origin e-mail links and sitemaps point at)',
       );
     if (!cfg.SMTP_URL) problems.push('SMTP_URL: required in production');
+    if (cfg.PASSKEY_ORIGIN && !cfg.PASSKEY_ORIGIN.startsWith('https://'))
+      problems.push('PASSKEY_ORIGIN: must be https in production');
     if (cfg.STORAGE_DRIVER !== 's3') problems.push('STORAGE_DRIVER: must be s3 in production');
     for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN'] as const)
       if (!cfg[name]) problems.push(`${name}: required in production`);

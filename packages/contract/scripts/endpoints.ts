@@ -1,6 +1,6 @@
 /**
  * Writes `src/endpoints.ts` and the split tables beside it (`endpoints-vendor.ts`, `-account.ts`,
- * `-alerts.ts`), the browser's zod-free copy of the route table (ADR 012), from `routes`: each
+ * `-alerts.ts`, `-passkeys.ts`), the browser's zod-free copy of the route table (ADR 012), from `routes`: each
  * route's method, path, auth, success status and, where set, multipart and produces. Run
  * `npm run contract:endpoints` after changing a route; `endpoints.test.ts` fails while the files on
  * disk differ from what this writes.
@@ -20,7 +20,7 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
 /**
  * Routes that only lazily loaded screens call get tables of their own, so the chunk every page loads
  * does not carry them: the vendor workspace; the account page's data and documents (ADR 060); the
- * alerts screens and webhook (ADR 059). Each is picked by its paths, written once here as the
+ * alerts screens and webhook (ADR 059); passkeys (ADR 054). Each is picked by its paths, written once here as the
  * run-time test and as the type the compiler checks the entries with.
  */
 const splits = [
@@ -55,6 +55,19 @@ const splits = [
       p === '/api/v1/alerts' ||
       p.startsWith('/api/v1/alerts/') ||
       p.startsWith('/api/v1/alert-hooks/'),
+  },
+  {
+    file: 'endpoints-passkeys.ts',
+    constName: 'passkeyEndpoints',
+    typeName: 'PasskeyRouteName',
+    doc: 'passkeys: the account page and the log-in page load them with the WebAuthn library',
+    pathType:
+      "'/auth/passkey' | `/auth/passkey/${string}` | '/api/v1/account/passkeys' | `/api/v1/account/passkeys/${string}`",
+    test: (p: string) =>
+      p === '/auth/passkey' ||
+      p.startsWith('/auth/passkey/') ||
+      p === '/api/v1/account/passkeys' ||
+      p.startsWith('/api/v1/account/passkeys/'),
   },
 ] as const;
 

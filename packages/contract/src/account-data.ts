@@ -34,6 +34,10 @@ export const accountExport = z
     }),
     security: z.object({
       twoFactorEnabled: z.boolean(),
+      /** Names and dates only: a passkey's public key is of no use to anyone but this site. */
+      passkeys: z.array(
+        z.object({ name: z.string(), createdAt: isoDateTime, lastUsedAt: at, synced: z.boolean() }),
+      ),
       signIns: z.array(
         z.object({
           device: z.string(),

@@ -60,6 +60,8 @@ export const twoFactorChallengeResponse = z
     challenge: z.string(),
     /** Seconds the challenge stays valid. */
     expiresIn: z.number().int(),
+    /** The account has a passkey: the second step may use it instead of a code (`/auth/passkey/second-step`). */
+    passkeys: z.boolean(),
   })
   .meta({ id: 'TwoFactorChallenge' });
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeResponse>;

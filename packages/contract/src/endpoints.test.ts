@@ -16,12 +16,14 @@ import { alertsRoutes } from './alerts.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { accountDataRoutes } from './account-data.ts';
+import { passkeyRoutes } from './passkeys.ts';
 import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { endpoints } from './endpoints.ts';
 import { vendorEndpoints } from './endpoints-vendor.ts';
 import { accountEndpoints } from './endpoints-account.ts';
 import { alertEndpoints } from './endpoints-alerts.ts';
+import { passkeyEndpoints } from './endpoints-passkeys.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -86,6 +88,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       ...vendorEndpoints,
       ...accountEndpoints,
       ...alertEndpoints,
+      ...passkeyEndpoints,
     }).toStrictEqual(expected);
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
@@ -94,6 +97,10 @@ describe('endpoints: the run-time route metadata clients use', () => {
     for (const e of Object.values(alertEndpoints))
       expect(e.path).toMatch(/^\/api\/v1\/(alerts$|alerts\/|alert-hooks\/)/);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/^\/api\/v1\/alert/);
+    // Passkeys too: only the screens that load the WebAuthn library call them.
+    for (const e of Object.values(passkeyEndpoints))
+      expect(e.path).toMatch(/^(\/auth\/passkey|\/api\/v1\/account\/passkeys)(\/|$)/);
+    for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/passkey/);
   });
 
   it('the generator notices a changed route: its output differs from the files on disk', async () => {
@@ -113,6 +120,7 @@ describe('endpoints: the run-time route metadata clients use', () => {
       usersRoutes,
       accountRoutes,
       accountDataRoutes,
+      passkeyRoutes,
       invoicesRoutes,
       analyticsRoutes,
       catalogRoutes,

@@ -29,6 +29,19 @@ export type AlertsRouteName = {
     : never;
 }[Exclude<keyof Routes, VendorRouteName | AccountRouteName>];
 
+/** Routes of passkeys: the account page and the log-in page load them with the WebAuthn library: their entries live in `passkeyEndpoints` (endpoints-passkeys.ts). */
+export type PasskeyRouteName = {
+  [
+    K in Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName>
+  ]: Routes[K]['path'] extends
+    | '/auth/passkey'
+    | `/auth/passkey/${string}`
+    | '/api/v1/account/passkeys'
+    | `/api/v1/account/passkeys/${string}`
+    ? K
+    : never;
+}[Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName>];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like `routes`, and no zod. Each entry is typed with its full route,
@@ -37,7 +50,10 @@ export type AlertsRouteName = {
  */
 export const endpoints: {
   readonly [
-    K in Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName>
+    K in Exclude<
+      keyof Routes,
+      VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName
+    >
   ]: RouteRef<Routes[K]>;
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },

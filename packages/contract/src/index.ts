@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './account.ts';
 export * from './account-data.ts';
+export * from './passkeys.ts';
 export * from './invoices.ts';
 export * from './analytics.ts';
 export * from './catalog.ts';
@@ -46,6 +47,7 @@ import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { accountRoutes } from './account.ts';
 import { accountDataRoutes } from './account-data.ts';
+import { passkeyRoutes } from './passkeys.ts';
 import { invoicesRoutes } from './invoices.ts';
 import { catalogRoutes } from './catalog.ts';
 import { ordersRoutes } from './orders.ts';
@@ -76,6 +78,7 @@ export const routes = {
   ...usersRoutes,
   ...accountRoutes,
   ...accountDataRoutes,
+  ...passkeyRoutes,
   ...invoicesRoutes,
   ...analyticsRoutes,
   ...catalogRoutes,

@@ -258,6 +258,8 @@ export const rules = {
   /** Data exports and deletion attempts per user (ADR 060): each checks a password. */
   accountExport: { name: 'account-export:user', limit: 5, windowSeconds: 60 * 60 },
   accountDelete: { name: 'account-delete:user', limit: 5, windowSeconds: 60 * 60 },
+  /** Passkeys added or removed per user (ADR 054): each checks a password and mails the owner. */
+  passkeyChanges: { name: 'passkeys:user', limit: 10, windowSeconds: 60 * 60 },
   /** Recovery-code regenerations per user: each one mails the owner. */
   recoveryCodes: { name: 'recovery-codes:user', limit: 5, windowSeconds: 60 * 60 },
   /**

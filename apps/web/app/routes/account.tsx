@@ -8,6 +8,7 @@ import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { TwoFactorSection } from '../features/auth/two-factor.tsx';
+import { PasskeysSection } from '../features/auth/passkeys-section.tsx';
 import {
   BillingSection,
   DataSection,
@@ -100,8 +101,8 @@ function AccountPage() {
           Sign-in and security
         </h2>
         <p className="text-sm text-slate-300">
-          We e-mail you when your password, e-mail address or two-factor settings change, and when
-          your account is signed in to from a new device.
+          We e-mail you when your password, e-mail address, two-factor settings or passkeys change,
+          and when your account is signed in to from a new device.
         </p>
         <Link
           to="/account/password"
@@ -110,6 +111,7 @@ function AccountPage() {
           Change password
         </Link>
         <TwoFactorSection onStatus={setTwoFactorOn} />
+        <PasskeysSection twoFactor={twoFactorOn} />
       </section>
       <DevicesSection />
       <EmailSection settings={settings} twoFactor={twoFactorOn} onChanged={reloadSettings} />

@@ -1,9 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
 import { login, loginTwoFactor } from '../features/auth/api.ts';
+import {
+  canUsePasskeys,
+  secondStepWithPasskey,
+  signInWithPasskey,
+} from '../features/auth/passkeys.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
@@ -20,6 +25,9 @@ function destinationName(next: string): string {
   if (next.startsWith('/discord-auth-callback')) return 'your Discord connection';
   return 'where you left off';
 }
+
+const noSubscribe = () => () => {};
+const notOnServer = () => false;
 
 /**
  * docs/product.md#sessions: the session is stored 5 s after a successful answer. That wait is shown as what it is, a
@@ -63,6 +71,12 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const challenge = useAppSelector((s) => s.auth.twoFactorChallenge);
+  // Whether the account has a passkey for the second step (the login's answer says).
+  const [challengePasskeys, setChallengePasskeys] = useState(false);
+  // Passkeys need the browser's WebAuthn: the server renders no button, the browser adds it.
+  const passkeysHere = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
+  // Which button the login group's `loading` belongs to.
+  const [viaPasskey, setViaPasskey] = useState(false);
   // Only paths of this site are followed after login (`?next=`, or `?redirect=`).
   const next = safeNext(params.get('next') ?? params.get('redirect'));
 
@@ -76,12 +90,24 @@ export default function Login() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void dispatch(login({ email: email.trim(), password }));
+    setViaPasskey(false);
+    void dispatch(login({ email: email.trim(), password })).then((r) => {
+      if (login.fulfilled.match(r) && r.payload.outcome === 'two-factor')
+        setChallengePasskeys(r.payload.passkeys);
+    });
   };
   const submitCode = (e: FormEvent) => {
     e.preventDefault();
+    setViaPasskey(false);
     if (challenge) void dispatch(loginTwoFactor({ challenge, code: code.trim() }));
   };
+  // A passkey instead of the password, or of the code (ADR 054): its answer is the login group's.
+  const passkeyInstead = () => {
+    setViaPasskey(true);
+    if (challenge) void dispatch(secondStepWithPasskey(challenge));
+    else void dispatch(signInWithPasskey());
+  };
+  const loading = state.status === 'loading';
   const fields = state.error?.fields ?? {};
 
   if (state.status === 'success' && state.data && !blocked)
@@ -107,9 +133,19 @@ export default function Login() {
             onChange={(e) => setCode(e.target.value)}
             error={fields.code}
           />
-          <Button type="submit" loading={state.status === 'loading'} disabled={!code.trim()}>
+          <Button type="submit" loading={loading && !viaPasskey} disabled={!code.trim()}>
             Verify
           </Button>
+          {challengePasskeys && passkeysHere && (
+            <Button
+              type="button"
+              variant="ghost"
+              loading={loading && viaPasskey}
+              onClick={passkeyInstead}
+            >
+              Use a passkey instead
+            </Button>
+          )}
           <button
             type="button"
             className="self-start text-sm text-brand-400 underline underline-offset-2"
@@ -135,7 +171,7 @@ export default function Login() {
             {authMessages.verificationExpired}{' '}
             <Link
               className="font-semibold underline"
-              to={`/activate?email=${encodeURIComponent(email.trim())}`}
+              to={`/activate?email=${encodeURIComponent(email.trim() || (state.data?.email ?? ''))}`}
             >
               Activate your account
             </Link>
@@ -152,9 +188,19 @@ export default function Login() {
           onChange={(e) => setPassword(e.target.value)}
           error={fields.password}
         />
-        <Button type="submit" loading={state.status === 'loading'} disabled={!email || !password}>
+        <Button type="submit" loading={loading && !viaPasskey} disabled={!email || !password}>
           Log in
         </Button>
+        {passkeysHere && (
+          <Button
+            type="button"
+            variant="ghost"
+            loading={loading && viaPasskey}
+            onClick={passkeyInstead}
+          >
+            Sign in with a passkey
+          </Button>
+        )}
         <div className="flex justify-between text-sm">
           <Link
             to="/forgot-password"

@@ -20,4 +20,4 @@ export { addRoleEntitlements, deliveriesOf } from './entitlements.ts';
 export { keptAccess, type UndoneBy } from './kept-access.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
 export { startMemberWatch, watchMembers, type MemberWatch } from './watch.ts';
-export { libraryExport } from './account-data.ts';
+export { libraryPages } from './account-data.ts';

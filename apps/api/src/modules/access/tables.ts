@@ -32,7 +32,8 @@ export const entitlements = pgTable(
   },
   (t) => [
     uniqueIndex('entitlements_purchase_product_kind_key').on(t.purchaseId, t.productId, t.kind),
-    index('entitlements_user_idx').on(t.userId),
+    // The export reads a library a page at a time in this order (ADR 060); user lookups use its prefix.
+    index('entitlements_user_created_idx').on(t.userId, t.createdAt, t.id),
   ],
 );
 

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors.ts';
 import * as users from '../users/index.ts';
 import { deviceName } from './device.ts';
 import { verifyPassword } from './passwords.ts';
+import * as passkeyRepo from './passkey-repository.ts';
 import * as repo from './repository.ts';
 import { isEnabled, proveIfEnabled } from './two-factor.ts';
 
@@ -35,8 +36,15 @@ export async function confirmOwner(
 
 export async function securityExport(deps: AppDeps, userId: string) {
   const signIns = await repo.activeSignIns(deps.database.db, userId, 100);
+  const passkeys = await passkeyRepo.listOf(deps.database.db, userId);
   return {
     twoFactorEnabled: await isEnabled(deps, userId),
+    passkeys: passkeys.map((p) => ({
+      name: p.name,
+      createdAt: p.createdAt.toISOString(),
+      lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+      synced: p.backedUp,
+    })),
     signIns: signIns.map((r) => ({
       device: deviceName(r.userAgent),
       address: r.address ?? 'unknown',
@@ -48,8 +56,9 @@ export async function securityExport(deps: AppDeps, userId: string) {
 
 /**
  * In the deleting transaction: every refresh family revoked and each that may still hold an access
- * token denied (as a password change does), and the account's second factor, codes, devices and
- * pending e-mail change removed. The caller remembers the returned denial after the commit.
+ * token denied (as a password change does), and the account's second factor, passkeys, codes,
+ * devices and pending e-mail change removed. The caller remembers the returned denial after the
+ * commit.
  */
 export async function endAccountSessions(deps: AppDeps, tx: Tx, userId: string) {
   const families = await repo.recentFamilies(tx, userId, 2 * deps.tokens.accessTtlSeconds);
@@ -58,6 +67,9 @@ export async function endAccountSessions(deps: AppDeps, tx: Tx, userId: string) 
   for (const table of [
     'two_factor_recovery_codes',
     'two_factor_secrets',
+    'passkeys',
+    'passkey_handles',
+    'passkey_challenges',
     'known_devices',
     'email_codes',
     'email_changes',

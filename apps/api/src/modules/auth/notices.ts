@@ -76,6 +76,29 @@ export function recoveryCodesMail(to: string, origin: string): OutgoingMail {
   };
 }
 
+export function passkeyMail(
+  to: string,
+  origin: string,
+  name: string,
+  added: boolean,
+): OutgoingMail {
+  return {
+    to,
+    subject: added
+      ? 'A passkey was added to your Tradeshelf account'
+      : 'A passkey was removed from your Tradeshelf account',
+    text: [
+      added
+        ? `A passkey named “${name}” was added to your Tradeshelf account. It signs in without a password, and can stand in for a two-factor code.`
+        : `The passkey named “${name}” was removed from your Tradeshelf account. It no longer signs in.`,
+      '',
+      'If it was you, there is nothing to do.',
+      '',
+      `${NOT_YOU} ${origin}/account`,
+    ].join('\n'),
+  };
+}
+
 /** To the new address: the link that makes the change. */
 export function emailChangeLinkMail(to: string, origin: string, token: string): OutgoingMail {
   const link = `${origin}${EMAIL_CHANGE_CONFIRM_PATH}?token=${encodeURIComponent(token)}`;

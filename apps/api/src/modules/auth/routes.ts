@@ -1,9 +1,10 @@
-import { accountRoutes, authMessages, authRoutes } from '@tradeshelf/contract';
+import { accountRoutes, authMessages, authRoutes, passkeyRoutes } from '@tradeshelf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addressKey } from '../../platform/rate-limit.ts';
 import { registerRoute } from '../../platform/routes.ts';
 import * as users from '../users/index.ts';
 import * as emailChange from './email-change.ts';
+import * as passkeys from './passkeys.ts';
 import * as auth from './service.ts';
 import * as sessions from './sessions.ts';
 import * as twoFactor from './two-factor.ts';
@@ -94,5 +95,38 @@ export async function authModule(app: FastifyInstance): Promise<void> {
   );
   registerRoute(app, accountRoutes.twoFactorRecoveryCodes, ({ auth: claims, body }) =>
     twoFactor.regenerateRecoveryCodes(deps, claims.sub, body.code),
+  );
+
+  // Passkeys (ADR 054): the account's list and changes, the second step, signing in alone.
+  registerRoute(app, passkeyRoutes.passkeys, ({ auth: claims }) => passkeys.list(deps, claims.sub));
+  registerRoute(app, passkeyRoutes.passkeyRegistrationOptions, ({ auth: claims, body }) =>
+    passkeys.registrationOptions(deps, claims.sub, body),
+  );
+  registerRoute(app, passkeyRoutes.passkeyAdd, ({ auth: claims, body }) =>
+    passkeys.add(deps, claims.sub, body),
+  );
+  registerRoute(app, passkeyRoutes.passkeyRename, ({ auth: claims, params, body }) =>
+    passkeys.rename(deps, claims.sub, params.id, body.name),
+  );
+  registerRoute(app, passkeyRoutes.passkeyRemove, ({ auth: claims, params, body }) =>
+    passkeys.remove(deps, claims.sub, params.id, body),
+  );
+  registerRoute(app, passkeyRoutes.passkeyLoginOptions, ({ req }) =>
+    passkeys.signInOptions(deps, addressKey(req.ip)),
+  );
+  registerRoute(app, passkeyRoutes.passkeyLogin, ({ body, req }) =>
+    auth.loginWithPasskey(deps, body.credential, clientOf(req)),
+  );
+  registerRoute(app, passkeyRoutes.passkeySecondStepOptions, ({ body, req }) =>
+    passkeys.secondStepOptions(deps, addressKey(req.ip), body.challenge),
+  );
+  registerRoute(app, passkeyRoutes.passkeySecondStep, ({ body, req }) =>
+    auth.loginSecondStepPasskey(
+      deps,
+      addressKey(req.ip),
+      body.challenge,
+      body.credential,
+      clientOf(req),
+    ),
   );
 }

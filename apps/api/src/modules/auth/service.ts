@@ -18,6 +18,9 @@ import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import * as twoFactor from './two-factor.ts';
+import * as passkeys from './passkeys.ts';
+import { hasAny as hasPasskeys } from './passkey-repository.ts';
+import type { PasskeyAssertion } from '@tradeshelf/contract';
 import { clippedUserAgent, deviceName, maskAddress } from './device.ts';
 import { newDeviceMail, passwordChangedMail } from './notices.ts';
 import { publicOrigin } from '../../platform/origin.ts';
@@ -302,7 +305,8 @@ export async function login(
   }
   await limiter.reset(rules.loginPair, pairKey);
   // Two-factor on: no tokens yet, a signed challenge for the second step (ADR 054).
-  if (await twoFactor.isEnabled(deps, user.id)) return twoFactor.challengeFor(user.id, deps);
+  if (await twoFactor.isEnabled(deps, user.id))
+    return twoFactor.challengeFor(user.id, deps, await hasPasskeys(deps.database.db, user.id));
   return { ...(await loginResponse(deps, user, client)), twoFactorRequired: false as const };
 }
 
@@ -315,6 +319,31 @@ export async function loginSecondStep(
   client: ClientInfo,
 ): Promise<LoginResponse> {
   const user = await twoFactor.passChallenge(deps, ip, challenge, code);
+  return loginResponse(deps, user, client);
+}
+
+/** The second step with a passkey instead of a code: the same session as a code opens. */
+export async function loginSecondStepPasskey(
+  deps: AppDeps,
+  ip: string,
+  challenge: string,
+  credential: PasskeyAssertion,
+  client: ClientInfo,
+): Promise<LoginResponse> {
+  const user = await passkeys.secondStepUser(deps, ip, challenge, credential);
+  return loginResponse(deps, user, client);
+}
+
+/**
+ * Signing in with a passkey alone (ADR 054): the session, the new-device e-mail and the answer a
+ * password login gives, so the web applies it the same way (store delay, unverified e-mail block).
+ */
+export async function loginWithPasskey(
+  deps: AppDeps,
+  credential: PasskeyAssertion,
+  client: ClientInfo,
+): Promise<LoginResponse> {
+  const user = await passkeys.signInUser(deps, credential);
   return loginResponse(deps, user, client);
 }
 

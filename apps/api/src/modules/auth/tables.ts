@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { userColumn, users } from '../users/tables.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
@@ -117,4 +117,56 @@ export const emailChanges = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('email_changes_user_idx').on(t.userId)],
+);
+
+/**
+ * Passkeys (WebAuthn credentials, ADR 054): the public key (COSE, base64url) and the signature
+ * counter an authenticator reports, which only moves forward. `credentialId` is the
+ * authenticator's; `id` is ours, the one the account page names.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default([]),
+    name: text('name').notNull(),
+    /** Backed up by a passkey provider (synced to the owner's other devices). */
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * The WebAuthn user handle of each account with passkeys: 32 random bytes, so an authenticator
+ * (and whoever reads it) learns neither the account's id nor its e-mail.
+ */
+export const passkeyHandles = pgTable('passkey_handles', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  handle: text('handle').notNull().unique(),
+});
+
+/**
+ * Ceremony challenges, kept on the server: found by the SHA-256 of the challenge the client
+ * signed, used up by the delete that finds them, so an answer works once and only before
+ * `expiresAt`. `userId` is null for signing in without a password.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    challengeHash: text('challenge_hash').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'second-step', 'sign-in'] }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('passkey_challenges_expires_idx').on(t.expiresAt)],
 );

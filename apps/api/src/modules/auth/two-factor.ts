@@ -50,7 +50,7 @@ const invalidCode = () =>
   });
 
 /** Guesses count per account, as wrong passwords do: past the limit, 429 until the window ends. */
-async function countGuess(deps: AppDeps, userId: string): Promise<void> {
+export async function countGuess(deps: AppDeps, userId: string): Promise<void> {
   const { count, resetIn } = await deps.limiter.hit(rules.twoFactorAttempts, userId);
   if (count > rules.twoFactorAttempts.limit) throw rateLimited(resetIn);
 }
@@ -168,7 +168,7 @@ export async function disable(
 }
 
 /** Writes an account notice to the outbox in the change's transaction (ADR 058). */
-async function notify(
+export async function notify(
   deps: AppDeps,
   tx: Tx,
   userId: string,
@@ -178,7 +178,7 @@ async function notify(
   return to ? deps.mailer.enqueue(tx, mail(to, publicOrigin(deps.config))) : null;
 }
 
-async function sendNotice(deps: AppDeps, mailId: string | null): Promise<void> {
+export async function sendNotice(deps: AppDeps, mailId: string | null): Promise<void> {
   if (mailId) await deps.jobs.send(queues.authNotice, { id: mailId });
 }
 
@@ -238,14 +238,27 @@ export async function isEnabled(deps: AppDeps, userId: string): Promise<boolean>
   return repo.isEnabled(deps.database.db, userId);
 }
 
-/** After a right password: the signed, short-lived ticket the second step presents. */
-export function challengeFor(userId: string, deps: AppDeps) {
+/**
+ * After a right password: the signed, short-lived ticket the second step presents, and whether
+ * the account has a passkey to present instead of a code.
+ */
+export function challengeFor(userId: string, deps: AppDeps, passkeys: boolean) {
   const expires = Date.now() + minutes(CHALLENGE_TTL_MINUTES);
   return {
     twoFactorRequired: true as const,
     challenge: sealer(deps).sign(`login2fa:${userId}:${expires}:${randomToken(8)}`),
     expiresIn: CHALLENGE_TTL_MINUTES * 60,
+    passkeys,
   };
+}
+
+/** The account a live second-step ticket names; an expired or forged one is refused. */
+export function openTicket(deps: AppDeps, challenge: string): string {
+  const [purpose, userId, expires] = (sealer(deps).verify(challenge) ?? '').split(':');
+  if (purpose !== 'login2fa' || !userId || !(Number(expires) > Date.now())) {
+    throw new AppError('invalid_token', twoFactorMessages.challengeExpired);
+  }
+  return userId;
 }
 
 /** The second sign-in step: the account the challenge names, once its code checks out. */
@@ -256,10 +269,7 @@ export async function passChallenge(
   code: string,
 ): Promise<users.Account> {
   await deps.limiter.consume([{ rule: rules.twoFactorIp, key: ip }]);
-  const [purpose, userId, expires] = (sealer(deps).verify(challenge) ?? '').split(':');
-  if (purpose !== 'login2fa' || !userId || !(Number(expires) > Date.now())) {
-    throw new AppError('invalid_token', twoFactorMessages.challengeExpired);
-  }
+  const userId = openTicket(deps, challenge);
   await proveCode(deps, userId, code, true);
   const user = await users.findAccountById(deps.database.db, userId);
   if (!user) throw new AppError('invalid_token', twoFactorMessages.challengeExpired);

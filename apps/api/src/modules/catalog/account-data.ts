@@ -2,6 +2,7 @@
 // products; on deletion the storefront closes (everything unpublished) while sold items stay owned.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { keysetPages } from '../../db/pages.ts';
 import type { AppDeps } from '../../deps.ts';
 import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 
@@ -17,29 +18,35 @@ export async function storefrontExport(db: Tx, vendorId: string) {
   }>(sql`select id, vendor_url, display_name, bio, created_at from vendors where id = ${vendorId}`);
   const v = vendor.rows[0];
   if (!v) return null;
-  const products = await db.execute<{
-    id: string;
-    kind: string;
-    slug: string;
-    title: string;
-    is_active: boolean;
-    created_at: Date;
-  }>(sql`select id, kind, slug, title, is_active, created_at from products
-    where vendor_id = ${vendorId} order by created_at, id`);
   return {
     id: v.id,
     vendorUrl: v.vendor_url,
     displayName: v.display_name,
     bio: v.bio,
     createdAt: iso(v.created_at),
-    products: products.rows.map((p) => ({
-      id: p.id,
-      kind: p.kind,
-      slug: p.slug,
-      title: p.title,
-      isActive: p.is_active,
-      createdAt: iso(p.created_at),
-    })),
+    // A page at a time: a storefront may hold many.
+    products: keysetPages(
+      db,
+      { at: sql`created_at`, id: sql`id` },
+      (after, limit) => sql`select id, kind, slug, title, is_active, created_at,
+        created_at::text as page_at, id as page_id
+      from products where vendor_id = ${vendorId} ${after} order by created_at, id limit ${limit}`,
+      (p: {
+        id: string;
+        kind: string;
+        slug: string;
+        title: string;
+        is_active: boolean;
+        created_at: Date;
+      }) => ({
+        id: p.id,
+        kind: p.kind,
+        slug: p.slug,
+        title: p.title,
+        isActive: p.is_active,
+        createdAt: iso(p.created_at),
+      }),
+    ),
   };
 }
 

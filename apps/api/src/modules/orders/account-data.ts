@@ -2,9 +2,10 @@
 // ledger lines of the account's own balances, a vendor's sales summary, what must settle before a
 // deletion, and ending a deleted buyer's access through the revocation path.
 import { accountDataMessages, ACCOUNT_DELETED_REASON } from '@tradeshelf/contract';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { keysetPages } from '../../db/pages.ts';
 import { processAutoRefunds } from './auto-refunds.ts';
 import { rows, type PurchaseRow } from './repository.ts';
 import { endPurchaseAccess } from './revoke.ts';
@@ -13,7 +14,7 @@ import { vendorBalances } from './vendor-payouts.ts';
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const money = (amount: number, currency: string) => ({ amount, currency });
 
-interface OrderRow {
+interface OrderRow extends Record<string, unknown> {
   id: string;
   receipt_number: string | null;
   status: string;
@@ -35,32 +36,22 @@ interface OrderRow {
   revoked_reason: string | null;
 }
 
-/** The buyer's orders (checkouts never paid too: they are theirs) and their own ledger lines. */
-export async function ordersExport(db: Tx, userId: string, vendorId: string | null) {
-  const orders = await rows<OrderRow>(
+/**
+ * The buyer's orders (checkouts never paid too: they are theirs), a page at a time. The columns
+ * are never null: `nulls first` only spells the order as `purchases_buyer_created_idx` gives it
+ * read backwards, so a page is a range of that index instead of a sort of every order.
+ */
+export function orderPages(db: Tx, userId: string) {
+  return keysetPages(
     db,
-    sql`select id, receipt_number, status, vendor_id, item_type, product_id, bundle_id, scheme,
-      currency, subtotal, discount, total, coupon_code, subscription_status, created_at, paid_at,
-      refunded_at, revoked_at, revoked_reason
-    from purchases where buyer_id = ${userId} order by created_at, id`,
-  );
-  const ledger = await rows<{
-    purchase_id: string | null;
-    entry_type: string;
-    account_type: string;
-    amount: number;
-    currency: string;
-    created_at: Date;
-  }>(
-    db,
-    sql`select purchase_id, entry_type, account_type, amount, currency, created_at
-    from ledger_entries
-    where (account_type = 'affiliate' and account_id = ${userId})
-      or (account_type = 'vendor' and account_id = ${vendorId ?? ''})
-    order by created_at, id`,
-  );
-  return {
-    orders: orders.map((o) => ({
+    { at: sql`created_at`, id: sql`id` },
+    (after, limit) => sql`select id, receipt_number, status, vendor_id, item_type, product_id,
+      bundle_id, scheme, currency, subtotal, discount, total, coupon_code, subscription_status,
+      created_at, paid_at, refunded_at, revoked_at, revoked_reason,
+      created_at::text as page_at, id as page_id
+    from purchases where buyer_id = ${userId} ${after}
+    order by created_at nulls first, id nulls first limit ${limit}`,
+    (o: OrderRow) => ({
       id: o.id,
       receiptNumber: o.receipt_number,
       status: o.status,
@@ -79,15 +70,41 @@ export async function ordersExport(db: Tx, userId: string, vendorId: string | nu
       refundedAt: iso(o.refunded_at),
       revokedAt: iso(o.revoked_at),
       revokedReason: o.revoked_reason,
-    })),
-    ledger: ledger.map((l) => ({
+    }),
+  );
+}
+
+/**
+ * The ledger lines of the account's own balances (as an affiliate, and as a vendor), a page at a
+ * time: each side read through its own index, the two merged in (created_at, id) order.
+ */
+export function ledgerPages(db: Tx, userId: string, vendorId: string | null) {
+  const side = (accountType: string, accountId: string, after: SQL, limit: number) =>
+    sql`(select id, purchase_id, entry_type, account_type, amount, currency, created_at
+      from ledger_entries where account_type = ${accountType} and account_id = ${accountId} ${after}
+      order by created_at, id limit ${limit})`;
+  return keysetPages(
+    db,
+    { at: sql`created_at`, id: sql`id` },
+    (after, limit) => sql`select *, created_at::text as page_at, id as page_id from (
+        ${side('affiliate', userId, after, limit)}
+        union all ${side('vendor', vendorId ?? '', after, limit)}
+      ) lines order by created_at, id limit ${limit}`,
+    (l: {
+      purchase_id: string | null;
+      entry_type: string;
+      account_type: string;
+      amount: number;
+      currency: string;
+      created_at: Date;
+    }) => ({
       purchaseId: l.purchase_id,
       entryType: l.entry_type,
       accountType: l.account_type,
       amount: money(l.amount, l.currency),
       createdAt: iso(l.created_at)!,
-    })),
-  };
+    }),
+  );
 }
 
 /** Paid sales per currency: how many, and what buyers paid before refunds. */

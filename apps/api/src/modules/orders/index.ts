@@ -29,6 +29,7 @@ export {
   cancelEndedSubscriptions,
   deletionBlockers,
   endBuyerAccess,
-  ordersExport,
+  orderPages,
+  ledgerPages,
   vendorSalesExport,
 } from './account-data.ts';

@@ -2,6 +2,7 @@
 // slice owns no tables: each module gives its part through its entry, and a deletion runs every
 // module's part in one transaction, so it happens whole or not at all.
 import { accountDataMessages, type AccountConfirm, type AccountExport } from '@tradeshelf/contract';
+import type { Pages } from '../../db/pages.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rules } from '../../platform/rate-limit.ts';
@@ -15,27 +16,39 @@ import * as orders from '../orders/index.ts';
 import * as reviews from '../reviews/index.ts';
 import * as users from '../users/index.ts';
 
+/** The export's shape, with any list free to come a page at a time (`db/pages.ts`). */
+export type StreamedExport = Streamed<AccountExport>;
+type Streamed<T> = T extends (infer I)[]
+  ? I[] | Pages<I>
+  : T extends object
+    ? { [K in keyof T]: Streamed<T[K]> }
+    : T;
+
+/**
+ * Everything that is the account's, once the owner is proven. The small parts are read here; each
+ * list is read a page at a time while the answer is written (`platform/json-stream.ts`), so the
+ * server holds a page, not the account, however much it holds (ADR 060).
+ */
 export async function exportAccount(
   deps: AppDeps,
   userId: string,
   body: AccountConfirm,
-): Promise<AccountExport> {
+): Promise<StreamedExport> {
   await deps.limiter.consume([{ rule: rules.accountExport, key: userId }]);
   const user = await auth.confirmOwner(deps, userId, body);
   const db = deps.database.db;
   const vendorId = await catalog.vendorIdOfUser(db, userId);
-  const { orders: bought, ledger } = await orders.ordersExport(db, userId, vendorId);
   const storefront = vendorId ? await catalog.storefrontExport(db, vendorId) : null;
   return {
     exportedAt: new Date().toISOString(),
     profile: users.profileExport(user),
     security: await auth.securityExport(deps, userId),
-    orders: bought,
-    ledger,
-    library: await access.libraryExport(db, userId),
-    licences: await licences.licencesExport(db, userId),
-    reviews: await reviews.reviewsExport(db, userId),
-    affiliate: await affiliates.affiliateExport(db, userId),
+    orders: orders.orderPages(db, userId),
+    ledger: orders.ledgerPages(db, userId, vendorId),
+    library: access.libraryPages(db, userId),
+    licences: licences.licencePages(db, userId),
+    reviews: reviews.reviewPages(db, userId),
+    affiliate: affiliates.affiliateExport(db, userId),
     vendor:
       vendorId && storefront
         ? {

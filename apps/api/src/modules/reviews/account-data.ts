@@ -2,25 +2,32 @@
 // `purchase.revoked` (reviews.purchase-undone), as a vendor's revocation does.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { keysetPages } from '../../db/pages.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export async function reviewsExport(db: Tx, userId: string) {
-  const res = await db.execute<{
-    id: string;
-    product_id: string;
-    rating: number;
-    text: string;
-    created_at: Date;
-    edited_at: Date | null;
-  }>(sql`select id, product_id, rating, text, created_at, edited_at
-    from reviews where user_id = ${userId} order by created_at, id`);
-  return res.rows.map((r) => ({
-    id: r.id,
-    productId: r.product_id,
-    rating: Number(r.rating),
-    text: r.text,
-    createdAt: iso(r.created_at)!,
-    editedAt: iso(r.edited_at),
-  }));
+/** The account's reviews, a page at a time. */
+export function reviewPages(db: Tx, userId: string) {
+  return keysetPages(
+    db,
+    { at: sql`created_at`, id: sql`id` },
+    (after, limit) => sql`select id, product_id, rating, text, created_at, edited_at,
+      created_at::text as page_at, id as page_id
+    from reviews where user_id = ${userId} ${after} order by created_at, id limit ${limit}`,
+    (r: {
+      id: string;
+      product_id: string;
+      rating: number;
+      text: string;
+      created_at: Date;
+      edited_at: Date | null;
+    }) => ({
+      id: r.id,
+      productId: r.product_id,
+      rating: Number(r.rating),
+      text: r.text,
+      createdAt: iso(r.created_at)!,
+      editedAt: iso(r.edited_at),
+    }),
+  );
 }

@@ -1,2 +1,2 @@
 // The reviews module's public entry (docs/architecture.md#boundaries): other modules import this file only.
-export { reviewsExport } from './account-data.ts';
+export { reviewPages } from './account-data.ts';

@@ -2,6 +2,7 @@
 export {
   DevicesSection,
   EmailSection,
+  OwnerProof,
   UsernameSection,
   useAccountSettings,
 } from './components.tsx';

@@ -12,14 +12,19 @@ type Credentials = { email: string; password: string };
 export type SignInResult =
   | { response: LoginResponse; outcome: 'blocked' | 'scheduled' }
   /** Two-factor on (ADR 054): no session yet; the second step presents this challenge. */
-  | { response: null; outcome: 'two-factor'; challenge: string };
+  | { response: null; outcome: 'two-factor'; challenge: string; passkeys: boolean };
 
 export const login = thunk<Credentials, SignInResult>(
   'auth/login',
   async (body, { api, session }) => {
     const answer = await api.call(endpoints.login, { body });
     if (answer.twoFactorRequired)
-      return { response: null, outcome: 'two-factor', challenge: answer.challenge };
+      return {
+        response: null,
+        outcome: 'two-factor',
+        challenge: answer.challenge,
+        passkeys: answer.passkeys,
+      };
     return { response: answer, outcome: session.acceptLogin(answer) };
   },
 );

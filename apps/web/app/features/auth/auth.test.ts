@@ -11,6 +11,7 @@ import {
   signup,
   verifyAccountActivation,
 } from './api.ts';
+import { secondStepWithPasskey, signInWithPasskey } from './passkeys.ts';
 import {
   authSlice,
   initialAuthState,
@@ -55,6 +56,24 @@ describe('auth group (docs/product.md#auth-group)', () => {
       login.rejected(null, 'id', arg, err),
     );
     expect(f.login).toMatchObject({ status: 'failure', error: err });
+  });
+
+  it('a passkey answers in the login group, as the password and the code do (ADR 054)', () => {
+    let s = reduce(initialAuthState, signInWithPasskey.pending('id'));
+    expect(s.login.status).toBe('loading');
+    s = reduce(s, signInWithPasskey.fulfilled({ response: res, outcome: 'scheduled' }, 'id'));
+    expect(s.login).toMatchObject({ status: 'success', data: res });
+    expect(s.signingIn).toBe('a@b.co');
+    const blocked = reduce(
+      initialAuthState,
+      secondStepWithPasskey.fulfilled({ response: res, outcome: 'blocked' }, 'id', 'challenge'),
+    );
+    expect(blocked).toMatchObject({ verificationRequired: true, twoFactorChallenge: null });
+    const refused = reduce(
+      initialAuthState,
+      signInWithPasskey.rejected(null, 'id', undefined, err),
+    );
+    expect(refused.login).toMatchObject({ status: 'failure', error: err });
   });
 
   it('signup is treated like a login: its answer is the data, the grace rule applies', () => {
