@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { describedBy, FieldNote } from './ui.tsx';
 
 /**
  * A labelled choice among `options` ([value, label] pairs), said like `Field`: its message under it
@@ -24,7 +25,6 @@ export function SelectField<T extends string>({
   name?: string;
 }) {
   const id = useId();
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-200">
@@ -36,7 +36,7 @@ export function SelectField<T extends string>({
         value={value}
         onChange={(e) => onChange(e.target.value as T | '')}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, error, hint)}
         className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
       >
         {empty !== undefined && <option value="">{empty}</option>}
@@ -46,15 +46,7 @@ export function SelectField<T extends string>({
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-rose-400">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-sm text-slate-400">
-          {hint}
-        </p>
-      ) : null}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }

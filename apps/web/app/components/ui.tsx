@@ -56,7 +56,6 @@ export function Field({
   hint?: ReactNode;
 }) {
   const id = useId();
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-200">
@@ -66,21 +65,39 @@ export function Field({
         id={id}
         {...input}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, error, hint)}
         className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
       />
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-rose-400">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-sm text-slate-400">
-          {hint}
-        </p>
-      ) : null}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }
+
+/** What a field says under itself: its error, else its hint; `describedBy(id, …)` points there. */
+export function FieldNote({
+  id,
+  error,
+  hint,
+}: {
+  id: string;
+  error?: string | null | undefined;
+  hint?: ReactNode;
+}) {
+  if (error)
+    return (
+      <p id={`${id}-error`} className="text-sm text-rose-400">
+        {error}
+      </p>
+    );
+  return hint ? (
+    <p id={`${id}-hint`} className="text-sm text-slate-400">
+      {hint}
+    </p>
+  ) : null;
+}
+
+export const describedBy = (id: string, error: unknown, hint: unknown) =>
+  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 
 export function Alert({
   tone = 'error',

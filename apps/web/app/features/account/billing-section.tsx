@@ -1,7 +1,7 @@
 // "Billing details": the name and address receipts print for the buyer (ADR 060).
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiError } from '@tradeshelf/contract';
-import { AddressField } from '../../components/address-field.tsx';
+import { TextAreaField } from '../../components/textarea-field.tsx';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { fetchBilling, saveBilling } from './api.ts';
@@ -56,7 +56,7 @@ export function BillingSection() {
           onChange={(e) => setName(e.target.value)}
           error={fields.name}
         />
-        <AddressField
+        <TextAreaField
           label="Billing address"
           name="billingAddress"
           value={address}

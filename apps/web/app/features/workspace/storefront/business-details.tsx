@@ -1,7 +1,7 @@
 // "Invoice details": what the vendor's invoices and buyers' receipts print as the seller (ADR 060).
 import { useState, type FormEvent } from 'react';
 import type { ApiError, BusinessDetails } from '@tradeshelf/contract';
-import { AddressField } from '../../../components/address-field.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { Loading, ReadError } from '../../../components/screen.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { useAction, useRead } from '../request.ts';
@@ -34,7 +34,7 @@ function Form({ first }: { first: BusinessDetails }) {
         onChange={(e) => set('businessName')(e.target.value)}
         error={fields.businessName}
       />
-      <AddressField
+      <TextAreaField
         label="Business address"
         name="businessAddress"
         value={values.businessAddress}

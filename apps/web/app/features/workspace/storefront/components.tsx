@@ -34,6 +34,7 @@ import {
   type FieldErrors,
   type StorefrontValues,
 } from './form.ts';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 
 /** The storefront's header as buyers will see it on `/v/<address>`, drawn from the form as typed. */
 export function HeaderPreview({
@@ -120,45 +121,6 @@ function useAddressCheck(value: string, current: string | null) {
   const data = check.data;
   if (!wellFormed || !data || data.vendorUrl !== address) return null;
   return { tone: data.available ? ('ok' as const) : ('bad' as const), text: data.message };
-}
-
-function TextArea({
-  label,
-  value,
-  onChange,
-  error,
-  max,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string | undefined;
-  max: number;
-}) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={4}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-help`}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-      />
-      <p
-        id={`${id}-help`}
-        className={`text-sm ${error ? 'text-rose-400' : 'text-slate-400'}`}
-        aria-live="polite"
-      >
-        {error ?? `${value.trim().length} / ${max} characters`}
-      </p>
-    </div>
-  );
 }
 
 /**
@@ -257,12 +219,12 @@ export function StorefrontForm({
         autoComplete="organization"
         error={errors.displayName}
       />
-      <TextArea
+      <TextAreaField
         label="Bio"
         value={values.bio}
         onChange={(bio) => set({ bio })}
         error={errors.bio}
-        max={STOREFRONT_BIO_MAX}
+        hint={`${values.bio.trim().length} / ${STOREFRONT_BIO_MAX} characters`}
       />
       <fieldset className="flex flex-col gap-3">
         <legend className="text-sm font-medium text-slate-200">Links (https only)</legend>

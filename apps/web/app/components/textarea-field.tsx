@@ -1,19 +1,22 @@
-// A postal address as typed, one line per line (invoices print it so), for the billing and
-// business details forms (ADR 060). Loaded with those screens only.
-import { useId } from 'react';
+// Text that runs over lines, said like `Field`: a postal address as typed, one line per line
+// (invoices print it so; ADR 060), or a storefront's longer texts. Loaded with those screens only.
+import { useId, type ReactNode } from 'react';
+import { describedBy, FieldNote } from './ui.tsx';
 
-export function AddressField({
+export function TextAreaField({
   label,
   value,
   onChange,
   error,
+  hint,
   name,
 }: {
   label: string;
   value: string;
   onChange: (v: string) => void;
   error?: string | undefined;
-  name: string;
+  hint?: ReactNode;
+  name?: string;
 }) {
   const id = useId();
   return (
@@ -28,14 +31,10 @@ export function AddressField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy(id, error, hint)}
         className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
       />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-rose-400">
-          {error}
-        </p>
-      )}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }
