@@ -72,6 +72,8 @@ export default defineConfig({
       NODE_ENV: 'production',
       // The suite signs up more accounts from loopback than one address may in an hour.
       SIGNUP_LIMIT_PER_IP_HOUR: '100',
+      // And logs in more often from it than one address may in 15 minutes.
+      LOGIN_LIMIT_PER_IP_15_MINUTES: '300',
       // Every page and search of the suite comes from one address; a person searches far less.
       SEARCH_LIMIT_PER_IP_MINUTE: '10000',
       // e2e/developers.spec.ts delivers webhooks to a receiver on loopback (refused in production).

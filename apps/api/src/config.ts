@@ -135,6 +135,11 @@ const envSchema = z.object({
    * school, carrier NAT); the browser suite signs up a dozen accounts from loopback.
    */
   SIGNUP_LIMIT_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * Log-in attempts (password or passkey) one address may make in 15 minutes. Raise it where many
+   * people share one address; the browser suite logs in some forty times from loopback.
+   */
+  LOGIN_LIMIT_PER_IP_15_MINUTES: z.coerce.number().int().min(1).max(100_000).default(30),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(43_200),
   /** How long a signed course video, caption or attachment URL works (ADR 033). */

@@ -225,6 +225,12 @@ export class RateLimiter {
   }
 }
 
+/** Log-in attempts per address, at the operator's limit (`LOGIN_LIMIT_PER_IP_15_MINUTES`). */
+export const loginIpRule = (config: { LOGIN_LIMIT_PER_IP_15_MINUTES: number }): RateRule => ({
+  ...rules.loginIp,
+  limit: config.LOGIN_LIMIT_PER_IP_15_MINUTES,
+});
+
 /** A wait in words: "45 seconds", "12 minutes", "5 hours". */
 export function formatWait(seconds: number): string {
   if (seconds < 90) return `${seconds} seconds`;

@@ -28,7 +28,7 @@ import type { AppDeps } from '../../deps.ts';
 import { minutes, newId, safeEqual, sha256 } from '../../lib.ts';
 import { AppError } from '../../platform/errors.ts';
 import { publicOrigin } from '../../platform/origin.ts';
-import { rules } from '../../platform/rate-limit.ts';
+import { loginIpRule, rules } from '../../platform/rate-limit.ts';
 import * as users from '../users/index.ts';
 import { confirmOwner } from './account-data.ts';
 import { passkeyMail } from './notices.ts';
@@ -291,7 +291,7 @@ export async function signInOptions(
   deps: AppDeps,
   ip: string,
 ): Promise<{ options: PasskeyRequestOptions }> {
-  await deps.limiter.consume([{ rule: rules.loginIp, key: ip }]);
+  await deps.limiter.consume([{ rule: loginIpRule(deps.config), key: ip }]);
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps.config).id,
     allowCredentials: [],

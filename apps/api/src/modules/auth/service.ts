@@ -13,7 +13,7 @@ import {
 } from '../../lib.ts';
 import { queues } from '../../jobs/queue.ts';
 import { AppError } from '../../platform/errors.ts';
-import { rateLimited, rules } from '../../platform/rate-limit.ts';
+import { loginIpRule, rateLimited, rules } from '../../platform/rate-limit.ts';
 import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
@@ -286,7 +286,7 @@ export async function login(
   client: ClientInfo,
 ): Promise<LoginAnswer> {
   const { limiter } = deps;
-  await limiter.consume([{ rule: rules.loginIp, key: ip }]);
+  await limiter.consume([{ rule: loginIpRule(deps.config), key: ip }]);
   // Counters are keyed by the e-mail as typed, so an unknown account locks exactly like a real one.
   // Ten wrong guesses lock that address out of that account only, not the owner elsewhere (ADR 021).
   const pairKey = `${email}|${ip}`;
