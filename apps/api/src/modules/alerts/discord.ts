@@ -18,7 +18,7 @@ import { AppError } from '../../platform/errors.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import { bindingOf, discordRoleState, productBasics } from './deps.ts';
 import { vendorFeed, type FeedRow } from './feeds.ts';
-import { alertColumns, alertView, type AlertRow } from './publish.ts';
+import { alertColumns, alertView, type AlertRow } from './view.ts';
 
 /** Tries of one post before it shows failed (rate limits and outages; a refusal fails at once). */
 export const DISCORD_POST_ATTEMPTS = 8;

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { Alert } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { alertView, joinedAlertColumns, type AlertRow } from './publish.ts';
+import { alertView, joinedAlertColumns, type AlertRow } from './view.ts';
 
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;

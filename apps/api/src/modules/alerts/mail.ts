@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import type { DisabledEndpoint, WebhookOwner } from '../../webhooks/engine.ts';
 import { emailIn, liveAccess, productBasics } from './deps.ts';
-import { alertView, joinedAlertColumns, type AlertRow } from './publish.ts';
+import { alertView, joinedAlertColumns, type AlertRow } from './view.ts';
 
 export function buyerWebhookOwner(deps: () => AppDeps): WebhookOwner {
   return {

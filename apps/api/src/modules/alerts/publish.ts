@@ -3,7 +3,6 @@
 // the webhook engine's messages) are written in one transaction, so a crash sends all or nothing.
 import {
   ALERT_WEBHOOK_TYPE,
-  alertSides,
   type Alert,
   type AlertSide,
   type AlertSource,
@@ -16,6 +15,7 @@ import { newId } from '../../lib.ts';
 import type { CursorKind } from '../../platform/cursor.ts';
 import type { FeedRow } from './feeds.ts';
 import { queueDiscordPost } from './discord.ts';
+import { alertColumns, alertView, type AlertRow } from './view.ts';
 import { imageOfFeed } from './images.ts';
 import { liveHolders } from './deps.ts';
 
@@ -29,43 +29,6 @@ export interface AlertInput {
   /** The sender's id, or (webhook bodies without one) a hash of the body. */
   dedupeKey: string | null;
 }
-
-interface AlertRow extends Record<string, unknown> {
-  id: string;
-  product_id: string;
-  symbol: string | null;
-  side: AlertSide | null;
-  price: string | null;
-  text: string;
-  image_url: string | null;
-  source: AlertSource;
-  recipients: number;
-  created_at: Date | string;
-}
-
-/** An alert's columns as `alertView` reads them (`a.`-prefixed where a query joins). */
-export const ALERT_COLUMNS =
-  'id, product_id, symbol, side, price, text, image_url, source, recipients, created_at';
-export const alertColumns = sql.raw(ALERT_COLUMNS);
-/** The same columns of the alert `a` in a join. */
-export const joinedAlertColumns = sql.raw(
-  ALERT_COLUMNS.split(', ')
-    .map((c) => `a.${c}`)
-    .join(', '),
-);
-
-export const alertView = (r: AlertRow): Alert => ({
-  id: r.id,
-  productId: r.product_id,
-  symbol: r.symbol,
-  side: r.side && (alertSides as readonly string[]).includes(r.side) ? r.side : null,
-  price: r.price,
-  text: r.text,
-  imageUrl: r.image_url ?? null,
-  source: r.source,
-  createdAt: new Date(r.created_at).toISOString(),
-});
-export type { AlertRow };
 
 /** The engine's owner kind for buyers' alert webhooks. */
 export const BUYER_OWNER = 'alert-buyer';

@@ -19,7 +19,8 @@ import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
 import { buyerDiscord } from './discord.ts';
 import { anyFeed, type FeedRow } from './feeds.ts';
 import { accessOf, liveAccess, vendorSummaries } from './deps.ts';
-import { alertsPage, alertView, BUYER_OWNER } from './publish.ts';
+import { alertsPage, BUYER_OWNER } from './publish.ts';
+import { alertView } from './view.ts';
 
 const ownerOf = (userId: string): store.Owner => ({ kind: BUYER_OWNER, id: userId });
 const alertsCursor = cursorKind('alerts', [cursorField.count(Number.MAX_SAFE_INTEGER)]);

@@ -7,7 +7,8 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import * as store from '../../webhooks/store.ts';
 import { vendorFeed } from './feeds.ts';
-import { alertsPage, alertView, BUYER_OWNER } from './publish.ts';
+import { alertsPage, BUYER_OWNER } from './publish.ts';
+import { alertView } from './view.ts';
 
 const vendorAlertsCursor = cursorKind('vendor-alerts', [
   cursorField.count(Number.MAX_SAFE_INTEGER),

@@ -9,7 +9,7 @@ import { Button, FormError } from '../../components/ui.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { deleteAccount, exportAccountData } from './api.ts';
-import { OwnerProof } from './components.tsx';
+import { OwnerProof } from '../../components/owner-proof.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
 

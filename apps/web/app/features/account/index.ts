@@ -2,7 +2,6 @@
 export {
   DevicesSection,
   EmailSection,
-  OwnerProof,
   UsernameSection,
   useAccountSettings,
 } from './components.tsx';

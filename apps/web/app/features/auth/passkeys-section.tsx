@@ -19,7 +19,7 @@ import { useToast } from '../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../components/ui.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch } from '../../lib/hooks.ts';
-import { OwnerProof } from '../account/index.ts';
+import { OwnerProof } from '../../components/owner-proof.tsx';
 import {
   addPasskey,
   canUsePasskeys,
