@@ -374,3 +374,24 @@ describe("a subscriber's Discord choice", () => {
     expect(await view()).toBe(false);
   });
 });
+
+describe('an alert product unbound from its server', () => {
+  it('posts no more alerts to the old channel, and the setting says to bind it first', async () => {
+    const before = (await sandbox.messages(channelId)).length;
+    const unbound = await t.call(discordRoutes.vendorUnbindCommunity, {
+      token: vendor.token,
+      params: { productId: product.id },
+    });
+    expect(unbound.statusCode, unbound.body).toBe(200);
+    const alert = await publish({ symbol: 'TSLA', side: 'sell', text: 'Unbound.' });
+    await sendDiscordPosts(t.deps);
+    expect(await sandbox.messages(channelId)).toHaveLength(before);
+    const queued = await t.database.db.execute(
+      sql`select 1 from alert_discord_posts where alert_id = ${alert.id}`,
+    );
+    expect(queued.rows).toHaveLength(0);
+    const now = await setting(vendor.token, product.id);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(JSON.stringify(now.json().discord)).toMatch(/[Bb]ind/);
+  });
+});

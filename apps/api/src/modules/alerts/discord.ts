@@ -172,14 +172,17 @@ export async function removeDiscordChannel(
   });
 }
 
-/** In the publishing transaction: the alert's post, when the feed has a channel, and its job. */
+/**
+ * In the publishing transaction: the alert's post, when the feed has a channel and its product is
+ * still bound to the server (unbound, no role decides who reads the channel: nothing is posted).
+ */
 export async function queueDiscordPost(
   deps: AppDeps,
   tx: Tx,
   feed: FeedRow,
   alertId: string,
 ): Promise<void> {
-  if (!feed.discordChannelId) return;
+  if (!feed.discordChannelId || !(await bindingOf(tx, feed.productId))) return;
   await tx.execute(sql`insert into alert_discord_posts (alert_id, channel_id, channel_name, status)
     values (${alertId}, ${feed.discordChannelId}, ${feed.discordChannelName ?? ''}, 'queued')
     on conflict (alert_id) do nothing`);
