@@ -1,5 +1,5 @@
-import { useId, type ReactNode } from 'react';
-import { describedBy, FieldNote } from './ui.tsx';
+import type { ReactNode } from 'react';
+import { FieldFrame } from './ui.tsx';
 
 /**
  * A labelled choice among `options` ([value, label] pairs), said like `Field`: its message under it
@@ -24,29 +24,24 @@ export function SelectField<T extends string>({
   hint?: ReactNode;
   name?: string;
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        onChange={(e) => onChange(e.target.value as T | '')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
-      >
-        {empty !== undefined && <option value="">{empty}</option>}
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <FieldNote id={id} error={error} hint={hint} />
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <select
+          {...control}
+          name={name}
+          value={value}
+          onChange={(e) => onChange(e.target.value as T | '')}
+          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
+        >
+          {empty !== undefined && <option value="">{empty}</option>}
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }

@@ -1,7 +1,7 @@
 // Text that runs over lines, said like `Field`: a postal address as typed, one line per line
 // (invoices print it so; ADR 060), or a storefront's longer texts. Loaded with those screens only.
-import { useId, type ReactNode } from 'react';
-import { describedBy, FieldNote } from './ui.tsx';
+import type { ReactNode } from 'react';
+import { FieldFrame } from './ui.tsx';
 
 export function TextAreaField({
   label,
@@ -18,23 +18,18 @@ export function TextAreaField({
   hint?: ReactNode;
   name?: string;
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={4}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-      />
-      <FieldNote id={id} error={error} hint={hint} />
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <textarea
+          {...control}
+          name={name}
+          rows={4}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
+        />
+      )}
+    </FieldFrame>
   );
 }

@@ -55,49 +55,61 @@ export function Field({
   error?: string | null | undefined;
   hint?: ReactNode;
 }) {
+  return (
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <input
+          {...input}
+          {...control}
+          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+/** What a labelled control takes from its frame: its id, and what tells screen readers of its note. */
+export interface FieldControl {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * One labelled control (`Field`, `SelectField`, `TextAreaField`): the label above, the control, and
+ * under it its error, else its hint, tied to it for screen readers.
+ */
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string | null | undefined;
+  hint?: ReactNode;
+  children: (control: FieldControl) => ReactNode;
+}) {
   const id = useId();
+  const note = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-200">
         {label}
       </label>
-      <input
-        id={id}
-        {...input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-      />
-      <FieldNote id={id} error={error} hint={hint} />
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': note })}
+      {error ? (
+        <p id={note} className="text-sm text-rose-400">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={note} className="text-sm text-slate-400">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }
-
-/** What a field says under itself: its error, else its hint; `describedBy(id, …)` points there. */
-export function FieldNote({
-  id,
-  error,
-  hint,
-}: {
-  id: string;
-  error?: string | null | undefined;
-  hint?: ReactNode;
-}) {
-  if (error)
-    return (
-      <p id={`${id}-error`} className="text-sm text-rose-400">
-        {error}
-      </p>
-    );
-  return hint ? (
-    <p id={`${id}-hint`} className="text-sm text-slate-400">
-      {hint}
-    </p>
-  ) : null;
-}
-
-export const describedBy = (id: string, error: unknown, hint: unknown) =>
-  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 
 export function Alert({
   tone = 'error',
