@@ -23,7 +23,9 @@ export default defineConfig({
   // One SMTP capture for the run, read by every worker (e2e/mailbox.ts).
   globalSetup: './e2e/mail-capture.ts',
   retries: 0,
-  timeout: 60_000,
+  // CI runs the suite beside `npm test` on two cores: a test of ~27 s on a quiet machine took twice
+  // that there. Long walks set their own.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
