@@ -99,6 +99,11 @@ const envSchema = z.object({
    * served at http://127.0.0.1 (the e2e suite) names http://localhost:PORT here.
    */
   PASSKEY_ORIGIN: z.url().optional(),
+  /**
+   * The MMDB file the device list reads a sign-in's place from (ADR 065). Unset: DB-IP's country
+   * database that ships with the app; `off`: no places.
+   */
+  GEOIP_DATABASE: z.string().min(1).optional(),
   DATABASE_URL: z.url().optional(),
   /**
    * A streaming replica (or a PgBouncer pool in front of replicas) for public catalogue reads

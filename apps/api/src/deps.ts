@@ -1,3 +1,4 @@
+import { createPlaces, DEFAULT_GEOIP_DATABASE, type Places } from './platform/places.ts';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { DeliverySummary } from '@tradeshelf/contract';
@@ -61,6 +62,8 @@ export interface AppDeps {
   cursors: Cursors;
   /** Ended sign-ins whose access tokens are refused (ADR 021). */
   denials: SessionDenials;
+  /** Where an address is, for the device list (ADR 065). */
+  places: Places;
   limiter: RateLimiter;
   mailer: Mailer;
   mailTransport: MailTransport;
@@ -229,6 +232,10 @@ export function createDeps(
     ),
     cursors: new Cursors(config.CODE_SECRET),
     denials,
+    places: createPlaces(
+      config.GEOIP_DATABASE === 'off' ? null : (config.GEOIP_DATABASE ?? DEFAULT_GEOIP_DATABASE()),
+      log,
+    ),
     limiter: new RateLimiter(store),
     mailer,
     mailTransport,

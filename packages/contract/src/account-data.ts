@@ -42,6 +42,7 @@ export const accountExport = z
         z.object({
           device: z.string(),
           address: z.string(),
+          place: z.string().nullable(),
           createdAt: isoDateTime,
           lastSeenAt: isoDateTime,
         }),

@@ -16,6 +16,8 @@ export const accountSession = z
     device: z.string(),
     /** The address it was last seen from, masked (`203.0.113.x`). */
     address: z.string(),
+    /** Where that address is ("Germany"), by the IP database (DB-IP); null when unknown or private. */
+    place: z.string().nullable(),
     createdAt: isoDateTime,
     lastSeenAt: isoDateTime,
     /** The sign-in this request came from. */

@@ -40,9 +40,12 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
             e-mail.
           </li>
           <li>
-            <strong>Also:</strong> sign-in sessions, stored as hashes of their refresh tokens, and
-            the 6-digit e-mail codes for activation and password resets, stored as keyed hashes and
-            valid for 15 minutes.
+            <strong>Also:</strong> sign-in sessions, stored as hashes of their refresh tokens, each
+            with the browser&apos;s name, the address it came from with its last part removed
+            (203.0.113.x) and the country our copy of DB-IP&apos;s free IP database places that
+            address in (looked up on our servers, never sent anywhere), so you can recognise your
+            devices; and the 6-digit e-mail codes for activation and password resets, stored as
+            keyed hashes and valid for 15 minutes.
           </li>
           <li>
             <strong>Why:</strong> to sign you in, show you what you bought and keep other people out

@@ -1,4 +1,5 @@
 import {
+  accountDataRoutes,
   accountMessages,
   accountRoutes,
   authRoutes,
@@ -77,8 +78,10 @@ describe('devices: the account’s active sign-ins', () => {
     const list = await sessionsOf(laptop.token);
     expect(list).toHaveLength(2);
     const byDevice = Object.fromEntries(list.map((s) => [s.device, s]));
+    // Documentation addresses are in no country: no place is made up for them.
     expect(byDevice['Chrome on Windows']).toMatchObject({
       address: '203.0.113.x',
+      place: null,
       current: true,
     });
     expect(byDevice['Safari on iPhone']).toMatchObject({
@@ -104,6 +107,38 @@ describe('devices: the account’s active sign-ins', () => {
     expect(after.createdAt).toBe(before.createdAt);
     expect(Date.parse(after.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(before.lastSeenAt));
     expect(await sessionsOf(laptop.token)).toHaveLength(2);
+  });
+
+  it('names where each sign-in was from the IP database, in the list, the export and the new-device mail', async () => {
+    const user = await createUser(t);
+    // Google's resolver and heise.de: the IP database (DB-IP) places them in these countries.
+    const here = await login(user.email, { ua: CHROME_WINDOWS, ip: '8.8.8.8' });
+    await login(user.email, { ua: SAFARI_IPHONE, ip: '::ffff:193.99.144.80' });
+    await login(user.email, { ua: SAFARI_IPHONE, ip: '10.20.30.40' });
+    const list = await sessionsOf(here.token);
+    expect(list.map((s) => [s.address, s.place])).toEqual([
+      ['10.20.30.x', null],
+      ['193.99.144.x', 'Germany'],
+      ['8.8.8.x', 'United States'],
+    ]);
+    // The full address is not kept: only its masked form and the place.
+    const stored = await t.database.db.execute<{ address: string; place: string | null }>(
+      sql`select address, place from refresh_tokens where user_id = ${user.id} order by created_at`,
+    );
+    expect(stored.rows.map((r) => r.address).join()).not.toMatch(/8\.8\.8\.8|193\.99\.144\.80/);
+    await t.jobs.settle();
+    const mails = mailsTo(user.email, /New sign-in/);
+    expect(mails.map((m) => mailText(m.raw).match(/Address: .*/)?.[0])).toContain(
+      'Address: 193.99.144.x (Germany)',
+    );
+    const data = await t.call(accountDataRoutes.accountExport, {
+      token: here.token,
+      body: { password: DEFAULT_PASSWORD },
+    });
+    expect(data.statusCode, data.body).toBe(200);
+    expect(
+      (data.json().security.signIns as Array<{ place: string | null }>).map((s) => s.place).sort(),
+    ).toEqual(['Germany', 'United States', null].sort());
   });
 
   it('logging one out ends its refresh token and its access tokens, here and on other nodes', async () => {

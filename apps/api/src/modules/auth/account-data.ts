@@ -48,6 +48,7 @@ export async function securityExport(deps: AppDeps, userId: string) {
     signIns: signIns.map((r) => ({
       device: deviceName(r.userAgent),
       address: r.address ?? 'unknown',
+      place: r.place,
       createdAt: r.createdAt.toISOString(),
       lastSeenAt: r.lastSeenAt.toISOString(),
     })),

@@ -33,7 +33,7 @@ export function deviceName(userAgent: string | null | undefined): string {
 
 /**
  * An address with its host part hidden: IPv4 keeps three bytes (`203.0.113.x`), IPv6 its first
- * three groups (`2001:db8:85a3::x`). No place is looked up: there is no GeoIP data here.
+ * three groups (`2001:db8:85a3::x`). The place is looked up before masking (platform/places.ts).
  */
 export function maskAddress(ip: string): string {
   const address = ip.split('%')[0]!.toLowerCase();

@@ -25,7 +25,7 @@ export function passwordChangedMail(to: string, origin: string, at: Date): Outgo
 export function newDeviceMail(
   to: string,
   origin: string,
-  sign: { device: string; address: string; at: Date },
+  sign: { device: string; address: string; place: string | null; at: Date },
 ): OutgoingMail {
   return {
     to,
@@ -34,7 +34,8 @@ export function newDeviceMail(
       'Your Tradeshelf account was just signed in to from a device it has not been used on before:',
       '',
       `Device: ${sign.device}`,
-      `Address: ${sign.address}`,
+      // The place is the IP database's guess (ADR 065): said beside the address, never instead.
+      `Address: ${sign.address}${sign.place ? ` (${sign.place})` : ''}`,
       `When: ${stamp(sign.at)}`,
       '',
       'If it was you, there is nothing to do.',

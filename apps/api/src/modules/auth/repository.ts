@@ -15,6 +15,7 @@ export async function insertRefreshToken(
     expiresAt: Date;
     userAgent: string | null;
     address: string;
+    place: string | null;
     deviceHash: string;
   },
 ): Promise<void> {
@@ -166,6 +167,7 @@ export interface SignInRow {
   familyId: string;
   userAgent: string | null;
   address: string | null;
+  place: string | null;
   createdAt: Date;
   lastSeenAt: Date;
 }
@@ -179,11 +181,13 @@ export async function activeSignIns(db: Tx, userId: string, limit: number): Prom
     family_id: string;
     user_agent: string | null;
     address: string | null;
+    place: string | null;
     created_at: Date | string;
     last_seen_at: Date | string;
   }>(sql`select family_id,
       (array_agg(user_agent order by created_at desc))[1] as user_agent,
       (array_agg(address order by created_at desc))[1] as address,
+      (array_agg(place order by created_at desc))[1] as place,
       min(created_at) as created_at, max(created_at) as last_seen_at
     from ${refreshTokens}
     where user_id = ${userId}
@@ -195,6 +199,7 @@ export async function activeSignIns(db: Tx, userId: string, limit: number): Prom
     familyId: r.family_id,
     userAgent: r.user_agent,
     address: r.address,
+    place: r.place,
     createdAt: new Date(r.created_at),
     lastSeenAt: new Date(r.last_seen_at),
   }));

@@ -48,6 +48,8 @@ function deviceOf(deps: AppDeps, userId: string, client: ClientInfo) {
   return {
     device,
     address,
+    // Looked up before the address is masked; not part of the hash (a new network already is).
+    place: deps.places.placeOf(client.ip),
     hash: hmac(deps.config.CODE_SECRET, `device:${userId}:${device}|${address}`),
   };
 }
@@ -85,6 +87,7 @@ async function issueSession(
     expiresAt: new Date(Date.now() + minutes(validityMinutes)),
     userAgent: clippedUserAgent(client.userAgent),
     address: device.address,
+    place: device.place,
     deviceHash: device.hash,
   });
   const token = await deps.tokens.sign({

@@ -21,6 +21,7 @@ export async function listSessions(
       id: r.familyId,
       device: deviceName(r.userAgent),
       address: r.address ?? 'unknown',
+      place: r.place,
       createdAt: r.createdAt.toISOString(),
       lastSeenAt: r.lastSeenAt.toISOString(),
       current: r.familyId === currentFamily,

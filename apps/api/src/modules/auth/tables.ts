@@ -17,6 +17,8 @@ export const refreshTokens = pgTable(
     userAgent: text('user_agent'),
     /** The client's address, masked (`203.0.113.x`): enough to recognise, not to locate. */
     address: text('address'),
+    /** Where the full address was, from GEOIP_DATABASE ("Germany"); null when unknown (ADR 065). */
+    place: text('place'),
     /** HMAC of user agent and address: the "device" a new-sign-in e-mail is about. */
     deviceHash: text('device_hash'),
   },

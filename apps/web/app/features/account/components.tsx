@@ -127,6 +127,16 @@ export function DevicesSection() {
                 />
               ))}
             </ListTable>
+            {/* DB-IP's licence (CC BY 4.0) asks for this link wherever its places are shown. */}
+            {sessions.some((s) => s.place) && (
+              <p className="text-xs text-slate-400">
+                Places are estimated from the address:{' '}
+                <a className="underline hover:text-white" href="https://db-ip.com">
+                  IP Geolocation by DB-IP
+                </a>
+                .
+              </p>
+            )}
             {sessions.some((s) => !s.current) &&
               (others.open ? (
                 <ConfirmStep
@@ -191,6 +201,7 @@ function DeviceRow({
             </span>
           )}
           <span className="block text-xs text-slate-400">
+            {s.place && <>{s.place} · </>}
             <span className="font-mono">{s.address}</span> · signed in{' '}
             <time dateTime={s.createdAt}>{formatDate(s.createdAt)}</time>
           </span>
@@ -205,7 +216,7 @@ function DeviceRow({
               type="button"
               variant="ghost"
               className="px-3 py-1.5"
-              aria-label={`Log out ${s.device}, ${s.address}`}
+              aria-label={`Log out ${s.device}, ${s.place ? `${s.place}, ` : ''}${s.address}`}
               onClick={onAsk}
             >
               Log out
