@@ -22,7 +22,9 @@ const show = (sessions: AccountSession[]) =>
   renderWithApp(<DevicesSection />, {
     signedIn: true,
     answer: (req) =>
-      req.path === '/api/v1/account/sessions' ? { status: 200, body: { sessions } } : undefined,
+      req.path === '/api/v1/account/sessions'
+        ? { status: 200, body: { sessions } }
+        : { status: 404, body: { error: 'Not found' } },
   });
 
 it('names where each sign-in was, and credits the IP database it comes from (issue 33)', async () => {
