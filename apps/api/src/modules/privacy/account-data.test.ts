@@ -193,6 +193,38 @@ describe('exporting the account', () => {
     expect(data.affiliate).toEqual({ links: [], payouts: [] });
   });
 
+  it('a database failure once the answer has begun cuts the connection: no body reads as whole', async () => {
+    const { session } = await buyerWithPurchase();
+    // The reviews are read after the orders have been written: with their table gone, the failure
+    // comes after the status and the first bytes went out, as a database lost mid-export would.
+    await t.database.db.execute(sql`alter table reviews rename to reviews_away`);
+    try {
+      const res = await fetch(
+        `http://127.0.0.1:${t.config.PORT}${accountDataRoutes.accountExport.path}`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${session.token}`,
+            'content-type': 'application/json',
+            'accept-encoding': 'identity',
+          },
+          body: JSON.stringify({ password: DEFAULT_PASSWORD }),
+        },
+      );
+      expect(res.status).toBe(200);
+      // Chunked, and the last chunk never comes: a client (the browser's download, fetch, curl)
+      // reports a failed transfer instead of keeping a truncated file as the export.
+      const read = res.text();
+      await expect(read).rejects.toThrow();
+    } finally {
+      await t.database.db.execute(sql`alter table reviews_away rename to reviews`);
+    }
+    // The next export is whole again.
+    const again = await exportOf(session.token);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(accountExport.parse(again.json()).orders).toHaveLength(1);
+  });
+
   it('refuses a wrong password and is limited per account', async () => {
     const user = await createUser(t);
     const { token } = await signIn(user.email);
