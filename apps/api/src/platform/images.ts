@@ -243,9 +243,10 @@ async function readCached(dir: string, keys: string[]): Promise<Buffer[] | null>
 
 async function writeCached(dir: string, key: string, body: Buffer): Promise<void> {
   const file = path.join(dir, key);
-  await mkdir(path.dirname(file), { recursive: true });
-  // A cache is an optimisation: a read-only or full disk only costs the next run a render.
-  await writeFile(`${file}.tmp`, body)
+  // A cache is an optimisation: a read-only or full disk (the container image's code is read-only
+  // to the app) only costs the next run a render.
+  await mkdir(path.dirname(file), { recursive: true })
+    .then(() => writeFile(`${file}.tmp`, body))
     .then(() => rename(`${file}.tmp`, file))
     .catch(() => undefined);
 }

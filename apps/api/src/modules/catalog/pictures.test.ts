@@ -1,9 +1,13 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { catalogRoutes, type ProductDetails } from '@tradeshelf/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { ensureWebBuild } from '../../../test/web-build.ts';
 import { pageReads } from '../../page-reads.ts';
+import { deleteImage, variantKeys } from '../../platform/images.ts';
 import { inProcessCaller, loadWebApp } from '../../platform/web.ts';
 import { attachDemoPictures, demoPicturePlan, renderDemoPictures } from './demo-pictures.ts';
 import { seedDemoCatalog } from './seed.ts';
@@ -85,6 +89,21 @@ async function expectShareImage(html: string, size: [number, number]) {
 }
 
 describe('product pictures', () => {
+  it('a cache directory that cannot be made (the image’s read-only code) costs a render, not the start', async () => {
+    // Under a regular file no directory can be made, as under code the app may not write.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-cache-')), 'file');
+    writeFileSync(file, '');
+    const logo = demoPicturePlan().vendors.get('alpha-edge')!.logo;
+    await deleteImage(t.deps.storage, logo.ref);
+    const done = await renderDemoPictures(t.deps.storage, {
+      cacheDir: path.join(file, 'cache'),
+      pictures: [logo],
+    });
+    expect(done).toMatchObject({ rendered: 1, copied: 0 });
+    for (const key of variantKeys(logo.ref))
+      expect(await t.deps.storage.exists(key), key).toBe(true);
+  });
+
   it('a demo product has a cover and a gallery, each with its variants', async () => {
     expect(product.gallery).toHaveLength(2);
     expect(product.image).toEqual(product.gallery[0]);
