@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'd
 import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 
 /**
  * What a purchase granted: product access, course enrolment, a licence to issue, a Discord role.
@@ -11,7 +11,7 @@ import { ts } from '../../db/columns.ts';
 export const entitlements = pgTable(
   'entitlements',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     purchaseId: text('purchase_id')
       .notNull()
       .references(() => purchases.id, { onDelete: 'cascade' }),
@@ -129,7 +129,7 @@ export const accessDeliveries = pgTable(
 export const accessEvents = pgTable(
   'access_events',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     entitlementId: text('entitlement_id')
       .notNull()
       .references(() => entitlements.id, { onDelete: 'cascade' }),

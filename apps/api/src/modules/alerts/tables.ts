@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.ts';
+import { idColumn, timestamps, ts } from '../../db/columns.ts';
 import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
 import { webhookEndpoints } from '../../webhooks/tables.ts';
@@ -39,7 +39,7 @@ export const alertFeeds = pgTable('alert_feeds', {
 export const alerts = pgTable(
   'alerts',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
     productId: text('product_id')
       .notNull()
@@ -105,8 +105,7 @@ export const alertDeliveries = pgTable(
     reason: text('reason'),
     /** The buyer's webhook endpoint (its engine message is the one of this alert's id). */
     endpointId: text('endpoint_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ columns: [t.alertId, t.userId, t.channel] }),
@@ -136,8 +135,7 @@ export const alertDiscordPosts = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     claimedUntil: ts('claimed_until'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('alert_discord_posts_due_idx')

@@ -11,13 +11,13 @@ import {
 import { entitlements } from '../access/tables.ts';
 import { productColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 
 /** A course product's content (catalogue kind `course`): one course per product. */
 export const courses = pgTable(
   'courses',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     productId: productColumn(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -27,7 +27,7 @@ export const courses = pgTable(
 export const courseModules = pgTable(
   'course_modules',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     courseId: text('course_id')
       .notNull()
       .references(() => courses.id, { onDelete: 'cascade' }),
@@ -46,7 +46,7 @@ export const courseModules = pgTable(
 export const courseLessons = pgTable(
   'course_lessons',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     courseId: text('course_id')
       .notNull()
       .references(() => courses.id, { onDelete: 'cascade' }),
@@ -79,7 +79,7 @@ export const courseLessons = pgTable(
 export const courseFiles = pgTable(
   'course_files',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     lessonId: text('lesson_id')
       .notNull()
       .references(() => courseLessons.id, { onDelete: 'cascade' }),

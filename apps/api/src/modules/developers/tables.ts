@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 import { vendorColumn } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -12,7 +12,7 @@ import { users } from '../users/tables.ts';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     createdBy: text('created_by')
       .notNull()

@@ -12,7 +12,7 @@ import {
 import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 
 const bindings = ['metatrader_account', 'ninjatrader_machine', 'device'] as const;
 
@@ -43,7 +43,7 @@ export const licenceProducts = pgTable(
 export const licences = pgTable(
   'licences',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     /** Null for a licence granted outside a purchase (the demo's). */
     purchaseId: text('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     userId: userColumn(),
@@ -85,7 +85,7 @@ export const licences = pgTable(
 export const licenceActivations = pgTable(
   'licence_activations',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     licenceId: text('licence_id')
       .notNull()
       .references(() => licences.id, { onDelete: 'cascade' }),

@@ -3,13 +3,13 @@ import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-o
 import { entitlements } from '../access/tables.ts';
 import { productColumn, vendorColumn } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** A vendor's invite-only script on TradingView (ADR 034). */
 export const tradingviewScripts = pgTable(
   'tradingview_scripts',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     name: text('name').notNull(),
     url: text('url').notNull(),
@@ -63,7 +63,7 @@ export const tradingviewUsernameChanges = pgTable(
 export const tradingviewTasks = pgTable(
   'tradingview_tasks',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     buyerId: text('buyer_id')
       .notNull()
@@ -106,7 +106,7 @@ export const tradingviewTasks = pgTable(
 export const tradingviewGrants = pgTable(
   'tradingview_grants',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     entitlementId: text('entitlement_id')
       .notNull()
       .references(() => entitlements.id, { onDelete: 'cascade' }),
@@ -124,8 +124,7 @@ export const tradingviewGrants = pgTable(
     revokeTaskId: text('revoke_task_id').references(() => tradingviewTasks.id, {
       onDelete: 'set null',
     }),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('tradingview_grants_user_idx').on(t.userId),
