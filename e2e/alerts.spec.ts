@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
 import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
@@ -62,14 +63,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
 
     await signUp(buyer, 'alertsb');
     await buyer.goto(productPath);
-    const buy = buyer.getByRole('button', { name: /^Buy now · / });
-    await expect(buy).toBeVisible({ timeout: SLOW });
-    await buy.click();
-    await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
-    await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-      timeout: SLOW,
-    });
+    await buyOnSandbox(buyer);
 
     // The buyer opens the feed from the library (access lands once the purchase event is
     // delivered) and picks web + webhook.

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
 import { receiver, type Received } from '../apps/api/test/receiver.ts';
 import { Webhook } from 'standardwebhooks';
 import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
@@ -79,14 +80,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     // A buyer pays for the vendor's product on the payment sandbox.
     await signUp(buyer, 'hookb');
     await buyer.goto(productPath);
-    const buy = buyer.getByRole('button', { name: /^Buy now · / });
-    await expect(buy).toBeVisible({ timeout: SLOW });
-    await buy.click();
-    await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
-    await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-      timeout: SLOW,
-    });
+    await buyOnSandbox(buyer);
 
     // The receiver gets the sale, signed (checked by the npm `standardwebhooks` package).
     const verify = (g: Received) =>

@@ -37,7 +37,7 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
   test.setTimeout(120_000);
   const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
-  const email = await signUp(page, 'pk', PASSWORD);
+  const { email } = await signUp(page, 'pk', PASSWORD);
   await page.goto('/account');
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await expect(passkeys.getByText('No passkeys yet.')).toBeVisible({ timeout: SLOW });
@@ -94,7 +94,7 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
 test('with two-factor on, a passkey stands in for the code', async ({ page }) => {
   test.setTimeout(120_000);
   await virtualAuthenticator(page);
-  const email = await signUp(page, 'pk2fa', PASSWORD);
+  const { email } = await signUp(page, 'pk2fa', PASSWORD);
   const { nextCode } = await turnOnTwoFactor(page);
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await passkeys.getByLabel('Passkey name').fill('Phone');
