@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 // New accounts for walks that must not change the shared demo ones (two-factor on the demo vendor
 // would lock every other spec's login out).
@@ -70,4 +70,15 @@ export async function publishProduct(page: Page) {
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Unpublish…' })).toBeVisible({ timeout: SLOW });
   return (await page.getByRole('link', { name: /^View public page/ }).getAttribute('href'))!;
+}
+
+/** A vendor's and a buyer's page, each in its own context (its own session); `close` ends both. */
+export async function vendorAndBuyer(browser: Browser) {
+  const vendor = await (await browser.newContext()).newPage();
+  const buyer = await (await browser.newContext()).newPage();
+  const close = async () => {
+    await vendor.context().close();
+    await buyer.context().close();
+  };
+  return { vendor, buyer, close };
 }

@@ -4,7 +4,13 @@ import { buyOnSandbox } from './shop.ts';
 import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { openStorefront, publishProduct, signUp, workspaceNav } from './accounts.ts';
+import {
+  openStorefront,
+  publishProduct,
+  signUp,
+  workspaceNav,
+  vendorAndBuyer,
+} from './accounts.ts';
 
 // Issue 31's proof: a new vendor lists an alert product; a buyer pays on the payment sandbox,
 // opens the feed from the library and picks web + a webhook pointing at a receiver this test runs
@@ -32,8 +38,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
   const hook = await receiver();
   const { got } = hook;
   const endpoint = hook.url('/alerts');
-  const vendor = await (await browser.newContext()).newPage();
-  const buyer = await (await browser.newContext()).newPage();
+  const { vendor, buyer, close } = await vendorAndBuyer(browser);
   try {
     await signUp(vendor, 'alerts');
     await openStorefront(vendor, `alerts-${RUN}`, `Alert Desk ${RUN}`, 'Made in the alerts walk.');
@@ -158,8 +163,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
       timeout: SLOW,
     });
   } finally {
-    await vendor.context().close();
-    await buyer.context().close();
+    await close();
     await hook.close();
   }
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { recordViolations } from './csp-violations.ts';
 import { buyOnSandbox, findProduct } from './shop.ts';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
@@ -13,14 +14,7 @@ test('buy a course, watch a lesson, come back to where you left off, download it
 }) => {
   test.setTimeout(180_000);
   // The player, its captions and the progress bars work under the page's CSP: nothing is refused.
-  const refused: string[] = [];
-  await page.exposeFunction('__cspViolation', (v: string) => refused.push(v));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const report = (window as unknown as { __cspViolation(v: string): void }).__cspViolation;
-      report(`${e.effectiveDirective} ${e.blockedURI}`);
-    });
-  });
+  const refused = await recordViolations(page);
   await signUp(page, 'learner', 'course-learner-77');
 
   // No courses yet: the empty page points to the course category.

@@ -2,7 +2,13 @@ import { expect, test } from '@playwright/test';
 import { buyOnSandbox } from './shop.ts';
 import { receiver, type Received } from '../apps/api/test/receiver.ts';
 import { Webhook } from 'standardwebhooks';
-import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
+import {
+  draftIndicator,
+  openStorefront,
+  publishProduct,
+  signUp,
+  vendorAndBuyer,
+} from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { turnOnTwoFactor } from './two-factor.ts';
 
@@ -24,8 +30,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
   const hook = await receiver();
   const { got } = hook;
   const url = hook.url('/tradeshelf');
-  const vendor = await (await browser.newContext()).newPage();
-  const buyer = await (await browser.newContext()).newPage();
+  const { vendor, buyer, close } = await vendorAndBuyer(browser);
   try {
     await signUp(vendor, 'hook');
     await openStorefront(
@@ -113,8 +118,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     expect(again.body).toBe(first.body);
     expect(verify(again)).toEqual(verify(first));
   } finally {
-    await vendor.context().close();
-    await buyer.context().close();
+    await close();
     await hook.close();
   }
 });

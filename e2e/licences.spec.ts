@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { recordViolations } from './csp-violations.ts';
 import { buyOnSandbox, findProduct } from './shop.ts';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
@@ -8,19 +9,6 @@ import { a11yViolations } from './axe.ts';
 
 const APP = 'Position Size Calculator Pro';
 const KEY_FORMAT = /^TS-[0-9A-HJKMNP-TV-Z]{5}(?:-[0-9A-HJKMNP-TV-Z]{5}){3}$/;
-
-/** Every CSP violation the page reports, from before its first script runs. */
-async function recordViolations(page: Page) {
-  const refused: string[] = [];
-  await page.exposeFunction('__cspViolation', (v: string) => refused.push(v));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const report = (window as unknown as { __cspViolation(v: string): void }).__cspViolation;
-      report(`${e.effectiveDirective} ${e.blockedURI}`);
-    });
-  });
-  return refused;
-}
 
 /** What the vendor's app learns from the public API about this device. */
 async function validate(request: APIRequestContext, key: string, fingerprint: string) {
