@@ -6,6 +6,7 @@ import { ChatError, type ChatMember } from '../../integrations/chat/port.ts';
 import { backoff, newId } from '../../lib.ts';
 import { queueConverge, type ConvergeCause, type EntitlementChange } from './converge-queue.ts';
 import { joinToken } from './discord-link.ts';
+import { DISCORD_EVENT_TYPES } from './event-types.ts';
 
 export type DeliveryState =
   'granting' | 'active' | 'needs_link' | 'needs_join' | 'failing' | 'ended';
@@ -228,14 +229,7 @@ async function act(
 }
 
 /** The events that change a Discord entitlement: the lag histogram's `event` values. */
-const CHANGE_EVENTS = new Set([
-  'purchase.paid',
-  'purchase.refunded',
-  'purchase.disputed',
-  'purchase.revoked',
-  'subscription.resumed',
-  'subscription.ended',
-]);
+const CHANGE_EVENTS = new Set<string>(DISCORD_EVENT_TYPES);
 
 /**
  * Entitlement convergence lag: from the event to this converge, which left the purchase's roles
