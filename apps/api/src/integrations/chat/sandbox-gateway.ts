@@ -367,17 +367,7 @@ export class SandboxGateway {
           },
         }) satisfies GatewayReadyDispatch,
     );
-    for (const d of creates)
-      this.dispatch(
-        session,
-        (s) =>
-          ({
-            op: GatewayOpcodes.Dispatch,
-            t: GatewayDispatchEvents.GuildCreate,
-            s,
-            d,
-          }) satisfies GatewayGuildCreateDispatch,
-      );
+    for (const d of creates) this.dispatchGuildCreate(session, d);
   }
 
   private resume(connection: Connection, d: unknown): void {
@@ -429,6 +419,19 @@ export class SandboxGateway {
 
   /* Dispatches */
 
+  private dispatchGuildCreate(session: Session, d: GatewayGuildCreateDispatchData): void {
+    this.dispatch(
+      session,
+      (s) =>
+        ({
+          op: GatewayOpcodes.Dispatch,
+          t: GatewayDispatchEvents.GuildCreate,
+          s,
+          d,
+        }) satisfies GatewayGuildCreateDispatch,
+    );
+  }
+
   private dispatch(session: Session, build: Dispatch): void {
     session.seq += 1;
     const payload = build(session.seq);
@@ -448,17 +451,7 @@ export class SandboxGateway {
         const sessions = wanting(GatewayIntentBits.Guilds);
         const d = sessions.length ? await this.guildCreate(change.guildId) : null;
         if (!d) return;
-        for (const session of sessions)
-          this.dispatch(
-            session,
-            (s) =>
-              ({
-                op: GatewayOpcodes.Dispatch,
-                t: GatewayDispatchEvents.GuildCreate,
-                s,
-                d,
-              }) satisfies GatewayGuildCreateDispatch,
-          );
+        for (const session of sessions) this.dispatchGuildCreate(session, d);
         return;
       }
       case 'member.add': {
