@@ -1,7 +1,14 @@
-import { integer, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /** A `timestamptz` column read as a `Date`: every table's times are instants, never wall-clock times. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A required reference to another row: removing that row removes this one, unless `restrict`. */
+export const refColumn = (
+  name: string,
+  target: () => AnyPgColumn,
+  onDelete: 'cascade' | 'restrict' = 'cascade',
+) => text(name).notNull().references(target, { onDelete });
 
 /** A row's own id: text the app makes (prefixed random ids), never a sequence. */
 export const idColumn = () => text('id').primaryKey();

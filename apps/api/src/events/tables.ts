@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from '../db/columns.ts';
+import { refColumn, ts } from '../db/columns.ts';
 
 /** The event log: written in the same transaction as the change it describes (ADR 028). */
 export const domainEvents = pgTable(
@@ -40,9 +40,7 @@ export const eventStreams = pgTable('event_streams', {
 export const eventDeliveries = pgTable(
   'event_deliveries',
   {
-    eventId: text('event_id')
-      .notNull()
-      .references(() => domainEvents.id, { onDelete: 'cascade' }),
+    eventId: refColumn('event_id', () => domainEvents.id),
     subscriber: text('subscriber').notNull(),
     stream: text('stream').notNull(),
     version: integer('version').notNull(),

@@ -8,7 +8,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, ts } from '../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../db/columns.ts';
 
 /**
  * Where outbound webhooks go (ADR 057). The delivery engine owns these; a slice that offers
@@ -45,9 +45,7 @@ export const webhookMessages = pgTable(
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
     id: text('id').notNull(),
-    endpointId: text('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: refColumn('endpoint_id', () => webhookEndpoints.id),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
     /** The object the event is about (a sale, a licence …): its messages go out in `seq` order. */

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { vendorColumn, vendors } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { idColumn, money, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, money, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /**
  * A referral id: an affiliate's link for one vendor, with the terms it was made under (a programme's
@@ -91,9 +91,7 @@ export const affiliateInvites = pgTable(
 export const affiliateClicks = pgTable(
   'affiliate_clicks',
   {
-    refId: text('ref_id')
-      .notNull()
-      .references(() => referralLinks.refId, { onDelete: 'cascade' }),
+    refId: refColumn('ref_id', () => referralLinks.refId),
     visitor: text('visitor').notNull(),
     day: date('day').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -123,9 +121,7 @@ export const affiliatePayouts = pgTable(
   'affiliate_payouts',
   {
     id: idColumn(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    userId: refColumn('user_id', () => users.id, 'restrict'),
     provider: text('provider').notNull(),
     accountId: text('account_id').notNull(),
     ...money(),

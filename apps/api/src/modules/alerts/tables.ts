@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
 import { webhookEndpoints } from '../../webhooks/tables.ts';
@@ -41,9 +41,7 @@ export const alerts = pgTable(
   {
     id: idColumn(),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => alertFeeds.productId, { onDelete: 'cascade' }),
+    productId: refColumn('product_id', () => alertFeeds.productId),
     source: text('source', { enum: ['workspace', 'api', 'webhook'] }).notNull(),
     /** The sender's id, or a hash of the webhook body when it has none. */
     dedupeKey: text('dedupe_key'),
@@ -96,9 +94,7 @@ export const alertSubscriptions = pgTable(
 export const alertDeliveries = pgTable(
   'alert_deliveries',
   {
-    alertId: text('alert_id')
-      .notNull()
-      .references(() => alerts.id, { onDelete: 'cascade' }),
+    alertId: refColumn('alert_id', () => alerts.id),
     userId: userColumn(),
     channel: text('channel', { enum: ['web', 'email', 'webhook'] }).notNull(),
     status: text('status', { enum: ['queued', 'delivered', 'failed'] }).notNull(),

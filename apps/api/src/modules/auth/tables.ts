@@ -1,6 +1,6 @@
 import { bigint, boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { userColumn, users } from '../users/tables.ts';
-import { idColumn, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
 export const refreshTokens = pgTable(
@@ -129,9 +129,7 @@ export const passkeys = pgTable(
   'passkeys',
   {
     id: idColumn(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: refColumn('user_id', () => users.id),
     credentialId: text('credential_id').notNull().unique(),
     publicKey: text('public_key').notNull(),
     counter: bigint('counter', { mode: 'number' }).notNull().default(0),

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { userColumn, users } from '../users/tables.ts';
-import { idColumn, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -21,9 +21,7 @@ export const vendors = pgTable(
   'vendors',
   {
     id: idColumn(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    userId: refColumn('user_id', () => users.id, 'restrict'),
     vendorUrl: text('vendor_url').notNull(),
     displayName: text('display_name').notNull(),
     avatarKey: text('avatar_key'),
@@ -185,9 +183,7 @@ export const bundles = pgTable(
 export const bundleItems = pgTable(
   'bundle_items',
   {
-    bundleId: text('bundle_id')
-      .notNull()
-      .references(() => bundles.id, { onDelete: 'cascade' }),
+    bundleId: refColumn('bundle_id', () => bundles.id),
     productId: productColumn(),
   },
   (t) => [
@@ -200,9 +196,7 @@ export const productPrerequisites = pgTable(
   'product_prerequisites',
   {
     productId: productColumn(),
-    requiresProductId: text('requires_product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    requiresProductId: refColumn('requires_product_id', () => products.id),
   },
   (t) => [primaryKey({ columns: [t.productId, t.requiresProductId] })],
 );
@@ -286,14 +280,10 @@ export const contentVersions = pgTable('content_versions', {
 
 /** A row that belongs to a vendor and goes with it. */
 export function vendorColumn() {
-  return text('vendor_id')
-    .notNull()
-    .references(() => vendors.id, { onDelete: 'cascade' });
+  return refColumn('vendor_id', () => vendors.id);
 }
 
 /** A row that belongs to a product and goes with it. */
 export function productColumn() {
-  return text('product_id')
-    .notNull()
-    .references(() => products.id, { onDelete: 'cascade' });
+  return refColumn('product_id', () => products.id);
 }

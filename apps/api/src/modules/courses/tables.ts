@@ -11,7 +11,7 @@ import {
 import { entitlements } from '../access/tables.ts';
 import { productColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { idColumn, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /** A course product's content (catalogue kind `course`): one course per product. */
 export const courses = pgTable(
@@ -28,9 +28,7 @@ export const courseModules = pgTable(
   'course_modules',
   {
     id: idColumn(),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    courseId: refColumn('course_id', () => courses.id),
     title: text('title').notNull(),
     position: integer('position').notNull(),
     /** Deleted by the vendor (ADR 044): hidden everywhere, kept so the delete can be undone. */
@@ -47,12 +45,8 @@ export const courseLessons = pgTable(
   'course_lessons',
   {
     id: idColumn(),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    moduleId: text('module_id')
-      .notNull()
-      .references(() => courseModules.id, { onDelete: 'cascade' }),
+    courseId: refColumn('course_id', () => courses.id),
+    moduleId: refColumn('module_id', () => courseModules.id),
     title: text('title').notNull(),
     position: integer('position').notNull(),
     kind: text('kind', { enum: ['video', 'text'] }).notNull(),
@@ -80,9 +74,7 @@ export const courseFiles = pgTable(
   'course_files',
   {
     id: idColumn(),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
     kind: text('kind', { enum: ['attachment', 'caption'] }).notNull(),
     name: text('name').notNull(),
     storageKey: text('storage_key').notNull(),
@@ -99,12 +91,8 @@ export const courseFiles = pgTable(
 export const courseLessonOpens = pgTable(
   'course_lesson_opens',
   {
-    entitlementId: text('entitlement_id')
-      .notNull()
-      .references(() => entitlements.id, { onDelete: 'cascade' }),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    entitlementId: refColumn('entitlement_id', () => entitlements.id),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
     openedAt: ts('opened_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.entitlementId, t.lessonId], name: 'course_lesson_opens_pk' })],
@@ -115,12 +103,8 @@ export const courseProgress = pgTable(
   'course_progress',
   {
     userId: userColumn(),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
+    courseId: refColumn('course_id', () => courses.id),
     positionSeconds: integer('position_seconds').notNull().default(0),
     completedAt: ts('completed_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 import { vendorColumn } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -14,9 +14,7 @@ export const apiKeys = pgTable(
   {
     id: idColumn(),
     vendorId: vendorColumn(),
-    createdBy: text('created_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: refColumn('created_by', () => users.id),
     name: text('name').notNull(),
     /** `live` or `test`: a key works only in the environment kind that made it. */
     environment: text('environment', { enum: ['live', 'test'] }).notNull(),

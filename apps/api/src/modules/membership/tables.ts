@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { userColumn } from '../users/tables.ts';
-import { idColumn, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** A member's saved search: the query and filters of `/search`, and how far alerts have looked. */
 export const savedSearches = pgTable(
@@ -33,9 +33,7 @@ export const savedSearches = pgTable(
 export const savedSearchHits = pgTable(
   'saved_search_hits',
   {
-    savedSearchId: text('saved_search_id')
-      .notNull()
-      .references(() => savedSearches.id, { onDelete: 'cascade' }),
+    savedSearchId: refColumn('saved_search_id', () => savedSearches.id),
     /** The catalogue's product id (read through the catalog service, no foreign key across slices). */
     productId: text('product_id').notNull(),
     userId: userColumn(),

@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bundles, productColumn, products, vendorColumn, vendors } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { idColumn, money, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, money, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** Vendor coupons: percent or fixed amount, optionally scoped to one product. */
 export const coupons = pgTable(
@@ -53,9 +53,7 @@ export const coupons = pgTable(
 export const couponProducts = pgTable(
   'coupon_products',
   {
-    couponId: text('coupon_id')
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
+    couponId: refColumn('coupon_id', () => coupons.id),
     productId: productColumn(),
   },
   (t) => [primaryKey({ columns: [t.couponId, t.productId] })],
@@ -66,12 +64,8 @@ export const purchases = pgTable(
   'purchases',
   {
     id: idColumn(),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'restrict' }),
+    buyerId: refColumn('buyer_id', () => users.id, 'restrict'),
+    vendorId: refColumn('vendor_id', () => vendors.id, 'restrict'),
     provider: text('provider', { enum: ['stripe'] }).notNull(),
     sessionId: text('session_id'),
     checkoutUrl: text('checkout_url'),
@@ -279,12 +273,8 @@ export const vendorRefunds = pgTable(
   'vendor_refunds',
   {
     id: idColumn(),
-    purchaseId: text('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'restrict' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'restrict' }),
+    purchaseId: refColumn('purchase_id', () => purchases.id, 'restrict'),
+    vendorId: refColumn('vendor_id', () => vendors.id, 'restrict'),
     paymentRef: text('payment_ref').notNull(),
     ...money(),
     targetTotal: integer('target_total').notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps, ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 export const users = pgTable(
   'users',
@@ -44,7 +44,5 @@ export const usernameHolds = pgTable('username_holds', {
 
 /** A row that belongs to a person and goes when their account row goes. */
 export function userColumn() {
-  return text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+  return refColumn('user_id', () => users.id);
 }
