@@ -8,8 +8,8 @@ import {
   openStorefront,
   publishProduct,
   signUp,
-  workspaceNav,
   vendorAndBuyer,
+  workspaceNav,
 } from './accounts.ts';
 
 // Issue 31's proof: a new vendor lists an alert product; a buyer pays on the payment sandbox,
