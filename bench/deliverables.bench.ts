@@ -8,16 +8,15 @@
  * alternating rounds, side by side with the ratio; for a plain file (.ex5) and a ZIP (the traced
  * download adds the buyer's LICENSE-<id>.txt to it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { deliverablesRoutes as r } from '@tradeshelf/contract';
 import { makeZip } from '../apps/api/test/zip.ts';
+import { idleRss, rssMb, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const MB = 1024 * 1024;
 const FILE_MB = Number(process.env.BENCH_DELIVERABLE_MB ?? 200);
@@ -25,8 +24,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 /** Flat: tens of MB, not the file's size. */
 const TARGET_GROWTH_MB = 64;
 const TARGET_RATIO = 0.8;
-const dir = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(dir, '..');
 
 interface Server {
   child: ChildProcess;
@@ -39,30 +36,7 @@ interface Server {
 }
 
 async function startServer(): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(dir, 'deliverables-server.ts')],
-    { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = readline.createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (!line.startsWith('{')) continue;
-    lines.close();
-    return { child, ...(JSON.parse(line) as Omit<Server, 'child'>) };
-  }
-  throw new Error('the deliverables server exited before it was ready');
-}
-
-async function stopServer(s: Server): Promise<void> {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-/** The process's resident set in MiB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
+  return startServerProcess<Omit<Server, 'child'>>('deliverables-server.ts', 'deliverables');
 }
 
 /** The process's CPU time (user + system) in seconds, from /proc (clock ticks of 1/100 s). */
@@ -71,15 +45,6 @@ function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function idleRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    samples.push(rssMb(pid));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return samples.reduce((a, b) => a + b, 0) / samples.length;
 }
 
 /** Runs `work` while sampling the server's RSS every 50 ms: idle before, peak during, seconds. */
@@ -315,7 +280,7 @@ export async function run(): Promise<void> {
       );
     }
   } finally {
-    await stopServer(s);
+    await stopServerProcess(s.child);
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -12,21 +12,18 @@
  * twice what the idle app holds): an export that holds the account in memory dies there; one
  * that streams answers whole, its garbage collected as it goes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { idleRss, rssMb, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 50_000);
 /** The export allows 5 an hour per account: a warm-up and at most 4 rounds. */
 const ROUNDS = Math.min(4, Number(process.env.BENCH_ROUNDS ?? 3));
 const TARGET_MB = 64;
 const HEAP_MB = Number(process.env.BENCH_EXPORT_HEAP_MB ?? 192);
-const dir = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(dir, '..');
 
 interface Account {
   email: string;
@@ -43,38 +40,10 @@ interface Server {
 }
 
 async function startServer(heapMb?: number): Promise<Server> {
-  const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...heap, '--import', 'tsx', path.join(dir, 'export-server.ts')],
-    {
-      cwd: root,
-      env: { ...process.env, BENCH_EXPORT_ROWS: String(ROWS) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const lines = readline.createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (!line.startsWith('{')) continue;
-    lines.close();
-    return { child, ...(JSON.parse(line) as Omit<Server, 'child'>) };
-  }
-  throw new Error('the export server exited before it was ready');
-}
-
-/** The process's resident set in MiB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
-}
-
-async function idleRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    samples.push(rssMb(pid));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return samples.reduce((a, b) => a + b, 0) / samples.length;
+  return startServerProcess<Omit<Server, 'child'>>('export-server.ts', 'export', {
+    nodeArgs: heapMb ? [`--max-old-space-size=${heapMb}`] : [],
+    env: { BENCH_EXPORT_ROWS: String(ROWS) },
+  });
 }
 
 async function post(s: Server, path: string, body: unknown, token?: string) {
@@ -153,13 +122,6 @@ async function measureOne(s: Server, token: string, account: Account, file: stri
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-async function stop(s: Server) {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
 export async function run(): Promise<void> {
   console.log(
     `\nexport: POST /api/v1/account/export, ${ROWS} orders + library entries + ledger lines (${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version})`,
@@ -187,7 +149,7 @@ export async function run(): Promise<void> {
         `    ${ROWS} rows each: RSS growth ${l.map((x) => `+${x.growth.toFixed(0)}`).join(' / ')} MB (idle ${l[0]!.idle.toFixed(0)} MB; target ≤ ${TARGET_MB} MB), ${(mean(l.map((x) => x.bytes)) / 1024 / 1024).toFixed(1)} MB of JSON in ${mean(l.map((x) => x.seconds)).toFixed(2)} s; first-round growth / baseline's ${(l[0]!.growth / Math.max(1, b[0]!.growth)).toFixed(1)}x`,
       );
     } finally {
-      await stop(s);
+      await stopServerProcess(s.child);
     }
 
     const capped = await startServer(HEAP_MB);
@@ -219,7 +181,7 @@ export async function run(): Promise<void> {
         `    heap capped at ${HEAP_MB} MB of old space, ${ROWS} rows each: ${failure ?? 'answered whole'}${samples.length ? `; RSS growth ${samples.map((x) => `+${x.growth.toFixed(0)}`).join(' / ')} MB (idle ${samples[0]!.idle.toFixed(0)} MB), ${mean(samples.map((x) => x.seconds)).toFixed(2)} s` : ''}`,
       );
     } finally {
-      await stop(capped);
+      await stopServerProcess(capped.child);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -7,13 +7,13 @@
  * with the default slots, showing what is accepted (12 vendors: 503 past the process's slots; one
  * vendor: 429 past the account's) and that memory stays bounded there too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { idleRss, rssMb, startServerProcess, stopServerProcess } from './server-process.ts';
 
 const FILE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 190);
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 12);
@@ -33,31 +33,10 @@ interface Server {
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'uploads-server.ts')], {
-    cwd: root,
+  return startServerProcess<Omit<Server, 'child'>>('uploads-server.ts', 'upload', {
     // Uploads have their own deadlines (UPLOAD_TIMEOUT_SECONDS, an hour): the defaults serve.
-    env: { ...process.env, BENCH_UPLOAD_VENDORS: String(UPLOADS), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { BENCH_UPLOAD_VENDORS: String(UPLOADS), ...env },
   });
-  const lines = readline.createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (!line.startsWith('{')) continue;
-    lines.close();
-    return { child, ...(JSON.parse(line) as Omit<Server, 'child'>) };
-  }
-  throw new Error('the upload server exited before it was ready');
-}
-
-async function stopServer(s: Server): Promise<void> {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-/** The process's resident set in MiB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
 }
 
 /** Samples RSS every 50 ms until stopped; answers the peak. */
@@ -130,15 +109,6 @@ function upload(
   });
 }
 
-async function idleRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    samples.push(rssMb(pid));
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return samples.reduce((a, b) => a + b, 0) / samples.length;
-}
-
 interface Outcome {
   title: string;
   idle: number;
@@ -197,7 +167,7 @@ export async function run(): Promise<void> {
       ),
     );
   } finally {
-    await stopServer(all);
+    await stopServerProcess(all.child);
   }
 
   const capped = await startServer({});
@@ -219,6 +189,6 @@ export async function run(): Promise<void> {
       ),
     );
   } finally {
-    await stopServer(capped);
+    await stopServerProcess(capped.child);
   }
 }

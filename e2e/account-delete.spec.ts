@@ -11,7 +11,7 @@ test('download my data, delete the account, and the old credentials no longer lo
   page,
 }) => {
   test.setTimeout(120_000);
-  const email = await signUp(page, 'leaver', PASSWORD);
+  const { email } = await signUp(page, 'leaver', PASSWORD);
   await page.goto('/account');
   const data = page.getByRole('region', { name: 'Your data' });
   await expect(data).toBeVisible({ timeout: SLOW });

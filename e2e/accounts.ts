@@ -1,12 +1,12 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 // New accounts for walks that must not change the shared demo ones (two-factor on the demo vendor
 // would lock every other spec's login out).
 
 const SLOW = 30_000;
 
-/** A new account, named through the shell's prompt; answers its e-mail. */
-export async function signUp(page: Page, prefix: string, password = 'walk-password-77') {
+/** A new account, signed in and not yet named (the shell asks for a username); answers its e-mail. */
+export async function register(page: Page, prefix: string, password = 'walk-password-77') {
   const email = `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`;
   await page.goto('/signup');
   await page.getByLabel('Email').fill(email);
@@ -15,12 +15,17 @@ export async function signUp(page: Page, prefix: string, password = 'walk-passwo
   await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
     timeout: SLOW,
   });
-  await page
-    .getByPlaceholder('Enter your username')
-    .fill(`${prefix}${Date.now() % 100_000_000}`.slice(0, 15));
+  return email;
+}
+
+/** A new account, named through the shell's prompt; answers its e-mail and username. */
+export async function signUp(page: Page, prefix: string, password = 'walk-password-77') {
+  const email = await register(page, prefix, password);
+  const username = `${prefix}${Date.now() % 100_000_000}`.slice(0, 15);
+  await page.getByPlaceholder('Enter your username').fill(username);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
-  return email;
+  return { email, username };
 }
 
 export const workspaceNav = (page: Page) =>
@@ -65,4 +70,15 @@ export async function publishProduct(page: Page) {
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Unpublish…' })).toBeVisible({ timeout: SLOW });
   return (await page.getByRole('link', { name: /^View public page/ }).getAttribute('href'))!;
+}
+
+/** A vendor's and a buyer's page, each in its own context (its own session); `close` ends both. */
+export async function vendorAndBuyer(browser: Browser) {
+  const vendor = await (await browser.newContext()).newPage();
+  const buyer = await (await browser.newContext()).newPage();
+  const close = async () => {
+    await vendor.context().close();
+    await buyer.context().close();
+  };
+  return { vendor, buyer, close };
 }

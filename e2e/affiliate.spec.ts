@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { buyOnSandbox, productPath } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 
 const AFFILIATE = { email: 'affiliate@demo.tradeshelf.test', password: 'tradeshelf-demo' };
@@ -14,20 +16,6 @@ async function logInAsAffiliate(page: Page) {
   await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible({
     timeout: 15_000,
   });
-}
-
-/** A new buyer in their own browser context (no session, no cookies of the affiliate's). */
-async function signUpBuyer(page: Page) {
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(`referred-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('referred-buyer-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  await page.getByPlaceholder('Enter your username').fill(`ref${Date.now() % 100_000_000}`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
 }
 
 const referralRow = (page: Page) =>
@@ -71,25 +59,14 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
   await expect
     .poll(async () => (await buyerContext.cookies()).find((c) => c.name === 'referral_id')?.value)
     .toBe(shareUrl.searchParams.get('ref'));
-  await signUpBuyer(buyer);
+  await signUp(buyer, 'ref', 'referred-buyer-77');
   // Someone who never connected a payout account: the return page says what the provider said.
   await buyer.goto('/affiliate/connected');
   await expect(buyer.getByRole('alert')).toHaveText('Connect your payout account first.', {
     timeout: SLOW,
   });
-  const found = await buyer.request.get(
-    `/api/v1/products/term/search?q=${encodeURIComponent(PRODUCT)}&limit=5`,
-  );
-  const product = (
-    (await found.json()) as { products: Array<{ id: string; slug: string; title: string }> }
-  ).products.find((p) => p.title === PRODUCT)!;
-  await buyer.goto(`/p/${product.id}/${product.slug}`);
-  await buyer.getByRole('button', { name: /^Buy now · / }).click();
-  await expect(buyer).toHaveURL(/\/sandbox\/checkout\//);
-  await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await buyer.goto(await productPath(buyer.request, PRODUCT));
+  await buyOnSandbox(buyer);
   await buyerContext.close();
 
   // The commission is on hold on the affiliate's dashboard: 25% of $129.

@@ -1,9 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
 import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { openStorefront, publishProduct, signUp, workspaceNav } from './accounts.ts';
+import {
+  openStorefront,
+  publishProduct,
+  signUp,
+  vendorAndBuyer,
+  workspaceNav,
+} from './accounts.ts';
 
 // Issue 31's proof: a new vendor lists an alert product; a buyer pays on the payment sandbox,
 // opens the feed from the library and picks web + a webhook pointing at a receiver this test runs
@@ -31,8 +38,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
   const hook = await receiver();
   const { got } = hook;
   const endpoint = hook.url('/alerts');
-  const vendor = await (await browser.newContext()).newPage();
-  const buyer = await (await browser.newContext()).newPage();
+  const { vendor, buyer, close } = await vendorAndBuyer(browser);
   try {
     await signUp(vendor, 'alerts');
     await openStorefront(vendor, `alerts-${RUN}`, `Alert Desk ${RUN}`, 'Made in the alerts walk.');
@@ -62,14 +68,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
 
     await signUp(buyer, 'alertsb');
     await buyer.goto(productPath);
-    const buy = buyer.getByRole('button', { name: /^Buy now · / });
-    await expect(buy).toBeVisible({ timeout: SLOW });
-    await buy.click();
-    await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
-    await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-      timeout: SLOW,
-    });
+    await buyOnSandbox(buyer);
 
     // The buyer opens the feed from the library (access lands once the purchase event is
     // delivered) and picks web + webhook.
@@ -164,8 +163,7 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
       timeout: SLOW,
     });
   } finally {
-    await vendor.context().close();
-    await buyer.context().close();
+    await close();
     await hook.close();
   }
 });

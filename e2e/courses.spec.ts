@@ -1,21 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
+import { recordViolations } from './csp-violations.ts';
+import { buyOnSandbox, findProduct } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 
 const COURSE = 'Momentum Trading Masterclass';
-
-/** A new buyer, so the demo buyer's progress stays as the other specs expect it. */
-async function signUp(page: Page) {
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(`learner-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('course-learner-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  await page.getByPlaceholder('Enter your username').fill(`learner${Date.now() % 100_000_000}`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
-}
 
 const currentTime = (page: Page) =>
   page.getByTestId('lesson-video').evaluate((v: HTMLVideoElement) => v.currentTime);
@@ -25,15 +14,8 @@ test('buy a course, watch a lesson, come back to where you left off, download it
 }) => {
   test.setTimeout(180_000);
   // The player, its captions and the progress bars work under the page's CSP: nothing is refused.
-  const refused: string[] = [];
-  await page.exposeFunction('__cspViolation', (v: string) => refused.push(v));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const report = (window as unknown as { __cspViolation(v: string): void }).__cspViolation;
-      report(`${e.effectiveDirective} ${e.blockedURI}`);
-    });
-  });
-  await signUp(page);
+  const refused = await recordViolations(page);
+  await signUp(page, 'learner', 'course-learner-77');
 
   // No courses yet: the empty page points to the course category.
   await page.goto('/courses');
@@ -44,19 +26,9 @@ test('buy a course, watch a lesson, come back to where you left off, download it
   );
 
   // Buy the course with the sandbox's hosted checkout.
-  const found = await page.request.get(
-    `/api/v1/products/term/search?q=${encodeURIComponent(COURSE)}&limit=5`,
-  );
-  const product = (
-    (await found.json()) as { products: Array<{ id: string; slug: string; title: string }> }
-  ).products.find((p) => p.title === COURSE)!;
+  const product = await findProduct(page.request, COURSE);
   await page.goto(`/p/${product.id}/${product.slug}`);
-  await page.getByRole('button', { name: /^Buy now · / }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await buyOnSandbox(page);
 
   // The receipt links to the course once the enrolment is in place.
   await page.getByRole('link', { name: 'View your order' }).click();

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { productPath } from './shop.ts';
 
 /**
  * Content-Security-Policy in a real browser (ADR 022): the pages hydrate and work under their
@@ -43,16 +44,6 @@ async function logIn(page: Page) {
   await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible({
     timeout: 15_000,
   });
-}
-
-async function productPath(request: APIRequestContext, title: string) {
-  const res = await request.get(`/api/v1/products/term/search?q=${encodeURIComponent(title)}`);
-  const { products } = (await res.json()) as {
-    products: Array<{ id: string; slug: string; title: string }>;
-  };
-  const product = products.find((p) => p.title === title);
-  expect(product, title).toBeDefined();
-  return `/p/${product!.id}/${product!.slug}`;
 }
 
 test('home → search → filter → product → storefront hydrate and work with nothing refused', async ({

@@ -1,7 +1,14 @@
 import { expect, test } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
 import { receiver, type Received } from '../apps/api/test/receiver.ts';
 import { Webhook } from 'standardwebhooks';
-import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
+import {
+  draftIndicator,
+  openStorefront,
+  publishProduct,
+  signUp,
+  vendorAndBuyer,
+} from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { turnOnTwoFactor } from './two-factor.ts';
 
@@ -23,8 +30,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
   const hook = await receiver();
   const { got } = hook;
   const url = hook.url('/tradeshelf');
-  const vendor = await (await browser.newContext()).newPage();
-  const buyer = await (await browser.newContext()).newPage();
+  const { vendor, buyer, close } = await vendorAndBuyer(browser);
   try {
     await signUp(vendor, 'hook');
     await openStorefront(
@@ -79,14 +85,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     // A buyer pays for the vendor's product on the payment sandbox.
     await signUp(buyer, 'hookb');
     await buyer.goto(productPath);
-    const buy = buyer.getByRole('button', { name: /^Buy now · / });
-    await expect(buy).toBeVisible({ timeout: SLOW });
-    await buy.click();
-    await expect(buyer).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
-    await buyer.getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-      timeout: SLOW,
-    });
+    await buyOnSandbox(buyer);
 
     // The receiver gets the sale, signed (checked by the npm `standardwebhooks` package).
     const verify = (g: Received) =>
@@ -119,8 +118,7 @@ test('a vendor automates: API key once, a signed sale webhook, resent with the s
     expect(again.body).toBe(first.body);
     expect(verify(again)).toEqual(verify(first));
   } finally {
-    await vendor.context().close();
-    await buyer.context().close();
+    await close();
     await hook.close();
   }
 });

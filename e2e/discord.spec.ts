@@ -1,23 +1,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { buyOnSandbox, productPath } from './shop.ts';
+import { register } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 
 // Issue 16, the buyer's side: a paid Discord community through the Discord sandbox the app serves
 // (`/sandbox/discord`), from purchase to role and back (refund).
 
 const COMMUNITY = 'Pip Hunters Lounge';
-
-/** A new account, so nothing the other specs do (or the demo buyer owns) is in the way. */
-async function signUp(page: Page, prefix: string) {
-  const email = `${prefix}-${Date.now()}@example.com`;
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('discord-roles-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  return email;
-}
 
 /** The buyer's communities, read with their own session (what the library reads). */
 async function communities(page: Page) {
@@ -52,7 +41,7 @@ test('buy a community, connect Discord in the sandbox, get the role; a refund ta
   request,
 }) => {
   test.setTimeout(180_000);
-  const email = await signUp(page, 'discord');
+  const email = await register(page, 'discord', 'discord-roles-77');
   // A new account names itself first (docs/product.md#username-prompt).
   const name = `pip${Date.now() % 100_000_000}`;
   await page.getByPlaceholder('Enter your username').fill(name);
@@ -67,18 +56,8 @@ test('buy a community, connect Discord in the sandbox, get the role; a refund ta
   expect(await a11yViolations(page)).toEqual([]);
 
   // Buy the community with the sandbox's hosted checkout.
-  const found = (await (
-    await request.get(`/api/v1/products/term/search?q=${encodeURIComponent(COMMUNITY)}&limit=5`)
-  ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
-  const product = found.products.find((p) => p.title === COMMUNITY)!;
-  expect(product, COMMUNITY).toBeDefined();
-  await page.goto(`/p/${product.id}/${product.slug}`);
-  await page.getByRole('button', { name: /^Subscribe · / }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await page.goto(await productPath(request, COMMUNITY));
+  await buyOnSandbox(page, /^Subscribe · /);
 
   // The return page shows the Discord access as it arrives, and the way to it.
   const access = page.getByTestId('discord-access-health');
@@ -189,7 +168,7 @@ test('the username prompt offers Discord instead; Cancel on Discord’s page lin
   page,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page, 'discord-name');
+  await register(page, 'discord-name', 'discord-roles-77');
   const prompt = page.getByRole('dialog', { name: 'Action Required! Update Your Username' });
   await expect(prompt).toBeVisible();
 

@@ -1,4 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { recordViolations } from './csp-violations.ts';
+import { buyOnSandbox, findProduct } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 
 // Issue 17, the buyer's side: an app bought with the sandbox's checkout, its key copied from the
@@ -6,33 +9,6 @@ import { a11yViolations } from './axe.ts';
 
 const APP = 'Position Size Calculator Pro';
 const KEY_FORMAT = /^TS-[0-9A-HJKMNP-TV-Z]{5}(?:-[0-9A-HJKMNP-TV-Z]{5}){3}$/;
-
-/** A new buyer, so the demo buyer's licence stays as the other specs expect it. */
-async function signUp(page: Page) {
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(`apps-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('licence-buyer-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  await page.getByPlaceholder('Enter your username').fill(`apps${Date.now() % 100_000_000}`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
-}
-
-/** Every CSP violation the page reports, from before its first script runs. */
-async function recordViolations(page: Page) {
-  const refused: string[] = [];
-  await page.exposeFunction('__cspViolation', (v: string) => refused.push(v));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      const report = (window as unknown as { __cspViolation(v: string): void }).__cspViolation;
-      report(`${e.effectiveDirective} ${e.blockedURI}`);
-    });
-  });
-  return refused;
-}
 
 /** What the vendor's app learns from the public API about this device. */
 async function validate(request: APIRequestContext, key: string, fingerprint: string) {
@@ -49,7 +25,7 @@ test('buy an app, copy its key, activate a device from the app, see it, deactiva
   test.setTimeout(240_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const refused = await recordViolations(page);
-  await signUp(page);
+  await signUp(page, 'apps', 'licence-buyer-77');
 
   // Nothing yet: the page says so and points at the apps category.
   await page.getByRole('banner').getByRole('link', { name: 'Apps', exact: true }).click();
@@ -63,18 +39,9 @@ test('buy an app, copy its key, activate a device from the app, see it, deactiva
   expect(await a11yViolations(page)).toEqual([]);
 
   // Buy the app with the sandbox's hosted checkout.
-  const found = (await (
-    await request.get(`/api/v1/products/term/search?q=${encodeURIComponent(APP)}&limit=5`)
-  ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
-  const product = found.products.find((p) => p.title === APP)!;
-  expect(product, APP).toBeDefined();
+  const product = await findProduct(request, APP);
   await page.goto(`/p/${product.id}/${product.slug}`);
-  await page.getByRole('button', { name: /^Buy now · / }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await buyOnSandbox(page);
 
   // The receipt lists the licence, with the way to manage it: the entitlement is written with the
   // payment, so the order shows it as soon as it loads.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
-import { turnOnTwoFactor } from './two-factor.ts';
+import { logInToSecondStep, turnOnTwoFactor } from './two-factor.ts';
 
 // Issue 33's passkeys (ADR 054) in Chromium, with its virtual authenticator standing in for a
 // fingerprint reader: add a passkey on the account page, log out, sign in with it alone.
@@ -37,7 +37,7 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
   test.setTimeout(120_000);
   const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
-  const email = await signUp(page, 'pk', PASSWORD);
+  const { email } = await signUp(page, 'pk', PASSWORD);
   await page.goto('/account');
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await expect(passkeys.getByText('No passkeys yet.')).toBeVisible({ timeout: SLOW });
@@ -94,7 +94,7 @@ test('add a passkey, log out, sign in with it; once removed it signs in no more'
 test('with two-factor on, a passkey stands in for the code', async ({ page }) => {
   test.setTimeout(120_000);
   await virtualAuthenticator(page);
-  const email = await signUp(page, 'pk2fa', PASSWORD);
+  const { email } = await signUp(page, 'pk2fa', PASSWORD);
   const { nextCode } = await turnOnTwoFactor(page);
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await passkeys.getByLabel('Passkey name').fill('Phone');
@@ -105,14 +105,7 @@ test('with two-factor on, a passkey stands in for the code', async ({ page }) =>
   await expect(passkeys.getByTestId('passkey-row')).toHaveCount(1, { timeout: SLOW });
 
   const logOut = page.getByRole('banner').getByRole('button', { name: 'Log out' });
-  await logOut.click();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible({
-    timeout: SLOW,
-  });
+  await logInToSecondStep(page, email, PASSWORD, SLOW);
   await page.getByRole('button', { name: 'Use a passkey instead' }).click();
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible({ timeout: SLOW });
   await expect(logOut).toBeVisible({ timeout: SLOW });

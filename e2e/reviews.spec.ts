@@ -1,4 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 
 // Issue 18: a new buyer buys a product, reviews it on its page, sees the review merged into the
@@ -6,27 +8,11 @@ import { a11yViolations } from './axe.ts';
 
 const PRODUCT = 'Session Box Indicator';
 
-/** A new account with a username, so nothing the other specs do is in the way. */
-async function signUp(page: Page) {
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(`reviewer-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('review-writer-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  const username = `rev${Date.now() % 100_000_000}`;
-  await page.getByPlaceholder('Enter your username').fill(username);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
-  return username;
-}
-
 test('buy a product, write a review on its page, edit it, and find it server-rendered', async ({
   page,
 }) => {
   test.setTimeout(180_000);
-  const username = await signUp(page);
+  const { username } = await signUp(page, 'rev', 'review-writer-77');
   const found = (await (
     await page.request.get(`/api/v1/products/term/search?q=${encodeURIComponent(PRODUCT)}&limit=5`)
   ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
@@ -50,12 +36,7 @@ test('buy a product, write a review on its page, edit it, and find it server-ren
   await expect(page.getByRole('button', { name: 'Write a review' })).toHaveCount(0);
 
   // Buy it with the sandbox's hosted checkout.
-  await page.getByRole('button', { name: /^Buy now · / }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await buyOnSandbox(page);
 
   // The buy box says it is owned and offers the review; the form opens in the reviews section.
   await page.goto(path);

@@ -1,4 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { buyOnSandbox, findProduct } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
 
@@ -8,21 +10,6 @@ import { mailbox } from './mailbox.ts';
 
 const INDICATOR = 'Supertrend Ribbon';
 const VENDOR = { email: 'vendor@demo.tradeshelf.test', password: 'tradeshelf-demo' };
-
-/** A new account, so nothing the other specs do (or the demo buyer owns) is in the way. */
-async function signUp(page: Page) {
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(`tradingview-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('tradingview-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: 15_000,
-  });
-  // A new account names itself first (docs/product.md#username-prompt).
-  await page.getByPlaceholder('Enter your username').fill(`tv${Date.now() % 100_000_000}`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0);
-}
 
 /** The vendor's side, through the API (its screens come with the vendor workspace). */
 async function vendorToken(request: APIRequestContext) {
@@ -36,24 +23,15 @@ test('buy an indicator, give the TradingView username in the library, get access
   request,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page);
-  const found = (await (
-    await request.get(`/api/v1/products/term/search?q=${encodeURIComponent(INDICATOR)}&limit=5`)
-  ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
-  const product = found.products.find((p) => p.title === INDICATOR)!;
-  expect(product, INDICATOR).toBeDefined();
+  await signUp(page, 'tv', 'tradingview-77');
+  const product = await findProduct(request, INDICATOR);
 
   // The buy box says what the indicator delivers on TradingView; the name may wait.
   await page.goto(`/p/${product.id}/${product.slug}`);
   const box = page.getByTestId('tradingview-checkout');
   await expect(box).toContainText('Delivers an invite-only TradingView script');
   await expect(box.getByLabel('TradingView username (optional)')).toBeVisible();
-  await page.getByRole('button', { name: /^(Subscribe|Buy now) · / }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await buyOnSandbox(page, /^(Subscribe|Buy now) · /);
 
   // The library asks for the username.
   await page.goto('/library');

@@ -36,3 +36,20 @@ export async function turnOnTwoFactor(page: Page, timeout = 30_000) {
   await expect(section).toContainText('10 recovery codes left', { timeout });
   return { secret, recoveryCodes, nextCode };
 }
+
+/** Logs out and back in with the password, as far as the second step's question. */
+export async function logInToSecondStep(
+  page: Page,
+  email: string,
+  password: string,
+  timeout = 30_000,
+) {
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible({
+    timeout,
+  });
+}

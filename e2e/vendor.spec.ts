@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { buyOnSandbox } from './shop.ts';
+import { signUp } from './accounts.ts';
 import { pdfText } from '../apps/api/test/pdf.ts';
 import { a11yViolations } from './axe.ts';
 import { turnOnTwoFactor } from './two-factor.ts';
@@ -20,23 +22,6 @@ const SERVER = `Walkthrough Server ${RUN}`;
 const STOREFRONT = `walk-${RUN}`;
 const VIDEO = path.resolve('apps/api/src/modules/courses/demo-media/momentum-intro.mp4');
 
-/** A new account named through the shell's prompt (usernames are at most 15 characters). */
-async function signUp(page: Page, prefix: string) {
-  const email = `${prefix}-${RUN}-${Date.now()}@example.com`;
-  await page.goto('/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('vendor-walk-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible({
-    timeout: SLOW,
-  });
-  const username = `${prefix}${Date.now() % 100_000_000}`.slice(0, 15);
-  await page.getByPlaceholder('Enter your username').fill(username);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByPlaceholder('Enter your username')).toHaveCount(0, { timeout: SLOW });
-  return { email, username };
-}
-
 /** The workspace's side navigation. */
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Vendor workspace' });
 
@@ -46,16 +31,6 @@ async function expectOnPage(page: Page, url: string, check: () => Promise<void>)
     await page.goto(url);
     await check();
   }).toPass({ timeout: SLOW });
-}
-
-/** Pays the sandbox's hosted checkout for the product page open in `page`. */
-async function buy(page: Page, button: RegExp) {
-  await page.getByRole('button', { name: button }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//, { timeout: SLOW });
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({
-    timeout: SLOW,
-  });
 }
 
 /** Fills and saves a new product of `kind` with one one-time plan; answers its editor's URL. */
@@ -119,7 +94,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
 
   test('a new user becomes a vendor', async () => {
     test.setTimeout(120_000);
-    const { username } = await signUp(vendor, 'ven');
+    const { username } = await signUp(vendor, 'ven', 'vendor-walk-77');
     vendorDiscord = `${username}_dc`;
     await vendor.goto('/vendor');
     await expect(vendor.getByRole('heading', { name: 'Sell on Tradeshelf' })).toBeVisible({
@@ -268,7 +243,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
 
   test('a buyer finds them by search and buys both', async () => {
     test.setTimeout(240_000);
-    ({ username: buyerName } = await signUp(buyer, 'buy'));
+    ({ username: buyerName } = await signUp(buyer, 'buy', 'vendor-walk-77'));
     for (const [title, button] of [
       [COURSE, /^Buy now · \$49/],
       [COMMUNITY, /^Buy now · \$19/],
@@ -282,7 +257,7 @@ test.describe.serial('the vendor workspace, end to end', () => {
       await expect(buyer.getByRole('heading', { level: 1, name: title })).toBeVisible({
         timeout: SLOW,
       });
-      await buy(buyer, button);
+      await buyOnSandbox(buyer, button);
     }
 
     // The course plays: its lesson's video is there.

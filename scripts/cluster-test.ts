@@ -444,6 +444,28 @@ const post = (url: string, body: unknown, token?: string) =>
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
   });
+/** A checkout opened and paid on the sandbox; answers its session id, or null when a step failed. */
+async function checkoutAndPay(
+  vendorUrl: string,
+  body: { priceId: string; refId?: string },
+  token: string,
+): Promise<string | null> {
+  const [checked, session] = await json<{ sessionId?: string }>('checkout', () =>
+    post(`${PUBLIC}/api/v1/user/product?vendorUrl=${encodeURIComponent(vendorUrl)}`, body, token),
+  );
+  if (checked !== 201 || !session?.sessionId) return null;
+  const paid = await timed('pay', () =>
+    fetch(`${PUBLIC}/sandbox/checkout/${session.sessionId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
+      body: '',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(15_000),
+    }),
+  );
+  return paid?.status === 303 ? session.sessionId : null;
+}
+
 const get = (url: string, token?: string, accept = 'application/json') =>
   fetch(url, {
     headers: { accept, ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -518,33 +540,20 @@ async function shop(
     const price = cat.prices[n % cat.prices.length]!;
     // Referred by the demo affiliate where it has joined the vendor's programme: its commission.
     const refId = refs.get(price.vendorUrl);
-    const [checked, session] = await json<{ sessionId?: string }>('checkout', () =>
-      post(
-        `${PUBLIC}/api/v1/user/product?vendorUrl=${encodeURIComponent(price.vendorUrl)}`,
-        { priceId: price.priceId, ...(refId ? { refId } : {}) },
-        token,
-      ),
+    const sessionId = await checkoutAndPay(
+      price.vendorUrl,
+      { priceId: price.priceId, ...(refId ? { refId } : {}) },
+      token,
     );
-    if (checked !== 201 || !session?.sessionId) continue;
-    const paid = await timed('pay', () =>
-      fetch(`${PUBLIC}/sandbox/checkout/${session.sessionId}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
-        body: '',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }),
-    );
-    if (paid?.status !== 303) continue;
-    paidSessions.push({ sessionId: session.sessionId, buyerId: account.id ?? '' });
+    if (!sessionId) continue;
+    paidSessions.push({ sessionId: sessionId, buyerId: account.id ?? '' });
     // What the buyer reads right after paying comes from the primary: never "not bought".
     const [seen, status] = await json<{ purchase?: { status: string } }>('purchase-status', () =>
-      get(`${PUBLIC}/api/v1/purchase/session/${session.sessionId}`, token),
+      get(`${PUBLIC}/api/v1/purchase/session/${sessionId}`, token),
     );
-    if (seen === 404) missingOwnPurchase.push(session.sessionId);
+    if (seen === 404) missingOwnPurchase.push(sessionId);
     // A webhook cut by the kill is applied when the sandbox retries it: paid, a moment later.
-    else if (seen === 200 && status?.purchase?.status !== 'paid')
-      pendingAfterPay.push(session.sessionId);
+    else if (seen === 200 && status?.purchase?.status !== 'paid') pendingAfterPay.push(sessionId);
   }
 }
 
@@ -670,26 +679,14 @@ async function discordShop(x: Extras, stop: () => boolean, i: number): Promise<v
     );
     if (linked !== 200) continue;
     const community = x.communities[n % x.communities.length]!;
-    const [checked, session] = await json<{ sessionId?: string }>('checkout', () =>
-      post(
-        `${PUBLIC}/api/v1/user/product?vendorUrl=${encodeURIComponent(community.vendorUrl)}`,
-        { priceId: community.priceId },
-        token,
-      ),
+    const sessionId = await checkoutAndPay(
+      community.vendorUrl,
+      { priceId: community.priceId },
+      token,
     );
-    if (checked !== 201 || !session?.sessionId) continue;
-    const paid = await timed('pay', () =>
-      fetch(`${PUBLIC}/sandbox/checkout/${session.sessionId}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
-        body: '',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }),
-    );
-    if (paid?.status !== 303) continue;
-    discordSessions.push(session.sessionId);
-    paidSessions.push({ sessionId: session.sessionId, buyerId: '' });
+    if (!sessionId) continue;
+    discordSessions.push(sessionId);
+    paidSessions.push({ sessionId: sessionId, buyerId: '' });
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, isoDateTime, moneySchema } from './common.ts';
+import { emailSchema, idSchema, isoDateTime, moneySchema, pageFields } from './common.ts';
 import {
   AFFILIATE_COMMISSION_MAX_BPS,
   AFFILIATE_COOKIE_DAYS_MAX,
@@ -166,8 +166,7 @@ export const inviteBody = z.object({
 });
 
 const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(100, 50),
 });
 
 /** One affiliate promoting the vendor: their link's terms and what it brought. */

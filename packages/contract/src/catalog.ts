@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, responsiveImage } from './common.ts';
+import { idSchema, isoDateTime, pageFields, responsiveImage } from './common.ts';
 import {
   assetClasses,
   catalogCategories,
@@ -154,8 +154,7 @@ export const searchQuery = z.object({
   minPrice: z.coerce.number().int().min(0).max(100_000_000).optional(),
   maxPrice: z.coerce.number().int().min(0).max(100_000_000).optional(),
   sort: z.enum(searchSorts).default('relevance'),
-  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(24),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(SEARCH_LIMIT_MAX, 24),
 });
 export type SearchQuery = z.input<typeof searchQuery>;
 

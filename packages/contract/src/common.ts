@@ -35,10 +35,13 @@ export const responsiveImage = z
   .meta({ id: 'ResponsiveImage' });
 export type ResponsiveImage = z.infer<typeof responsiveImage>;
 
-export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+/** A page's query fields: how many rows (up to `max`), and the cursor the last page ended at. */
+export const pageFields = (max: number, byDefault = 20) => ({
+  limit: z.coerce.number().int().min(1).max(max).default(byDefault),
   cursor: z.string().max(200).optional(),
 });
+
+export const pageQuery = z.object(pageFields(100));
 
 export const messageResponse = z.object({ message: z.string() });
 

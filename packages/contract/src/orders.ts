@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema, textField, timestampInput } from './common.ts';
+import {
+  idSchema,
+  isoDateTime,
+  moneySchema,
+  pageFields,
+  textField,
+  timestampInput,
+} from './common.ts';
 import { priceIntervals, vendorUrlSchema } from './catalog.ts';
 import {
   entitlementKinds,
@@ -265,8 +272,7 @@ export const ordersRoutes = {
     tags: ['orders'],
     status: 200,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(50).default(20),
-      cursor: z.string().max(200).optional(),
+      ...pageFields(50),
     }),
     response: z.object({ purchases: z.array(purchaseSchema), nextCursor: z.string().nullable() }),
   }),
@@ -328,8 +334,7 @@ export const ordersRoutes = {
     tags: ['vendor'],
     status: 200,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(50).default(20),
-      cursor: z.string().max(200).optional(),
+      ...pageFields(50),
       status: z.enum(saleFilters).optional(),
       productId: idSchema.optional(),
       /** Paid on or after this time. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { vendorUrlSchema } from './catalog.ts';
-import { idSchema, isoDateTime, textField } from './common.ts';
+import { idSchema, isoDateTime, pageFields, textField } from './common.ts';
 import {
   REVIEW_RATING_MAX,
   REVIEW_RATING_MIN,
@@ -94,8 +94,7 @@ export const reviewListQuery = z
     /** Only this product's reviews (the product page); enough on its own. */
     productId: idSchema.optional(),
     sort: z.enum(reviewSorts).default('newest'),
-    limit: z.coerce.number().int().min(1).max(REVIEWS_PAGE_MAX).default(REVIEWS_PAGE_DEFAULT),
-    cursor: z.string().max(200).optional(),
+    ...pageFields(REVIEWS_PAGE_MAX, REVIEWS_PAGE_DEFAULT),
   })
   .refine((q) => q.vendorUrl !== undefined || q.productId !== undefined, {
     error: m.scopeRequired,
@@ -115,8 +114,7 @@ export const vendorReviewsQuery = z.object({
     .enum(['true', 'false'], { error: m.unrepliedFilter })
     .transform((v) => v === 'true')
     .optional(),
-  limit: z.coerce.number().int().min(1).max(REVIEWS_PAGE_MAX).default(REVIEWS_PAGE_DEFAULT),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(REVIEWS_PAGE_MAX, REVIEWS_PAGE_DEFAULT),
 });
 export type VendorReviewsQuery = z.input<typeof vendorReviewsQuery>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { productKind } from './catalog.ts';
-import { idSchema, timestampInput } from './common.ts';
+import { idSchema, pageFields, timestampInput } from './common.ts';
 import {
   BUNDLE_PICKER_PAGE_MAX,
   BUNDLE_PICKER_QUERY_MAX,
@@ -115,16 +115,14 @@ export const vendorBundleRow = vendorBundle
 export type VendorBundleRow = z.infer<typeof vendorBundleRow>;
 
 export const vendorBundlesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(VENDOR_BUNDLES_PAGE_MAX).default(20),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(VENDOR_BUNDLES_PAGE_MAX),
   status: vendorProductStatus.optional(),
 });
 export type VendorBundlesQuery = z.input<typeof vendorBundlesQuery>;
 
 export const vendorBundleProductsQuery = z.object({
   q: z.string().trim().max(BUNDLE_PICKER_QUERY_MAX).optional(),
-  limit: z.coerce.number().int().min(1).max(BUNDLE_PICKER_PAGE_MAX).default(20),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(BUNDLE_PICKER_PAGE_MAX),
 });
 export type VendorBundleProductsQuery = z.input<typeof vendorBundleProductsQuery>;
 

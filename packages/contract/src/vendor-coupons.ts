@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema, timestampInput } from './common.ts';
+import { idSchema, isoDateTime, moneySchema, pageFields, timestampInput } from './common.ts';
 import { couponCodeSchema, couponDuration } from './orders.ts';
 import {
   COUPON_AMOUNT_MAX,
@@ -96,8 +96,7 @@ export const vendorCouponsRoutes = {
     tags: ['vendor'],
     status: 200,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(50).default(20),
-      cursor: z.string().max(200).optional(),
+      ...pageFields(50),
     }),
     response: z.object({
       coupons: z.array(vendorCouponSchema),

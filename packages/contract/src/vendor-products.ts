@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assetClass, catalogCategory, productKind, tradingPlatform } from './catalog.ts';
 import { PRODUCT_IMAGES_MAX, productKinds } from './constants/catalog.ts';
-import { idSchema, isoDateTime, timestampInput } from './common.ts';
+import { idSchema, isoDateTime, pageFields, timestampInput } from './common.ts';
 import { defineRoute } from './route.ts';
 import { hasUnreadableCharacters } from './rules/text.ts';
 import {
@@ -197,8 +197,7 @@ export const vendorProductRow = vendorProduct
 export type VendorProductRow = z.infer<typeof vendorProductRow>;
 
 export const vendorProductsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(VENDOR_PRODUCTS_PAGE_MAX).default(20),
-  cursor: z.string().max(200).optional(),
+  ...pageFields(VENDOR_PRODUCTS_PAGE_MAX),
   status: vendorProductStatus.optional(),
   kind: productKind.optional(),
 });

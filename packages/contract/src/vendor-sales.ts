@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateTime, moneySchema, textField } from './common.ts';
+import { idSchema, isoDateTime, moneySchema, pageFields, textField } from './common.ts';
 import { saleMoneySchema, vendorSaleSchema } from './orders.ts';
 import {
   CUSTOMER_SEARCH_MAX,
@@ -122,8 +122,7 @@ export const vendorSalesRoutes = {
     tags: ['vendor'],
     status: 200,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(50).default(20),
-      cursor: z.string().max(200).optional(),
+      ...pageFields(50),
       q: z.string().trim().max(CUSTOMER_SEARCH_MAX).optional(),
     }),
     response: z.object({

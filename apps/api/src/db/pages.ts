@@ -33,3 +33,22 @@ export async function* keysetPages<R extends Record<string, unknown>, T>(
     after = sql`and (${key.at}, ${key.id}) > (${last.page_at}::timestamptz, ${last.page_id})`;
   }
 }
+
+/**
+ * `keysetPages` of one table's rows, oldest first: `select` names the columns, `from` the table and
+ * its `where` condition; the key is `(created_at, id)`.
+ */
+export function createdPages<R extends Record<string, unknown>, T>(
+  db: Tx,
+  select: SQL,
+  from: SQL,
+  map: (row: R) => T,
+): Pages<T> {
+  return keysetPages(
+    db,
+    { at: sql`created_at`, id: sql`id` },
+    (after, limit) => sql`select ${select}, created_at::text as page_at, id as page_id
+      from ${from} ${after} order by created_at, id limit ${limit}`,
+    map,
+  );
+}

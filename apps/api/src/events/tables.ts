@@ -7,9 +7,9 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { refColumn, ts } from '../db/columns.ts';
 
 /** The event log: written in the same transaction as the change it describes (ADR 028). */
 export const domainEvents = pgTable(
@@ -22,7 +22,7 @@ export const domainEvents = pgTable(
     stream: text('stream').notNull(),
     version: integer('version').notNull(),
     data: jsonb('data').notNull(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    occurredAt: ts('occurred_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('domain_events_id_idx').on(t.id),
@@ -40,16 +40,14 @@ export const eventStreams = pgTable('event_streams', {
 export const eventDeliveries = pgTable(
   'event_deliveries',
   {
-    eventId: text('event_id')
-      .notNull()
-      .references(() => domainEvents.id, { onDelete: 'cascade' }),
+    eventId: refColumn('event_id', () => domainEvents.id),
     subscriber: text('subscriber').notNull(),
     stream: text('stream').notNull(),
     version: integer('version').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
-    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    deliveredAt: ts('delivered_at'),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.subscriber] }),

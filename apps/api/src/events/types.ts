@@ -88,7 +88,8 @@ export interface PurchaseRef {
 export type DeliveryKind = 'course_enrolment' | 'licence' | 'discord_role';
 
 export type EventType = keyof EventPayloads;
-export const eventTypes = [
+/** Orders' events about a purchase, the `PurchaseEventType`s. */
+export const purchaseEventTypes = [
   'purchase.paid',
   'purchase.refunded',
   'purchase.disputed',
@@ -97,6 +98,9 @@ export const eventTypes = [
   'subscription.cancelling',
   'subscription.resumed',
   'subscription.ended',
+] as const satisfies readonly EventType[];
+export const eventTypes = [
+  ...purchaseEventTypes,
   'licence.issued',
   'licence.activated',
   'licence.revoked',

@@ -8,7 +8,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from '../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../db/columns.ts';
 
 /**
  * Where outbound webhooks go (ADR 057). The delivery engine owns these; a slice that offers
@@ -18,7 +18,7 @@ import { ts } from '../db/columns.ts';
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     ownerKind: text('owner_kind').notNull(),
     ownerId: text('owner_id').notNull(),
     url: text('url').notNull(),
@@ -31,8 +31,7 @@ export const webhookEndpoints = pgTable(
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     /** The `whsec_…` secret, sealed: it must be read back to sign, so it cannot be hashed. */
     secretSealed: text('secret_sealed').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('webhook_endpoints_owner_idx').on(t.ownerKind, t.ownerId)],
 );
@@ -46,9 +45,7 @@ export const webhookMessages = pgTable(
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
     id: text('id').notNull(),
-    endpointId: text('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: refColumn('endpoint_id', () => webhookEndpoints.id),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
     /** The object the event is about (a sale, a licence …): its messages go out in `seq` order. */

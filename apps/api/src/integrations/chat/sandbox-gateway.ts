@@ -283,20 +283,26 @@ export class SandboxGateway {
     return safeEqual(token.replace(/^Bot\s+/i, ''), this.sandbox.botToken);
   }
 
+  /** An Identify or Resume payload; null when it closed the connection (already in, bad token). */
+  private credentials<T extends { token?: unknown }>(connection: Connection, d: unknown): T | null {
+    if (connection.session || connection.authenticating) {
+      this.refuse(connection, GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated.');
+      return null;
+    }
+    const data = (d ?? {}) as T;
+    if (!this.tokenOk(data.token)) {
+      this.refuse(connection, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+      return null;
+    }
+    return data;
+  }
+
   private async identify(connection: Connection, d: unknown): Promise<void> {
-    if (connection.session || connection.authenticating)
-      return this.refuse(
-        connection,
-        GatewayCloseCodes.AlreadyAuthenticated,
-        'Already authenticated.',
-      );
-    const data = (d ?? {}) as { token?: unknown; intents?: unknown; shard?: unknown };
-    if (!this.tokenOk(data.token))
-      return this.refuse(
-        connection,
-        GatewayCloseCodes.AuthenticationFailed,
-        'Authentication failed.',
-      );
+    const data = this.credentials<{ token?: unknown; intents?: unknown; shard?: unknown }>(
+      connection,
+      d,
+    );
+    if (!data) return;
     const intents = data.intents;
     if (
       typeof intents !== 'number' ||
@@ -361,33 +367,15 @@ export class SandboxGateway {
           },
         }) satisfies GatewayReadyDispatch,
     );
-    for (const d of creates)
-      this.dispatch(
-        session,
-        (s) =>
-          ({
-            op: GatewayOpcodes.Dispatch,
-            t: GatewayDispatchEvents.GuildCreate,
-            s,
-            d,
-          }) satisfies GatewayGuildCreateDispatch,
-      );
+    for (const d of creates) this.dispatchGuildCreate(session, d);
   }
 
   private resume(connection: Connection, d: unknown): void {
-    if (connection.session || connection.authenticating)
-      return this.refuse(
-        connection,
-        GatewayCloseCodes.AlreadyAuthenticated,
-        'Already authenticated.',
-      );
-    const data = (d ?? {}) as { token?: unknown; session_id?: unknown; seq?: unknown };
-    if (!this.tokenOk(data.token))
-      return this.refuse(
-        connection,
-        GatewayCloseCodes.AuthenticationFailed,
-        'Authentication failed.',
-      );
+    const data = this.credentials<{ token?: unknown; session_id?: unknown; seq?: unknown }>(
+      connection,
+      d,
+    );
+    if (!data) return;
     const session =
       typeof data.session_id === 'string' ? this.sessions.get(data.session_id) : undefined;
     const seq = typeof data.seq === 'number' && Number.isInteger(data.seq) ? data.seq : null;
@@ -431,6 +419,19 @@ export class SandboxGateway {
 
   /* Dispatches */
 
+  private dispatchGuildCreate(session: Session, d: GatewayGuildCreateDispatchData): void {
+    this.dispatch(
+      session,
+      (s) =>
+        ({
+          op: GatewayOpcodes.Dispatch,
+          t: GatewayDispatchEvents.GuildCreate,
+          s,
+          d,
+        }) satisfies GatewayGuildCreateDispatch,
+    );
+  }
+
   private dispatch(session: Session, build: Dispatch): void {
     session.seq += 1;
     const payload = build(session.seq);
@@ -450,17 +451,7 @@ export class SandboxGateway {
         const sessions = wanting(GatewayIntentBits.Guilds);
         const d = sessions.length ? await this.guildCreate(change.guildId) : null;
         if (!d) return;
-        for (const session of sessions)
-          this.dispatch(
-            session,
-            (s) =>
-              ({
-                op: GatewayOpcodes.Dispatch,
-                t: GatewayDispatchEvents.GuildCreate,
-                s,
-                d,
-              }) satisfies GatewayGuildCreateDispatch,
-          );
+        for (const session of sessions) this.dispatchGuildCreate(session, d);
         return;
       }
       case 'member.add': {

@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { SANDBOX_DISCORD } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { minutes, randomToken, sha256 } from '../../lib.ts';
@@ -405,23 +406,27 @@ export class SandboxDiscord {
     return ensureUser(this.db, username);
   }
 
+  /** The row of one of its tables with this id, or null. */
+  private async byId<T extends PgTable & { id: PgColumn }>(
+    table: T,
+    id: string,
+  ): Promise<T['$inferSelect'] | null> {
+    const [row] = await this.db
+      .select()
+      .from(table as PgTable)
+      .where(eq(table.id, id));
+    return (row as T['$inferSelect'] | undefined) ?? null;
+  }
+
   async user(id: string): Promise<SandboxUser | null> {
     if (!/^\d{1,19}$/.test(id)) return null;
-    const [user] = await this.db
-      .select()
-      .from(sandboxDiscordUsers)
-      .where(eq(sandboxDiscordUsers.id, id));
-    return user ?? null;
+    return this.byId(sandboxDiscordUsers, id);
   }
 
   /* Guilds */
 
   async guild(id: string): Promise<SandboxGuild | null> {
-    const [guild] = await this.db
-      .select()
-      .from(sandboxDiscordGuilds)
-      .where(eq(sandboxDiscordGuilds.id, id));
-    return guild ?? null;
+    return this.byId(sandboxDiscordGuilds, id);
   }
 
   async guilds(): Promise<Array<SandboxGuild & { members: number; botIn: boolean }>> {
@@ -498,11 +503,7 @@ export class SandboxDiscord {
   }
 
   async channel(id: string): Promise<SandboxChannel | null> {
-    const [channel] = await this.db
-      .select()
-      .from(sandboxDiscordChannels)
-      .where(eq(sandboxDiscordChannels.id, id));
-    return channel ?? null;
+    return this.byId(sandboxDiscordChannels, id);
   }
 
   /** A new channel with its overwrites (type 0 text), placed last. */

@@ -1,8 +1,9 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { idColumn, ts } from '../../db/columns.ts';
 
 /** Every e-mail is written here first (in the caller's transaction) and delivered by a job. */
 export const mailOutbox = pgTable('mail_outbox', {
-  id: text('id').primaryKey(),
+  id: idColumn(),
   to: text('to').notNull(),
   subject: text('subject').notNull(),
   text: text('text').notNull(),
@@ -14,6 +15,6 @@ export const mailOutbox = pgTable('mail_outbox', {
     .default('pending'),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  sentAt: ts('sent_at'),
 });

@@ -189,6 +189,16 @@ export interface ConnectAccountStatus {
   disabledReason: string | null;
 }
 
+/** A refund of a payment (all of what is left of it, or `amount`). */
+export interface RefundRequest {
+  paymentRef: string;
+  purchaseId: string;
+  amount?: number | undefined;
+  reason: 'duplicate' | 'vendor';
+  note?: string | undefined;
+  idempotencyKey: string;
+}
+
 export interface PaymentsProvider {
   readonly name: 'stripe';
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
@@ -224,14 +234,7 @@ export interface PaymentsProvider {
    * left, already refunded); any other error leaves the outcome unknown, and a retry with the same
    * key refunds at most once.
    */
-  refund(req: {
-    paymentRef: string;
-    purchaseId: string;
-    amount?: number | undefined;
-    reason: 'duplicate' | 'vendor';
-    note?: string | undefined;
-    idempotencyKey: string;
-  }): Promise<void>;
+  refund(req: RefundRequest): Promise<void>;
   /** Ends a subscription now (no proration, no further renewals). A second call changes nothing. */
   cancelSubscription(req: { subscriptionId: string; idempotencyKey: string }): Promise<void>;
   /**

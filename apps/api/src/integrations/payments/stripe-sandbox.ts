@@ -39,6 +39,10 @@ export class StripeApiError extends Error {
   }
 }
 
+/** The 400 most refusals are: Stripe's `invalid_request_error`, with its code and param if any. */
+const badRequest = (message: string, code: string | null = null, param: string | null = null) =>
+  new StripeApiError(400, 'invalid_request_error', message, code, param);
+
 const missing = (what: string, id: string, param: string | null, status = 404) =>
   new StripeApiError(
     status,
@@ -129,6 +133,13 @@ class Work {
     return (row as { data: T; private: Params } | undefined) ?? null;
   }
 
+  /** `get`, or Stripe's `resource_missing` naming `param` when there is no such object. */
+  async need<T>(id: string, type: string, param: string): Promise<{ data: T; private: Params }> {
+    const found = await this.get<T>(id, type);
+    if (!found) throw missing(type, id, param);
+    return found;
+  }
+
   async insert(object: { id: string; object: string }, priv: object = {}): Promise<void> {
     await this.tx.insert(sandboxStripeObjects).values({
       id: object.id,
@@ -146,6 +157,23 @@ class Work {
         ...(priv ? { private: priv as Params } : {}),
       })
       .where(eq(sandboxStripeObjects.id, object.id));
+  }
+
+  /** Inserts a new object and reports it as `type` (`customer.created` …). */
+  async create(type: Stripe.Event.Type, object: { id: string; object: string }): Promise<void> {
+    await this.insert(object);
+    await this.emit(type, object);
+  }
+
+  /** Saves a changed object and reports it as `type`; `previous` as in `emit`. Answers the object. */
+  async change<T extends { id: string; object: string }>(
+    type: Stripe.Event.Type,
+    object: T,
+    previous?: Record<string, unknown>,
+  ): Promise<T> {
+    await this.update(object);
+    await this.emit(type, object, previous);
+    return object;
   }
 
   /** Records an event about `object` (as it is now); `previous` is Stripe's `previous_attributes`. */
@@ -255,9 +283,7 @@ export class StripeSandbox {
   ): Promise<Stripe.ApiList<unknown>> {
     const limit = params.limit === undefined ? 10 : integer(params.limit, 'limit');
     if (limit < 1 || limit > 100)
-      throw new StripeApiError(
-        400,
-        'invalid_request_error',
+      throw badRequest(
         'This value must be greater than or equal to 1 and less than or equal to 100.',
         'parameter_invalid_integer',
         'limit',
@@ -309,8 +335,7 @@ export class StripeSandbox {
       metadata: metadata(params.metadata),
     });
     return this.work(request, async (w) => {
-      await w.insert(c);
-      await w.emit('customer.created', c);
+      await w.create('customer.created', c);
       return c;
     });
   }
@@ -325,9 +350,7 @@ export class StripeSandbox {
       throw invalid('amount_off', 'Exactly one of amount_off or percent_off is required.');
     const currency = optionalString(params.currency, 'currency')?.toLowerCase() ?? null;
     if (amountOff !== null && !currency)
-      throw new StripeApiError(
-        400,
-        'invalid_request_error',
+      throw badRequest(
         'You must pass currency when passing amount_off.',
         'parameter_missing',
         'currency',
@@ -346,15 +369,8 @@ export class StripeSandbox {
     });
     return this.work(request, async (w) => {
       if (await w.get(c.id, 'coupon'))
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
-          'Coupon already exists.',
-          'resource_already_exists',
-          'id',
-        );
-      await w.insert(c);
-      await w.emit('coupon.created', c);
+        throw badRequest('Coupon already exists.', 'resource_already_exists', 'id');
+      await w.create('coupon.created', c);
       return c;
     });
   }
@@ -462,19 +478,14 @@ export class StripeSandbox {
     request: RequestContext | null,
   ): Promise<Stripe.Checkout.Session> {
     return this.work(request, async (w) => {
-      const found = await w.get<Stripe.Checkout.Session>(id, 'checkout.session');
-      if (!found) throw missing('checkout.session', id, 'session');
+      const found = await w.need<Stripe.Checkout.Session>(id, 'checkout.session', 'session');
       const s = found.data;
       if (s.status !== 'open')
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
+        throw badRequest(
           `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`,
         );
       const next: Stripe.Checkout.Session = { ...s, status: 'expired', url: null };
-      await w.update(next);
-      await w.emit('checkout.session.expired', next, { status: 'open', url: s.url });
-      return next;
+      return w.change('checkout.session.expired', next, { status: 'open', url: s.url });
     });
   }
 
@@ -523,8 +534,7 @@ export class StripeSandbox {
             destination: pid?.transfer_data?.destination ?? null,
             email,
           });
-          await w.insert(ch);
-          await w.emit('charge.succeeded', ch);
+          await w.create('charge.succeeded', ch);
           next = {
             ...s,
             status: 'complete',
@@ -541,8 +551,7 @@ export class StripeSandbox {
               email,
               metadata: {},
             });
-            await w.insert(c);
-            await w.emit('customer.created', c);
+            await w.create('customer.created', c);
             customerId = c.id;
           }
           const sd = params.subscription_data;
@@ -610,8 +619,7 @@ export class StripeSandbox {
           tax_exempt: 'none',
           tax_ids: [],
         };
-        await w.update(next);
-        await w.emit('checkout.session.completed', next);
+        await w.change('checkout.session.completed', next);
         if (typeof next.subscription === 'string') {
           // Checkout then saves the card as the subscription's default, as Stripe does: an update.
           const sub = (await w.get<Stripe.Subscription>(next.subscription, 'subscription'))!;
@@ -619,8 +627,9 @@ export class StripeSandbox {
             ...sub.data,
             default_payment_method: stripeId('pm'),
           };
-          await w.update(withCard);
-          await w.emit('customer.subscription.updated', withCard, { default_payment_method: null });
+          await w.change('customer.subscription.updated', withCard, {
+            default_payment_method: null,
+          });
         }
         return next;
       },
@@ -734,9 +743,7 @@ export class StripeSandbox {
     const intent = optionalString(params.payment_intent, 'payment_intent');
     const chargeId = optionalString(params.charge, 'charge');
     if (!intent && !chargeId)
-      throw new StripeApiError(
-        400,
-        'invalid_request_error',
+      throw badRequest(
         'One of the following params should be provided for this request: payment_intent or charge.',
         'parameter_missing',
       );
@@ -759,18 +766,11 @@ export class StripeSandbox {
           : missing('payment_intent', intent!, 'payment_intent', 400);
       const left = ch.amount - ch.amount_refunded;
       if (left <= 0)
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
-          `Charge ${ch.id} has already been refunded.`,
-          'charge_already_refunded',
-        );
+        throw badRequest(`Charge ${ch.id} has already been refunded.`, 'charge_already_refunded');
       const amount = asked ?? left;
       if (amount <= 0) throw invalid('amount', 'Amount must be positive.');
       if (amount > left)
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
+        throw badRequest(
           `Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`,
           'amount_too_large',
           'amount',
@@ -881,13 +881,10 @@ export class StripeSandbox {
     request: RequestContext | null,
   ): Promise<Stripe.Subscription> {
     return this.work(request, async (w) => {
-      const found = await w.get<Stripe.Subscription>(id, 'subscription');
-      if (!found) throw missing('subscription', id, 'id');
+      const found = await w.need<Stripe.Subscription>(id, 'subscription', 'id');
       const sub = found.data;
       if (sub.status === 'canceled')
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
+        throw badRequest(
           'A canceled subscription can only update its cancellation_details and metadata.',
         );
       const next: Stripe.Subscription = { ...sub };
@@ -912,9 +909,7 @@ export class StripeSandbox {
         next.metadata = { ...sub.metadata, ...metadata(params.metadata) };
       }
       if (Object.keys(previous).length === 0) return sub;
-      await w.update(next);
-      await w.emit('customer.subscription.updated', next, previous);
-      return next;
+      return w.change('customer.subscription.updated', next, previous);
     });
   }
 
@@ -939,9 +934,7 @@ export class StripeSandbox {
       ended_at: now,
       cancellation_details: { ...sub.cancellation_details!, reason: 'cancellation_requested' },
     };
-    await w.update(next);
-    await w.emit('customer.subscription.deleted', next, { status: sub.status });
-    return next;
+    return w.change('customer.subscription.deleted', next, { status: sub.status });
   }
 
   async resumeSubscription(
@@ -949,19 +942,11 @@ export class StripeSandbox {
     request: RequestContext | null,
   ): Promise<Stripe.Subscription> {
     return this.work(request, async (w) => {
-      const found = await w.get<Stripe.Subscription>(id, 'subscription');
-      if (!found) throw missing('subscription', id, 'id');
+      const found = await w.need<Stripe.Subscription>(id, 'subscription', 'id');
       const sub = found.data;
-      if (sub.status !== 'paused')
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
-          'Only a paused subscription can be resumed.',
-        );
+      if (sub.status !== 'paused') throw badRequest('Only a paused subscription can be resumed.');
       const next: Stripe.Subscription = { ...sub, status: 'active', pause_collection: null };
-      await w.update(next);
-      await w.emit('customer.subscription.resumed', next, { status: 'paused' });
-      return next;
+      return w.change('customer.subscription.resumed', next, { status: 'paused' });
     });
   }
 
@@ -1217,9 +1202,7 @@ export class StripeSandbox {
       const account = await w.get<Stripe.Account>(destination, 'account');
       if (!account) throw missing('destination', destination, 'destination', 400);
       if (!account.data.payouts_enabled)
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
+        throw badRequest(
           'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
           'insufficient_capabilities_for_transfer',
           'destination',
@@ -1234,8 +1217,7 @@ export class StripeSandbox {
         description: optionalString(params.description, 'description'),
         transferGroup: optionalString(params.transfer_group, 'transfer_group'),
       });
-      await w.insert(tr);
-      await w.emit('transfer.created', tr);
+      await w.create('transfer.created', tr);
       return tr;
     });
   }
@@ -1246,15 +1228,12 @@ export class StripeSandbox {
     request: RequestContext | null,
   ): Promise<Stripe.TransferReversal> {
     return this.work(request, async (w) => {
-      const found = await w.get<Stripe.Transfer>(transferId, 'transfer');
-      if (!found) throw missing('transfer', transferId, 'id');
+      const found = await w.need<Stripe.Transfer>(transferId, 'transfer', 'id');
       const tr = found.data;
       const left = tr.amount - tr.amount_reversed;
       const amount = params.amount === undefined ? left : integer(params.amount, 'amount');
       if (left <= 0 || amount <= 0 || amount > left)
-        throw new StripeApiError(
-          400,
-          'invalid_request_error',
+        throw badRequest(
           `Transfer ${tr.id} cannot be reversed by ${amount}: ${left} is left of it.`,
           'transfer_reversal_amount_too_large',
           'amount',
@@ -1288,8 +1267,7 @@ export class StripeSandbox {
       },
     };
     await w.insert(rev);
-    await w.update(next);
-    await w.emit('transfer.reversed', next, {
+    await w.change('transfer.reversed', next, {
       amount_reversed: tr.amount_reversed,
       reversed: tr.reversed,
     });
@@ -1460,7 +1438,7 @@ export class StripeSandbox {
 /* ---------------------------------------------------------------- Parameter checks */
 
 function invalid(param: string, message: string): StripeApiError {
-  return new StripeApiError(400, 'invalid_request_error', message, 'parameter_invalid', param);
+  return badRequest(message, 'parameter_invalid', param);
 }
 
 function noAccess(id: string, key: string, param: string | null = null): StripeApiError {
@@ -1475,13 +1453,7 @@ function noAccess(id: string, key: string, param: string | null = null): StripeA
 
 function requiredString(value: unknown, param: string): string {
   if (value === undefined || value === '')
-    throw new StripeApiError(
-      400,
-      'invalid_request_error',
-      `Missing required param: ${param}.`,
-      'parameter_missing',
-      param,
-    );
+    throw badRequest(`Missing required param: ${param}.`, 'parameter_missing', param);
   if (typeof value !== 'string') throw invalid(param, `Invalid string: ${param}`);
   return value;
 }
@@ -1495,9 +1467,7 @@ function optionalString(value: unknown, param: string): string | null {
 export function integer(value: unknown, param: string): number {
   const s = typeof value === 'number' ? String(value) : value;
   if (typeof s !== 'string' || !/^-?\d{1,15}$/.test(s))
-    throw new StripeApiError(
-      400,
-      'invalid_request_error',
+    throw badRequest(
       s === undefined ? `Missing required param: ${param}.` : `Invalid integer: ${String(s)}`,
       s === undefined ? 'parameter_missing' : 'parameter_invalid_integer',
       param,
@@ -1520,9 +1490,7 @@ function boolean(value: unknown, param: string): boolean {
 function oneOf<T extends string>(value: unknown, param: string, allowed: readonly T[]): T {
   if (value === undefined) return requiredString(value, param) as T;
   if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw new StripeApiError(
-      400,
-      'invalid_request_error',
+    throw badRequest(
       `Invalid ${param}: must be one of ${allowed.join(', ')}`,
       'parameter_invalid_string',
       param,

@@ -13,6 +13,7 @@ import {
   type PaymentEventType,
   type ConnectAccountStatus,
   type PaymentsProvider,
+  type RefundRequest,
   type TransferEvent,
   type TransferRequest,
 } from './port.ts';
@@ -283,14 +284,7 @@ export class StripePayments implements PaymentsProvider {
     return e;
   }
 
-  async refund(req: {
-    paymentRef: string;
-    purchaseId: string;
-    amount?: number | undefined;
-    reason: 'duplicate' | 'vendor';
-    note?: string | undefined;
-    idempotencyKey: string;
-  }): Promise<void> {
+  async refund(req: RefundRequest): Promise<void> {
     // A charge id names itself; a payment intent or an invoice's payment intent otherwise.
     const target = req.paymentRef.startsWith('ch_')
       ? { charge: req.paymentRef }

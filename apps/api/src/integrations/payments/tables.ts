@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 
 /**
  * The Stripe-compatible sandbox (`/v1/...`): every object it holds, as the JSON its API answers
@@ -19,7 +19,7 @@ import { ts } from '../../db/columns.ts';
 export const sandboxStripeObjects = pgTable(
   'sandbox_stripe_objects',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     private: jsonb('private').$type<Record<string, unknown>>().notNull().default({}),
@@ -65,7 +65,7 @@ export const sandboxStripeRequests = pgTable(
 export const sandboxStripeEvents = pgTable(
   'sandbox_stripe_events',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     seq: bigserial('seq', { mode: 'number' }).notNull(),

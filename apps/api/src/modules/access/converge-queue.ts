@@ -17,6 +17,14 @@ export interface EntitlementChange {
   at: string;
 }
 
+/** Why a user's roles are converged, and who they were on Discord before an unlink. */
+export interface ConvergeOptions {
+  formerDiscordUserId?: string | null;
+  cause: ConvergeCause;
+  /** The event this converge acts on, when one changed an entitlement: the lag is timed from it. */
+  change?: EntitlementChange | null;
+}
+
 /**
  * Asks a worker to bring a user's Discord roles to what their entitlements say. Inside a transaction,
  * pass it as `tx`: the job is queued in it (see `SendOptions`).
@@ -24,12 +32,7 @@ export interface EntitlementChange {
 export async function queueConverge(
   deps: AppDeps,
   userId: string,
-  options: {
-    formerDiscordUserId?: string | null;
-    cause: ConvergeCause;
-    change?: EntitlementChange | null;
-    tx?: Tx;
-  },
+  options: ConvergeOptions & { tx?: Tx },
 ): Promise<void> {
   const change = options.change;
   await deps.jobs.send(

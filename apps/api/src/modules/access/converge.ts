@@ -4,8 +4,14 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ChatError, type ChatMember } from '../../integrations/chat/port.ts';
 import { backoff, newId } from '../../lib.ts';
-import { queueConverge, type ConvergeCause, type EntitlementChange } from './converge-queue.ts';
+import {
+  queueConverge,
+  type ConvergeCause,
+  type ConvergeOptions,
+  type EntitlementChange,
+} from './converge-queue.ts';
 import { joinToken } from './discord-link.ts';
+import { DISCORD_EVENT_TYPES } from './event-types.ts';
 
 export type DeliveryState =
   'granting' | 'active' | 'needs_link' | 'needs_join' | 'failing' | 'ended';
@@ -83,12 +89,7 @@ const MAX_PASSES = 3;
 export async function convergeUser(
   deps: AppDeps,
   userId: string,
-  options: {
-    formerDiscordUserId?: string | null;
-    cause: ConvergeCause;
-    /** The event this converge acts on, when one changed an entitlement: the lag is timed from it. */
-    change?: EntitlementChange | null;
-  },
+  options: ConvergeOptions,
 ): Promise<void> {
   const db = deps.database.db;
   let desired = await readDesired(db, userId);
@@ -228,14 +229,7 @@ async function act(
 }
 
 /** The events that change a Discord entitlement: the lag histogram's `event` values. */
-const CHANGE_EVENTS = new Set([
-  'purchase.paid',
-  'purchase.refunded',
-  'purchase.disputed',
-  'purchase.revoked',
-  'subscription.resumed',
-  'subscription.ended',
-]);
+const CHANGE_EVENTS = new Set<string>(DISCORD_EVENT_TYPES);
 
 /**
  * Entitlement convergence lag: from the event to this converge, which left the purchase's roles

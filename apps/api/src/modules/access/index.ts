@@ -21,3 +21,4 @@ export { keptAccess, type UndoneBy } from './kept-access.ts';
 export { reconcileAll, type ReconcileResult } from './reconcile.ts';
 export { startMemberWatch, watchMembers, type MemberWatch } from './watch.ts';
 export { libraryPages } from './account-data.ts';
+export { ENTITLEMENT_EVENT_TYPES } from './event-types.ts';

@@ -1,5 +1,5 @@
 // What other modules ask of entitlements: a purchase's, and a buyer's live access.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { DeliveryKind } from '../../events/types.ts';
 
@@ -97,29 +97,21 @@ export async function liveEnrolments(
   productIds?: readonly string[],
 ): Promise<Enrolment[]> {
   if (productIds && !productIds.length) return [];
-  const found = await db.execute<{
-    id: string;
-    purchase_id: string;
-    product_id: string;
-    created_at: Date | string;
-    ends_at: Date | string | null;
-  }>(sql`
-    select id, purchase_id, product_id, created_at, ends_at from entitlements
-    where user_id = ${userId} and kind = 'course_enrolment' and status = 'active'
-      and (ends_at is null or ends_at > now())
-      ${productIds ? sql`and product_id = any(${sql.param([...productIds])}::text[])` : sql``}
-    order by created_at, id`);
-  return found.rows.map((r) => ({
-    entitlementId: r.id,
-    purchaseId: r.purchase_id,
-    productId: r.product_id,
-    startedAt: new Date(r.created_at),
-    endsAt: r.ends_at === null ? null : new Date(r.ends_at),
-  }));
+  return enrolments(
+    db,
+    sql`user_id = ${userId}
+      ${productIds ? sql`and product_id = any(${sql.param([...productIds])}::text[])` : sql``}`,
+    sql`order by created_at, id`,
+  );
 }
 
 /** Every live enrolment in a product (a course's drip edit keeps what already opened). */
 export async function productEnrolments(db: Tx, productId: string): Promise<Enrolment[]> {
+  return enrolments(db, sql`product_id = ${productId}`);
+}
+
+/** Live (active, unexpired) `course_enrolment` entitlements meeting `where`. */
+async function enrolments(db: Tx, where: SQL, orderBy: SQL = sql``): Promise<Enrolment[]> {
   const found = await db.execute<{
     id: string;
     purchase_id: string;
@@ -128,8 +120,9 @@ export async function productEnrolments(db: Tx, productId: string): Promise<Enro
     ends_at: Date | string | null;
   }>(sql`
     select id, purchase_id, product_id, created_at, ends_at from entitlements
-    where product_id = ${productId} and kind = 'course_enrolment' and status = 'active'
-      and (ends_at is null or ends_at > now())`);
+    where ${where} and kind = 'course_enrolment' and status = 'active'
+      and (ends_at is null or ends_at > now())
+    ${orderBy}`);
   return found.rows.map((r) => ({
     entitlementId: r.id,
     purchaseId: r.purchase_id,

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
 import { isPurchaseEvent } from '../../events/types.ts';
 import { queueConverge } from './converge-queue.ts';
+import { DISCORD_EVENT_TYPES, ENTITLEMENT_EVENT_TYPES } from './event-types.ts';
 import { keepEntitlements } from './entitlements.ts';
 
 /** The access module's subscribers to orders' events (ADR 028). */
@@ -10,28 +11,13 @@ export function accessSubscribers(deps: () => AppDeps): Subscriber[] {
     {
       name: 'access.entitlements',
       inline: true,
-      types: [
-        'purchase.paid',
-        'purchase.refunded',
-        'purchase.disputed',
-        'purchase.revoked',
-        'subscription.cancelling',
-        'subscription.resumed',
-        'subscription.ended',
-      ],
+      types: ENTITLEMENT_EVENT_TYPES,
       handle: keepEntitlements,
     },
     {
       // Delivery calls Discord, so it runs after the commit, never in the payment's transaction.
       name: 'access.discord',
-      types: [
-        'purchase.paid',
-        'purchase.refunded',
-        'purchase.disputed',
-        'purchase.revoked',
-        'subscription.resumed',
-        'subscription.ended',
-      ],
+      types: DISCORD_EVENT_TYPES,
       wants: (event) => isPurchaseEvent(event) && event.data.deliveries.includes('discord_role'),
       // Level-triggered: the job reads the entitlements as they are when it runs. Queued in the
       // delivery's transaction: on the one-connection embedded database a send on the queue's own

@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'd
 import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /**
  * What a purchase granted: product access, course enrolment, a licence to issue, a Discord role.
@@ -11,14 +11,10 @@ import { ts } from '../../db/columns.ts';
 export const entitlements = pgTable(
   'entitlements',
   {
-    id: text('id').primaryKey(),
-    purchaseId: text('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    purchaseId: refColumn('purchase_id', () => purchases.id),
     userId: userColumn(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'restrict' }),
+    productId: refColumn('product_id', () => products.id, 'restrict'),
     kind: text('kind', {
       enum: ['access', 'course_enrolment', 'licence', 'discord_role'],
     }).notNull(),
@@ -129,10 +125,8 @@ export const accessDeliveries = pgTable(
 export const accessEvents = pgTable(
   'access_events',
   {
-    id: text('id').primaryKey(),
-    entitlementId: text('entitlement_id')
-      .notNull()
-      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    entitlementId: refColumn('entitlement_id', () => entitlements.id),
     type: text('type', {
       enum: ['granted', 'revoked', 'repaired', 'failed', 'needs_buyer'],
     }).notNull(),

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { vendorColumn, vendors } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, money, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /**
  * A referral id: an affiliate's link for one vendor, with the terms it was made under (a programme's
@@ -60,7 +60,7 @@ export const affiliateProgrammes = pgTable(
 export const affiliateInvites = pgTable(
   'affiliate_invites',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     email: text('email').notNull(),
     refId: text('ref_id').notNull(),
@@ -91,9 +91,7 @@ export const affiliateInvites = pgTable(
 export const affiliateClicks = pgTable(
   'affiliate_clicks',
   {
-    refId: text('ref_id')
-      .notNull()
-      .references(() => referralLinks.refId, { onDelete: 'cascade' }),
+    refId: refColumn('ref_id', () => referralLinks.refId),
     visitor: text('visitor').notNull(),
     day: date('day').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -109,8 +107,7 @@ export const affiliatePayoutAccounts = pgTable(
     provider: text('provider').notNull(),
     accountId: text('account_id').notNull(),
     payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [primaryKey({ name: 'affiliate_payout_accounts_pk', columns: [t.userId, t.provider] })],
 );
@@ -123,14 +120,11 @@ export const affiliatePayoutAccounts = pgTable(
 export const affiliatePayouts = pgTable(
   'affiliate_payouts',
   {
-    id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    id: idColumn(),
+    userId: refColumn('user_id', () => users.id, 'restrict'),
     provider: text('provider').notNull(),
     accountId: text('account_id').notNull(),
-    amount: integer('amount').notNull(),
-    currency: text('currency').notNull(),
+    ...money(),
     status: text('status', { enum: ['requested', 'paid', 'failed', 'returned'] })
       .notNull()
       .default('requested'),
@@ -141,8 +135,7 @@ export const affiliatePayouts = pgTable(
     /** Transfer attempts whose outcome was unknown (network, provider outage); retried by a job. */
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('affiliate_payouts_idempotency_key').on(t.idempotencyKey),

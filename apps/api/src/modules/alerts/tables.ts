@@ -9,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
 import { webhookEndpoints } from '../../webhooks/tables.ts';
@@ -39,11 +39,9 @@ export const alertFeeds = pgTable('alert_feeds', {
 export const alerts = pgTable(
   'alerts',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     seq: bigserial('seq', { mode: 'number' }).notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => alertFeeds.productId, { onDelete: 'cascade' }),
+    productId: refColumn('product_id', () => alertFeeds.productId),
     source: text('source', { enum: ['workspace', 'api', 'webhook'] }).notNull(),
     /** The sender's id, or a hash of the webhook body when it has none. */
     dedupeKey: text('dedupe_key'),
@@ -96,17 +94,14 @@ export const alertSubscriptions = pgTable(
 export const alertDeliveries = pgTable(
   'alert_deliveries',
   {
-    alertId: text('alert_id')
-      .notNull()
-      .references(() => alerts.id, { onDelete: 'cascade' }),
+    alertId: refColumn('alert_id', () => alerts.id),
     userId: userColumn(),
     channel: text('channel', { enum: ['web', 'email', 'webhook'] }).notNull(),
     status: text('status', { enum: ['queued', 'delivered', 'failed'] }).notNull(),
     reason: text('reason'),
     /** The buyer's webhook endpoint (its engine message is the one of this alert's id). */
     endpointId: text('endpoint_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ columns: [t.alertId, t.userId, t.channel] }),
@@ -136,8 +131,7 @@ export const alertDiscordPosts = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     claimedUntil: ts('claimed_until'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('alert_discord_posts_due_idx')

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from '../../db/columns.ts';
 
 export const analyticsEvents = pgTable(
   'analytics_events',
@@ -12,10 +13,8 @@ export const analyticsEvents = pgTable(
     referrer: text('referrer'),
     title: text('title'),
     userAgent: text('user_agent'),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' })
-      .notNull()
-      .defaultNow(),
+    occurredAt: ts('occurred_at').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [
     index('analytics_events_type_time_idx').on(t.type, t.occurredAt),

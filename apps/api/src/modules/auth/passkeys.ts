@@ -292,22 +292,7 @@ export async function signInOptions(
   ip: string,
 ): Promise<{ options: PasskeyRequestOptions }> {
   await deps.limiter.consume([{ rule: loginIpRule(deps.config), key: ip }]);
-  const options = await generateAuthenticationOptions({
-    rpID: relyingParty(deps.config).id,
-    allowCredentials: [],
-    timeout: CEREMONY_MS,
-    userVerification: 'required',
-  });
-  await keepChallenge(deps, options.challenge, 'sign-in', null);
-  return {
-    options: {
-      challenge: options.challenge,
-      rpId: options.rpId!,
-      timeout: CEREMONY_MS,
-      userVerification: 'required',
-      allowCredentials: [],
-    },
-  };
+  return requestOptions(deps, 'sign-in', null, [], 'required');
 }
 
 /**
@@ -344,20 +329,31 @@ export async function secondStepOptions(
     type: 'public-key' as const,
     transports: knownTransports(p.transports),
   }));
+  // The password was the first factor: presence on a passkey of the account is the second.
+  return requestOptions(deps, 'second-step', userId, allowCredentials, 'discouraged');
+}
+
+/** A sign-in ceremony's options, its challenge kept for the step that spends it. */
+async function requestOptions(
+  deps: AppDeps,
+  purpose: repo.ChallengePurpose,
+  userId: string | null,
+  allowCredentials: PasskeyRequestOptions['allowCredentials'],
+  userVerification: PasskeyRequestOptions['userVerification'],
+): Promise<{ options: PasskeyRequestOptions }> {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps.config).id,
     allowCredentials,
     timeout: CEREMONY_MS,
-    // The password was the first factor: presence on a passkey of the account is the second.
-    userVerification: 'discouraged',
+    userVerification,
   });
-  await keepChallenge(deps, options.challenge, 'second-step', userId);
+  await keepChallenge(deps, options.challenge, purpose, userId);
   return {
     options: {
       challenge: options.challenge,
       rpId: options.rpId!,
       timeout: CEREMONY_MS,
-      userVerification: 'discouraged',
+      userVerification,
       allowCredentials,
     },
   };

@@ -1,18 +1,19 @@
-import { bigint, boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { userColumn, users } from '../users/tables.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; one family per sign-in, rotated on each use. */
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     familyId: text('family_id').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
     /** The client that got this token (ADR 058): the device list reads the family's newest row. */
     userAgent: text('user_agent'),
     /** The client's address, masked (`203.0.113.x`): enough to recognise, not to locate. */
@@ -32,13 +33,13 @@ export const refreshTokens = pgTable(
 export const emailCodes = pgTable(
   'email_codes',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     purpose: text('purpose', { enum: ['activation', 'password_reset'] }).notNull(),
     codeHash: text('code_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('email_codes_user_purpose_idx').on(t.userId, t.purpose)],
 );
@@ -54,8 +55,8 @@ export const deniedSessions = pgTable(
     familyId: text('family_id').primaryKey(),
     userId: text('user_id').notNull(),
     reason: text('reason', { enum: ['reuse', 'logout', 'password', 'revoked'] }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('denied_sessions_created_idx').on(t.createdAt),
@@ -72,19 +73,19 @@ export const twoFactorSecrets = pgTable('two_factor_secrets', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   secretSealed: text('secret_sealed').notNull(),
-  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+  enabledAt: ts('enabled_at'),
   lastStep: bigint('last_step', { mode: 'number' }),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });
 
 /** One-time recovery codes, stored as HMACs (they are random, so a slow hash adds nothing). */
 export const twoFactorRecoveryCodes = pgTable(
   'two_factor_recovery_codes',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     codeHash: text('code_hash').notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedAt: ts('used_at'),
   },
   (t) => [index('two_factor_recovery_codes_user_idx').on(t.userId)],
 );
@@ -98,7 +99,7 @@ export const knownDevices = pgTable(
   {
     userId: userColumn(),
     deviceHash: text('device_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
 );
@@ -110,13 +111,13 @@ export const knownDevices = pgTable(
 export const emailChanges = pgTable(
   'email_changes',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     newEmail: text('new_email').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('email_changes_user_idx').on(t.userId)],
 );
@@ -129,10 +130,8 @@ export const emailChanges = pgTable(
 export const passkeys = pgTable(
   'passkeys',
   {
-    id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    userId: refColumn('user_id', () => users.id),
     credentialId: text('credential_id').notNull().unique(),
     publicKey: text('public_key').notNull(),
     counter: bigint('counter', { mode: 'number' }).notNull().default(0),
@@ -140,8 +139,8 @@ export const passkeys = pgTable(
     name: text('name').notNull(),
     /** Backed up by a passkey provider (synced to the owner's other devices). */
     backedUp: boolean('backed_up').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('passkeys_user_idx').on(t.userId)],
 );
@@ -168,7 +167,7 @@ export const passkeyChallenges = pgTable(
     challengeHash: text('challenge_hash').primaryKey(),
     purpose: text('purpose', { enum: ['register', 'second-step', 'sign-in'] }).notNull(),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('passkey_challenges_expires_idx').on(t.expiresAt)],
 );

@@ -2,7 +2,7 @@
 // products; on deletion the storefront closes (everything unpublished) while sold items stay owned.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { keysetPages } from '../../db/pages.ts';
+import { createdPages } from '../../db/pages.ts';
 import type { AppDeps } from '../../deps.ts';
 import { bumpCatalogVersion, catalogChanged } from './catalog-changes.ts';
 
@@ -25,12 +25,10 @@ export async function storefrontExport(db: Tx, vendorId: string) {
     bio: v.bio,
     createdAt: iso(v.created_at),
     // A page at a time: a storefront may hold many.
-    products: keysetPages(
+    products: createdPages(
       db,
-      { at: sql`created_at`, id: sql`id` },
-      (after, limit) => sql`select id, kind, slug, title, is_active, created_at,
-        created_at::text as page_at, id as page_id
-      from products where vendor_id = ${vendorId} ${after} order by created_at, id limit ${limit}`,
+      sql`id, kind, slug, title, is_active, created_at`,
+      sql`products where vendor_id = ${vendorId}`,
       (p: {
         id: string;
         kind: string;

@@ -9,19 +9,12 @@ import type {
 } from '@tradeshelf/contract';
 import type { Storage } from '../../integrations/storage/port.ts';
 import { imageFileUrl, presentImage } from '../../platform/images.ts';
-import type { BundleCardRow, ProductCardRow, VendorRow } from './repository.ts';
+import type { BundleCardRow, PriceRow, ProductCardRow, VendorRow } from './repository.ts';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 const url = imageFileUrl;
 
-export function presentPrice(r: {
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: string;
-  interval: string | null;
-  trial_days: number | null;
-}): Price {
+export function presentPrice(r: PriceRow): Price {
   return {
     priceId: r.price_id,
     amount: Number(r.amount),

@@ -23,7 +23,27 @@ export const productCardFrom = sql`
   join vendors v on v.id = p.vendor_id
   join prices pr on pr.id = p.default_price_id`;
 
-export interface ProductCardRow {
+/** A price's columns (a card's: its default price's), as `presentPrice` reads them. */
+export interface PriceRow {
+  price_id: string;
+  amount: number;
+  currency: string;
+  scheme: string;
+  interval: string | null;
+  trial_days: number | null;
+}
+
+/** A card's vendor columns, and whether the reader already bought the item. */
+export interface CardVendorRow {
+  vendor_id: string;
+  vendor_url: string;
+  display_name: string;
+  vendor_avatar_key: string | null;
+  verified: boolean;
+  purchased: boolean;
+}
+
+export interface ProductCardRow extends PriceRow, CardVendorRow {
   id: string;
   slug: string;
   kind: string;
@@ -38,41 +58,17 @@ export interface ProductCardRow {
   rating_average: string | number;
   rating_count: number;
   sales_count: number;
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: string;
-  interval: string | null;
-  trial_days: number | null;
-  vendor_id: string;
-  vendor_url: string;
-  display_name: string;
-  vendor_avatar_key: string | null;
-  verified: boolean;
-  purchased: boolean;
 }
 
-export interface BundleCardRow {
+export interface BundleCardRow extends PriceRow, CardVendorRow {
   id: string;
   slug: string;
   title: string;
   summary: string;
   image_key: string | null;
   is_active: boolean;
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: string;
-  interval: string | null;
-  trial_days: number | null;
   value_amount: number | string;
   product_ids: string[];
-  vendor_id: string;
-  vendor_url: string;
-  display_name: string;
-  vendor_avatar_key: string | null;
-  verified: boolean;
-  purchased: boolean;
 }
 
 export function bundleCardSelect(userId: string | null, extra: SQL = sql``): SQL {
@@ -132,20 +128,12 @@ export async function findVendorByAlias(db: Db, vendorUrl: string): Promise<Vend
   return found[0] ?? null;
 }
 
-interface PriceRow {
-  amount: number;
-  currency: string;
-  scheme: string;
-  interval: string | null;
-  trial_days: number | null;
-}
-
 export type ProductDetailsRow = ProductCardRow & {
   description: string;
   images: string[];
   asset_classes: string[];
-  prices: Array<PriceRow & { price_id: string }>;
-  bundles: Array<PriceRow & { id: string; slug: string; title: string; price_id: string }>;
+  prices: PriceRow[];
+  bundles: Array<PriceRow & { id: string; slug: string; title: string }>;
   prerequisites: Array<{ id: string; slug: string; title: string; purchased: boolean }>;
   sold_by_you: boolean;
 };

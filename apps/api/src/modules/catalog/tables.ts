@@ -10,20 +10,18 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { userColumn, users } from '../users/tables.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export const vendors = pgTable(
   'vendors',
   {
-    id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    id: idColumn(),
+    userId: refColumn('user_id', () => users.id, 'restrict'),
     vendorUrl: text('vendor_url').notNull(),
     displayName: text('display_name').notNull(),
     avatarKey: text('avatar_key'),
@@ -38,7 +36,7 @@ export const vendors = pgTable(
     businessAddress: text('business_address').notNull().default(''),
     taxId: text('tax_id').notNull().default(''),
     taxNote: text('tax_note').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('vendors_url_lower_key').on(sql`lower(${t.vendorUrl})`),
@@ -52,7 +50,7 @@ export const vendorUrlAliases = pgTable(
   {
     url: text('url').notNull(),
     vendorId: vendorColumn(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('vendor_url_aliases_url_key').on(sql`lower(${t.url})`),
@@ -63,7 +61,7 @@ export const vendorUrlAliases = pgTable(
 export const products = pgTable(
   'products',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     kind: text('kind', {
       enum: ['indicator', 'scanner', 'alert', 'community', 'course', 'app'],
@@ -99,10 +97,9 @@ export const products = pgTable(
       .notNull()
       .default(0),
     ratingCount: integer('rating_count').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...timestamps(),
     /** First published (null: a draft never published); `is_active` says whether it is public now. */
-    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    publishedAt: ts('published_at'),
     /** Weighted: title (A) > tags (B) > summary and description (C). */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       (): SQL =>
@@ -145,7 +142,7 @@ export const products = pgTable(
 export const prices = pgTable(
   'prices',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     productId: text('product_id').references(() => products.id, { onDelete: 'cascade' }),
     bundleId: text('bundle_id'),
     amount: integer('amount').notNull(),
@@ -155,7 +152,7 @@ export const prices = pgTable(
     trialDays: integer('trial_days'),
     isActive: boolean('is_active').notNull().default(true),
     position: integer('position').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('prices_product_idx').on(t.productId), index('prices_bundle_idx').on(t.bundleId)],
 );
@@ -163,7 +160,7 @@ export const prices = pgTable(
 export const bundles = pgTable(
   'bundles',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
@@ -172,10 +169,9 @@ export const bundles = pgTable(
     imageKey: text('image_key'),
     priceId: text('price_id'),
     isActive: boolean('is_active').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...timestamps(),
     /** First published (null: a draft never published); `is_active` says whether it is public now. */
-    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    publishedAt: ts('published_at'),
   },
   (t) => [
     uniqueIndex('bundles_vendor_slug_key').on(t.vendorId, t.slug),
@@ -187,9 +183,7 @@ export const bundles = pgTable(
 export const bundleItems = pgTable(
   'bundle_items',
   {
-    bundleId: text('bundle_id')
-      .notNull()
-      .references(() => bundles.id, { onDelete: 'cascade' }),
+    bundleId: refColumn('bundle_id', () => bundles.id),
     productId: productColumn(),
   },
   (t) => [
@@ -202,9 +196,7 @@ export const productPrerequisites = pgTable(
   'product_prerequisites',
   {
     productId: productColumn(),
-    requiresProductId: text('requires_product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    requiresProductId: refColumn('requires_product_id', () => products.id),
   },
   (t) => [primaryKey({ columns: [t.productId, t.requiresProductId] })],
 );
@@ -248,7 +240,7 @@ export const searchSynonyms = pgTable(
 export const ownerships = pgTable(
   'ownerships',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     productId: text('product_id'),
     bundleId: text('bundle_id'),
@@ -261,8 +253,8 @@ export const ownerships = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     source: text('source').notNull(),
-    grantedAt: timestamp('granted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    grantedAt: ts('granted_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
   },
   (t) => [
     uniqueIndex('ownerships_user_product_key')
@@ -283,19 +275,15 @@ export const ownerships = pgTable(
 export const contentVersions = pgTable('content_versions', {
   name: text('name').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
-  changedAt: timestamp('changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  changedAt: ts('changed_at').notNull().defaultNow(),
 });
 
 /** A row that belongs to a vendor and goes with it. */
 export function vendorColumn() {
-  return text('vendor_id')
-    .notNull()
-    .references(() => vendors.id, { onDelete: 'cascade' });
+  return refColumn('vendor_id', () => vendors.id);
 }
 
 /** A row that belongs to a product and goes with it. */
 export function productColumn() {
-  return text('product_id')
-    .notNull()
-    .references(() => products.id, { onDelete: 'cascade' });
+  return refColumn('product_id', () => products.id);
 }

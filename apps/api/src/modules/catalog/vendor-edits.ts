@@ -61,7 +61,7 @@ export const statusOf = (isActive: boolean, publishedAt: unknown): VendorProduct
   isActive ? 'published' : publishedAt ? 'unpublished' : 'draft';
 
 /** The rows of table alias `alias` in `status`, as an `and …` condition (nothing without one). */
-export function statusFilter(alias: string, status: VendorProductStatus | undefined): SQL {
+function statusFilter(alias: string, status: VendorProductStatus | undefined): SQL {
   const t = sql.identifier(alias);
   if (status === 'published') return sql`and ${t}.is_active`;
   if (status === 'unpublished')
@@ -80,14 +80,14 @@ const EDIT_CURSORS = {
 };
 type EditedList = keyof typeof EDIT_CURSORS;
 
-export const encodeCursor = (
+const encodeCursor = (
   cursors: Cursors,
   alias: EditedList,
   last: { updated_key: string; id: string },
 ) => cursors.encode(EDIT_CURSORS[alias], [last.updated_key, last.id]);
 
 /** Pages rows of alias `alias` after `cursor`, most recently edited first (nothing on page one). */
-export function afterCursor(cursors: Cursors, alias: EditedList, cursor: string | undefined): SQL {
+function afterCursor(cursors: Cursors, alias: EditedList, cursor: string | undefined): SQL {
   if (!cursor) return sql``;
   const [at, id] = cursors.decode(EDIT_CURSORS[alias], cursor);
   const t = sql.identifier(alias);
@@ -96,3 +96,38 @@ export function afterCursor(cursors: Cursors, alias: EditedList, cursor: string 
 
 /** `updated_at` at full precision, as the cursor carries it. */
 export const updatedKey = (alias: string): SQL => timeKey(sql`${sql.identifier(alias)}.updated_at`);
+
+/**
+ * The vendor's rows of alias `alias` in a most-recently-edited list: `where` to `limit`, with
+ * `extra` conditions (`and …`). It asks for one row more than the page, which says there is more.
+ */
+export function editedRows(
+  cursors: Cursors,
+  alias: EditedList,
+  vendorId: string,
+  input: { limit: number; cursor?: string | undefined; status?: VendorProductStatus | undefined },
+  extra: SQL = sql``,
+): SQL {
+  const t = sql.identifier(alias);
+  return sql`where ${t}.vendor_id = ${vendorId}
+      ${statusFilter(alias, input.status)}
+      ${extra}
+      ${afterCursor(cursors, alias, input.cursor)}
+    order by ${t}.updated_at desc, ${t}.id desc
+    limit ${input.limit + 1}`;
+}
+
+/** The page of rows read by `editedRows`, and the cursor of the next one (null: none). */
+export function editedPage<R extends { updated_key: string; id: string }>(
+  cursors: Cursors,
+  alias: EditedList,
+  rows: R[],
+  limit: number,
+) {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    page,
+    nextCursor: rows.length > limit && last ? encodeCursor(cursors, alias, last) : null,
+  };
+}

@@ -11,13 +11,13 @@ import {
 import { entitlements } from '../access/tables.ts';
 import { productColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /** A course product's content (catalogue kind `course`): one course per product. */
 export const courses = pgTable(
   'courses',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     productId: productColumn(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -27,10 +27,8 @@ export const courses = pgTable(
 export const courseModules = pgTable(
   'course_modules',
   {
-    id: text('id').primaryKey(),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    courseId: refColumn('course_id', () => courses.id),
     title: text('title').notNull(),
     position: integer('position').notNull(),
     /** Deleted by the vendor (ADR 044): hidden everywhere, kept so the delete can be undone. */
@@ -46,13 +44,9 @@ export const courseModules = pgTable(
 export const courseLessons = pgTable(
   'course_lessons',
   {
-    id: text('id').primaryKey(),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    moduleId: text('module_id')
-      .notNull()
-      .references(() => courseModules.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    courseId: refColumn('course_id', () => courses.id),
+    moduleId: refColumn('module_id', () => courseModules.id),
     title: text('title').notNull(),
     position: integer('position').notNull(),
     kind: text('kind', { enum: ['video', 'text'] }).notNull(),
@@ -79,10 +73,8 @@ export const courseLessons = pgTable(
 export const courseFiles = pgTable(
   'course_files',
   {
-    id: text('id').primaryKey(),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
     kind: text('kind', { enum: ['attachment', 'caption'] }).notNull(),
     name: text('name').notNull(),
     storageKey: text('storage_key').notNull(),
@@ -99,12 +91,8 @@ export const courseFiles = pgTable(
 export const courseLessonOpens = pgTable(
   'course_lesson_opens',
   {
-    entitlementId: text('entitlement_id')
-      .notNull()
-      .references(() => entitlements.id, { onDelete: 'cascade' }),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
+    entitlementId: refColumn('entitlement_id', () => entitlements.id),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
     openedAt: ts('opened_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.entitlementId, t.lessonId], name: 'course_lesson_opens_pk' })],
@@ -115,12 +103,8 @@ export const courseProgress = pgTable(
   'course_progress',
   {
     userId: userColumn(),
-    lessonId: text('lesson_id')
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: 'cascade' }),
-    courseId: text('course_id')
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    lessonId: refColumn('lesson_id', () => courseLessons.id),
+    courseId: refColumn('course_id', () => courses.id),
     positionSeconds: integer('position_seconds').notNull().default(0),
     completedAt: ts('completed_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -25,7 +25,7 @@ import { contactsOf } from '../users/index.ts';
 import { covers, grantOf, type Grant } from './grant.ts';
 import * as repo from './repository.ts';
 import { readDownload, readUnsubscribe, signDownload } from './tokens.ts';
-import { isGuideImage } from './vendor.ts';
+import { isGuideImage, versionBasics } from './vendor.ts';
 import { tracedZip } from './zip.ts';
 
 /** What the wiring gives this module of the licences module (which builds on this one). */
@@ -55,14 +55,7 @@ function firstReleases(versions: readonly repo.VersionRow[]): Map<string, Date> 
 
 function buyerVersion(v: repo.VersionRow, available: boolean): DeliverableVersion {
   return {
-    id: v.id,
-    version: v.version,
-    notes: v.notes,
-    notesHtml: renderMarkdown(v.notes),
-    fileName: v.fileName,
-    sizeBytes: v.sizeBytes,
-    sha256: v.sha256,
-    link: v.link,
+    ...versionBasics(v),
     releasedAt: v.publishedAt!.toISOString(),
     available,
   };

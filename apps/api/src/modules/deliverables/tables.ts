@@ -13,7 +13,7 @@ import {
 import { deliverablePlatforms, updatePolicies } from '@tradeshelf/contract';
 import { productColumn, products } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 /**
  * One version of a product's file (or link) for one platform (ADR 053). A draft has no
@@ -22,7 +22,7 @@ import { ts } from '../../db/columns.ts';
 export const deliverableVersions = pgTable(
   'deliverable_versions',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     productId: productColumn(),
     platform: text('platform', { enum: deliverablePlatforms }).notNull(),
     version: text('version').notNull(),
@@ -78,9 +78,7 @@ export const deliverableDownloads = pgTable(
   'deliverable_downloads',
   {
     userId: userColumn(),
-    versionId: text('version_id')
-      .notNull()
-      .references(() => deliverableVersions.id, { onDelete: 'cascade' }),
+    versionId: refColumn('version_id', () => deliverableVersions.id),
     count: integer('count').notNull().default(0),
     firstAt: ts('first_at').notNull().defaultNow(),
     lastAt: ts('last_at').notNull().defaultNow(),

@@ -33,10 +33,10 @@ export async function ownProduct(deps: AppDeps, vendorId: string, productId: str
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function vendorVersionView(v: repo.VersionRow): VendorDeliverableVersion {
+/** What the buyer and the vendor both see of a version: its number, notes, and file or link. */
+export function versionBasics(v: repo.VersionRow) {
   return {
     id: v.id,
-    platform: v.platform,
     version: v.version,
     notes: v.notes,
     notesHtml: renderMarkdown(v.notes),
@@ -44,6 +44,13 @@ export function vendorVersionView(v: repo.VersionRow): VendorDeliverableVersion 
     sizeBytes: v.sizeBytes,
     sha256: v.sha256,
     link: v.link,
+  };
+}
+
+export function vendorVersionView(v: repo.VersionRow): VendorDeliverableVersion {
+  return {
+    ...versionBasics(v),
+    platform: v.platform,
     releasedAt: (v.publishedAt ?? v.createdAt).toISOString(),
     publishedAt: iso(v.publishedAt),
     current: v.isCurrent,

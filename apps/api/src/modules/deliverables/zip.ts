@@ -191,15 +191,8 @@ export function tracedZip(
   const record = Buffer.alloc(46 + nameBytes.length);
   record.writeUInt32LE(CDIR_SIG, 0);
   record.writeUInt16LE(20, 4);
-  record.writeUInt16LE(20, 6);
-  record.writeUInt16LE(UTF8_FLAG, 8);
-  record.writeUInt16LE(0, 10);
-  record.writeUInt16LE(time, 12);
-  record.writeUInt16LE(date, 14);
-  record.writeUInt32LE(crc, 16);
-  record.writeUInt32LE(data.length, 20);
-  record.writeUInt32LE(data.length, 24);
-  record.writeUInt16LE(nameBytes.length, 28);
+  // Version needed … name length: the local header's fields, in the same order.
+  local.copy(record, 6, 4, 28);
   // Extra, comment, disk, internal attributes: none; external: a plain file, read-only for all.
   record.writeUInt32LE(0, 38);
   record.writeUInt32LE(dir.offset, 42);

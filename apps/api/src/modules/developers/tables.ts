@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 import { vendorColumn } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -12,11 +12,9 @@ import { users } from '../users/tables.ts';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
-    createdBy: text('created_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: refColumn('created_by', () => users.id),
     name: text('name').notNull(),
     /** `live` or `test`: a key works only in the environment kind that made it. */
     environment: text('environment', { enum: ['live', 'test'] }).notNull(),

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
-import { isPurchaseEvent } from '../../events/types.ts';
+import { isPurchaseEvent, purchaseEventTypes } from '../../events/types.ts';
 import { keepLicences } from './issue.ts';
 
 /** The licences module's subscriber to orders' events (ADR 028, 032). */
@@ -11,16 +11,7 @@ export function licencesSubscribers(deps: () => AppDeps): Subscriber[] {
       // and validation answers change the moment the purchase does. Only its own tables.
       name: 'licences.issue',
       inline: true,
-      types: [
-        'purchase.paid',
-        'purchase.refunded',
-        'purchase.disputed',
-        'purchase.revoked',
-        'subscription.renewed',
-        'subscription.cancelling',
-        'subscription.resumed',
-        'subscription.ended',
-      ],
+      types: purchaseEventTypes,
       handle: async (tx, event) => {
         if (isPurchaseEvent(event)) await keepLicences(deps(), tx, event);
       },

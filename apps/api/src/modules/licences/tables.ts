@@ -12,7 +12,7 @@ import {
 import { products, vendorColumn } from '../catalog/tables.ts';
 import { purchases } from '../orders/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, ts } from '../../db/columns.ts';
 
 const bindings = ['metatrader_account', 'ninjatrader_machine', 'device'] as const;
 
@@ -43,13 +43,11 @@ export const licenceProducts = pgTable(
 export const licences = pgTable(
   'licences',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     /** Null for a licence granted outside a purchase (the demo's). */
     purchaseId: text('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     userId: userColumn(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'restrict' }),
+    productId: refColumn('product_id', () => products.id, 'restrict'),
     vendorId: vendorColumn(),
     keyHash: text('key_hash').notNull(),
     keySealed: text('key_sealed').notNull(),
@@ -85,10 +83,8 @@ export const licences = pgTable(
 export const licenceActivations = pgTable(
   'licence_activations',
   {
-    id: text('id').primaryKey(),
-    licenceId: text('licence_id')
-      .notNull()
-      .references(() => licences.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    licenceId: refColumn('licence_id', () => licences.id),
     binding: text('binding', { enum: bindings }).notNull(),
     fingerprint: text('fingerprint').notNull(),
     name: text('name').notNull(),
@@ -103,9 +99,7 @@ export const licenceEvents = pgTable(
   'licence_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    licenceId: text('licence_id')
-      .notNull()
-      .references(() => licences.id, { onDelete: 'cascade' }),
+    licenceId: refColumn('licence_id', () => licences.id),
     type: text('type', {
       enum: ['issued', 'activated', 'deactivated', 'reset', 'expiry_changed', 'revoked', 'expired'],
     }).notNull(),

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** A member's saved search: the query and filters of `/search`, and how far alerts have looked. */
 export const savedSearches = pgTable(
   'saved_searches',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     userId: userColumn(),
     name: text('name').notNull(),
     q: text('q').notNull(),
@@ -19,8 +19,7 @@ export const savedSearches = pgTable(
     alerts: boolean('alerts').notNull().default(true),
     /** Products published up to here have been matched against it (no alert for older ones). */
     checkedUntil: ts('checked_until').notNull().defaultNow(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('saved_searches_user_idx').on(t.userId, t.createdAt, t.id),
@@ -34,9 +33,7 @@ export const savedSearches = pgTable(
 export const savedSearchHits = pgTable(
   'saved_search_hits',
   {
-    savedSearchId: text('saved_search_id')
-      .notNull()
-      .references(() => savedSearches.id, { onDelete: 'cascade' }),
+    savedSearchId: refColumn('saved_search_id', () => savedSearches.id),
     /** The catalogue's product id (read through the catalog service, no foreign key across slices). */
     productId: text('product_id').notNull(),
     userId: userColumn(),

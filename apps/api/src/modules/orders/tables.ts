@@ -13,13 +13,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bundles, productColumn, products, vendorColumn, vendors } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, money, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** Vendor coupons: percent or fixed amount, optionally scoped to one product. */
 export const coupons = pgTable(
   'coupons',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     code: text('code').notNull(),
     type: text('type', { enum: ['percent', 'amount'] }).notNull(),
@@ -38,8 +38,7 @@ export const coupons = pgTable(
     startsAt: ts('starts_at'),
     /** How many of a buyer's orders (paid, or one checkout in progress) may use it. */
     maxPerBuyer: integer('max_per_buyer'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('coupons_vendor_code_key').on(t.vendorId, sql`upper(${t.code})`),
@@ -54,9 +53,7 @@ export const coupons = pgTable(
 export const couponProducts = pgTable(
   'coupon_products',
   {
-    couponId: text('coupon_id')
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
+    couponId: refColumn('coupon_id', () => coupons.id),
     productId: productColumn(),
   },
   (t) => [primaryKey({ columns: [t.couponId, t.productId] })],
@@ -66,13 +63,9 @@ export const couponProducts = pgTable(
 export const purchases = pgTable(
   'purchases',
   {
-    id: text('id').primaryKey(),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'restrict' }),
+    id: idColumn(),
+    buyerId: refColumn('buyer_id', () => users.id, 'restrict'),
+    vendorId: refColumn('vendor_id', () => vendors.id, 'restrict'),
     provider: text('provider', { enum: ['stripe'] }).notNull(),
     sessionId: text('session_id'),
     checkoutUrl: text('checkout_url'),
@@ -125,8 +118,7 @@ export const purchases = pgTable(
     revokedAt: ts('revoked_at'),
     revokedReason: text('revoked_reason'),
     revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('purchases_buyer_idempotency_key').on(t.buyerId, t.idempotencyKey),
@@ -158,7 +150,7 @@ export const purchases = pgTable(
 export const ledgerEntries = pgTable(
   'ledger_entries',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     /** Null for money that leaves through a transfer (an affiliate payout and its return). */
     purchaseId: text('purchase_id').references(() => purchases.id, { onDelete: 'restrict' }),
     /** The provider's payment (or refund) reference: one set per payment. */
@@ -178,8 +170,7 @@ export const ledgerEntries = pgTable(
       enum: ['clearing', 'platform', 'vendor', 'affiliate'],
     }).notNull(),
     accountId: text('account_id').notNull(),
-    amount: integer('amount').notNull(),
-    currency: text('currency').notNull(),
+    ...money(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -204,7 +195,7 @@ export const ledgerEntries = pgTable(
 
 /** Provider webhook events already processed: the deduplication record. */
 export const paymentEvents = pgTable('payment_events', {
-  id: text('id').primaryKey(),
+  id: idColumn(),
   provider: text('provider').notNull(),
   type: text('type').notNull(),
   purchaseId: text('purchase_id'),
@@ -281,16 +272,11 @@ export const autoRefunds = pgTable(
 export const vendorRefunds = pgTable(
   'vendor_refunds',
   {
-    id: text('id').primaryKey(),
-    purchaseId: text('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'restrict' }),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'restrict' }),
+    id: idColumn(),
+    purchaseId: refColumn('purchase_id', () => purchases.id, 'restrict'),
+    vendorId: refColumn('vendor_id', () => vendors.id, 'restrict'),
     paymentRef: text('payment_ref').notNull(),
-    amount: integer('amount').notNull(),
-    currency: text('currency').notNull(),
+    ...money(),
     targetTotal: integer('target_total').notNull(),
     reason: text('reason').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),

@@ -2,18 +2,16 @@
 // `purchase.revoked` (reviews.purchase-undone), as a vendor's revocation does.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { keysetPages } from '../../db/pages.ts';
+import { createdPages } from '../../db/pages.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The account's reviews, a page at a time. */
 export function reviewPages(db: Tx, userId: string) {
-  return keysetPages(
+  return createdPages(
     db,
-    { at: sql`created_at`, id: sql`id` },
-    (after, limit) => sql`select id, product_id, rating, text, created_at, edited_at,
-      created_at::text as page_at, id as page_id
-    from reviews where user_id = ${userId} ${after} order by created_at, id limit ${limit}`,
+    sql`id, product_id, rating, text, created_at, edited_at`,
+    sql`reviews where user_id = ${userId}`,
     (r: {
       id: string;
       product_id: string;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { productColumn, products, vendorColumn } from '../catalog/tables.ts';
 import { userColumn } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, timestamps, ts } from '../../db/columns.ts';
 
 /**
  * One review per buyer and product (ADR 036). `vendor_id` is the product's vendor, kept so a
@@ -12,15 +12,14 @@ import { ts } from '../../db/columns.ts';
 export const reviews = pgTable(
   'reviews',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     productId: productColumn(),
     vendorId: vendorColumn(),
     userId: userColumn(),
     rating: smallint('rating').notNull(),
     /** As the buyer wrote it: escaping is the renderer's job. */
     text: text('text').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     editedAt: ts('edited_at'),
     hiddenReason: text('hidden_reason', { enum: ['refunded', 'disputed', 'revoked'] }),
     hiddenAt: ts('hidden_at'),

@@ -1,12 +1,13 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { vendors } from '../catalog/tables.ts';
 import { users } from '../users/tables.ts';
+import { idColumn, ts } from '../../db/columns.ts';
 
 /** Every contact-form message, as sent: the record support works from, whatever the mail did. */
 export const supportMessages = pgTable(
   'support_messages',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     name: text('name').notNull(),
     email: text('email').notNull(),
     subject: text('subject').notNull(),
@@ -21,7 +22,7 @@ export const supportMessages = pgTable(
     ip: text('ip'),
     /** Sent from a Premium or Pro Plus member's e-mail: answered first (ADR 027). */
     priority: boolean('priority').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('support_messages_email_idx').on(t.email, t.createdAt),

@@ -1,22 +1,15 @@
 import type { AppDeps } from '../../deps.ts';
 import type { Subscriber } from '../../events/bus.ts';
-import { isPurchaseEvent, type EventType } from '../../events/types.ts';
+import { isPurchaseEvent } from '../../events/types.ts';
 import { queues } from '../../jobs/queue.ts';
+import { ENTITLEMENT_EVENT_TYPES } from '../access/index.ts';
 import { anyBound, syncBuyer } from './sync.ts';
 
 /**
- * The purchase events that can change what a buyer may use on TradingView. One list: an event that
- * ends or starts access (say, a vendor revoking a purchase) is added here and nowhere else.
+ * The purchase events that can change what a buyer may use on TradingView: those that change the
+ * entitlements it reads. One list: an event that ends or starts access is added there only.
  */
-export const TRADINGVIEW_EVENT_TYPES = [
-  'purchase.paid',
-  'purchase.refunded',
-  'purchase.disputed',
-  'purchase.revoked',
-  'subscription.cancelling',
-  'subscription.resumed',
-  'subscription.ended',
-] as const satisfies readonly EventType[];
+export const TRADINGVIEW_EVENT_TYPES = ENTITLEMENT_EVENT_TYPES;
 
 /** The TradingView module's subscriber to orders' events (ADR 028, 034). */
 export function tradingviewSubscribers(deps: () => AppDeps): Subscriber[] {

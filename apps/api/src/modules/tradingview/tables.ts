@@ -3,13 +3,13 @@ import { bigint, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-o
 import { entitlements } from '../access/tables.ts';
 import { productColumn, vendorColumn } from '../catalog/tables.ts';
 import { userColumn, users } from '../users/tables.ts';
-import { ts } from '../../db/columns.ts';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 /** A vendor's invite-only script on TradingView (ADR 034). */
 export const tradingviewScripts = pgTable(
   'tradingview_scripts',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
     name: text('name').notNull(),
     url: text('url').notNull(),
@@ -23,9 +23,7 @@ export const tradingviewProductScripts = pgTable(
   'tradingview_product_scripts',
   {
     productId: productColumn(),
-    scriptId: text('script_id')
-      .notNull()
-      .references(() => tradingviewScripts.id, { onDelete: 'cascade' }),
+    scriptId: refColumn('script_id', () => tradingviewScripts.id),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -63,14 +61,10 @@ export const tradingviewUsernameChanges = pgTable(
 export const tradingviewTasks = pgTable(
   'tradingview_tasks',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     vendorId: vendorColumn(),
-    buyerId: text('buyer_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    entitlementId: text('entitlement_id')
-      .notNull()
-      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    buyerId: refColumn('buyer_id', () => users.id),
+    entitlementId: refColumn('entitlement_id', () => entitlements.id),
     purchaseId: text('purchase_id').notNull(),
     productId: productColumn(),
     kind: text('kind', { enum: ['grant', 'revoke'] }).notNull(),
@@ -106,26 +100,19 @@ export const tradingviewTasks = pgTable(
 export const tradingviewGrants = pgTable(
   'tradingview_grants',
   {
-    id: text('id').primaryKey(),
-    entitlementId: text('entitlement_id')
-      .notNull()
-      .references(() => entitlements.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    entitlementId: refColumn('entitlement_id', () => entitlements.id),
     userId: userColumn(),
-    scriptId: text('script_id')
-      .notNull()
-      .references(() => tradingviewScripts.id, { onDelete: 'cascade' }),
+    scriptId: refColumn('script_id', () => tradingviewScripts.id),
     username: text('username').notNull(),
     state: text('state', {
       enum: ['granting', 'active', 'revoking', 'revoked', 'cancelled'],
     }).notNull(),
-    grantTaskId: text('grant_task_id')
-      .notNull()
-      .references(() => tradingviewTasks.id, { onDelete: 'cascade' }),
+    grantTaskId: refColumn('grant_task_id', () => tradingviewTasks.id),
     revokeTaskId: text('revoke_task_id').references(() => tradingviewTasks.id, {
       onDelete: 'set null',
     }),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('tradingview_grants_user_idx').on(t.userId),

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, refColumn, timestamps, ts } from '../../db/columns.ts';
 
 export const users = pgTable(
   'users',
   {
-    id: text('id').primaryKey(),
+    id: idColumn(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     username: text('username'),
@@ -12,17 +13,16 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`ARRAY['buyer']::text[]`),
-    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, mode: 'date' }),
+    emailVerifiedAt: ts('email_verified_at'),
     avatarKey: text('avatar_key'),
     /** The last change of a chosen username (choosing the first one leaves it null), ADR 058. */
-    usernameChangedAt: timestamp('username_changed_at', { withTimezone: true, mode: 'date' }),
+    usernameChangedAt: ts('username_changed_at'),
     /** Set when the account was deleted (ADR 060): the row stays, de-identified, for its orders. */
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedAt: ts('deleted_at'),
     /** What receipts print for the buyer (ADR 060); empty prints the e-mail. */
     billingName: text('billing_name').notNull().default(''),
     billingAddress: text('billing_address').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
@@ -39,12 +39,10 @@ export const users = pgTable(
 export const usernameHolds = pgTable('username_holds', {
   name: text('name').primaryKey(),
   userId: userColumn(),
-  heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date' }).notNull(),
+  heldUntil: ts('held_until').notNull(),
 });
 
 /** A row that belongs to a person and goes when their account row goes. */
 export function userColumn() {
-  return text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+  return refColumn('user_id', () => users.id);
 }

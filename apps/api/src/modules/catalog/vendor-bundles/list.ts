@@ -2,7 +2,7 @@ import { bundlePath, type VendorBundleRow, type VendorProductStatus } from '@tra
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
+import { editedPage, editedRows, statusOf, updatedKey } from '../vendor-edits.ts';
 
 /** `GET /api/v1/vendor/bundles`: most recently edited first, drafts included. */
 export async function listVendorBundles(
@@ -29,13 +29,8 @@ export async function listVendorBundles(
       ${updatedKey('b')} as updated_key, pr.id as price_id, pr.amount, pr.currency,
       (select count(*)::int from bundle_items bi where bi.bundle_id = b.id) as products_count
     from bundles b left join prices pr on pr.id = b.price_id
-    where b.vendor_id = ${vendorId}
-      ${statusFilter('b', input.status)}
-      ${afterCursor(deps.cursors, 'b', input.cursor)}
-    order by b.updated_at desc, b.id desc
-    limit ${input.limit + 1}`);
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+    ${editedRows(deps.cursors, 'b', vendorId, input)}`);
+  const { page, nextCursor } = editedPage(deps.cursors, 'b', rows, input.limit);
   return {
     bundles: page.map((r) => ({
       id: r.id,
@@ -51,6 +46,6 @@ export async function listVendorBundles(
       updatedAt: new Date(r.updated_at).toISOString(),
       productsCount: r.products_count,
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, 'b', last) : null,
+    nextCursor,
   };
 }

@@ -7,7 +7,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
-import { afterCursor, encodeCursor, statusFilter, statusOf, updatedKey } from '../vendor-edits.ts';
+import { editedPage, editedRows, statusOf, updatedKey } from '../vendor-edits.ts';
 import { plansJson, presentPlan, type PlanRow } from './read.ts';
 
 /** `GET /api/v1/vendor/products`: most recently edited first, drafts included. */
@@ -39,14 +39,8 @@ export async function listVendorProducts(
       ${updatedKey('p')} as updated_key,
       p.images[1] as image_key, ${plansJson} as plans
     from products p
-    where p.vendor_id = ${vendorId}
-      ${statusFilter('p', input.status)}
-      ${input.kind ? sql`and p.kind = ${input.kind}` : sql``}
-      ${afterCursor(deps.cursors, 'p', input.cursor)}
-    order by p.updated_at desc, p.id desc
-    limit ${input.limit + 1}`);
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+    ${editedRows(deps.cursors, 'p', vendorId, input, input.kind ? sql`and p.kind = ${input.kind}` : sql``)}`);
+  const { page, nextCursor } = editedPage(deps.cursors, 'p', rows, input.limit);
   return {
     products: page.map((r) => ({
       id: r.id,
@@ -61,6 +55,6 @@ export async function listVendorProducts(
       plansCount: r.plans.length,
       imageUrl: imageFileUrl(deps.storage, r.image_key),
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(deps.cursors, 'p', last) : null,
+    nextCursor,
   };
 }
