@@ -1,17 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/harness.ts';
 import { BossJobs } from './port.ts';
 import { startQueue } from './queue.ts';
 import { startWorkers } from './workers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

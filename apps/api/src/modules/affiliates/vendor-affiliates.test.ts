@@ -5,7 +5,7 @@ import {
   affiliatesRoutes as r,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyReferred,
   generateRef,
@@ -15,14 +15,14 @@ import {
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { rules } from '../../platform/rate-limit.ts';
 
 // The workspace's affiliates page through the API: withdrawing a pending invitation, and the
 // affiliates promoting the vendor with visits, paid sales and commission. Every vendor affiliate
 // route refuses a buyer (403); another vendor's invitation is not found (404).
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let token: string;
@@ -30,15 +30,11 @@ let otherToken: string;
 let buyerToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Referral Desk' });
   other = await createVendor(t, { displayName: 'Other Desk' });
   token = await vendorToken(t, vendor);
   otherToken = await vendorToken(t, other);
   buyerToken = (await createBuyer(t)).token;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const invite = async (email: string, as = token) => {

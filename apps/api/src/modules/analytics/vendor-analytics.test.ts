@@ -5,7 +5,7 @@ import {
   vendorAnalyticsRoutes as r,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyReferred,
   generateRef,
@@ -14,9 +14,9 @@ import {
 } from '../../../test/factories/affiliates.ts';
 import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost, startProductCheckout } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
-let t: TestApp;
+const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '0' }));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
@@ -55,7 +55,6 @@ const analytics = (token: string, query: Record<string, string> = {}) =>
   t.call(r.vendorAnalytics, { token, query });
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '0' });
   vendor = await createVendor(t, { displayName: 'Chart Works' });
   other = await createVendor(t, { displayName: 'Elsewhere' });
   indicator = await createProduct(t, vendor.id, { title: 'Trend Indicator', amount: 10_000 });
@@ -83,7 +82,6 @@ beforeAll(async () => {
   await viewPage(`/p/${indicator.id}?utm_source=x`, 1);
   await viewPage(`/p/${foreign.id}/foreign-scanner`, 5);
 });
-afterAll(() => t?.close());
 
 describe('vendor analytics', () => {
   it('sums the purchases made through checkout: gross, refunds, fee, affiliate share and net', async () => {

@@ -1,21 +1,15 @@
 import { authRoutes, usersRoutes, type LoginResponse } from '@tradeshelf/contract';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 import { connectDatabase } from '../../db/client.ts';
 import { ISSUER } from '../../platform/tokens.ts';
 import { SessionDenials } from './denials.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const login = async (email: string, password = DEFAULT_PASSWORD) =>
   (await t.call(authRoutes.login, { body: { email, password } })).json() as LoginResponse;

@@ -7,23 +7,17 @@ import {
   type LoginResponse,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { mailText } from '../../../test/smtp.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 
 /** Issue 33, ADR 058: sign-ins, account notices, e-mail change and recovery codes through HTTP. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type * as Argon2 from '@node-rs/argon2';
 import type { PoolClient } from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 import { mailOutbox } from '../../integrations/mail/tables.ts';
@@ -31,13 +31,7 @@ vi.mock('@node-rs/argon2', async (actual) => {
   };
 });
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 /** Everything a caller sees, except what differs on every answer (request id, clock). */
 const seen = (res: LightMyRequestResponse) => {

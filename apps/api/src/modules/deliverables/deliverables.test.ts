@@ -12,11 +12,11 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { signDownload } from './tokens.ts';
@@ -25,13 +25,12 @@ import { signDownload } from './tokens.ts';
 // publish versions; owners download them through signed links while their purchase lasts, within
 // the updates it promises; archives carry the buyer's purchase id; new versions e-mail owners.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let token: string;
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t);
   token = await vendorToken(t, vendor);
   const otherVendor = await createVendor(t);
@@ -40,7 +39,6 @@ beforeAll(async () => {
     productId: (await createProduct(t, otherVendor.id)).id,
   };
 });
-afterAll(() => t?.close());
 
 const newProduct = (title = 'Session Box Indicator') =>
   createProduct(t, vendor.id, { title, platforms: ['mt5'], amount: 3_900 });

@@ -11,10 +11,10 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { atStripe, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 import { subscribers } from '../../events/subscribers.ts';
 import type { DomainEvent } from '../../events/types.ts';
@@ -24,7 +24,7 @@ import { DEMO_BUILD, storeDemoBuild } from './seed.ts';
 // page, activated, validated (signature checked with the published key) and deactivated by the
 // vendor's app, reset by the buyer, and kept in step with the purchase by orders' events.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let app: Awaited<ReturnType<typeof createProduct>>;
 let subscriptionApp: Awaited<ReturnType<typeof createProduct>>;
@@ -32,7 +32,6 @@ let subscriptionApp: Awaited<ReturnType<typeof createProduct>>;
 type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { vendorUrl: 'licence-vendor', displayName: 'Licence Labs' });
   app = await createProduct(t, vendor.id, { kind: 'app', title: 'Grid Bot', amount: 5_000 });
   subscriptionApp = await createProduct(t, vendor.id, {
@@ -45,9 +44,6 @@ beforeAll(async () => {
   await t.database.db
     .execute(sql`insert into licence_products (product_id, max_activations, binding)
     values (${app.id}, 2, 'metatrader_account')`);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function buy(product: { priceId: string }, scheme?: string) {

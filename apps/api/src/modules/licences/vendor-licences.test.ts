@@ -9,11 +9,11 @@ import {
   type VendorLicencePolicy,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp, type TestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
@@ -22,13 +22,12 @@ import type { Storage } from '../../integrations/storage/port.ts';
 // who may call, terms that apply from the next activation, rotation that keeps issued licences
 // validating, and build uploads checked by their bytes.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let token: string;
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t);
   token = await vendorToken(t, vendor);
   const otherVendor = await createVendor(t);
@@ -37,7 +36,6 @@ beforeAll(async () => {
     productId: (await createProduct(t, otherVendor.id, { kind: 'app' })).id,
   };
 });
-afterAll(() => t?.close());
 
 const newApp = () => createProduct(t, vendor.id, { kind: 'app', amount: 9_900 });
 

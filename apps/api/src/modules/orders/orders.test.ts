@@ -1,6 +1,6 @@
 import { catalogRoutes, ordersMessages, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
@@ -19,16 +19,15 @@ import {
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
 
-let t: TestApp;
+const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' }));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let course: Awaited<ReturnType<typeof createProduct>>;
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' });
   vendor = await createVendor(t, { vendorUrl: 'orders-vendor' });
   indicator = await createProduct(t, vendor.id, {
     title: 'Order Flow Pro',
@@ -40,9 +39,6 @@ beforeAll(async () => {
     kind: 'course',
     amount: 5_000,
   });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 type Buyer = Awaited<ReturnType<typeof createBuyer>>;

@@ -7,7 +7,7 @@ import {
   type VendorSale,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import {
   atStripe,
@@ -16,12 +16,12 @@ import {
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // A vendor ends a buyer's access: through the API only, on a real database. Access, ownership and
 // the licence end through their modules' subscribers; the subscription is cancelled at the sandbox.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let app: Awaited<ReturnType<typeof createProduct>>;
@@ -30,7 +30,6 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Revoke Labs' });
   other = await createVendor(t);
   app = await createProduct(t, vendor.id, { kind: 'app', title: 'Scalper Bot', amount: 4_000 });
@@ -42,9 +41,6 @@ beforeAll(async () => {
   });
   vendorToken = await tokenOf(t, vendor.userId);
   otherToken = await tokenOf(t, other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const revoke = (id: string, reason: unknown, token = vendorToken) =>

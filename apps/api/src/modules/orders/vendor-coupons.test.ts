@@ -8,7 +8,7 @@ import {
   type VendorCoupon,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
@@ -17,11 +17,11 @@ import {
 } from '../../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // Vendors manage their coupons over HTTP; checkout honours every limit, atomically.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let alpha: Awaited<ReturnType<typeof createProduct>>;
@@ -32,7 +32,6 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t);
   other = await createVendor(t);
   alpha = await createProduct(t, vendor.id, { title: 'Alpha Scanner', amount: 10_000 });
@@ -41,9 +40,6 @@ beforeAll(async () => {
   bundle = await createBundle(t, vendor.id, [alpha.id, beta.id], 12_000);
   vendorToken = await tokenOf(t, vendor.userId);
   otherToken = await tokenOf(t, other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 let seq = 0;

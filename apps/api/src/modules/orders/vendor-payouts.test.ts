@@ -7,22 +7,16 @@ import {
   vendorStorefrontRoutes as routes,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, completeSandboxOnboarding } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 /** Issue 19: the vendor's payouts screen through HTTP, with the payment sandbox's onboarding page. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function vendorWithStorefront() {
   const user = await createUser(t);

@@ -10,7 +10,7 @@ import {
   type ReviewSummary,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
@@ -21,13 +21,13 @@ import {
 import { sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // Reviews through the API on a real database: who may review (bought through the sandbox's hosted
 // page, refunded, disputed, revoked, lapsed), one review per product, lists, sorts and the
 // summary, the vendor's one reply, and what bad input leaves behind (nothing).
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
@@ -35,15 +35,11 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Review Labs' });
   other = await createVendor(t);
   indicator = await createProduct(t, vendor.id, { title: 'Trend Lines', amount: 4_900 });
   vendorToken = await signIn(vendor.userId);
   otherToken = await signIn(other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 let seq = 0;

@@ -1,6 +1,6 @@
 import { reviewMessages as m, reviewsRoutes as r, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createProduct,
   createVendor,
@@ -9,13 +9,13 @@ import {
 } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // The vendor's reviews screen through the API: its published reviews across its products, newest
 // first, paged, filtered by stars or "no reply yet"; rewriting a reply. A buyer is refused (403),
 // another vendor's reviews are not found (404), bad filters answer 400 with the field.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let vendorToken: string;
@@ -45,7 +45,6 @@ const list = (query: Record<string, string> = {}, token = vendorToken) =>
 const ids = (res: { json(): { reviews: Review[] } }) => res.json().reviews.map((x) => x.id);
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Review Desk' });
   other = await createVendor(t, { displayName: 'Other Desk' });
   vendorToken = await signIn(vendor.userId);
@@ -68,9 +67,6 @@ beforeAll(async () => {
     sql`update reviews set hidden_reason = 'refunded' where id = ${written[4]!.id}`,
   );
   written = written.slice(0, 4);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('the vendor’s reviews', () => {

@@ -6,11 +6,11 @@ import {
   type TradingViewTask,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import { formatDay } from './mail.ts';
@@ -20,7 +20,7 @@ import { remindOverdue } from './reminders.ts';
 // sandbox's checkout, the username given by the buyer, tasks in the vendor's queue with an e-mail
 // each, completed by the vendor; refunds, cancellations and a new username move the grants.
 
-let t: TestApp;
+const t = useTestApp();
 type Vendor = { id: string; vendorUrl: string; email: string; token: string };
 let vendor: Vendor;
 let otherVendor: Vendor;
@@ -49,7 +49,6 @@ async function bind(v: Vendor, productId: string, ids: string[]) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await makeVendor('Alpha Edge Labs');
   otherVendor = await makeVendor('Other Desk');
   // A one-time price and a monthly plan.
@@ -62,9 +61,6 @@ beforeAll(async () => {
   scriptIds = [await addScript(vendor, 'RSI Divergence', 'Rd7Kq2Lm')];
   scriptIds.push(await addScript(vendor, 'RSI Divergence Alerts', 'Ap4Nx8Wc'));
   await bind(vendor, indicator.id, scriptIds);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 type Buyer = Awaited<ReturnType<typeof createBuyer>> & { purchaseId: string };
