@@ -63,6 +63,17 @@ export const sandboxPost = (t: TestApp, path: string) =>
   });
 
 /**
+ * Clicks a button of the sandbox dashboard's payment behind a purchase (`refund`, `refund_half`,
+ * `renew`, `end`, `dispute`), as the vendor testing a store would.
+ */
+export async function sandboxPaymentAction(t: TestApp, purchaseId: string, action: string) {
+  const session = await t.database.db.execute<{ id: string }>(
+    sql`select session_id as id from purchases where id = ${purchaseId}`,
+  );
+  return sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/${action}`);
+}
+
+/**
  * Delivers, signed with the app's Stripe endpoint secret (or `secret`), the Stripe event that the
  * adapter reads as `event`: what Stripe sends, for tests of the webhook's handling (forged, repeated,
  * late or out-of-order events) that no click on the sandbox makes.
@@ -241,18 +252,36 @@ export async function startProductCheckout(
   return res.json().sessionId as string;
 }
 
-/**
- * A new buyer who bought one product plan and paid on the sandbox's hosted page (the signed webhook
- * applied): the buyer with the purchase's id.
- */
-export async function buyPaidProduct(t: TestApp, vendorUrl: string, priceId: string) {
-  const buyer = await createBuyer(t);
-  const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId });
+/** Pays a checkout session on the sandbox's hosted page, as the buyer's click does. */
+export async function paySession(t: TestApp, sessionId: string) {
   expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const purchase = await t.database.db.execute<{ id: string }>(
+}
+
+/** The id of the purchase a checkout session started. */
+export async function purchaseIdOfSession(t: TestApp, sessionId: string): Promise<string> {
+  const found = await t.database.db.execute<{ id: string }>(
     sql`select id from purchases where session_id = ${sessionId}`,
   );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+  return found.rows[0]!.id;
+}
+
+/**
+ * A new buyer who bought one product plan (or, with `scheme`, a sibling plan) and paid on the
+ * sandbox's hosted page (the signed webhook applied): the buyer with the purchase's id.
+ */
+export async function buyPaidProduct(
+  t: TestApp,
+  vendorUrl: string,
+  priceId: string,
+  scheme?: string,
+) {
+  const buyer = await createBuyer(t);
+  const sessionId = await startProductCheckout(t, buyer, vendorUrl, {
+    priceId,
+    ...(scheme ? { scheme } : {}),
+  });
+  await paySession(t, sessionId);
+  return { ...buyer, purchaseId: await purchaseIdOfSession(t, sessionId) };
 }
 
 /** The buyer's purchase behind a checkout session, as the return page reads it. */

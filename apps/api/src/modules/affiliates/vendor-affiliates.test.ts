@@ -12,7 +12,8 @@ import {
   openProgramme,
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { nextIp, useTestApp } from '../../../test/harness.ts';
@@ -23,17 +24,21 @@ import { rules } from '../../platform/rate-limit.ts';
 // route refuses a buyer (403); another vendor's invitation is not found (404).
 
 const t = useTestApp();
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
 let token: string;
 let otherToken: string;
 let buyerToken: string;
 
 beforeAll(async () => {
-  vendor = await createVendor(t, { displayName: 'Referral Desk' });
-  other = await createVendor(t, { displayName: 'Other Desk' });
-  token = await vendorToken(t, vendor);
-  otherToken = await vendorToken(t, other);
+  ({
+    vendor,
+    vendorToken: token,
+    otherToken,
+  } = await vendorAndOther(t, {
+    vendor: { displayName: 'Referral Desk' },
+    other: { displayName: 'Other Desk' },
+    signIn: vendorToken,
+  }));
   buyerToken = (await createBuyer(t)).token;
 });
 

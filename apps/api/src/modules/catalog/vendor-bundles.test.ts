@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createProduct, searchWord, signedInVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { createBuyer, paySession, purchaseIdOfSession } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { useTestApp, type CallOptions } from '../../../test/harness.ts';
@@ -110,13 +110,8 @@ async function buyBundle(bundleId: string) {
   const buyer = await createBuyer(t);
   const res = await t.call(ordersRoutes.checkoutBundle, { token: buyer.token, body: { bundleId } });
   expect(res.statusCode, res.body).toBe(201);
-  expect((await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`)).statusCode).toBe(
-    303,
-  );
-  const purchase = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where session_id = ${res.json().sessionId}`,
-  );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+  await paySession(t, res.json().sessionId);
+  return { ...buyer, purchaseId: await purchaseIdOfSession(t, res.json().sessionId) };
 }
 
 describe('who may call', () => {

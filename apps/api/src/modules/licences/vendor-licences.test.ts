@@ -11,7 +11,8 @@ import {
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp, type TestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
@@ -23,17 +24,17 @@ import type { Storage } from '../../integrations/storage/port.ts';
 // validating, and build uploads checked by their bytes.
 
 const t = useTestApp();
-let vendor: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
 let token: string;
+/** Another vendor, and a product of theirs that the vendor's routes must not reach. */
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  vendor = await createVendor(t);
-  token = await vendorToken(t, vendor);
-  const otherVendor = await createVendor(t);
+  const two = await vendorAndOther(t, { signIn: vendorToken });
+  ({ vendor, vendorToken: token } = two);
   other = {
-    token: await vendorToken(t, otherVendor),
-    productId: (await createProduct(t, otherVendor.id, { kind: 'app' })).id,
+    token: two.otherToken,
+    productId: (await createProduct(t, two.other.id, { kind: 'app' })).id,
   };
 });
 

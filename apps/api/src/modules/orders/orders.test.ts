@@ -15,6 +15,7 @@ import {
   createReferral,
   deliverEvent,
   ledgerOf,
+  purchaseIdOfSession,
   sandboxPost,
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
@@ -522,13 +523,7 @@ describe('webhooks', () => {
   async function pendingPurchase(body: Record<string, unknown> = { priceId: course.priceId }) {
     const buyer = await createBuyer(t);
     const res = await checkout(buyer, body);
-    const purchaseId = (
-      (
-        await t.database.db.execute(
-          sql`select id from purchases where session_id = ${res.json().sessionId}`,
-        )
-      ).rows[0] as { id: string }
-    ).id;
+    const purchaseId = await purchaseIdOfSession(t, res.json().sessionId);
     return { buyer, purchaseId, sessionId: res.json().sessionId as string };
   }
   const facts = async (purchaseId: string, buyerId: string) => ({

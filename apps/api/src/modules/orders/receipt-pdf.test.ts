@@ -2,7 +2,11 @@ import { invoicesRoutes, ordersRoutes, vendorSalesRoutes } from '@tradeshelf/con
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  sandboxPaymentAction,
+} from '../../../test/factories/orders.ts';
 import { useTestApp } from '../../../test/harness.ts';
 import { pdfText } from '../../../test/pdf.ts';
 
@@ -107,13 +111,7 @@ describe('receipts as PDF', () => {
     expect(mail.rows[0]!.text).toMatch(/Breakout Scanner: access \(http:\/\/[^)]+\/library\)/);
 
     // A full refund from the sandbox's dashboard: the receipt shows it and the net.
-    const session = await t.database.db.execute<{ session_id: string }>(
-      sql`select session_id from purchases where id = ${buyer.purchaseId}`,
-    );
-    const refunded = await sandboxPost(
-      t,
-      `/sandbox/payments/${session.rows[0]!.session_id}/refund`,
-    );
+    const refunded = await sandboxPaymentAction(t, buyer.purchaseId, 'refund');
     expect(refunded.statusCode).toBeLessThan(400);
     const after = await t.call(ordersRoutes.purchaseDetails, {
       token: buyer.token,

@@ -9,12 +9,8 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBundle,
-  createProduct,
-  createVendor,
-  tokenOf,
-} from '../../../test/factories/catalog.ts';
+import { createBundle, createProduct, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
@@ -22,8 +18,8 @@ import { useTestApp } from '../../../test/harness.ts';
 // Vendors manage their coupons over HTTP; checkout honours every limit, atomically.
 
 const t = useTestApp();
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
+let other: Vendor;
 let alpha: Awaited<ReturnType<typeof createProduct>>;
 let beta: Awaited<ReturnType<typeof createProduct>>;
 let foreignProduct: Awaited<ReturnType<typeof createProduct>>;
@@ -32,14 +28,11 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  vendor = await createVendor(t);
-  other = await createVendor(t);
+  ({ vendor, other, vendorToken, otherToken } = await vendorAndOther(t));
   alpha = await createProduct(t, vendor.id, { title: 'Alpha Scanner', amount: 10_000 });
   beta = await createProduct(t, vendor.id, { title: 'Beta Alerts', amount: 5_000 });
   foreignProduct = await createProduct(t, other.id, { title: 'Not Yours' });
   bundle = await createBundle(t, vendor.id, [alpha.id, beta.id], 12_000);
-  vendorToken = await tokenOf(t, vendor.userId);
-  otherToken = await tokenOf(t, other.userId);
 });
 
 let seq = 0;

@@ -17,7 +17,9 @@ import {
   createVendor,
   grantOwnership,
   tokenOf,
+  type Vendor,
 } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
@@ -28,18 +30,17 @@ import { useTestApp } from '../../../test/harness.ts';
 // summary, the vendor's one reply, and what bad input leaves behind (nothing).
 
 const t = useTestApp();
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  vendor = await createVendor(t, { displayName: 'Review Labs' });
-  other = await createVendor(t);
+  ({ vendor, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Review Labs' },
+    signIn: (_, v) => signIn(v.userId),
+  }));
   indicator = await createProduct(t, vendor.id, { title: 'Trend Lines', amount: 4_900 });
-  vendorToken = await signIn(vendor.userId);
-  otherToken = await signIn(other.userId);
 });
 
 let seq = 0;

@@ -3,10 +3,11 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createProduct,
-  createVendor,
   grantOwnership,
   tokenOf,
+  type Vendor,
 } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { FORGED_CURSORS } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
@@ -16,8 +17,8 @@ import { useTestApp } from '../../../test/harness.ts';
 // another vendor's reviews are not found (404), bad filters answer 400 with the field.
 
 const t = useTestApp();
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
+let other: Vendor;
 let vendorToken: string;
 let otherToken: string;
 let buyerToken: string;
@@ -45,10 +46,11 @@ const list = (query: Record<string, string> = {}, token = vendorToken) =>
 const ids = (res: { json(): { reviews: Review[] } }) => res.json().reviews.map((x) => x.id);
 
 beforeAll(async () => {
-  vendor = await createVendor(t, { displayName: 'Review Desk' });
-  other = await createVendor(t, { displayName: 'Other Desk' });
-  vendorToken = await signIn(vendor.userId);
-  otherToken = await signIn(other.userId);
+  ({ vendor, other, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Review Desk' },
+    other: { displayName: 'Other Desk' },
+    signIn: (_, v) => signIn(v.userId),
+  }));
   buyerToken = await signIn((await createUser(t)).id);
   const a = await createProduct(t, vendor.id, { title: 'Trend Lines' });
   const b = await createProduct(t, vendor.id, { title: 'Volume Map' });

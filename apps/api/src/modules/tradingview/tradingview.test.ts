@@ -8,7 +8,15 @@ import {
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  paySession,
+  purchaseIdOfSession,
+  sandboxPaymentAction,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
@@ -107,12 +115,9 @@ const mailsTo = (to: string, subject: string) =>
   t.smtp.inbox.filter((m) => m.to.includes(to) && m.subject === subject);
 
 async function sandboxAction(purchaseId: string, action: string) {
-  const session = await t.database.db.execute<{ id: string }>(
-    sql`select session_id as id from purchases where id = ${purchaseId}`,
-  );
   // Mail queued in the payment's transaction goes by a job: held until the change committed.
   t.jobs.hold();
-  const res = await sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/${action}`);
+  const res = await sandboxPaymentAction(t, purchaseId, action);
   expect(res.statusCode).toBe(303);
   await t.jobs.settle();
 }
@@ -436,18 +441,9 @@ describe('a purchase that delivers TradingView scripts', () => {
 
 /** The same buyer buys a second product; answers that purchase's id. */
 async function buyPaidProductAs(buyer: Buyer, priceId: string): Promise<string> {
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const sessionId = res.json().sessionId as string;
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const found = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where session_id = ${sessionId}`,
-  );
-  return found.rows[0]!.id;
+  const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, { priceId });
+  await paySession(t, sessionId);
+  return purchaseIdOfSession(t, sessionId);
 }
 
 describe('times PostgreSQL refuses (issue 26)', () => {
