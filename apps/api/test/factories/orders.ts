@@ -2,6 +2,7 @@ import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import Stripe from 'stripe';
+import type { DomainEvent } from '../../src/events/types.ts';
 import type { PaymentEvent } from '../../src/integrations/payments/port.ts';
 import { newId } from '../../src/lib.ts';
 import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../src/integrations/payments/port.ts';
@@ -52,6 +53,11 @@ export async function createBuyer(t: TestApp) {
   const token = await t.deps.tokens.sign({ sub: user.id, email: user.email, roles: ['buyer'] });
   return { ...user, token };
 }
+
+export type Buyer = Awaited<ReturnType<typeof createBuyer>>;
+
+/** The platform fee the order tests reckon with: 5 % and 0.30 a sale. */
+export const TEST_FEES = { PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' };
 
 /** Clicks the sandbox's hosted-page buttons, as a browser would. */
 export const sandboxPost = (t: TestApp, path: string) =>
@@ -223,6 +229,19 @@ function stripeObjectOf(e: PaymentEvent): [string, Record<string, unknown>] {
         },
       ];
   }
+}
+
+/** A purchase's domain events as recorded, oldest first: to hand its subscribers again. */
+export async function purchaseEvents(t: TestApp, purchaseId: string): Promise<DomainEvent[]> {
+  const { rows } = await t.database.db.execute<{
+    id: string;
+    type: DomainEvent['type'];
+    stream: string;
+    version: number;
+    data: unknown;
+  }>(sql`select id, type, stream, version, data from domain_events
+    where stream = ${purchaseId} order by version`);
+  return rows.map((e) => ({ ...e, occurredAt: new Date().toISOString() }) as DomainEvent);
 }
 
 export async function ledgerOf(t: TestApp, purchaseId: string) {

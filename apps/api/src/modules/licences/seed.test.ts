@@ -1,8 +1,8 @@
-import { createPublicKey, verify } from 'node:crypto';
-import { canonicalJson, licencesRoutes, type Licence } from '@tradeshelf/contract';
+import { licencesRoutes, type Licence } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/harness.ts';
+import { verifies } from '../../../test/licences.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries, storeDemoDeliverables } from '../deliverables/seed.ts';
 import { storeDemoBuild } from './seed.ts';
@@ -25,16 +25,6 @@ async function publicKeyPem(vendorUrl: string) {
   const res = await t.call(licencesRoutes.vendorLicencePublicKey, { params: { vendorUrl } });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { publicKeyPem: string }).publicKeyPem;
-}
-
-function verifies(answer: Record<string, unknown>, pem: string): boolean {
-  const { signature, ...signed } = answer;
-  return verify(
-    null,
-    Buffer.from(canonicalJson(signed)),
-    createPublicKey(pem),
-    Buffer.from(signature as string, 'base64'),
-  );
 }
 
 describe('demo data', () => {

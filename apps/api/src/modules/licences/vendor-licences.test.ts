@@ -1,6 +1,5 @@
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
-  canonicalJson,
   licencesRoutes,
   vendorLicencesRoutes as vr,
   type Licence,
@@ -15,6 +14,7 @@ import { createProduct, createVendor, type Vendor } from '../../../test/factorie
 import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp, type TestApp } from '../../../test/harness.ts';
+import { verifies } from '../../../test/licences.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
@@ -64,16 +64,6 @@ const validate = async (key: string, fingerprint: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Record<string, unknown> & { keyId: string; valid: boolean };
 };
-
-function verifies(answer: Record<string, unknown>, pem: string): boolean {
-  const { signature, ...signed } = answer;
-  return verify(
-    null,
-    Buffer.from(canonicalJson(signed)),
-    createPublicKey(pem),
-    Buffer.from(signature as string, 'base64'),
-  );
-}
 
 function uploadBuild(
   productId: string,

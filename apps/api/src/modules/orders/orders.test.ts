@@ -10,6 +10,7 @@ import {
 } from '../../../test/factories/catalog.ts';
 import {
   atStripe,
+  type Buyer,
   createBuyer,
   createCoupon,
   createReferral,
@@ -17,13 +18,14 @@ import {
   ledgerOf,
   purchaseIdOfSession,
   sandboxPost,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
 
-const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' }));
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let course: Awaited<ReturnType<typeof createProduct>>;
@@ -41,8 +43,6 @@ beforeAll(async () => {
     amount: 5_000,
   });
 });
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 function checkout(
   buyer: Pick<Buyer, 'token'>,

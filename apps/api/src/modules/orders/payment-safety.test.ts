@@ -5,25 +5,25 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
   atStripe,
+  type Buyer,
   createBuyer,
   deliverEvent,
   ledgerOf,
   purchaseOfSession,
   sandboxPost,
   startProductCheckout,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { postSignedWebhook } from '../../../test/stripe-events.ts';
 import { processAutoRefunds } from './service.ts';
 
-const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' }));
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 
 beforeAll(async () => {
   vendor = await createVendor(t, { vendorUrl: 'safety-vendor' });
 });
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 const startCheckout = (buyer: Buyer, priceId: string, scheme?: string) =>
   startProductCheckout(t, buyer, vendor.vendorUrl, { priceId, ...(scheme ? { scheme } : {}) });

@@ -3,16 +3,18 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
+  type Buyer,
   createBuyer,
   createCoupon,
   ledgerOf,
   purchaseOfSession,
   sandboxPost,
   startProductCheckout,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
-const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' }));
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let signals: Awaited<ReturnType<typeof createProduct>>;
@@ -31,8 +33,6 @@ beforeAll(async () => {
     sql`update prices set trial_days = 7 where product_id = ${signals.id} and scheme = 'recurring'`,
   );
 });
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 const startTrial = (buyer: Buyer, coupon?: string) =>
   startProductCheckout(t, buyer, vendor.vendorUrl, {

@@ -9,9 +9,11 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import {
+  type Buyer,
   buyPaidProduct,
   createBuyer,
   paySession,
+  purchaseEvents,
   purchaseIdOfSession,
   sandboxPaymentAction,
   sandboxPost,
@@ -20,7 +22,6 @@ import {
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
-import type { DomainEvent } from '../../events/types.ts';
 import { formatDay } from './mail.ts';
 import { remindOverdue } from './reminders.ts';
 
@@ -71,9 +72,9 @@ beforeAll(async () => {
   await bind(vendor, indicator.id, scriptIds);
 });
 
-type Buyer = Awaited<ReturnType<typeof createBuyer>> & { purchaseId: string };
+type PaidBuyer = Buyer & { purchaseId: string };
 
-const buy = (priceId = indicator.priceId): Promise<Buyer> =>
+const buy = (priceId = indicator.priceId): Promise<PaidBuyer> =>
   buyPaidProduct(t, vendor.vendorUrl, priceId);
 
 async function access(buyer: { token: string }): Promise<TradingViewAccessResponse> {
@@ -223,16 +224,7 @@ describe('a purchase that delivers TradingView scripts', () => {
   it('creates nothing new when the same events are handed over again, or the same name is saved again', async () => {
     const buyer = await buy();
     await setUsername(buyer, 'Repeat_Buyer');
-    const events = (
-      await t.database.db.execute<{
-        id: string;
-        type: DomainEvent['type'];
-        stream: string;
-        version: number;
-        data: unknown;
-      }>(sql`select id, type, stream, version, data from domain_events
-        where stream = ${buyer.purchaseId} order by version`)
-    ).rows.map((e) => ({ ...e, occurredAt: new Date().toISOString() }) as DomainEvent);
+    const events = await purchaseEvents(t, buyer.purchaseId);
     expect(events.map((e) => e.type)).toEqual(['purchase.paid']);
     const mine = subscribers(() => t.deps).filter((s) => s.name === 'tradingview.access');
     expect(mine).toHaveLength(1);
@@ -440,7 +432,7 @@ describe('a purchase that delivers TradingView scripts', () => {
 });
 
 /** The same buyer buys a second product; answers that purchase's id. */
-async function buyPaidProductAs(buyer: Buyer, priceId: string): Promise<string> {
+async function buyPaidProductAs(buyer: PaidBuyer, priceId: string): Promise<string> {
   const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, { priceId });
   await paySession(t, sessionId);
   return purchaseIdOfSession(t, sessionId);
