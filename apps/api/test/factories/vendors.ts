@@ -1,5 +1,6 @@
 import type { TestApp } from '../harness.ts';
-import { createVendor, tokenOf, type Vendor } from './catalog.ts';
+import { vendorToken } from './affiliates.ts';
+import { createProduct, createVendor, tokenOf, type Vendor } from './catalog.ts';
 
 type VendorOverrides = Parameters<typeof createVendor>[1];
 
@@ -24,5 +25,24 @@ export async function vendorAndOther(
     other,
     vendorToken: await signIn(t, vendor),
     otherToken: await signIn(t, other),
+  };
+}
+
+/**
+ * The vendor a test file is about, signed in (`token`), and another vendor with a product of its
+ * own: the product the first vendor's routes must not reach, with the other's token.
+ */
+export async function vendorAndForeignProduct(
+  t: TestApp,
+  product: Parameters<typeof createProduct>[2] = {},
+) {
+  const two = await vendorAndOther(t, { signIn: vendorToken });
+  return {
+    vendor: two.vendor,
+    token: two.vendorToken,
+    other: {
+      token: two.otherToken,
+      productId: (await createProduct(t, two.other.id, product)).id,
+    },
   };
 }

@@ -13,9 +13,8 @@ import {
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, type Vendor } from '../../../test/factories/catalog.ts';
-import { vendorAndOther } from '../../../test/factories/vendors.ts';
+import { vendorAndForeignProduct } from '../../../test/factories/vendors.ts';
 import {
   buyPaidProduct,
   createBuyer,
@@ -37,9 +36,7 @@ let token: string;
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  const two = await vendorAndOther(t, { signIn: vendorToken });
-  ({ vendor, vendorToken: token } = two);
-  other = { token: two.otherToken, productId: (await createProduct(t, two.other.id)).id };
+  ({ vendor, token, other } = await vendorAndForeignProduct(t));
 });
 
 const newProduct = (title = 'Session Box Indicator') =>

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
-import { vendorAndOther } from '../../../test/factories/vendors.ts';
+import { vendorAndForeignProduct } from '../../../test/factories/vendors.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp, type TestApp } from '../../../test/harness.ts';
 import { verifies } from '../../../test/licences.ts';
@@ -30,12 +30,7 @@ let token: string;
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  const two = await vendorAndOther(t, { signIn: vendorToken });
-  ({ vendor, vendorToken: token } = two);
-  other = {
-    token: two.otherToken,
-    productId: (await createProduct(t, two.other.id, { kind: 'app' })).id,
-  };
+  ({ vendor, token, other } = await vendorAndForeignProduct(t, { kind: 'app' }));
 });
 
 const newApp = () => createProduct(t, vendor.id, { kind: 'app', amount: 9_900 });
