@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildPath, type RouteDef } from '@tradeshelf/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
@@ -187,5 +187,49 @@ export async function startTestApp(
       await db.drop();
       if (failed.length) throw new Error(`closing the test app failed at: ${failed.join(', ')}`);
     },
+  };
+}
+
+/**
+ * The test app of one file: started before its tests (within `timeoutMs`, the hook's default when
+ * not given) and closed after them. Hooks the file adds later run after the start. The answer reads
+ * through to the started app, so a file's helpers can take it before it runs.
+ */
+export function useTestApp(
+  start: () => Promise<TestApp> = () => startTestApp(),
+  timeoutMs?: number,
+): TestApp {
+  let started: TestApp | undefined;
+  const current = () => {
+    if (!started) throw new Error('the test app starts in beforeAll: use it within a test or hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await start();
+  }, timeoutMs);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get app() {
+      return current().app;
+    },
+    get deps() {
+      return current().deps;
+    },
+    get config() {
+      return current().config;
+    },
+    get database() {
+      return current().database;
+    },
+    get smtp() {
+      return current().smtp;
+    },
+    get jobs() {
+      return current().jobs;
+    },
+    call: (route, options) => current().call(route, options),
+    close: () => current().close(),
   };
 }

@@ -18,25 +18,16 @@ export function makeZip(entries: ZipEntry[]): Buffer {
     const body = e.deflate ? deflateRawSync(e.data) : e.data;
     const crc = crc32(e.data);
     const size = e.size ?? e.data.length;
+    const shared = { method: e.deflate ? 8 : 0, crc, compressed: body.length, size, name };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeShared(local, 6, shared);
     const record = Buffer.alloc(46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(20, 4);
     record.writeUInt16LE(20, 6);
-    record.writeUInt16LE(0x0800, 8);
-    record.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    record.writeUInt32LE(crc, 16);
-    record.writeUInt32LE(body.length, 20);
-    record.writeUInt32LE(size, 24);
-    record.writeUInt16LE(name.length, 28);
+    writeShared(record, 8, shared);
     record.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     records.push(record, name);
@@ -50,4 +41,18 @@ export function makeZip(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(dir.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, end]);
+}
+
+/** The fields a local header and its central directory record share, the flags at `at` on. */
+function writeShared(
+  header: Buffer,
+  at: number,
+  e: { method: number; crc: number; compressed: number; size: number; name: Buffer },
+) {
+  header.writeUInt16LE(0x0800, at); // names are UTF-8
+  header.writeUInt16LE(e.method, at + 2);
+  header.writeUInt32LE(e.crc, at + 8);
+  header.writeUInt32LE(e.compressed, at + 12);
+  header.writeUInt32LE(e.size, at + 16);
+  header.writeUInt16LE(e.name.length, at + 20);
 }

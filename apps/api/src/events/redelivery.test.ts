@@ -1,24 +1,20 @@
 import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../../test/factories/catalog.ts';
 import { createBuyer, deliverEvent, sandboxPost } from '../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { useTestApp } from '../../test/harness.ts';
 import { subscribers } from './subscribers.ts';
 import type { DomainEvent } from './types.ts';
 
 // The real modules' subscribers receive every event again, twice, and in reverse order: what they
 // keep (ownership, sales counts, entitlements) must come out exactly as the first delivery left it.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { vendorUrl: 'redelivery-vendor' });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function buy(priceId: string | null, bundleId: string | null = null) {

@@ -2,19 +2,13 @@ import { request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, useTestApp } from '../../test/harness.ts';
 import { loadConfig } from '../config.ts';
 import { localOnly } from './local-only.ts';
 import { productionEnv } from '../../test/production-env.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const notFound = (url: string) => ({ error: `No route for GET ${url}.`, code: 'not_found' });
 const mail = (remoteAddress: string, headers: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, useTestApp } from '../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH } from '../integrations/payments/port.ts';
 import { queues } from '../jobs/queue.ts';
 
@@ -9,11 +9,10 @@ import { queues } from '../jobs/queue.ts';
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const REMOTE = '203.0.113.7';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ METRICS_TOKEN: TOKEN, TRUST_PROXY: '1' }, { queue: true });
-}, 120_000);
-afterAll(() => t?.close());
+const t = useTestApp(
+  () => startTestApp({ METRICS_TOKEN: TOKEN, TRUST_PROXY: '1' }, { queue: true }),
+  120_000,
+);
 
 const scrape = (headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
   t.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });

@@ -5,27 +5,23 @@ import {
   catalogRoutes,
   ordersRoutes,
 } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../test/harness.ts';
+import { nextIp, useTestApp } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { pageReads } from '../page-reads.ts';
 import { inProcessCaller } from './web.ts';
 
 /** Issue 13: PostgreSQL text cannot hold NUL; every way in answers 400 instead of 500. */
 
-let t: TestApp;
+const t = useTestApp();
 let token: string;
 beforeAll(async () => {
-  t = await startTestApp();
   const user = await createUser(t);
   const res = await t.call(authRoutes.login, {
     body: { email: user.email, password: user.password },
   });
   token = res.json().token as string;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 function expectRefused(res: { statusCode: number; body: string }, what: string) {

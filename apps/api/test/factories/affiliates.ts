@@ -1,9 +1,14 @@
 import { affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { startPayoutOnboarding } from './two-factor.ts';
-import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestApp } from '../harness.ts';
-import { completeSandboxOnboarding, createBuyer, sandboxPost } from './orders.ts';
+import {
+  completeSandboxOnboarding,
+  createBuyer,
+  paySession,
+  purchaseIdOfSession,
+  sandboxPost,
+} from './orders.ts';
 
 /** A signed-in vendor (as `createVendor` makes one) with an access token. */
 export async function vendorToken(t: TestApp, vendor: { userId: string }) {
@@ -50,11 +55,8 @@ export async function buyReferred(t: TestApp, vendorUrl: string, priceId: string
   });
   expect(res.statusCode, res.body).toBe(201);
   const sessionId = res.json().sessionId as string;
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const found = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where session_id = ${sessionId}`,
-  );
-  return { buyer, sessionId, purchaseId: found.rows[0]!.id };
+  await paySession(t, sessionId);
+  return { buyer, sessionId, purchaseId: await purchaseIdOfSession(t, sessionId) };
 }
 
 /** Connects the affiliate's payout account at the sandbox (its onboarding page filled in). */

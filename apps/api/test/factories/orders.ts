@@ -2,6 +2,7 @@ import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import Stripe from 'stripe';
+import type { DomainEvent } from '../../src/events/types.ts';
 import type { PaymentEvent } from '../../src/integrations/payments/port.ts';
 import { newId } from '../../src/lib.ts';
 import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../src/integrations/payments/port.ts';
@@ -53,6 +54,11 @@ export async function createBuyer(t: TestApp) {
   return { ...user, token };
 }
 
+export type Buyer = Awaited<ReturnType<typeof createBuyer>>;
+
+/** The platform fee the order tests reckon with: 5 % and 0.30 a sale. */
+export const TEST_FEES = { PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' };
+
 /** Clicks the sandbox's hosted-page buttons, as a browser would. */
 export const sandboxPost = (t: TestApp, path: string) =>
   t.app.inject({
@@ -61,6 +67,17 @@ export const sandboxPost = (t: TestApp, path: string) =>
     payload: '',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
+
+/**
+ * Clicks a button of the sandbox dashboard's payment behind a purchase (`refund`, `refund_half`,
+ * `renew`, `end`, `dispute`), as the vendor testing a store would.
+ */
+export async function sandboxPaymentAction(t: TestApp, purchaseId: string, action: string) {
+  const session = await t.database.db.execute<{ id: string }>(
+    sql`select session_id as id from purchases where id = ${purchaseId}`,
+  );
+  return sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/${action}`);
+}
 
 /**
  * Delivers, signed with the app's Stripe endpoint secret (or `secret`), the Stripe event that the
@@ -214,6 +231,19 @@ function stripeObjectOf(e: PaymentEvent): [string, Record<string, unknown>] {
   }
 }
 
+/** A purchase's domain events as recorded, oldest first: to hand its subscribers again. */
+export async function purchaseEvents(t: TestApp, purchaseId: string): Promise<DomainEvent[]> {
+  const { rows } = await t.database.db.execute<{
+    id: string;
+    type: DomainEvent['type'];
+    stream: string;
+    version: number;
+    data: unknown;
+  }>(sql`select id, type, stream, version, data from domain_events
+    where stream = ${purchaseId} order by version`);
+  return rows.map((e) => ({ ...e, occurredAt: new Date().toISOString() }) as DomainEvent);
+}
+
 export async function ledgerOf(t: TestApp, purchaseId: string) {
   const res = await t.database.db.execute(sql`select entry_type, account_type, account_id, amount
     from ledger_entries where purchase_id = ${purchaseId} order by entry_type, account_type`);
@@ -241,18 +271,36 @@ export async function startProductCheckout(
   return res.json().sessionId as string;
 }
 
-/**
- * A new buyer who bought one product plan and paid on the sandbox's hosted page (the signed webhook
- * applied): the buyer with the purchase's id.
- */
-export async function buyPaidProduct(t: TestApp, vendorUrl: string, priceId: string) {
-  const buyer = await createBuyer(t);
-  const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId });
+/** Pays a checkout session on the sandbox's hosted page, as the buyer's click does. */
+export async function paySession(t: TestApp, sessionId: string) {
   expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const purchase = await t.database.db.execute<{ id: string }>(
+}
+
+/** The id of the purchase a checkout session started. */
+export async function purchaseIdOfSession(t: TestApp, sessionId: string): Promise<string> {
+  const found = await t.database.db.execute<{ id: string }>(
     sql`select id from purchases where session_id = ${sessionId}`,
   );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+  return found.rows[0]!.id;
+}
+
+/**
+ * A new buyer who bought one product plan (or, with `scheme`, a sibling plan) and paid on the
+ * sandbox's hosted page (the signed webhook applied): the buyer with the purchase's id.
+ */
+export async function buyPaidProduct(
+  t: TestApp,
+  vendorUrl: string,
+  priceId: string,
+  scheme?: string,
+) {
+  const buyer = await createBuyer(t);
+  const sessionId = await startProductCheckout(t, buyer, vendorUrl, {
+    priceId,
+    ...(scheme ? { scheme } : {}),
+  });
+  await paySession(t, sessionId);
+  return { ...buyer, purchaseId: await purchaseIdOfSession(t, sessionId) };
 }
 
 /** The buyer's purchase behind a checkout session, as the return page reads it. */

@@ -9,9 +9,9 @@ import {
   type GatewayDispatchPayload,
   type GatewayReceivePayload,
 } from 'discord-api-types/v10';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { listen, within } from '../../../test/http.ts';
 import { seedSandboxGuild, type SandboxDiscord, type SeededGuild } from './sandbox.ts';
 import type { GatewayStats } from './sandbox-gateway.ts';
@@ -22,14 +22,13 @@ import type { GatewayStats } from './sandbox-gateway.ts';
  * does wrong (a bad token, a forgotten session, missing intents).
  */
 
-let t: TestApp;
+const t = useTestApp();
 let base: string;
 let sandbox: SandboxDiscord;
 let guild: SeededGuild;
 const API = '/sandbox/discord/api/v10';
 
 beforeAll(async () => {
-  t = await startTestApp();
   base = `http://127.0.0.1:${await listen(t.app)}`;
   sandbox = t.deps.discordSandbox!;
   guild = await seedSandboxGuild(t.database.db, {
@@ -38,9 +37,6 @@ beforeAll(async () => {
   });
   // Heartbeats every 150 ms, so several happen within the test.
   await gatewayControl({ heartbeatIntervalMs: 150 });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function gatewayControl(body: object): Promise<GatewayStats> {

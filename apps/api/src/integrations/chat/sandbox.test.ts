@@ -4,8 +4,8 @@ import path from 'node:path';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import {
   seedSandboxGuild,
@@ -20,7 +20,7 @@ import {
  * limits, the local controls, the pages and their forms, and its gating by configuration.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let sandbox: SandboxDiscord;
 let guild: SeededGuild;
 /** The sandbox's changes as its gateway hears them, by kind, member and roles. */
@@ -40,7 +40,6 @@ const API = '/sandbox/discord/api/v10';
 const ORIGIN = 'http://localhost';
 
 beforeAll(async () => {
-  t = await startTestApp();
   sandbox = t.deps.discordSandbox!;
   sandbox.onChange(record);
   guild = await seedSandboxGuild(t.database.db, {
@@ -49,9 +48,6 @@ beforeAll(async () => {
     managedRoles: ['Nitro Booster'],
     ownerUsername: 'pages_owner',
   });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const bot = () => ({ authorization: `Bot ${t.config.DISCORD_BOT_TOKEN}` });

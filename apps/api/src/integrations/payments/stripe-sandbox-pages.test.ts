@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
   createBuyer,
@@ -8,7 +8,7 @@ import {
   sandboxPost,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { freePort } from '../../../test/http.ts';
 
 /*
@@ -17,19 +17,17 @@ import { freePort } from '../../../test/http.ts';
  * through Stripe webhooks read by the real adapter.
  */
 
-let t: TestApp;
+// The app's Stripe adapter calls the sandbox on the port the app listens on (`/v1`).
+const t = useTestApp(async () =>
+  startTestApp({ PAYMENTS_PROVIDER: 'stripe', PORT: String(await freePort()) }),
+);
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp({ PAYMENTS_PROVIDER: 'stripe', PORT: String(port) });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  await t.app.listen({ port: t.config.PORT, host: '127.0.0.1' });
   vendor = await createVendor(t);
   product = await createProduct(t, vendor.id, { title: 'Sandbox Tool', amount: 4_000 });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('checkout on the Stripe sandbox', () => {

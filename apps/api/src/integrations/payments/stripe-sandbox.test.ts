@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/harness.ts';
 import { listen } from '../../../test/http.ts';
 import { SANDBOX_STRIPE } from '../../config.ts';
 import { TransferRefusedError } from './port.ts';
@@ -15,7 +15,7 @@ import type { StripeSandbox } from './stripe-sandbox.ts';
  * it delivers, verified with the SDK's `constructEvent` and read by the adapter.
  */
 
-let t: TestApp;
+const t = useTestApp();
 let sandbox: StripeSandbox;
 let stripe: Stripe;
 let payments: StripePayments;
@@ -26,7 +26,6 @@ const deliveries: Array<{ body: string; signature: string }> = [];
 let nextStatus: number[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
   sandbox = t.deps.stripeSandbox!;
   sandbox.setTransport(async (body, signature) => {
     deliveries.push({ body, signature });
@@ -45,10 +44,6 @@ beforeAll(async () => {
     webhookSecret: SANDBOX_STRIPE.webhookSecret,
     apiUrl: origin,
   });
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 beforeEach(() => {

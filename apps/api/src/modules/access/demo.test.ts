@@ -1,19 +1,12 @@
 import { discordRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { seedAll } from '../../db/seed.ts';
+import { expect, it } from 'vitest';
+import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
 
 // The demo data on first start: the demo buyer's library shows a paid community waiting for Discord.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await seedAll(t.database.db);
-  await seedAll(t.database.db); // a second start changes nothing
-});
-afterAll(() => t?.close());
+const t = useDemoApp();
 
 it('gives the demo buyer one community, bound to a sandbox server, asking to connect Discord', async () => {
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;

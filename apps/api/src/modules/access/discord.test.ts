@@ -6,7 +6,8 @@ import {
   buyPaidProduct,
   createBuyer,
   deliverEvent,
-  sandboxPost,
+  paySession,
+  purchaseIdOfSession,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -170,14 +171,10 @@ describe('a paid community', () => {
     const buyer = await createBuyer(t);
     const { user } = await link(buyer.token, 'access_buyer_lag');
     const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId: product.priceId });
-    expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+    await paySession(t, sessionId);
     await t.jobs.settle();
     expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
-    const purchaseId = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select id from purchases where session_id = ${sessionId}`,
-      )
-    ).rows[0]!.id;
+    const purchaseId = await purchaseIdOfSession(t, sessionId);
     const revoked = await t.call(ordersRoutes.vendorRevokeAccess, {
       token: vendorToken,
       params: { id: purchaseId },

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
 // Migration 0036 (issue 26, ADR 047) on data the old install could leave: a server claimed by two
@@ -14,11 +14,7 @@ const MIGRATION = new URL(
   import.meta.url,
 );
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t?.close());
+const t = useTestApp();
 
 async function vendorWithCommunity(name: string) {
   const user = await createUser(t, { roles: ['buyer', 'vendor'] });

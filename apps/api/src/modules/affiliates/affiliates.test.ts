@@ -1,6 +1,6 @@
 import { affiliateMessages, affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   buyReferred,
   connectPayouts,
@@ -20,27 +20,27 @@ import {
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
 const MINIMUM = 1_500;
-let t: TestApp;
+const t = useTestApp(() =>
+  startTestApp({
+    AFFILIATE_HOLD_DAYS: '30',
+    AFFILIATE_MIN_PAYOUT: String(MINIMUM),
+    PLATFORM_FEE_BPS: '500',
+    PLATFORM_FEE_FIXED: '0',
+  }),
+);
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 let vendorAuth: string;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    AFFILIATE_HOLD_DAYS: '30',
-    AFFILIATE_MIN_PAYOUT: String(MINIMUM),
-    PLATFORM_FEE_BPS: '500',
-    PLATFORM_FEE_FIXED: '0',
-  });
   vendor = await createVendor(t, { displayName: 'Referral Labs' });
   product = await createProduct(t, vendor.id, { title: 'Referred Indicator', amount: 10_000 });
   vendorAuth = await vendorToken(t, vendor);
   await openProgramme(t, vendorAuth, { commissionBps: 2000, cookieDays: 45 });
 });
-afterAll(() => t?.close());
 // Each test starts with the hold clock at now: advancing it is what some tests prove.
 beforeEach(() => moveHoldClock(t, 'reset'));
 

@@ -5,22 +5,15 @@ import {
   vendorSalesRoutes,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { overview } from '../../../test/factories/affiliates.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { seedAll } from '../../db/seed.ts';
+import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
 
 // The demo affiliate on first start: months of referred sales, some on hold and more than the
 // minimum available, a connected sandbox account, so the dashboard and a payout work at once.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await seedAll(t.database.db);
-  await seedAll(t.database.db); // a second start changes nothing
-});
-afterAll(() => t?.close());
+const t = useDemoApp();
 
 it('gives the demo affiliate a dashboard with pending and available commission, and a payout', async () => {
   const affiliate = (await findAccountByEmail(t.database.db, 'affiliate@demo.tradeshelf.test'))!;

@@ -1,6 +1,6 @@
 import { affiliateMessages, affiliatesRoutes, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   generateRef,
   moveHoldClock,
@@ -16,7 +16,7 @@ import {
 } from '../../../test/factories/orders.ts';
 import { postStripeEvent } from '../../../test/stripe-events.ts';
 import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
-import type { TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { retryPayouts } from './payouts.ts';
 
@@ -24,24 +24,23 @@ import { retryPayouts } from './payouts.ts';
 // (its request log), and its events back.
 
 let stripe: StripeSandboxHandle;
-let t: TestApp;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 let seq = 0;
 
-beforeAll(async () => {
+const t = useTestApp(async () => {
   stripe = await startStripeSandbox({
     PLATFORM_FEE_BPS: '500',
     PLATFORM_FEE_FIXED: '0',
     AFFILIATE_MIN_PAYOUT: '1000',
   });
-  t = stripe.t;
+  return stripe.t;
+});
+
+beforeAll(async () => {
   vendor = await createVendor(t);
   product = await createProduct(t, vendor.id, { amount: 10_000 });
   await openProgramme(t, await vendorToken(t, vendor));
-});
-afterAll(async () => {
-  await stripe?.close();
 });
 
 const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_aff_${++seq}`) =>

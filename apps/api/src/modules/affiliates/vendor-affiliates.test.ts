@@ -5,40 +5,41 @@ import {
   affiliatesRoutes as r,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyReferred,
   generateRef,
   openProgramme,
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { rules } from '../../platform/rate-limit.ts';
 
 // The workspace's affiliates page through the API: withdrawing a pending invitation, and the
 // affiliates promoting the vendor with visits, paid sales and commission. Every vendor affiliate
 // route refuses a buyer (403); another vendor's invitation is not found (404).
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
 let token: string;
 let otherToken: string;
 let buyerToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t, { displayName: 'Referral Desk' });
-  other = await createVendor(t, { displayName: 'Other Desk' });
-  token = await vendorToken(t, vendor);
-  otherToken = await vendorToken(t, other);
+  ({
+    vendor,
+    vendorToken: token,
+    otherToken,
+  } = await vendorAndOther(t, {
+    vendor: { displayName: 'Referral Desk' },
+    other: { displayName: 'Other Desk' },
+    signIn: vendorToken,
+  }));
   buyerToken = (await createBuyer(t)).token;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const invite = async (email: string, as = token) => {

@@ -1,24 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { discordOverHttp } from '../../../test/discord.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { seedAll } from '../../db/seed.ts';
+import { useDemoApp } from '../../../test/demo.ts';
 import { describeChannel } from '../../integrations/chat/permissions.ts';
 import { DEMO_ALERT_PRODUCT, demoSignal } from './seed.ts';
 
 // The demo on first start: Alpha Edge Labs' alert feed posts to its channel in the vendor's
 // sandbox Discord server, which only the alert product's role reads (ADR 059).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await seedAll(t.database.db);
-  await seedAll(t.database.db); // a second start changes nothing
-});
-afterAll(async () => {
-  await t?.deps.chat.close();
-  await t?.close();
-});
+const t = useDemoApp();
+// The chat adapter's own connections end before the app closes.
+afterAll(() => t.deps.chat.close());
 
 it('gives the demo alert feed a channel in its vendor’s server that the sandbox signal posts to', async () => {
   await discordOverHttp(t);

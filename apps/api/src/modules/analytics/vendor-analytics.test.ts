@@ -5,20 +5,26 @@ import {
   vendorAnalyticsRoutes as r,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyReferred,
   generateRef,
   openProgramme,
   vendorToken,
 } from '../../../test/factories/affiliates.ts';
-import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import {
+  createBundle,
+  createProduct,
+  createVendor,
+  type Vendor,
+} from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer, sandboxPost, startProductCheckout } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '0' }));
+let vendor: Vendor;
+let other: Vendor;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let tricky: Awaited<ReturnType<typeof createProduct>>;
 let foreign: Awaited<ReturnType<typeof createProduct>>;
@@ -55,14 +61,19 @@ const analytics = (token: string, query: Record<string, string> = {}) =>
   t.call(r.vendorAnalytics, { token, query });
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '0' });
-  vendor = await createVendor(t, { displayName: 'Chart Works' });
-  other = await createVendor(t, { displayName: 'Elsewhere' });
+  ({
+    vendor,
+    other,
+    vendorToken: vendorAuth,
+    otherToken: otherAuth,
+  } = await vendorAndOther(t, {
+    vendor: { displayName: 'Chart Works' },
+    other: { displayName: 'Elsewhere' },
+    signIn: vendorToken,
+  }));
   indicator = await createProduct(t, vendor.id, { title: 'Trend Indicator', amount: 10_000 });
   tricky = await createProduct(t, vendor.id, { title: TRICKY_TITLE, amount: 4_000 });
   foreign = await createProduct(t, other.id, { title: 'Foreign Scanner', amount: 7_000 });
-  vendorAuth = await vendorToken(t, vendor);
-  otherAuth = await vendorToken(t, other);
 
   // Through the real checkout and the sandbox's payments: two plain sales of the indicator (one
   // refunded in full), one of the tricky product, one referred sale, and one of another vendor's.
@@ -83,7 +94,6 @@ beforeAll(async () => {
   await viewPage(`/p/${indicator.id}?utm_source=x`, 1);
   await viewPage(`/p/${foreign.id}/foreign-scanner`, 5);
 });
-afterAll(() => t?.close());
 
 describe('vendor analytics', () => {
   it('sums the purchases made through checkout: gross, refunds, fee, affiliate share and net', async () => {

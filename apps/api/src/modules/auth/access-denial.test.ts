@@ -1,33 +1,19 @@
 import { authRoutes, usersRoutes, type LoginResponse } from '@tradeshelf/contract';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
+import { profileStatus, refreshSession } from '../../../test/sessions.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 import { connectDatabase } from '../../db/client.ts';
 import { ISSUER } from '../../platform/tokens.ts';
 import { SessionDenials } from './denials.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const login = async (email: string, password = DEFAULT_PASSWORD) =>
   (await t.call(authRoutes.login, { body: { email, password } })).json() as LoginResponse;
-const refresh = (userId: string, token: string) =>
-  t.call(authRoutes.refreshToken, { body: { user_id: userId, refresh_token: token }, token });
-const profileStatus = async (token: string, app = t.app) =>
-  (
-    await app.inject({
-      url: usersRoutes.getProfile.path,
-      headers: { authorization: `Bearer ${token}` },
-    })
-  ).statusCode;
 
 /** A token signed with the app's own key, with the claims a test chooses. */
 async function forge(
@@ -49,17 +35,17 @@ describe('access token claims', () => {
     const user = await createUser(t);
     const now = Math.floor(Date.now() / 1000);
     const good = await forge({ sub: user.id, sid: 'fam_forged' });
-    expect(await profileStatus(good)).toBe(200);
-    expect(await profileStatus(await forge({ sub: user.id, sid: 'fam_x' }, { exp: null }))).toBe(
+    expect(await profileStatus(t, good)).toBe(200);
+    expect(await profileStatus(t, await forge({ sub: user.id, sid: 'fam_x' }, { exp: null }))).toBe(
       401,
     );
-    expect(await profileStatus(await forge({ sub: user.id }))).toBe(401);
+    expect(await profileStatus(t, await forge({ sub: user.id }))).toBe(401);
     // Issued 20 minutes ago with a day to run: older than any token this app signs (15 minutes).
     const long = await forge(
       { sub: user.id, sid: 'fam_y' },
       { iat: now - 1200, exp: now + 86_400 },
     );
-    expect(await profileStatus(long)).toBe(401);
+    expect(await profileStatus(t, long)).toBe(401);
   });
 });
 
@@ -68,14 +54,14 @@ describe('access tokens of an ended session are refused too', () => {
     const user = await createUser(t);
     const first = await login(user.email);
     const other = await login(user.email);
-    const rotated = (await refresh(user.id, first.refreshToken)).json();
-    expect(await profileStatus(rotated.authentication_token)).toBe(200);
+    const rotated = (await refreshSession(t, user.id, first.refreshToken)).json();
+    expect(await profileStatus(t, rotated.authentication_token)).toBe(200);
 
-    const reuse = await refresh(user.id, first.refreshToken);
+    const reuse = await refreshSession(t, user.id, first.refreshToken);
     expect(reuse.json().code).toBe('token_reused');
-    expect(await profileStatus(first.token)).toBe(401);
-    expect(await profileStatus(rotated.authentication_token)).toBe(401);
-    expect(await profileStatus(other.token)).toBe(200);
+    expect(await profileStatus(t, first.token)).toBe(401);
+    expect(await profileStatus(t, rotated.authentication_token)).toBe(401);
+    expect(await profileStatus(t, other.token)).toBe(200);
   });
 
   it('logout ends that session’s access tokens only', async () => {
@@ -83,8 +69,8 @@ describe('access tokens of an ended session are refused too', () => {
     const a = await login(user.email);
     const b = await login(user.email);
     await t.call(authRoutes.logout, { body: { refresh_token: a.refreshToken } });
-    expect(await profileStatus(a.token)).toBe(401);
-    expect(await profileStatus(b.token)).toBe(200);
+    expect(await profileStatus(t, a.token)).toBe(401);
+    expect(await profileStatus(t, b.token)).toBe(200);
   });
 
   it('a password change ends every other session, vendor tokens included; the new pair works', async () => {
@@ -97,10 +83,10 @@ describe('access tokens of an ended session are refused too', () => {
       body: { currentPassword: DEFAULT_PASSWORD, newPassword: 'brand-new-pass-1' },
     });
     expect(changed.statusCode).toBe(200);
-    expect(await profileStatus(phone.token)).toBe(401);
-    expect(await profileStatus(laptop.token)).toBe(401);
+    expect(await profileStatus(t, phone.token)).toBe(401);
+    expect(await profileStatus(t, laptop.token)).toBe(401);
     expect(await t.deps.tokens.verify(vendor.token as string, ['tradeshelf:vendor'])).toBeNull();
-    expect(await profileStatus(changed.json().token)).toBe(200);
+    expect(await profileStatus(t, changed.json().token)).toBe(200);
   });
 
   it('a password reset by e-mailed code ends every session', async () => {
@@ -113,7 +99,7 @@ describe('access tokens of an ended session are refused too', () => {
       body: { email: user.email, code, password: 'brand-new-pass-1' },
     });
     expect(reset.statusCode).toBe(200);
-    expect(await profileStatus(session.token)).toBe(401);
+    expect(await profileStatus(t, session.token)).toBe(401);
   });
 });
 
@@ -123,12 +109,12 @@ describe('several API nodes', () => {
   it('a node started after the reuse refuses the family’s tokens (denials live in PostgreSQL)', async () => {
     const user = await createUser(t);
     const s = await login(user.email);
-    await refresh(user.id, s.refreshToken);
-    await refresh(user.id, s.refreshToken);
+    await refreshSession(t, user.id, s.refreshToken);
+    await refreshSession(t, user.id, s.refreshToken);
     const deps = createDeps(t.config, t.database, quiet);
     const nodeB = await buildApp(deps);
     try {
-      expect(await profileStatus(s.token, nodeB)).toBe(401);
+      expect(await profileStatus(t, s.token, nodeB)).toBe(401);
     } finally {
       await nodeB.close();
       await deps.close();
@@ -142,10 +128,10 @@ describe('several API nodes', () => {
     const deps = createDeps(t.config, t.database, quiet, { denialSyncMs: 0 });
     const nodeB = await buildApp(deps);
     try {
-      expect(await profileStatus(s.token, nodeB)).toBe(200);
-      await refresh(user.id, s.refreshToken);
-      await refresh(user.id, s.refreshToken);
-      expect(await profileStatus(s.token, nodeB)).toBe(401);
+      expect(await profileStatus(t, s.token, nodeB)).toBe(200);
+      await refreshSession(t, user.id, s.refreshToken);
+      await refreshSession(t, user.id, s.refreshToken);
+      expect(await profileStatus(t, s.token, nodeB)).toBe(401);
     } finally {
       await nodeB.close();
       await deps.close();

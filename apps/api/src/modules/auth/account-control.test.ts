@@ -8,23 +8,18 @@ import {
   type LoginResponse,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
+import { profileStatus, refreshSession } from '../../../test/sessions.ts';
 import { mailText } from '../../../test/smtp.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 
 /** Issue 33, ADR 058: sign-ins, account notices, e-mail change and recovery codes through HTTP. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -49,15 +44,6 @@ async function login(email: string, device: Device, password = DEFAULT_PASSWORD)
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as LoginResponse;
 }
-const refresh = (userId: string, token: string) =>
-  t.call(authRoutes.refreshToken, { body: { user_id: userId, refresh_token: token }, token });
-const profileStatus = async (token: string, app = t.app) =>
-  (
-    await app.inject({
-      url: usersRoutes.getProfile.path,
-      headers: { authorization: `Bearer ${token}` },
-    })
-  ).statusCode;
 const sessionsOf = async (token: string) => {
   const res = await t.call(accountRoutes.accountSessions, { token });
   expect(res.statusCode, res.body).toBe(200);
@@ -150,7 +136,7 @@ describe('devices: the account’s active sign-ins', () => {
     const deps = createDeps(t.config, t.database, quiet, { denialSyncMs: 0 });
     const nodeB = await buildApp(deps);
     try {
-      expect(await profileStatus(theirs.token, nodeB)).toBe(200);
+      expect(await profileStatus(t, theirs.token, nodeB)).toBe(200);
       const target = (await sessionsOf(mine.token)).find((s) => !s.current)!;
       const ended = await t.call(accountRoutes.accountSessionEnd, {
         token: mine.token,
@@ -159,15 +145,15 @@ describe('devices: the account’s active sign-ins', () => {
       expect(ended.statusCode, ended.body).toBe(200);
       expect(ended.json().message).toBe(accountMessages.sessionEnded);
 
-      expect(await profileStatus(theirs.token)).toBe(401);
-      expect(await profileStatus(theirs.token, nodeB)).toBe(401);
+      expect(await profileStatus(t, theirs.token)).toBe(401);
+      expect(await profileStatus(t, theirs.token, nodeB)).toBe(401);
       expect(await t.deps.tokens.verify(vendor.token as string, ['tradeshelf:vendor'])).toBeNull();
-      const refused = await refresh(user.id, theirs.refreshToken);
+      const refused = await refreshSession(t, user.id, theirs.refreshToken);
       expect(refused.statusCode).toBe(401);
       expect(refused.json().code).toBe('invalid_token');
 
-      expect(await profileStatus(mine.token)).toBe(200);
-      expect((await refresh(user.id, mine.refreshToken)).statusCode).toBe(200);
+      expect(await profileStatus(t, mine.token)).toBe(200);
+      expect((await refreshSession(t, user.id, mine.refreshToken)).statusCode).toBe(200);
       expect((await sessionsOf(mine.token)).map((s) => s.id)).not.toContain(target.id);
       // Ended already: gone from the list, and 404 now.
       const again = await t.call(accountRoutes.accountSessionEnd, {
@@ -198,8 +184,8 @@ describe('devices: the account’s active sign-ins', () => {
         error: accountMessages.sessionNotFound,
       });
     }
-    expect(await profileStatus(theirs.token)).toBe(200);
-    expect((await refresh(stranger.id, theirs.refreshToken)).statusCode).toBe(200);
+    expect(await profileStatus(t, theirs.token)).toBe(200);
+    expect((await refreshSession(t, stranger.id, theirs.refreshToken)).statusCode).toBe(200);
     expect((await t.call(accountRoutes.accountSessions, { token: null })).statusCode).toBe(401);
   });
 
@@ -212,14 +198,14 @@ describe('devices: the account’s active sign-ins', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: accountMessages.othersEnded, ended: 2 });
     for (const s of [a, b]) {
-      expect(await profileStatus(s.token)).toBe(401);
-      expect((await refresh(user.id, s.refreshToken)).statusCode).toBe(401);
+      expect(await profileStatus(t, s.token)).toBe(401);
+      expect((await refreshSession(t, user.id, s.refreshToken)).statusCode).toBe(401);
     }
-    expect(await profileStatus(here.token)).toBe(200);
+    expect(await profileStatus(t, here.token)).toBe(200);
     const left = await sessionsOf(here.token);
     expect(left).toHaveLength(1);
     expect(left[0]!.current).toBe(true);
-    expect((await refresh(user.id, here.refreshToken)).statusCode).toBe(200);
+    expect((await refreshSession(t, user.id, here.refreshToken)).statusCode).toBe(200);
   });
 });
 

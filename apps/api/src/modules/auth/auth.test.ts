@@ -1,17 +1,11 @@
 import { authMessages, authRoutes, usersRoutes, type LoginResponse } from '@tradeshelf/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { emailCodes, refreshTokens } from './tables.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const login = async (email: string, password = DEFAULT_PASSWORD) => {
   const res = await t.call(authRoutes.login, { body: { email, password } });

@@ -3,9 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type * as Argon2 from '@node-rs/argon2';
 import type { PoolClient } from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
+import { idleWorkerDeps } from '../../../test/workers.ts';
 import { buildApp } from '../../app.ts';
 import { createDeps } from '../../deps.ts';
 import { mailOutbox } from '../../integrations/mail/tables.ts';
@@ -31,13 +32,7 @@ vi.mock('@node-rs/argon2', async (actual) => {
   };
 });
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 /** Everything a caller sees, except what differs on every answer (request id, clock). */
 const seen = (res: LightMyRequestResponse) => {
@@ -280,16 +275,7 @@ describe('with the pg-boss queue, as npm start and npm run worker run it', () =>
       const queued = await boss.getQueueSize(queues.authResetMail);
       expect(queued).toBe(1);
 
-      await startWorkers(boss, {
-        mailer: deps.mailer,
-        expireCheckouts: async () => 0,
-        endLapsedSubscriptions: async () => 0,
-        retryPayments: async () => ({ refunds: 0, events: 0 }),
-        savedSearchAlerts: async () => ({ matched: 0, mailed: 0 }),
-        sweepEndedSessions: async () => ({}),
-        log: quiet,
-        handlers: jobHandlers(deps),
-      });
+      await startWorkers(boss, idleWorkerDeps(deps.mailer, jobHandlers(deps)));
       await expect.poll(() => t.smtp.codeFor(user.email), { timeout: 15_000 }).toMatch(/^\d{6}$/);
     } finally {
       await app.close();

@@ -1,20 +1,14 @@
 import { authRoutes, ordersRoutes, twoFactorMessages } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
 import { enrolTwoFactor, totpCode } from '../../../test/factories/two-factor.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { rules } from '../../platform/rate-limit.ts';
 
 /** Issue 33, ADR 054: TOTP two-factor authentication through HTTP. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function signedIn() {
   const user = await createUser(t);

@@ -1,6 +1,6 @@
 import { authRoutes, catalogMessages, catalogRoutes, type ProductCard } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
@@ -11,9 +11,9 @@ import {
 import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let rsi: Awaited<ReturnType<typeof createProduct>>;
 let addOn: Awaited<ReturnType<typeof createProduct>>;
@@ -24,7 +24,6 @@ let buyer: Awaited<ReturnType<typeof createUser>>;
 let buyerToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { vendorUrl: 'alpha-edge', displayName: 'Alpha Edge' });
   rsi = await createProduct(t, vendor.id, {
     title: 'RSI Divergence Pro',
@@ -57,9 +56,6 @@ beforeAll(async () => {
   buyerToken = (
     await t.call(authRoutes.login, { body: { email: buyer.email, password: buyer.password } })
   ).json().token;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const titles = (products: ProductCard[]) => products.map((p) => p.title);

@@ -13,8 +13,8 @@ import {
   type DeliverablePlatform,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/harness.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries } from '../deliverables/demo-content.ts';
 import { deliverableRules } from '../deliverables/file-rules.ts';
@@ -35,16 +35,14 @@ import { productSvgs, vendorCardSvg } from './demo-images.ts';
 // follows its billing, pictures fit what a product does, and a storefront's counts are what a
 // visitor sees. Issue 29: every product that promises a download has one per platform it lists.
 
-let t: TestApp;
+const t = useTestApp();
 let token: string;
 beforeAll(async () => {
-  t = await startTestApp();
   await seedAll(t.database.db);
   await storeDemoCourseMedia(t.deps.storage);
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
   token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
 });
-afterAll(() => t?.close());
 
 type SeededProduct = {
   id: string;

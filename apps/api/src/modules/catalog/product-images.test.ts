@@ -1,20 +1,14 @@
 import { authRoutes, catalogMessages, catalogRoutes, usersMessages } from '@tradeshelf/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 /** Issue 14: vendors' own product pictures go through the same pipeline as avatars. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function tokenOf(user: { email: string; password: string }) {
   const res = await t.call(authRoutes.login, { body: user });

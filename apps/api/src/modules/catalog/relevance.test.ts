@@ -1,6 +1,6 @@
 import { catalogRoutes, type BundleCard, type ProductCard } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/harness.ts';
 import { demoProducts } from './demo-data.ts';
 import { relevanceCases, type RelevanceCase } from './relevance.ts';
 import { seedDemoCatalog } from './seed.ts';
@@ -8,13 +8,9 @@ import { seedDemoCatalog } from './seed.ts';
 /** Share of the relevance set that must pass: a ranking change may not trade it away unnoticed. */
 const PASS_THRESHOLD = 1;
 
-let t: TestApp;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await startTestApp();
   await seedDemoCatalog(t.database.db);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** Asset classes are not on cards: they come from the demo catalogue, by title. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/harness.ts';
 import {
   generatedMigration,
   lastGeneratedMigration,
@@ -9,13 +9,7 @@ import {
   sourceOf,
 } from './search-sql.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 describe('search.sql', () => {
   it('is what the last generated migration holds (run `npm run db:search-migration`)', () => {

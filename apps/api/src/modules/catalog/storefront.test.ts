@@ -10,21 +10,15 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVendor } from '../../../test/factories/catalog.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 /** Issue 19: a vendor sets up their storefront; ADR 041's address rules and redirects. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 let n = 0;
 const uniqueUrl = (stem = 'shop') => `${stem}-${++n}-${Math.random().toString(36).slice(2, 6)}`;

@@ -11,12 +11,12 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct, searchWord, signedInVendor } from '../../../test/factories/catalog.ts';
-import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import { createBuyer, paySession, purchaseIdOfSession } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { multipartBody } from '../../../test/http.ts';
-import type { CallOptions, TestApp } from '../../../test/harness.ts';
+import { useTestApp, type CallOptions } from '../../../test/harness.ts';
 import { startTestAppWithPages } from '../../../test/pages.ts';
 
 /**
@@ -24,13 +24,7 @@ import { startTestAppWithPages } from '../../../test/pages.ts';
  * page cache run as in production (60 s and 10 s), so an edit that did not reach them would fail here.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestAppWithPages();
-}, 300_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp(startTestAppWithPages, 300_000);
 
 /** A vendor with a storefront and two published products (one-time prices 49.00 and 29.00). */
 async function newVendor() {
@@ -116,13 +110,8 @@ async function buyBundle(bundleId: string) {
   const buyer = await createBuyer(t);
   const res = await t.call(ordersRoutes.checkoutBundle, { token: buyer.token, body: { bundleId } });
   expect(res.statusCode, res.body).toBe(201);
-  expect((await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`)).statusCode).toBe(
-    303,
-  );
-  const purchase = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where session_id = ${res.json().sessionId}`,
-  );
-  return { ...buyer, purchaseId: purchase.rows[0]!.id };
+  await paySession(t, res.json().sessionId);
+  return { ...buyer, purchaseId: await purchaseIdOfSession(t, res.json().sessionId) };
 }
 
 describe('who may call', () => {

@@ -9,12 +9,12 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct, searchWord, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
 import { multipartBody } from '../../../test/http.ts';
-import { startTestApp, type CallOptions, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp, type CallOptions } from '../../../test/harness.ts';
 import { startTestAppWithPages } from '../../../test/pages.ts';
 import { checkCatalogChanges } from './catalog-changes.ts';
 
@@ -23,13 +23,7 @@ import { checkCatalogChanges } from './catalog-changes.ts';
  * cache run as in production (60 s and 10 s), so an edit that did not reach them would fail here.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestAppWithPages();
-}, 300_000);
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp(startTestAppWithPages, 300_000);
 
 const newVendor = () => signedInVendor(t);
 

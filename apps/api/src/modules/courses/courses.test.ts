@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coursesRoutes, type Course } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer, deliverEvent } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { setDripDays } from './index.ts';
 import { DEMO_DRIP_DAYS, seedDemoCourses, storeDemoCourseMedia } from './seed.ts';
 
@@ -16,7 +16,7 @@ import { DEMO_DRIP_DAYS, seedDemoCourses, storeDemoCourseMedia } from './seed.ts
 const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-media');
 const video = readFileSync(path.join(MEDIA, 'momentum-intro.mp4'));
 
-let t: TestApp;
+const t = useTestApp();
 let vendorUrl: string;
 let product: Awaited<ReturnType<typeof createProduct>>;
 let courseId: string;
@@ -25,7 +25,6 @@ let lessons: Array<{ id: string; video_id: string | null; body: string; drip_day
 let files: Array<{ id: string; lesson_id: string; kind: string; name: string }>;
 
 beforeAll(async () => {
-  t = await startTestApp();
   const vendor = await createVendor(t);
   vendorUrl = vendor.vendorUrl;
   // The demo outline of four lessons: preview, worksheet video, reading, drip video.
@@ -52,7 +51,6 @@ beforeAll(async () => {
       join course_lessons l on l.id = f.lesson_id where l.course_id = ${courseId}`)
   ).rows;
 });
-afterAll(() => t?.close());
 
 const buyCourse = () => buyPaidProduct(t, vendorUrl, product.priceId);
 

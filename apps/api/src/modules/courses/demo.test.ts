@@ -1,22 +1,17 @@
 import { coursesRoutes, type Course } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { seedAll } from '../../db/seed.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
 import { storeDemoCourseMedia } from './seed.ts';
 
 // The demo data on first start: the demo buyer's course page shows progress, a preview, a drip
 // lesson still locked, and media that play.
 
-let t: TestApp;
+const t = useDemoApp();
 beforeAll(async () => {
-  t = await startTestApp();
-  await seedAll(t.database.db);
-  await seedAll(t.database.db); // a second start changes nothing
   await storeDemoCourseMedia(t.deps.storage);
 });
-afterAll(() => t?.close());
 
 it('enrols the demo buyer in one course with progress, a preview and a locked drip lesson', async () => {
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;

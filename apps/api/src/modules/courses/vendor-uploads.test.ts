@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiErrorSchema, vendorCoursesRoutes as vr, type RouteDef } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { listen, multipartBody, RawConnection, requestHead, within } from '../../../test/http.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
 
@@ -20,7 +20,14 @@ const mp4 = readFileSync(path.join(MEDIA, 'momentum-intro.mp4'));
 const pdf = readFileSync(path.join(MEDIA, 'position-sizing-worksheet.pdf'));
 const MB = 1024 * 1024;
 
-let t: TestApp;
+const t = useTestApp(() =>
+  startTestApp({
+    COURSE_VIDEO_MAX_MB: '32',
+    VENDOR_STORAGE_MB: '40',
+    UPLOADS_PER_ACCOUNT: '1',
+    UPLOADS_PER_PROCESS: '2',
+  }),
+);
 let port: number;
 let filesRoot: string;
 /** What storage received, per key: the sizes of the pieces it was handed. */
@@ -28,12 +35,6 @@ const received = new Map<string, number[]>();
 const storageFed = new EventEmitter();
 
 beforeAll(async () => {
-  t = await startTestApp({
-    COURSE_VIDEO_MAX_MB: '32',
-    VENDOR_STORAGE_MB: '40',
-    UPLOADS_PER_ACCOUNT: '1',
-    UPLOADS_PER_PROCESS: '2',
-  });
   filesRoot = path.join(t.config.DATA_DIR, 'files');
   // Storage that records what it is handed, piece by piece, and passes it on.
   const real = t.deps.storage;
@@ -56,7 +57,6 @@ beforeAll(async () => {
   });
   port = await listen(t.app);
 });
-afterAll(() => t?.close());
 
 const total = (key: string) => (received.get(key) ?? []).reduce((a, b) => a + b, 0);
 const allReceived = () => [...received.keys()].reduce((n, key) => n + total(key), 0);

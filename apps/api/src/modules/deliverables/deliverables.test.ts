@@ -12,11 +12,15 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vendorToken } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProduct, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndForeignProduct } from '../../../test/factories/vendors.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  sandboxPaymentAction,
+} from '../../../test/factories/orders.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { signDownload } from './tokens.ts';
@@ -25,22 +29,15 @@ import { signDownload } from './tokens.ts';
 // publish versions; owners download them through signed links while their purchase lasts, within
 // the updates it promises; archives carry the buyer's purchase id; new versions e-mail owners.
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
 let token: string;
+/** Another vendor, and a product of theirs that the vendor's routes must not reach. */
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t);
-  token = await vendorToken(t, vendor);
-  const otherVendor = await createVendor(t);
-  other = {
-    token: await vendorToken(t, otherVendor),
-    productId: (await createProduct(t, otherVendor.id)).id,
-  };
+  ({ vendor, token, other } = await vendorAndForeignProduct(t));
 });
-afterAll(() => t?.close());
 
 const newProduct = (title = 'Session Box Indicator') =>
   createProduct(t, vendor.id, { title, platforms: ['mt5'], amount: 3_900 });
@@ -80,6 +77,18 @@ async function publish(productId: string, versionId: string, notes = 'First rele
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { delivery: VendorDelivery };
+}
+
+/** A new product with one MT5 file published as `version`: the product and the version's id. */
+async function publishedEx5(title: string, version = '1') {
+  const p = await newProduct(title);
+  const { versionId } = await uploaded(
+    p.id,
+    { name: 'a.ex5', data: ex5 },
+    { platform: 'mt5', version },
+  );
+  await publish(p.id, versionId);
+  return { p, versionId };
 }
 
 async function owned(buyer: { token: string }, productId: string) {
@@ -477,13 +486,7 @@ describe('owners and downloads', () => {
   });
 
   it('refuses a tampered or expired link (403, linkExpired)', async () => {
-    const p = await newProduct('Links');
-    const { versionId } = await uploaded(
-      p.id,
-      { name: 'a.ex5', data: ex5 },
-      { platform: 'mt5', version: '1' },
-    );
-    await publish(p.id, versionId);
+    const { p, versionId } = await publishedEx5('Links');
     const buyer = await buyPaidProduct(t, vendor.vendorUrl, p.priceId);
     const url = (await linkFor(buyer, p.id, versionId)).json().url as string;
     const ok = await t.app.inject(url);
@@ -519,21 +522,10 @@ describe('owners and downloads', () => {
   });
 
   it('a whole refund or a revocation ends downloads with the reason, links already made too', async () => {
-    const p = await newProduct('Ends');
-    const { versionId } = await uploaded(
-      p.id,
-      { name: 'a.ex5', data: ex5 },
-      { platform: 'mt5', version: '1' },
-    );
-    await publish(p.id, versionId);
+    const { p, versionId } = await publishedEx5('Ends');
     const refunded = await buyPaidProduct(t, vendor.vendorUrl, p.priceId);
     const early = (await linkFor(refunded, p.id, versionId)).json().url as string;
-    const sandboxId = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select session_id as id from purchases where id = ${refunded.purchaseId}`,
-      )
-    ).rows[0]!.id;
-    await sandboxPost(t, `/sandbox/payments/${sandboxId}/refund`);
+    await sandboxPaymentAction(t, refunded.purchaseId, 'refund');
     expect((await owned(refunded, p.id)).ended).toEqual({
       reason: 'refunded',
       message: m.ended.refunded,
@@ -559,11 +551,7 @@ describe('owners and downloads', () => {
   });
 
   it('enforces the updates promise: none, 12 months, lifetime', async () => {
-    const p = await newProduct('Promises');
-    const v1 = (
-      await uploaded(p.id, { name: 'a.ex5', data: ex5 }, { platform: 'mt5', version: '1' })
-    ).versionId;
-    await publish(p.id, v1);
+    const { p, versionId: v1 } = await publishedEx5('Promises');
     const setPolicy = (updatePolicy: string) =>
       t.call(r.saveDeliverySettings, {
         token,
@@ -609,11 +597,7 @@ describe('owners and downloads', () => {
 
 describe('versions', () => {
   it('a new version e-mails its owners and not others; unsubscribe stops it per product', async () => {
-    const p = await newProduct('Mailed Indicator');
-    const v1 = (
-      await uploaded(p.id, { name: 'a.ex5', data: ex5 }, { platform: 'mt5', version: '2.4' })
-    ).versionId;
-    await publish(p.id, v1);
+    const { p } = await publishedEx5('Mailed Indicator', '2.4');
     const ownerA = await buyPaidProduct(t, vendor.vendorUrl, p.priceId);
     const ownerB = await buyPaidProduct(t, vendor.vendorUrl, p.priceId);
     const outsider = await buyPaidProduct(

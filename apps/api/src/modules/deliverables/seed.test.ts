@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deliverablesRoutes as r, type OwnedDelivery } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { makeZip } from '../../../test/zip.ts';
 import type { DemoDelivery } from './demo-shape.ts';
 import { seedDemoDeliveries, storeDemoDeliverables } from './seed.ts';
@@ -14,11 +14,7 @@ import { seedDemoDeliveries, storeDemoDeliverables } from './seed.ts';
 // holds): files stored once, versions published with the newest current, a guide, and a second run
 // that changes nothing. What it seeds downloads like anything a vendor uploaded.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t?.close());
+const t = useTestApp();
 
 const v1 = makeZip([{ name: 'MQL5/Indicators/Box.mq5', data: Buffer.from('// v1\n') }]);
 const v2 = makeZip([{ name: 'MQL5/Indicators/Box.mq5', data: Buffer.from('// v2\n') }]);

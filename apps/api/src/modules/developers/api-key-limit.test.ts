@@ -1,20 +1,14 @@
 import { developersRoutes as r, ordersRoutes } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signedInVendor } from '../../../test/factories/catalog.ts';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
 // ADR 057: each API key has its own per-minute budget (API_KEY_LIMIT_PER_MINUTE), counted per key,
 // not per vendor or address; past it, 429 in the contract's shape with Retry-After.
 
 const LIMIT = 3;
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ API_KEY_LIMIT_PER_MINUTE: String(LIMIT) });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp(() => startTestApp({ API_KEY_LIMIT_PER_MINUTE: String(LIMIT) }));
 
 async function keysOf(n: number) {
   const v = await signedInVendor(t);

@@ -1,7 +1,6 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { Writable } from 'node:stream';
 import {
-  canonicalJson,
   LICENCE_RESETS_MAX,
   licenceMessages,
   licencesRoutes,
@@ -11,28 +10,31 @@ import {
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
-import { atStripe, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import {
+  atStripe,
+  type Buyer,
+  createBuyer,
+  purchaseEvents,
+  sandboxPost,
+} from '../../../test/factories/orders.ts';
+import { useTestApp } from '../../../test/harness.ts';
+import { verifies } from '../../../test/licences.ts';
 import { buildApp } from '../../app.ts';
 import { subscribers } from '../../events/subscribers.ts';
-import type { DomainEvent } from '../../events/types.ts';
 import { DEMO_BUILD, storeDemoBuild } from './seed.ts';
 
 // Licences end to end through the API: bought through the sandbox's checkout, listed on the apps
 // page, activated, validated (signature checked with the published key) and deactivated by the
 // vendor's app, reset by the buyer, and kept in step with the purchase by orders' events.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let app: Awaited<ReturnType<typeof createProduct>>;
 let subscriptionApp: Awaited<ReturnType<typeof createProduct>>;
 
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
-
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { vendorUrl: 'licence-vendor', displayName: 'Licence Labs' });
   app = await createProduct(t, vendor.id, { kind: 'app', title: 'Grid Bot', amount: 5_000 });
   subscriptionApp = await createProduct(t, vendor.id, {
@@ -45,9 +47,6 @@ beforeAll(async () => {
   await t.database.db
     .execute(sql`insert into licence_products (product_id, max_activations, binding)
     values (${app.id}, 2, 'metatrader_account')`);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function buy(product: { priceId: string }, scheme?: string) {
@@ -101,16 +100,6 @@ async function publicKeyPem(vendorUrl = vendor.vendorUrl) {
   const res = await t.call(licencesRoutes.vendorLicencePublicKey, { params: { vendorUrl } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { publicKeyPem: string; publicKeyRaw: string; keyId: string };
-}
-
-function verifies(answer: Record<string, unknown>, pem: string): boolean {
-  const { signature, ...signed } = answer;
-  return verify(
-    null,
-    Buffer.from(canonicalJson(signed)),
-    createPublicKey(pem),
-    Buffer.from(signature as string, 'base64'),
-  );
 }
 
 /** A well-formed key that was never issued. */
@@ -174,16 +163,7 @@ describe('issuing', () => {
     );
     const before = await licencesOf(buyer);
     expect(before[0]!.status).toBe('revoked');
-    const events = (
-      await t.database.db.execute<{
-        id: string;
-        type: DomainEvent['type'];
-        stream: string;
-        version: number;
-        data: unknown;
-      }>(sql`select id, type, stream, version, data from domain_events
-        where stream = ${buyer.purchaseId} order by version`)
-    ).rows.map((r) => ({ ...r, occurredAt: new Date().toISOString() }) as DomainEvent);
+    const events = await purchaseEvents(t, buyer.purchaseId);
     expect(events.map((e) => e.type)).toEqual(['purchase.paid', 'purchase.refunded']);
     const all = subscribers(() => t.deps).filter((s) => s.name === 'licences.issue');
     for (const event of [...events, ...[...events].reverse(), ...events])

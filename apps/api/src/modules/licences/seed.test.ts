@@ -1,22 +1,15 @@
-import { createPublicKey, verify } from 'node:crypto';
-import { canonicalJson, licencesRoutes, type Licence } from '@tradeshelf/contract';
+import { licencesRoutes, type Licence } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/harness.ts';
+import { verifies } from '../../../test/licences.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries, storeDemoDeliverables } from '../deliverables/seed.ts';
 import { storeDemoBuild } from './seed.ts';
 
 // The demo data on a database of its own: the demo catalogue is seeded only into an empty one.
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function onlyLicence(buyer: { token: string }): Promise<Licence> {
   const res = await t.call(licencesRoutes.licences, { token: buyer.token });
@@ -32,16 +25,6 @@ async function publicKeyPem(vendorUrl: string) {
   const res = await t.call(licencesRoutes.vendorLicencePublicKey, { params: { vendorUrl } });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { publicKeyPem: string }).publicKeyPem;
-}
-
-function verifies(answer: Record<string, unknown>, pem: string): boolean {
-  const { signature, ...signed } = answer;
-  return verify(
-    null,
-    Buffer.from(canonicalJson(signed)),
-    createPublicKey(pem),
-    Buffer.from(signature as string, 'base64'),
-  );
 }
 
 describe('demo data', () => {

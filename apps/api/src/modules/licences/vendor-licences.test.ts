@@ -1,6 +1,5 @@
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
-  canonicalJson,
   licencesRoutes,
   vendorLicencesRoutes as vr,
   type Licence,
@@ -9,11 +8,13 @@ import {
   type VendorLicencePolicy,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorToken } from '../../../test/factories/affiliates.ts';
-import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
+import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndForeignProduct } from '../../../test/factories/vendors.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp, type TestApp } from '../../../test/harness.ts';
+import { verifies } from '../../../test/licences.ts';
 import { multipartBody } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import type { Storage } from '../../integrations/storage/port.ts';
@@ -22,22 +23,15 @@ import type { Storage } from '../../integrations/storage/port.ts';
 // who may call, terms that apply from the next activation, rotation that keeps issued licences
 // validating, and build uploads checked by their bytes.
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
 let token: string;
+/** Another vendor, and a product of theirs that the vendor's routes must not reach. */
 let other: { token: string; productId: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t);
-  token = await vendorToken(t, vendor);
-  const otherVendor = await createVendor(t);
-  other = {
-    token: await vendorToken(t, otherVendor),
-    productId: (await createProduct(t, otherVendor.id, { kind: 'app' })).id,
-  };
+  ({ vendor, token, other } = await vendorAndForeignProduct(t, { kind: 'app' }));
 });
-afterAll(() => t?.close());
 
 const newApp = () => createProduct(t, vendor.id, { kind: 'app', amount: 9_900 });
 
@@ -65,16 +59,6 @@ const validate = async (key: string, fingerprint: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Record<string, unknown> & { keyId: string; valid: boolean };
 };
-
-function verifies(answer: Record<string, unknown>, pem: string): boolean {
-  const { signature, ...signed } = answer;
-  return verify(
-    null,
-    Buffer.from(canonicalJson(signed)),
-    createPublicKey(pem),
-    Buffer.from(signature as string, 'base64'),
-  );
-}
 
 function uploadBuild(
   productId: string,

@@ -1,6 +1,6 @@
 import { membershipMessages, membershipRoutes, plans } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
   createMember,
@@ -9,20 +9,16 @@ import {
 } from '../../../test/factories/membership.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { ALERT_SETTLE_MS, runSavedSearchAlerts } from './alerts.ts';
 
-let t: TestApp;
+const t = useTestApp();
 let planProducts: PlanProducts;
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
   planProducts = await createPlatformPlans(t);
   vendor = await createVendor(t, { vendorUrl: 'alerts-vendor', displayName: 'Alerts Vendor' });
-});
-afterAll(async () => {
-  await t?.close();
 });
 beforeEach(async () => {
   await t.jobs.settle();

@@ -1,6 +1,6 @@
 import { catalogRoutes, ordersMessages, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
@@ -10,25 +10,27 @@ import {
 } from '../../../test/factories/catalog.ts';
 import {
   atStripe,
+  type Buyer,
   createBuyer,
   createCoupon,
   createReferral,
   deliverEvent,
   ledgerOf,
+  purchaseIdOfSession,
   sandboxPost,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
 
-let t: TestApp;
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let course: Awaited<ReturnType<typeof createProduct>>;
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' });
   vendor = await createVendor(t, { vendorUrl: 'orders-vendor' });
   indicator = await createProduct(t, vendor.id, {
     title: 'Order Flow Pro',
@@ -41,11 +43,6 @@ beforeAll(async () => {
     amount: 5_000,
   });
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 function checkout(
   buyer: Pick<Buyer, 'token'>,
@@ -526,13 +523,7 @@ describe('webhooks', () => {
   async function pendingPurchase(body: Record<string, unknown> = { priceId: course.priceId }) {
     const buyer = await createBuyer(t);
     const res = await checkout(buyer, body);
-    const purchaseId = (
-      (
-        await t.database.db.execute(
-          sql`select id from purchases where session_id = ${res.json().sessionId}`,
-        )
-      ).rows[0] as { id: string }
-    ).id;
+    const purchaseId = await purchaseIdOfSession(t, res.json().sessionId);
     return { buyer, purchaseId, sessionId: res.json().sessionId as string };
   }
   const facts = async (purchaseId: string, buyerId: string) => ({

@@ -1,33 +1,29 @@
 import { catalogRoutes, ordersMessages, ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
   atStripe,
+  type Buyer,
   createBuyer,
   deliverEvent,
   ledgerOf,
   purchaseOfSession,
   sandboxPost,
   startProductCheckout,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { postSignedWebhook } from '../../../test/stripe-events.ts';
 import { processAutoRefunds } from './service.ts';
 
-let t: TestApp;
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' });
   vendor = await createVendor(t, { vendorUrl: 'safety-vendor' });
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 const startCheckout = (buyer: Buyer, priceId: string, scheme?: string) =>
   startProductCheckout(t, buyer, vendor.vendorUrl, { priceId, ...(scheme ? { scheme } : {}) });

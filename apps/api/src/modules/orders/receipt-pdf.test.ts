@@ -1,24 +1,24 @@
 import { invoicesRoutes, ordersRoutes, vendorSalesRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import {
+  buyPaidProduct,
+  createBuyer,
+  sandboxPaymentAction,
+} from '../../../test/factories/orders.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { pdfText } from '../../../test/pdf.ts';
 
 // Issue 33, ADR 060: receipts and invoices as PDF, the seller's business details and the buyer's
 // billing details, through HTTP only.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof signedInVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await signedInVendor(t, { displayName: 'Candle Works' });
   product = await createProduct(t, vendor.id, { title: 'Breakout Scanner', amount: 12_345 });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const receipt = (token: string, id: string) =>
@@ -111,13 +111,7 @@ describe('receipts as PDF', () => {
     expect(mail.rows[0]!.text).toMatch(/Breakout Scanner: access \(http:\/\/[^)]+\/library\)/);
 
     // A full refund from the sandbox's dashboard: the receipt shows it and the net.
-    const session = await t.database.db.execute<{ session_id: string }>(
-      sql`select session_id from purchases where id = ${buyer.purchaseId}`,
-    );
-    const refunded = await sandboxPost(
-      t,
-      `/sandbox/payments/${session.rows[0]!.session_id}/refund`,
-    );
+    const refunded = await sandboxPaymentAction(t, buyer.purchaseId, 'refund');
     expect(refunded.statusCode).toBeLessThan(400);
     const after = await t.call(ordersRoutes.purchaseDetails, {
       token: buyer.token,

@@ -7,32 +7,33 @@ import {
   type VendorSale,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProduct, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import {
   atStripe,
   buyPaidProduct,
   createBuyer,
-  sandboxPost,
+  purchaseIdOfSession,
+  sandboxPaymentAction,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // A vendor ends a buyer's access: through the API only, on a real database. Access, ownership and
 // the licence end through their modules' subscribers; the subscription is cancelled at the sandbox.
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
 let app: Awaited<ReturnType<typeof createProduct>>;
 let signals: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t, { displayName: 'Revoke Labs' });
-  other = await createVendor(t);
+  ({ vendor, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Revoke Labs' },
+  }));
   app = await createProduct(t, vendor.id, { kind: 'app', title: 'Scalper Bot', amount: 4_000 });
   signals = await createProduct(t, vendor.id, {
     kind: 'indicator',
@@ -40,11 +41,6 @@ beforeAll(async () => {
     amount: 9_000,
     extraPrices: [1_900],
   });
-  vendorToken = await tokenOf(t, vendor.userId);
-  otherToken = await tokenOf(t, other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const revoke = (id: string, reason: unknown, token = vendorToken) =>
@@ -180,17 +176,12 @@ describe('revoking access', () => {
   });
 
   it('ends an active subscription at the provider so the buyer is not charged again', async () => {
-    const buyer = await createBuyer(t);
-    const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, {
-      priceId: signals.extraPriceIds[0]!,
-      scheme: 'month',
-    });
-    expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-    const purchaseId = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select id from purchases where session_id = ${sessionId}`,
-      )
-    ).rows[0]!.id;
+    const { purchaseId } = await buyPaidProduct(
+      t,
+      vendor.vendorUrl,
+      signals.extraPriceIds[0]!,
+      'month',
+    );
     expect((await state(purchaseId)).subscription_status).toBe('active');
 
     const res = await revoke(purchaseId, 'Chargeback threats in the community.');
@@ -234,20 +225,13 @@ describe('revoking access', () => {
     const sessionId = await startProductCheckout(t, pending, vendor.vendorUrl, {
       priceId: app.priceId,
     });
-    const pendingId = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select id from purchases where session_id = ${sessionId}`,
-      )
-    ).rows[0]!.id;
+    const pendingId = await purchaseIdOfSession(t, sessionId);
     expect((await revoke(pendingId, 'Not paid')).statusCode).toBe(404);
 
     const refunded = await buyPaidProduct(t, vendor.vendorUrl, app.priceId);
-    const session = await t.database.db.execute<{ id: string }>(
-      sql`select session_id as id from purchases where id = ${refunded.purchaseId}`,
+    expect((await sandboxPaymentAction(t, refunded.purchaseId, 'refund')).statusCode).toBeLessThan(
+      400,
     );
-    expect(
-      (await sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/refund`)).statusCode,
-    ).toBeLessThan(400);
     const res = await revoke(refunded.purchaseId, 'Too late');
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().error).toBe(ordersMessages.revokeNotPaid);

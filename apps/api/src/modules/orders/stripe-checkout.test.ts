@@ -9,6 +9,7 @@ import {
   completeSandboxOnboarding,
   createBuyer,
   createCoupon,
+  purchaseIdOfSession,
   sandboxPost,
 } from '../../../test/factories/orders.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
@@ -70,11 +71,7 @@ async function checkout(buyer: { token: string }, body: Record<string, string>, 
   });
   expect(res.statusCode, res.body).toBe(201);
   const sessionId = res.json().sessionId as string;
-  const purchaseId = (
-    await t.database.db.execute<{ id: string }>(
-      sql`select id from purchases where session_id = ${sessionId}`,
-    )
-  ).rows[0]!.id;
+  const purchaseId = await purchaseIdOfSession(t, sessionId);
   return { sessionId, purchaseId, url: res.json().url as string };
 }
 

@@ -1,18 +1,20 @@
 import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import {
+  type Buyer,
   createBuyer,
   createCoupon,
   ledgerOf,
   purchaseOfSession,
   sandboxPost,
   startProductCheckout,
+  TEST_FEES,
 } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
-let t: TestApp;
+const t = useTestApp(() => startTestApp(TEST_FEES));
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let other: Awaited<ReturnType<typeof createVendor>>;
 let signals: Awaited<ReturnType<typeof createProduct>>;
@@ -20,7 +22,6 @@ let signals: Awaited<ReturnType<typeof createProduct>>;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  t = await startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '30' });
   vendor = await createVendor(t, { vendorUrl: 'trial-vendor' });
   other = await createVendor(t, { vendorUrl: 'trial-other' });
   signals = await createProduct(t, vendor.id, {
@@ -32,11 +33,6 @@ beforeAll(async () => {
     sql`update prices set trial_days = 7 where product_id = ${signals.id} and scheme = 'recurring'`,
   );
 });
-afterAll(async () => {
-  await t?.close();
-});
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 const startTrial = (buyer: Buyer, coupon?: string) =>
   startProductCheckout(t, buyer, vendor.vendorUrl, {

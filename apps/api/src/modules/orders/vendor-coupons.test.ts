@@ -8,22 +8,18 @@ import {
   type VendorCoupon,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBundle,
-  createProduct,
-  createVendor,
-  tokenOf,
-} from '../../../test/factories/catalog.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBundle, createProduct, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // Vendors manage their coupons over HTTP; checkout honours every limit, atomically.
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
+let other: Vendor;
 let alpha: Awaited<ReturnType<typeof createProduct>>;
 let beta: Awaited<ReturnType<typeof createProduct>>;
 let foreignProduct: Awaited<ReturnType<typeof createProduct>>;
@@ -32,18 +28,11 @@ let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t);
-  other = await createVendor(t);
+  ({ vendor, other, vendorToken, otherToken } = await vendorAndOther(t));
   alpha = await createProduct(t, vendor.id, { title: 'Alpha Scanner', amount: 10_000 });
   beta = await createProduct(t, vendor.id, { title: 'Beta Alerts', amount: 5_000 });
   foreignProduct = await createProduct(t, other.id, { title: 'Not Yours' });
   bundle = await createBundle(t, vendor.id, [alpha.id, beta.id], 12_000);
-  vendorToken = await tokenOf(t, vendor.userId);
-  otherToken = await tokenOf(t, other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 let seq = 0;

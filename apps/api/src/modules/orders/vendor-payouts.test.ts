@@ -7,22 +7,20 @@ import {
   vendorStorefrontRoutes as routes,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, completeSandboxOnboarding } from '../../../test/factories/orders.ts';
+import {
+  buyPaidProduct,
+  completeSandboxOnboarding,
+  sandboxPaymentAction,
+} from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 /** Issue 19: the vendor's payouts screen through HTTP, with the payment sandbox's onboarding page. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function vendorWithStorefront() {
   const user = await createUser(t);
@@ -191,10 +189,7 @@ describe('balances from the ledger', () => {
     expect(later.available).toEqual({ amount: share, currency: 'usd' });
 
     // A partial refund comes off the vendor's share (the sandbox dashboard's "refund half").
-    const session = await t.database.db.execute<{ id: string }>(
-      sql`select session_id as id from purchases where id = ${purchaseId}`,
-    );
-    const refund = await form(`/sandbox/payments/${session.rows[0]!.id}/refund_half`, {});
+    const refund = await sandboxPaymentAction(t, purchaseId, 'refund_half');
     expect(refund.statusCode, refund.body).toBe(303);
     const refunded = (await payouts(token)).balances[0];
     expect(refunded.refunded).toBeGreaterThan(0);

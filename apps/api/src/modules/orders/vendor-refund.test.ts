@@ -7,17 +7,18 @@ import {
   type VendorSaleDetail,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectRefused, FORGED_CURSORS, UNSTORABLE_TIMES } from '../../../test/cursors.ts';
-import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
+import { createProduct, type Vendor } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import {
   atStripe,
   buyPaidProduct,
   createBuyer,
-  sandboxPost,
+  purchaseIdOfSession,
   startProductCheckout,
 } from '../../../test/factories/orders.ts';
-import type { TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
 import { retryVendorRefunds } from './vendor-refund-retry.ts';
 
@@ -26,19 +27,21 @@ import { retryVendorRefunds } from './vendor-refund-retry.ts';
 // the buyer's access follow from it.
 
 let stripe: StripeSandboxHandle;
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+let vendor: Vendor;
 let tool: Awaited<ReturnType<typeof createProduct>>;
 let feed: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
 
-beforeAll(async () => {
+const t = useTestApp(async () => {
   stripe = await startStripeSandbox({ PLATFORM_FEE_BPS: '1000', PLATFORM_FEE_FIXED: '0' });
-  t = stripe.t;
-  vendor = await createVendor(t, { displayName: 'Refund Labs' });
-  other = await createVendor(t);
+  return stripe.t;
+});
+
+beforeAll(async () => {
+  ({ vendor, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Refund Labs' },
+  }));
   tool = await createProduct(t, vendor.id, { kind: 'app', title: 'Breakout Tool', amount: 4_000 });
   feed = await createProduct(t, vendor.id, {
     kind: 'indicator',
@@ -46,11 +49,6 @@ beforeAll(async () => {
     amount: 9_000,
     extraPrices: [2_000],
   });
-  vendorToken = await tokenOf(t, vendor.userId);
-  otherToken = await tokenOf(t, other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const refund = (
@@ -115,11 +113,7 @@ describe('who may refund', () => {
     const sessionId = await startProductCheckout(t, unpaidBuyer, vendor.vendorUrl, {
       priceId: tool.priceId,
     });
-    const unpaid = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select id from purchases where session_id = ${sessionId}`,
-      )
-    ).rows[0]!.id;
+    const unpaid = await purchaseIdOfSession(t, sessionId);
     expect((await refund(unpaid, {})).statusCode).toBe(404);
     expect((await refund('pur_nothing_here', {})).statusCode).toBe(404);
     // Nothing moved.
@@ -310,17 +304,12 @@ describe('refunding', () => {
   });
 
   it('refunds a subscription’s payment in full and cancels the subscription', async () => {
-    const buyer = await createBuyer(t);
-    const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, {
-      priceId: feed.extraPriceIds[0]!,
-      scheme: 'month',
-    });
-    expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-    const id = (
-      await t.database.db.execute<{ id: string }>(
-        sql`select id from purchases where session_id = ${sessionId}`,
-      )
-    ).rows[0]!.id;
+    const { purchaseId: id } = await buyPaidProduct(
+      t,
+      vendor.vendorUrl,
+      feed.extraPriceIds[0]!,
+      'month',
+    );
     const res = await refund(id, {});
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().sale).toMatchObject({ status: 'refunded', refunded: { amount: 2_000 } });

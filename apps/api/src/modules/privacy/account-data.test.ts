@@ -13,28 +13,24 @@ import {
   type LoginResponse,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buyReferred } from '../../../test/factories/affiliates.ts';
 import { createProduct, createVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createReferral } from '../../../test/factories/orders.ts';
 import { enrolTwoFactor } from '../../../test/factories/two-factor.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories/users.ts';
-import { nextIp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { PAGE_ROWS } from '../../db/pages.ts';
 
 // Issue 33, ADR 060: exporting an account's data and deleting the account, through HTTP only, on a
 // real database. Access and licences end through the revocation path's subscribers.
 
-let t: TestApp;
+const t = useTestApp();
 let vendor: Awaited<ReturnType<typeof createVendor>>;
 let product: Awaited<ReturnType<typeof createProduct>>;
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await createVendor(t, { displayName: 'Privacy Labs' });
   product = await createProduct(t, vendor.id, { kind: 'app', title: 'Export Bot', amount: 2_500 });
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function login(email: string, password = DEFAULT_PASSWORD) {

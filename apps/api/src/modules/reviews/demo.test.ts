@@ -1,8 +1,8 @@
 import { authRoutes, catalogRoutes, reviewsRoutes, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { DEMO_PASSWORD, seedAll } from '../../db/seed.ts';
+import { expect, it } from 'vitest';
+import { useDemoApp } from '../../../test/demo.ts';
+import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { findAccountByEmail } from '../users/index.ts';
 import { demoReviewers, demoReviews } from './demo-reviews.ts';
 import { demoReviewerEmail } from './seed.ts';
@@ -10,13 +10,7 @@ import { demoReviewerEmail } from './seed.ts';
 // The demo data on first start: products carry reviews from demo reviewers, with replies, and
 // their ratings are those reviews' (no made-up figures left).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await seedAll(t.database.db);
-  await seedAll(t.database.db); // a second start changes nothing
-});
-afterAll(() => t?.close());
+const t = useDemoApp();
 
 const search = async (q: string) => {
   const res = await t.call(catalogRoutes.search, { query: { q, limit: '5' } });

@@ -10,40 +10,37 @@ import {
   type ReviewSummary,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBundle,
   createProduct,
   createVendor,
   grantOwnership,
   tokenOf,
+  type Vendor,
 } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { sandboxPost } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // Reviews through the API on a real database: who may review (bought through the sandbox's hosted
 // page, refunded, disputed, revoked, lapsed), one review per product, lists, sorts and the
 // summary, the vendor's one reply, and what bad input leaves behind (nothing).
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
 let indicator: Awaited<ReturnType<typeof createProduct>>;
 let vendorToken: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t, { displayName: 'Review Labs' });
-  other = await createVendor(t);
+  ({ vendor, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Review Labs' },
+    signIn: (_, v) => signIn(v.userId),
+  }));
   indicator = await createProduct(t, vendor.id, { title: 'Trend Lines', amount: 4_900 });
-  vendorToken = await signIn(vendor.userId);
-  otherToken = await signIn(other.userId);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 let seq = 0;
@@ -98,6 +95,13 @@ async function cardRating(productId: string) {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().product.rating as { average: number; count: number };
 }
+
+/** A product's review summary: its average and the number of reviews at 5 stars, 4, … down to 1. */
+const summaryOf = (average: number, counts: [number, number, number, number, number]) => ({
+  average,
+  count: counts.reduce((a, b) => a + b, 0),
+  distribution: counts.map((count, i) => ({ rating: 5 - i, count })),
+});
 
 async function everyPage(query: Record<string, string>) {
   const seen: Review[] = [];
@@ -191,17 +195,7 @@ describe('who may review', () => {
     expect(Date.parse(after.review.updatedAt)).toBeGreaterThanOrEqual(
       Date.parse(created.review.updatedAt),
     );
-    expect(after.summary).toEqual({
-      average: 2,
-      count: 1,
-      distribution: [
-        { rating: 5, count: 0 },
-        { rating: 4, count: 0 },
-        { rating: 3, count: 0 },
-        { rating: 2, count: 1 },
-        { rating: 1, count: 0 },
-      ],
-    });
+    expect(after.summary).toEqual(summaryOf(2, [0, 0, 0, 1, 0]));
     expect(await stored(product.id)).toHaveLength(1);
     expect(await cardRating(product.id)).toEqual({ average: 2, count: 1 });
     expect((await own(buyer.token, product.id)).json()).toMatchObject({
@@ -418,17 +412,7 @@ describe('the lists', () => {
       });
       expect(pages).toBe(3);
       expect(reviews.map((r) => r.text)).toEqual(expected(sort));
-      expect(summary).toEqual({
-        average: 3.43,
-        count: 7,
-        distribution: [
-          { rating: 5, count: 2 },
-          { rating: 4, count: 2 },
-          { rating: 3, count: 1 },
-          { rating: 2, count: 1 },
-          { rating: 1, count: 1 },
-        ],
-      });
+      expect(summary).toEqual(summaryOf(3.43, [2, 2, 1, 1, 1]));
       expect(reviews.every((r) => r.product.title === 'Listed Tool')).toBe(true);
       expect(reviews.every((r) => r.reviewer.username?.startsWith('buyer_'))).toBe(true);
     },

@@ -1,23 +1,24 @@
 import { reviewMessages as m, reviewsRoutes as r, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createProduct,
-  createVendor,
   grantOwnership,
   tokenOf,
+  type Vendor,
 } from '../../../test/factories/catalog.ts';
+import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // The vendor's reviews screen through the API: its published reviews across its products, newest
 // first, paged, filtered by stars or "no reply yet"; rewriting a reply. A buyer is refused (403),
 // another vendor's reviews are not found (404), bad filters answer 400 with the field.
 
-let t: TestApp;
-let vendor: Awaited<ReturnType<typeof createVendor>>;
-let other: Awaited<ReturnType<typeof createVendor>>;
+const t = useTestApp();
+let vendor: Vendor;
+let other: Vendor;
 let vendorToken: string;
 let otherToken: string;
 let buyerToken: string;
@@ -45,11 +46,11 @@ const list = (query: Record<string, string> = {}, token = vendorToken) =>
 const ids = (res: { json(): { reviews: Review[] } }) => res.json().reviews.map((x) => x.id);
 
 beforeAll(async () => {
-  t = await startTestApp();
-  vendor = await createVendor(t, { displayName: 'Review Desk' });
-  other = await createVendor(t, { displayName: 'Other Desk' });
-  vendorToken = await signIn(vendor.userId);
-  otherToken = await signIn(other.userId);
+  ({ vendor, other, vendorToken, otherToken } = await vendorAndOther(t, {
+    vendor: { displayName: 'Review Desk' },
+    other: { displayName: 'Other Desk' },
+    signIn: (_, v) => signIn(v.userId),
+  }));
   buyerToken = await signIn((await createUser(t)).id);
   const a = await createProduct(t, vendor.id, { title: 'Trend Lines' });
   const b = await createProduct(t, vendor.id, { title: 'Volume Map' });
@@ -68,9 +69,6 @@ beforeAll(async () => {
     sql`update reviews set hidden_reason = 'refunded' where id = ${written[4]!.id}`,
   );
   written = written.slice(0, 4);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('the vendor’s reviews', () => {

@@ -6,13 +6,22 @@ import {
   type TradingViewTask,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
-import { buyPaidProduct, createBuyer, sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  type Buyer,
+  buyPaidProduct,
+  createBuyer,
+  paySession,
+  purchaseEvents,
+  purchaseIdOfSession,
+  sandboxPaymentAction,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
-import type { DomainEvent } from '../../events/types.ts';
 import { formatDay } from './mail.ts';
 import { remindOverdue } from './reminders.ts';
 
@@ -20,7 +29,7 @@ import { remindOverdue } from './reminders.ts';
 // sandbox's checkout, the username given by the buyer, tasks in the vendor's queue with an e-mail
 // each, completed by the vendor; refunds, cancellations and a new username move the grants.
 
-let t: TestApp;
+const t = useTestApp();
 type Vendor = { id: string; vendorUrl: string; email: string; token: string };
 let vendor: Vendor;
 let otherVendor: Vendor;
@@ -49,7 +58,6 @@ async function bind(v: Vendor, productId: string, ids: string[]) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await makeVendor('Alpha Edge Labs');
   otherVendor = await makeVendor('Other Desk');
   // A one-time price and a monthly plan.
@@ -63,13 +71,10 @@ beforeAll(async () => {
   scriptIds.push(await addScript(vendor, 'RSI Divergence Alerts', 'Ap4Nx8Wc'));
   await bind(vendor, indicator.id, scriptIds);
 });
-afterAll(async () => {
-  await t?.close();
-});
 
-type Buyer = Awaited<ReturnType<typeof createBuyer>> & { purchaseId: string };
+type PaidBuyer = Buyer & { purchaseId: string };
 
-const buy = (priceId = indicator.priceId): Promise<Buyer> =>
+const buy = (priceId = indicator.priceId): Promise<PaidBuyer> =>
   buyPaidProduct(t, vendor.vendorUrl, priceId);
 
 async function access(buyer: { token: string }): Promise<TradingViewAccessResponse> {
@@ -111,12 +116,9 @@ const mailsTo = (to: string, subject: string) =>
   t.smtp.inbox.filter((m) => m.to.includes(to) && m.subject === subject);
 
 async function sandboxAction(purchaseId: string, action: string) {
-  const session = await t.database.db.execute<{ id: string }>(
-    sql`select session_id as id from purchases where id = ${purchaseId}`,
-  );
   // Mail queued in the payment's transaction goes by a job: held until the change committed.
   t.jobs.hold();
-  const res = await sandboxPost(t, `/sandbox/payments/${session.rows[0]!.id}/${action}`);
+  const res = await sandboxPaymentAction(t, purchaseId, action);
   expect(res.statusCode).toBe(303);
   await t.jobs.settle();
 }
@@ -222,16 +224,7 @@ describe('a purchase that delivers TradingView scripts', () => {
   it('creates nothing new when the same events are handed over again, or the same name is saved again', async () => {
     const buyer = await buy();
     await setUsername(buyer, 'Repeat_Buyer');
-    const events = (
-      await t.database.db.execute<{
-        id: string;
-        type: DomainEvent['type'];
-        stream: string;
-        version: number;
-        data: unknown;
-      }>(sql`select id, type, stream, version, data from domain_events
-        where stream = ${buyer.purchaseId} order by version`)
-    ).rows.map((e) => ({ ...e, occurredAt: new Date().toISOString() }) as DomainEvent);
+    const events = await purchaseEvents(t, buyer.purchaseId);
     expect(events.map((e) => e.type)).toEqual(['purchase.paid']);
     const mine = subscribers(() => t.deps).filter((s) => s.name === 'tradingview.access');
     expect(mine).toHaveLength(1);
@@ -439,19 +432,10 @@ describe('a purchase that delivers TradingView scripts', () => {
 });
 
 /** The same buyer buys a second product; answers that purchase's id. */
-async function buyPaidProductAs(buyer: Buyer, priceId: string): Promise<string> {
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const sessionId = res.json().sessionId as string;
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const found = await t.database.db.execute<{ id: string }>(
-    sql`select id from purchases where session_id = ${sessionId}`,
-  );
-  return found.rows[0]!.id;
+async function buyPaidProductAs(buyer: PaidBuyer, priceId: string): Promise<string> {
+  const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, { priceId });
+  await paySession(t, sessionId);
+  return purchaseIdOfSession(t, sessionId);
 }
 
 describe('times PostgreSQL refuses (issue 26)', () => {

@@ -1,14 +1,14 @@
 import { tradingviewRoutes as r, tradingViewMessages as m } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor, tokenOf } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../../test/factories/orders.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 // The workspace's TradingView page through the API: the vendor's products with their scripts (new),
 // and the 403/404 cases tradingview.test.ts leaves out (adding scripts and setting a product's
 // scripts as a buyer, completing another vendor's task).
 
-let t: TestApp;
+const t = useTestApp();
 type Vendor = { id: string; vendorUrl: string; token: string };
 let vendor: Vendor;
 let other: Vendor;
@@ -20,13 +20,9 @@ async function makeVendor(displayName: string): Promise<Vendor> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
   vendor = await makeVendor('Chart Works');
   other = await makeVendor('Other Works');
   buyerToken = (await createBuyer(t)).token;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('vendor TradingView products', () => {

@@ -1,20 +1,14 @@
 import { crc32 } from 'node:zlib';
 import { apiErrorSchema, authRoutes, usersMessages, usersRoutes } from '@tradeshelf/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
 import { multipartBody } from '../../../test/http.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
 /** Issue 14: uploads are decoded and re-encoded; what is stored is clean, bounded and varied. */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function signedIn() {
   const user = await createUser(t);

@@ -1,7 +1,7 @@
 import { apiErrorSchema, authRoutes, usersRoutes } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 import {
   listen,
   multipartBody,
@@ -13,14 +13,10 @@ import {
 
 /** Issue 13: uploads over real HTTP, where a stalled multipart stream shows as a hang. */
 
-let t: TestApp;
+const t = useTestApp();
 let port: number;
 beforeAll(async () => {
-  t = await startTestApp();
   port = await listen(t.app);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 // A valid 2×2 PNG (the pipeline decodes every upload whole).

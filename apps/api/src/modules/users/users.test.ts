@@ -1,15 +1,9 @@
 import { authRoutes, usernameMessages, usersMessages, usersRoutes } from '@tradeshelf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories/users.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { useTestApp } from '../../../test/harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(t, overrides);
