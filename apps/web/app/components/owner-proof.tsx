@@ -1,3 +1,4 @@
+import { CodeField } from './two-factor-field.tsx';
 import { Field } from './ui.tsx';
 
 /**
@@ -27,13 +28,11 @@ export function OwnerProof({
         error={fields.password}
       />
       {twoFactorOn && (
-        <Field
+        <CodeField
           label="Two-factor code"
           name="twoFactorCode"
-          inputMode="numeric"
-          autoComplete="one-time-code"
           value={code}
-          onChange={(e) => setCode(e.target.value)}
+          onChange={setCode}
           error={fields.twoFactorCode}
         />
       )}

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
+import { CodeField } from '../components/two-factor-field.tsx';
 import {
   checkForgotPasswordCode,
   resetForgotPassword,
@@ -75,15 +76,7 @@ export default function ForgotPassword() {
           {checkCode.status === 'failure' && checkCode.error && (
             <Alert>{checkCode.error.error}</Alert>
           )}
-          <Field
-            label="Code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
+          <CodeField maxLength={6} value={code} onChange={setCode} />
           <Button
             type="submit"
             loading={checkCode.status === 'loading'}

@@ -5,6 +5,7 @@ import type { ApiError } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
 import { Alert, Button, Field, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
+import { CodeField } from '../../components/two-factor-field.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
 
@@ -155,13 +156,10 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
               {stage.secret}
             </code>
           </p>
-          <Field
+          <CodeField
             label="Code from the app"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             error={error?.fields?.code}
           />
           <Button type="submit" loading={busy} disabled={!code.trim()} className="self-start">
@@ -208,13 +206,10 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
             On. {stage.left} recovery codes left. To turn it off, enter a current code or your
             password.
           </p>
-          <Field
+          <CodeField
             label="Code from the app"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             error={error?.fields?.code}
           />
           <Field
@@ -297,13 +292,11 @@ function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: str
       onConfirm={() => void replace()}
     >
       <p>Your current codes stop working. Enter a code from your authenticator app.</p>
-      <Field
+      <CodeField
         label="Current code"
         name="recoveryCodesTotp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
         value={code}
-        onChange={(e) => setCode(e.target.value)}
+        onChange={setCode}
         error={error?.fields?.code}
       />
     </ConfirmStep>
