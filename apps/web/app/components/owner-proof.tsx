@@ -1,5 +1,5 @@
 import { CodeField } from './two-factor-field.tsx';
-import { Field } from './ui.tsx';
+import { PasswordField } from './email-field.tsx';
 
 /**
  * What a sensitive account change asks for (ADR 058, 060): the current password, and a current
@@ -18,13 +18,11 @@ export function OwnerProof({
 }) {
   return (
     <>
-      <Field
+      <PasswordField
         label="Current password"
         name="currentPassword"
-        type="password"
-        autoComplete="current-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         error={fields.password}
       />
       {twoFactorOn && (

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
-import { EmailField } from '../components/email-field.tsx';
+import { Alert, Button, Card, FormError } from '../components/ui.tsx';
+import { EmailField, PasswordField } from '../components/email-field.tsx';
 import { CodeField } from '../components/two-factor-field.tsx';
 import {
   checkForgotPasswordCode,
@@ -99,14 +99,12 @@ export default function ForgotPassword() {
           {resetState.status === 'failure' && (
             <FormError error={resetState.error} shows={['password']} />
           )}
-          <Field
+          <PasswordField
+            fresh
             label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
+            onChange={(v) => {
+              setPassword(v);
               setPasswordError(null);
             }}
             error={passwordError ?? resetState.error?.fields?.password}

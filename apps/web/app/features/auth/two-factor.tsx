@@ -3,11 +3,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
 import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
-import { Alert, Button, Field, FormError, formLevelMessage } from '../../components/ui.tsx';
+import { Alert, Button, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { CodeField } from '../../components/two-factor-field.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
+import { PasswordField } from '../../components/email-field.tsx';
 
 export const fetchTwoFactor = thunk<void, { enabled: boolean; recoveryCodesLeft: number }>(
   'twoFactor/status',
@@ -212,13 +213,10 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
             onChange={setCode}
             error={error?.fields?.code}
           />
-          <Field
+          <PasswordField
             label="Or your password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={setPassword}
             error={error?.fields?.password}
           />
           <Button
