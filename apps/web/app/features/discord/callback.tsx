@@ -1,7 +1,8 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { useStore } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
+import { OutcomePanel as Panel, ghostLink, primaryLink } from '../../components/outcome-panel.tsx';
 import { Alert, Button, Spinner } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import type { RootState } from '../../store.ts';
@@ -14,25 +15,6 @@ export const LIBRARY_REDIRECT_MS = 2500;
 /** What the buyer reads when they pressed Cancel on Discord's page (`error=access_denied`). */
 export const CANCELLED_TEXT =
   'You cancelled on Discord’s page, so nothing was linked. Your purchases are safe: connect whenever you are ready.';
-
-const ghostLink =
-  'rounded-lg border border-ink-600 px-4 py-2.5 text-center text-sm font-semibold text-slate-200 hover:bg-ink-800';
-const primaryLink =
-  'rounded-lg bg-brand-500 px-4 py-2.5 text-center text-sm font-semibold text-ink-950 hover:bg-brand-400';
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section
-      aria-labelledby="discord-callback-title"
-      className="mx-auto flex w-full max-w-xl flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:p-8"
-    >
-      <h1 id="discord-callback-title" className="text-2xl font-bold text-white">
-        {title}
-      </h1>
-      {children}
-    </section>
-  );
-}
 
 /** A failure in words, with "Try again" (a new authorise link) and the way back to the library. */
 function Failed({
