@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { Spinner } from './ui.tsx';
 
 // The page a buyer lands on back from another site (the payment's, Discord's): a titled panel with
 // what came of it, and the ways on.
@@ -20,5 +21,17 @@ export function OutcomePanel({ title, children }: { title: string; children: Rea
       </h1>
       {children}
     </section>
+  );
+}
+
+/** Still waiting on the other site: the words, with a spinner, read out as they change. */
+export function StillWaiting({ children }: { children: ReactNode }) {
+  return (
+    <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
+      <span className="text-brand-400">
+        <Spinner />
+      </span>
+      <span>{children}</span>
+    </div>
   );
 }

@@ -2,9 +2,14 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ApiError, Purchase } from '@tradeshelf/contract';
 import { ordersMessages, plans } from '@tradeshelf/contract/client';
-import { OutcomePanel as Panel, ghostLink, primaryLink } from '../components/outcome-panel.tsx';
+import {
+  OutcomePanel as Panel,
+  ghostLink,
+  primaryLink,
+  StillWaiting,
+} from '../components/outcome-panel.tsx';
 import { RequireAuth } from '../components/require-auth.tsx';
-import { Alert, Spinner } from '../components/ui.tsx';
+import { Alert } from '../components/ui.tsx';
 import { fetchPurchaseStatus } from '../features/orders/api.ts';
 import {
   Entitlements,
@@ -224,15 +229,10 @@ function OrderStatusPage() {
     );
   return (
     <Panel title="Confirming your payment…">
-      <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
-        <span className="text-brand-400">
-          <Spinner />
-        </span>
-        <span>
-          Confirming your payment{purchase ? ` for ${purchase.item.title}` : ''}. This usually takes
-          a few seconds; please keep this page open.
-        </span>
-      </div>
+      <StillWaiting>
+        Confirming your payment{purchase ? ` for ${purchase.item.title}` : ''}. This usually takes a
+        few seconds; please keep this page open.
+      </StillWaiting>
     </Panel>
   );
 }

@@ -2,8 +2,13 @@ import { useEffect, useRef } from 'react';
 import { useStore } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
-import { OutcomePanel as Panel, ghostLink, primaryLink } from '../../components/outcome-panel.tsx';
-import { Alert, Button, Spinner } from '../../components/ui.tsx';
+import {
+  OutcomePanel as Panel,
+  ghostLink,
+  primaryLink,
+  StillWaiting,
+} from '../../components/outcome-panel.tsx';
+import { Alert, Button } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import type { RootState } from '../../store.ts';
 import { completeDiscordAuth } from './api.ts';
@@ -126,12 +131,9 @@ export function DiscordCallback({ onLinked }: { onLinked?: () => void }) {
     );
   return (
     <Panel title="Connecting your Discord account…">
-      <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
-        <span className="text-brand-400">
-          <Spinner />
-        </span>
-        <span>Checking with Discord. This takes a second or two; please keep this page open.</span>
-      </div>
+      <StillWaiting>
+        Checking with Discord. This takes a second or two; please keep this page open.
+      </StillWaiting>
     </Panel>
   );
 }
