@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
-import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
+import { ConfirmButton } from '../../components/confirm-step.tsx';
 import { Alert, Button, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { CodeField } from '../../components/two-factor-field.tsx';
@@ -247,47 +247,37 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
  */
 function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: string) => void }) {
   const dispatch = useAppDispatch();
-  const confirm = useConfirm();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
 
+  /** Whether the codes were replaced (else the step stays open with the error). */
   const replace = async () => {
     setBusy(true);
     setError(null);
     const r = await dispatch(regenerateRecoveryCodes(code.trim()));
     setBusy(false);
-    if (!regenerateRecoveryCodes.fulfilled.match(r)) return setError(r.payload ?? null);
+    if (!regenerateRecoveryCodes.fulfilled.match(r)) {
+      setError(r.payload ?? null);
+      return false;
+    }
     setCode('');
-    confirm.close();
     onCodes(r.payload.recoveryCodes, r.payload.message);
+    return true;
   };
 
-  if (!confirm.open)
-    return (
-      <Button
-        id={confirm.triggerId}
-        type="button"
-        variant="ghost"
-        className="self-start"
-        onClick={confirm.show}
-      >
-        Get new recovery codes
-      </Button>
-    );
   return (
-    <ConfirmStep
+    <ConfirmButton
+      label="Get new recovery codes"
+      triggerClassName="self-start"
+      compact={false}
       tone="primary"
-      title="Replace your recovery codes?"
+      question="Replace your recovery codes?"
       confirmLabel="Get new codes"
       busy={busy}
       error={formLevelMessage(error, ['code'])}
-      returnFocusTo={confirm.triggerId}
-      onCancel={() => {
-        setError(null);
-        confirm.close();
-      }}
-      onConfirm={() => void replace()}
+      onCancel={() => setError(null)}
+      onConfirm={replace}
     >
       <p>Your current codes stop working. Enter a code from your authenticator app.</p>
       <CodeField
@@ -297,6 +287,6 @@ function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: str
         onChange={setCode}
         error={error?.fields?.code}
       />
-    </ConfirmStep>
+    </ConfirmButton>
   );
 }
