@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { TitledSection } from './titled-section.tsx';
 import { Spinner } from './ui.tsx';
 
 // The page a buyer lands on back from another site (the payment's, Discord's): a titled panel with
@@ -10,17 +11,10 @@ export const ghostLink =
   'rounded-lg border border-ink-600 px-4 py-2.5 text-center text-sm font-semibold text-slate-200 hover:bg-ink-800';
 
 export function OutcomePanel({ title, children }: { title: string; children: ReactNode }) {
-  const titleId = useId();
   return (
-    <section
-      aria-labelledby={titleId}
-      className="mx-auto flex w-full max-w-xl flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:p-8"
-    >
-      <h1 id={titleId} className="text-2xl font-bold text-white">
-        {title}
-      </h1>
+    <TitledSection look="page" headingId={useId()} title={title}>
       {children}
-    </section>
+    </TitledSection>
   );
 }
 

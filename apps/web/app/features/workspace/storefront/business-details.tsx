@@ -6,8 +6,7 @@ import { Loading, ReadError } from '../../../components/screen.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { useAction, useRead } from '../request.ts';
 import { fetchBusinessDetails, saveBusinessDetails } from './api.ts';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../../components/titled-section.tsx';
 
 function Form({ first }: { first: BusinessDetails }) {
   const [values, setValues] = useState(first);
@@ -61,10 +60,7 @@ function Form({ first }: { first: BusinessDetails }) {
 export function BusinessDetailsSection() {
   const read = useRead<void, BusinessDetails>(fetchBusinessDetails, undefined);
   return (
-    <section aria-labelledby="business-heading" className={panel}>
-      <h2 id="business-heading" className="text-lg font-semibold text-white">
-        Invoice details
-      </h2>
+    <TitledSection look="settings" headingId="business-heading" title="Invoice details">
       <p className="text-sm text-slate-300">
         Printed as the seller on every receipt and invoice of your sales (PDF), past ones too.
       </p>
@@ -76,6 +72,6 @@ export function BusinessDetailsSection() {
       ) : (
         read.status !== 'failure' && <Loading label="Loading invoice details…" size="line" />
       )}
-    </section>
+    </TitledSection>
   );
 }
