@@ -9,25 +9,15 @@ import {
   SESSION_STORE_DELAY_MS,
   TOKEN_KEY,
   TOKENS_KEY,
-  type KeyValueStorage,
+  memoryStorage,
 } from './lib/session.ts';
 import { makeStore } from './store.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-const memory = (): KeyValueStorage & { data: Map<string, string> } => {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-};
-
 /** A store on a scripted API: each route path answers from its queue. */
 function setup(routes: Record<string, Array<[number, unknown]>> = {}) {
-  const storage = memory();
+  const storage = memoryStorage();
   const requests: Array<{ path: string; auth: string | null; body: unknown }> = [];
   const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
     const path = new URL(String(url), 'http://app.test').pathname;
@@ -250,9 +240,12 @@ describe('change password (docs/product.md#passwords)', () => {
 describe('store factory', () => {
   it('accepts preloaded state and merges hydrate into it', () => {
     const { store } = makeStore({
-      storage: memory(),
+      storage: memoryStorage(),
       preloadedState: {
-        auth: { ...makeStore({ storage: memory() }).store.getState().auth, sessionChecked: true },
+        auth: {
+          ...makeStore({ storage: memoryStorage() }).store.getState().auth,
+          sessionChecked: true,
+        },
       },
     });
     expect(store.getState().auth.sessionChecked).toBe(true);

@@ -154,11 +154,14 @@ export function ConfirmButton({
   confirmLabel,
   cancelLabel,
   onConfirm,
+  onCancel,
   busy = false,
   disabled = false,
   error = null,
   ariaLabel,
   tone = 'danger',
+  compact = true,
+  triggerClassName = 'px-3 py-1.5',
   testId,
   children,
 }: {
@@ -167,12 +170,17 @@ export function ConfirmButton({
   confirmLabel: string;
   cancelLabel?: string;
   onConfirm: () => void | boolean | Promise<unknown>;
+  /** Besides closing the step (a field's error, say, goes with it). */
+  onCancel?: () => void;
   busy?: boolean;
   /** The opening button's, while something else runs. */
   disabled?: boolean;
   error?: string | null;
   ariaLabel?: string;
   tone?: 'danger' | 'primary';
+  /** False: the step of a section of its own (a form inside it), not of a row. */
+  compact?: boolean;
+  triggerClassName?: string;
   testId?: string;
   children?: ReactNode;
 }) {
@@ -183,7 +191,7 @@ export function ConfirmButton({
         id={confirm.triggerId}
         type="button"
         variant="ghost"
-        className="px-3 py-1.5"
+        className={triggerClassName}
         aria-label={ariaLabel ?? label}
         disabled={disabled}
         onClick={confirm.show}
@@ -193,7 +201,7 @@ export function ConfirmButton({
     );
   return (
     <ConfirmStep
-      compact
+      compact={compact}
       title={question}
       confirmLabel={confirmLabel}
       {...(cancelLabel ? { cancelLabel } : {})}
@@ -202,7 +210,10 @@ export function ConfirmButton({
       error={error}
       returnFocusTo={confirm.triggerId}
       {...(testId ? { testId } : {})}
-      onCancel={confirm.close}
+      onCancel={() => {
+        onCancel?.();
+        confirm.close();
+      }}
       onConfirm={async () => {
         if ((await onConfirm()) !== false) confirm.close();
       }}

@@ -107,32 +107,41 @@ describe('ConfirmStep (the one confirm of the web app)', () => {
 });
 
 /** An upload whose progress, answer and abort the test drives. */
-function fakeUpload() {
+/**
+ * An UploadControl whose uploads wait for the test (`finish`), with `file` chosen in it: each run
+ * is in `runs`.
+ */
+async function chooseFile(
+  file: File,
+  {
+    label = 'Upload a video',
+    check = () => null,
+    error = null,
+  }: {
+    label?: string;
+    check?: (file: File) => string | null;
+    error?: { error: string; code: string } | null;
+  } = {},
+) {
+  const ui = userEvent.setup();
   const runs: { run: UploadRun; finish: (ok: boolean) => void }[] = [];
   const upload = (run: UploadRun) =>
     new Promise<boolean>((resolve) => {
       run.signal.addEventListener('abort', () => resolve(false));
       runs.push({ run, finish: resolve });
     });
-  return { runs, upload };
+  render(
+    <UploadControl label={label} accept="video/*" check={check} upload={upload} error={error} />,
+  );
+  await ui.upload(screen.getByLabelText(label), file);
+  return { ui, runs };
 }
 
 describe('UploadControl (the one upload with progress)', () => {
   const file = new File(['x'.repeat(10)], 'lesson.mp4', { type: 'video/mp4' });
 
   it('shows progress, and says when it is done', async () => {
-    const ui = userEvent.setup();
-    const { runs, upload } = fakeUpload();
-    render(
-      <UploadControl
-        label="Upload a video"
-        accept="video/*"
-        check={() => null}
-        upload={upload}
-        error={null}
-      />,
-    );
-    await ui.upload(screen.getByLabelText('Upload a video'), file);
+    const { runs } = await chooseFile(file);
     act(() => runs[0]!.run.onProgress(0.42));
     const bar = screen.getByRole('progressbar', { name: 'Uploading lesson.mp4' });
     expect(bar.getAttribute('value')).toBe('42');
@@ -143,18 +152,7 @@ describe('UploadControl (the one upload with progress)', () => {
   });
 
   it('Cancel aborts the request and offers Try again', async () => {
-    const ui = userEvent.setup();
-    const { runs, upload } = fakeUpload();
-    render(
-      <UploadControl
-        label="Upload a video"
-        accept="video/*"
-        check={() => null}
-        upload={upload}
-        error={null}
-      />,
-    );
-    await ui.upload(screen.getByLabelText('Upload a video'), file);
+    const { ui, runs } = await chooseFile(file);
     await ui.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(runs[0]!.run.signal.aborted).toBe(true);
     expect((await screen.findByRole('alert')).textContent).toMatch(/Upload cancelled\./);
@@ -164,18 +162,10 @@ describe('UploadControl (the one upload with progress)', () => {
   });
 
   it('a failure shows the server’s words and Try again sends the file again', async () => {
-    const ui = userEvent.setup();
-    const { runs, upload } = fakeUpload();
-    render(
-      <UploadControl
-        label="Upload a build"
-        accept="video/*"
-        check={() => null}
-        upload={upload}
-        error={{ error: 'The file is too large.', code: 'bad_request' }}
-      />,
-    );
-    await ui.upload(screen.getByLabelText('Upload a build'), file);
+    const { ui, runs } = await chooseFile(file, {
+      label: 'Upload a build',
+      error: { error: 'The file is too large.', code: 'bad_request' },
+    });
     await act(async () => runs[0]!.finish(false));
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toMatch(/The file is too large\./);
@@ -185,18 +175,7 @@ describe('UploadControl (the one upload with progress)', () => {
   });
 
   it('a refused file is never sent', async () => {
-    const ui = userEvent.setup();
-    const { runs, upload } = fakeUpload();
-    render(
-      <UploadControl
-        label="Upload a video"
-        accept="video/*"
-        check={() => 'Too big.'}
-        upload={upload}
-        error={null}
-      />,
-    );
-    await ui.upload(screen.getByLabelText('Upload a video'), file);
+    const { runs } = await chooseFile(file, { check: () => 'Too big.' });
     expect(screen.getByRole('alert').textContent).toBe('Too big.');
     expect(runs).toHaveLength(0);
   });

@@ -1,4 +1,5 @@
-import { Field } from './ui.tsx';
+import { CodeField } from './two-factor-field.tsx';
+import { PasswordField } from './email-field.tsx';
 
 /**
  * What a sensitive account change asks for (ADR 058, 060): the current password, and a current
@@ -17,23 +18,19 @@ export function OwnerProof({
 }) {
   return (
     <>
-      <Field
+      <PasswordField
         label="Current password"
         name="currentPassword"
-        type="password"
-        autoComplete="current-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         error={fields.password}
       />
       {twoFactorOn && (
-        <Field
+        <CodeField
           label="Two-factor code"
           name="twoFactorCode"
-          inputMode="numeric"
-          autoComplete="one-time-code"
           value={code}
-          onChange={(e) => setCode(e.target.value)}
+          onChange={setCode}
           error={fields.twoFactorCode}
         />
       )}

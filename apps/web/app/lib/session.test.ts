@@ -10,18 +10,8 @@ import {
   SessionStore,
   TOKEN_KEY,
   TOKENS_KEY,
-  type KeyValueStorage,
+  memoryStorage,
 } from './session.ts';
-
-const memory = (): KeyValueStorage & { data: Map<string, string> } => {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-};
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const rotated = {
@@ -32,7 +22,7 @@ const rotated = {
 };
 
 function setup(refresh = vi.fn()) {
-  const storage = memory();
+  const storage = memoryStorage();
   const store = new SessionStore({
     storage,
     now: () => Date.now(),

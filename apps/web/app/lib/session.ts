@@ -81,13 +81,14 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-/** Storage that lives as long as the page: the server's, and tests'. */
-export const memoryStorage = (): KeyValueStorage => {
-  const m = new Map<string, string>();
+/** Storage that lives as long as the page: the server's, and tests' (which read `data`). */
+export const memoryStorage = (): KeyValueStorage & { data: Map<string, string> } => {
+  const data = new Map<string, string>();
   return {
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => void m.set(k, v),
-    removeItem: (k) => void m.delete(k),
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
   };
 };
 

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { PasswordField } from '../components/email-field.tsx';
+import { Alert, Button, Card, FormError } from '../components/ui.tsx';
 import { changePassword } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -55,31 +56,27 @@ function ChangePasswordForm() {
         {state.status === 'failure' && (
           <FormError error={state.error} shows={['currentPassword', 'newPassword']} />
         )}
-        <Field
+        <PasswordField
           label="Current password"
           name="currentPassword"
-          type="password"
-          autoComplete="current-password"
           value={current}
-          onChange={(e) => setCurrent(e.target.value)}
+          onChange={setCurrent}
           error={fields.currentPassword}
         />
-        <Field
+        <PasswordField
+          fresh
           label="New password"
           name="newPassword"
-          type="password"
-          autoComplete="new-password"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
+          onChange={setNext}
           error={errors.next ?? fields.newPassword}
         />
-        <Field
+        <PasswordField
+          fresh
           label="Confirm new password"
           name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
           value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
+          onChange={setConfirm}
           error={errors.confirm}
         />
         <Button

@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
+import { Alert, Button, Card, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
+import { CodeField } from '../components/two-factor-field.tsx';
 import { sendAccountActivationEmail, verifyAccountActivation } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { fetchProfile } from '../features/users/api.ts';
@@ -94,14 +95,10 @@ export default function Activate() {
         {resend.status === 'success' && <Alert tone="success">{resend.data?.message}</Alert>}
         {resend.status === 'failure' && resend.error && <Alert>{resend.error.error}</Alert>}
         <EmailField value={email} onChange={setEmail} error={verify.error?.fields?.email} />
-        <Field
-          label="Code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
+        <CodeField
           maxLength={6}
           value={code}
-          onChange={(e) => setCode(e.target.value)}
+          onChange={setCode}
           error={verify.error?.fields?.code}
           hint="6 digits, from the e-mail we sent you."
         />

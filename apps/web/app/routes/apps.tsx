@@ -1,10 +1,10 @@
-import { Link } from 'react-router';
 import { categoryOfKind } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { LicenceCard } from '../features/licences/components.tsx';
 import { useApps } from '../features/licences/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Screen } from '../components/screen.tsx';
+import { NothingYet } from '../components/nothing-yet.tsx';
 
 export const meta = () => [
   ...pageMeta('Apps and licences', 'Your app keys, the devices they run on and the downloads.'),
@@ -31,21 +31,13 @@ export function AppsPage() {
         rows={2}
         isEmpty={(d) => d.length === 0}
         empty={
-          <div
-            data-testid="apps-empty"
-            className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center"
-          >
-            <p className="text-lg font-semibold text-white">You have no apps yet</p>
-            <p className="text-sm text-slate-400">
-              When you buy an app, its licence key and download show up here.
-            </p>
-            <Link
-              to={`/search?category=${categoryOfKind.app}`}
-              className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-            >
-              Browse apps
-            </Link>
-          </div>
+          <NothingYet
+            testId="apps-empty"
+            title="You have no apps yet"
+            note="When you buy an app, its licence key and download show up here."
+            to={`/search?category=${categoryOfKind.app}`}
+            action="Browse apps"
+          />
         }
       >
         {(list) => (

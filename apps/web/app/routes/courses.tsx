@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import { categoryOfKind, courseMessages } from '@tradeshelf/contract/client';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { LoadMore } from '../components/list-pager.tsx';
@@ -8,6 +7,7 @@ import { CourseCard } from '../features/courses/components.tsx';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Screen } from '../components/screen.tsx';
+import { NothingYet } from '../components/nothing-yet.tsx';
 
 export const meta = () => [...pageMeta('My courses'), { name: 'robots', content: 'noindex' }];
 
@@ -28,15 +28,11 @@ function CoursesPage() {
         rows={2}
         isEmpty={(d) => d.courses.length === 0}
         empty={
-          <div className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center">
-            <p className="text-lg font-semibold text-white">{courseMessages.noCourses}</p>
-            <Link
-              to={`/search?category=${categoryOfKind.course}`}
-              className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-            >
-              Browse courses
-            </Link>
-          </div>
+          <NothingYet
+            title={courseMessages.noCourses}
+            to={`/search?category=${categoryOfKind.course}`}
+            action="Browse courses"
+          />
         }
       >
         {(d) => (

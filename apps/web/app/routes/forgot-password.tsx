@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
-import { EmailField } from '../components/email-field.tsx';
+import { Alert, Button, Card, FormError } from '../components/ui.tsx';
+import { EmailField, PasswordField } from '../components/email-field.tsx';
+import { CodeField } from '../components/two-factor-field.tsx';
 import {
   checkForgotPasswordCode,
   resetForgotPassword,
@@ -75,15 +76,7 @@ export default function ForgotPassword() {
           {checkCode.status === 'failure' && checkCode.error && (
             <Alert>{checkCode.error.error}</Alert>
           )}
-          <Field
-            label="Code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
+          <CodeField maxLength={6} value={code} onChange={setCode} />
           <Button
             type="submit"
             loading={checkCode.status === 'loading'}
@@ -106,14 +99,12 @@ export default function ForgotPassword() {
           {resetState.status === 'failure' && (
             <FormError error={resetState.error} shows={['password']} />
           )}
-          <Field
+          <PasswordField
+            fresh
             label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
             value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
+            onChange={(v) => {
+              setPassword(v);
               setPasswordError(null);
             }}
             error={passwordError ?? resetState.error?.fields?.password}

@@ -15,6 +15,7 @@ import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Loading } from '../components/screen.tsx';
+import { NothingYet } from '../components/nothing-yet.tsx';
 
 export const meta = () => [
   ...pageMeta('Your library', 'Everything you own on Tradeshelf: communities, tools and courses.'),
@@ -203,21 +204,13 @@ function LibraryPage() {
       </div>
       <DiscordAccountPanel />
       {nothingOwned && (
-        <div
-          data-testid="library-empty"
-          className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center"
-        >
-          <p className="text-lg font-semibold text-white">Nothing here yet</p>
-          <p className="text-sm text-slate-400">
-            Communities, indicators, scanners and courses you buy show up here.
-          </p>
-          <Link
-            to="/search"
-            className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-          >
-            Browse the marketplace
-          </Link>
-        </div>
+        <NothingYet
+          testId="library-empty"
+          title="Nothing here yet"
+          note="Communities, indicators, scanners and courses you buy show up here."
+          to="/search"
+          action="Browse the marketplace"
+        />
       )}
       <section
         aria-labelledby="communities-title"

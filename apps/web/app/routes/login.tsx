@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } fro
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
-import { EmailField } from '../components/email-field.tsx';
+import { EmailField, PasswordField } from '../components/email-field.tsx';
 import { login, loginTwoFactor } from '../features/auth/api.ts';
 import {
   canUsePasskeys,
@@ -178,16 +178,7 @@ export default function Login() {
           </Alert>
         )}
         <EmailField value={email} onChange={setEmail} error={fields.email} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={fields.password}
-        />
+        <PasswordField required value={password} onChange={setPassword} error={fields.password} />
         <Button type="submit" loading={loading && !viaPasskey} disabled={!email || !password}>
           Log in
         </Button>

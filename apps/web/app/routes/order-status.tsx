@@ -1,9 +1,15 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ApiError, Purchase } from '@tradeshelf/contract';
 import { ordersMessages, plans } from '@tradeshelf/contract/client';
+import {
+  OutcomePanel as Panel,
+  ghostLink,
+  primaryLink,
+  StillWaiting,
+} from '../components/outcome-panel.tsx';
 import { RequireAuth } from '../components/require-auth.tsx';
-import { Alert, Spinner } from '../components/ui.tsx';
+import { Alert } from '../components/ui.tsx';
 import { fetchPurchaseStatus } from '../features/orders/api.ts';
 import {
   Entitlements,
@@ -22,25 +28,6 @@ import { isRetryable } from '../lib/idempotency.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export const meta = () => pageMeta('Your payment');
-
-const linkClass =
-  'rounded-lg bg-brand-500 px-4 py-2.5 text-center text-sm font-semibold text-ink-950 hover:bg-brand-400';
-const ghostClass =
-  'rounded-lg border border-ink-600 px-4 py-2.5 text-center text-sm font-semibold text-slate-200 hover:bg-ink-800';
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section
-      aria-labelledby="status-title"
-      className="mx-auto flex w-full max-w-xl flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:p-8"
-    >
-      <h1 id="status-title" className="text-2xl font-bold text-white">
-        {title}
-      </h1>
-      {children}
-    </section>
-  );
-}
 
 /**
  * Polls the purchase behind the checkout session until it is final (every 1.5 s, for up to two
@@ -149,10 +136,10 @@ function Paid({ purchase }: { purchase: Purchase }) {
         )}
       </div>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <Link to={orderPath(purchase)} className={linkClass}>
+        <Link to={orderPath(purchase)} className={primaryLink}>
           View your order
         </Link>
-        <Link to={itemPath(purchase.item)} className={ghostClass}>
+        <Link to={itemPath(purchase.item)} className={ghostLink}>
           Go to the {purchase.item.type === 'bundle' ? 'bundle' : 'product'}
         </Link>
       </div>
@@ -178,7 +165,7 @@ function OrderStatusPage() {
     return (
       <Panel title="We could not find your checkout">
         <Alert>This link is missing its checkout session.</Alert>
-        <Link to="/orders" className={ghostClass}>
+        <Link to="/orders" className={ghostLink}>
           Go to your orders
         </Link>
       </Panel>
@@ -196,19 +183,19 @@ function OrderStatusPage() {
         </p>
         <div className="flex flex-col gap-2 sm:flex-row">
           {duplicate ? (
-            <Link to={itemPath(purchase.item)} className={linkClass}>
+            <Link to={itemPath(purchase.item)} className={primaryLink}>
               Go to {purchase.item.title}
             </Link>
           ) : purchase.status === 'refunded' ? (
-            <Link to={orderPath(purchase)} className={linkClass}>
+            <Link to={orderPath(purchase)} className={primaryLink}>
               View your order
             </Link>
           ) : (
-            <Link to={itemPath(purchase.item)} className={linkClass}>
+            <Link to={itemPath(purchase.item)} className={primaryLink}>
               Back to {purchase.item.title}
             </Link>
           )}
-          <Link to="/orders" className={ghostClass}>
+          <Link to="/orders" className={ghostLink}>
             Your orders
           </Link>
         </div>
@@ -222,7 +209,7 @@ function OrderStatusPage() {
         <p className="text-sm text-slate-400">
           If you paid, your order appears on your orders page and we e-mail your receipt.
         </p>
-        <Link to="/orders" className={ghostClass}>
+        <Link to="/orders" className={ghostLink}>
           Go to your orders
         </Link>
       </Panel>
@@ -235,22 +222,17 @@ function OrderStatusPage() {
           your receipt as soon as the payment is confirmed, and the order appears on your orders
           page.
         </p>
-        <Link to="/orders" className={ghostClass}>
+        <Link to="/orders" className={ghostLink}>
           Go to your orders
         </Link>
       </Panel>
     );
   return (
     <Panel title="Confirming your payment…">
-      <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
-        <span className="text-brand-400">
-          <Spinner />
-        </span>
-        <span>
-          Confirming your payment{purchase ? ` for ${purchase.item.title}` : ''}. This usually takes
-          a few seconds; please keep this page open.
-        </span>
-      </div>
+      <StillWaiting>
+        Confirming your payment{purchase ? ` for ${purchase.item.title}` : ''}. This usually takes a
+        few seconds; please keep this page open.
+      </StillWaiting>
     </Panel>
   );
 }

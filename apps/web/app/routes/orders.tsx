@@ -14,6 +14,7 @@ import { formatDate } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { Loading } from '../components/screen.tsx';
+import { NothingYet } from '../components/nothing-yet.tsx';
 
 export const meta = () => pageMeta('Your orders');
 
@@ -51,18 +52,12 @@ function OrdersPage() {
         <Loading label="Loading your orders…" size="row" rows={4} />
       )}
       {data && data.purchases.length === 0 && (
-        <div className="flex flex-col items-center gap-3 rounded-2xl border border-ink-700 bg-ink-900 px-6 py-12 text-center">
-          <p className="text-lg font-semibold text-white">No orders yet</p>
-          <p className="text-sm text-slate-400">
-            When you buy an indicator, community or course, it shows up here with its receipt.
-          </p>
-          <Link
-            to="/search"
-            className="rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400"
-          >
-            Browse the marketplace
-          </Link>
-        </div>
+        <NothingYet
+          title="No orders yet"
+          note="When you buy an indicator, community or course, it shows up here with its receipt."
+          to="/search"
+          action="Browse the marketplace"
+        />
       )}
       {data && data.purchases.length > 0 && (
         <ul aria-label="Orders" className="flex flex-col gap-3">

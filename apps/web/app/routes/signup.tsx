@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { validateNewPassword } from '@tradeshelf/contract/client';
-import { Button, Card, Field, FormError } from '../components/ui.tsx';
-import { EmailField } from '../components/email-field.tsx';
+import { Button, Card, FormError } from '../components/ui.tsx';
+import { EmailField, PasswordField } from '../components/email-field.tsx';
 import { signup } from '../features/auth/api.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
@@ -44,15 +44,12 @@ export default function Signup() {
           <FormError error={state.error} shows={['email', 'password']} />
         )}
         <EmailField value={email} onChange={setEmail} error={fields.email} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
+        <PasswordField
+          fresh
           required
           value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
+          onChange={(v) => {
+            setPassword(v);
             setPasswordError(null);
           }}
           error={passwordError ?? fields.password}

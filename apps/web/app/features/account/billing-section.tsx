@@ -5,8 +5,7 @@ import { TextAreaField } from '../../components/textarea-field.tsx';
 import { Alert, Button, Field, FormError } from '../../components/ui.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { fetchBilling, saveBilling } from './api.ts';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../components/titled-section.tsx';
 
 export function BillingSection() {
   const dispatch = useAppDispatch();
@@ -38,10 +37,7 @@ export function BillingSection() {
   };
   const fields = error?.fields ?? {};
   return (
-    <section aria-labelledby="billing-heading" className={panel}>
-      <h2 id="billing-heading" className="text-lg font-semibold text-white">
-        Billing details
-      </h2>
+    <TitledSection look="settings" headingId="billing-heading" title="Billing details">
       <p className="text-sm text-slate-300">
         Printed on your receipts and invoices (PDF). Left empty, they show your e-mail address.
       </p>
@@ -67,6 +63,6 @@ export function BillingSection() {
           Save billing details
         </Button>
       </form>
-    </section>
+    </TitledSection>
   );
 }

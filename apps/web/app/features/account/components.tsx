@@ -24,8 +24,7 @@ import {
   fetchSessions,
   requestEmailChange,
 } from './api.ts';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../components/titled-section.tsx';
 
 type Loader = () => Promise<{ payload: unknown; meta: { requestStatus: string } }>;
 
@@ -91,10 +90,7 @@ export function DevicesSection() {
   };
 
   return (
-    <section aria-labelledby="devices-heading" className={panel}>
-      <h2 id="devices-heading" className="text-lg font-semibold text-white">
-        Devices
-      </h2>
+    <TitledSection look="settings" headingId="devices-heading" title="Devices">
       <p className="text-sm text-slate-300">
         Where your account is signed in. Addresses are shortened on purpose; log out anything you do
         not recognise, then change your password.
@@ -168,7 +164,7 @@ export function DevicesSection() {
           </>
         )}
       </Screen>
-    </section>
+    </TitledSection>
   );
 }
 
@@ -292,10 +288,7 @@ export function EmailSection({
   const pending = settings.data?.pendingEmail;
 
   return (
-    <section aria-labelledby="email-heading" className={panel}>
-      <h2 id="email-heading" className="text-lg font-semibold text-white">
-        E-mail
-      </h2>
+    <TitledSection look="settings" headingId="email-heading" title="E-mail">
       <p className="text-sm text-slate-300">
         A new address takes effect once you open the link we send to it (within 24 hours). Until
         then, your current one stays.
@@ -325,7 +318,7 @@ export function EmailSection({
           Send confirmation link
         </Button>
       </form>
-    </section>
+    </TitledSection>
   );
 }
 
@@ -363,10 +356,7 @@ export function UsernameSection({
   };
 
   return (
-    <section aria-labelledby="username-heading" className={panel}>
-      <h2 id="username-heading" className="text-lg font-semibold text-white">
-        Username
-      </h2>
+    <TitledSection look="settings" headingId="username-heading" title="Username">
       <p className="text-sm text-slate-300">
         You can change it once every {USERNAME_CHANGE_DAYS} days; the old name stays reserved for
         you for {USERNAME_HOLD_DAYS} days, then anyone may take it.
@@ -395,6 +385,6 @@ export function UsernameSection({
           Change username
         </Button>
       </form>
-    </section>
+    </TitledSection>
   );
 }

@@ -10,8 +10,7 @@ import { useAppDispatch } from '../../lib/hooks.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { deleteAccount, exportAccountData } from './api.ts';
 import { OwnerProof } from '../../components/owner-proof.tsx';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../components/titled-section.tsx';
 
 export function DataSection({ twoFactor }: { twoFactor: boolean }) {
   const dispatch = useAppDispatch();
@@ -65,10 +64,7 @@ export function DataSection({ twoFactor }: { twoFactor: boolean }) {
   const fields = error?.fields ?? {};
   const ready = Boolean(password) && (!twoFactorOn || Boolean(code.trim()));
   return (
-    <section aria-labelledby="data-heading" className={panel}>
-      <h2 id="data-heading" className="text-lg font-semibold text-white">
-        Your data
-      </h2>
+    <TitledSection look="settings" headingId="data-heading" title="Your data">
       <p className="text-sm text-slate-300">
         Download everything that is yours as a JSON file: profile, orders, library, licences,
         reviews, affiliate links and, if you sell, your storefront, sales, API keys and webhook
@@ -115,6 +111,6 @@ export function DataSection({ twoFactor }: { twoFactor: boolean }) {
           your e-mail address is freed. Download your data first if you want to keep it.
         </ConfirmStep>
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -1,4 +1,4 @@
-import type { AffiliateVendor, Invitation, Payout } from '@tradeshelf/contract';
+import type { Invitation, Payout } from '@tradeshelf/contract';
 import { describe, expect, it } from 'vitest';
 import { sessionEnded } from '../auth/slice.ts';
 import {
@@ -12,45 +12,16 @@ import {
   type ReferralsPage,
 } from './api.ts';
 import { affiliateSlice, initialAffiliateState, type AffiliateState } from './slice.ts';
+import { stats, usd, vendor } from './test-fixtures.ts';
 
 const reduce = (s: AffiliateState, ...actions: Array<{ type: string; payload?: unknown }>) =>
   actions.reduce((x, a) => affiliateSlice.reducer(x, a), s);
-
-const usd = (amount: number) => ({ amount, currency: 'usd' });
-
-const vendor = (id: string, refId: string | null = null): AffiliateVendor => ({
-  vendorId: id,
-  vendorUrl: id,
-  name: `Vendor ${id}`,
-  refId,
-  shareUrl: refId ? `https://x.test/v/${id}?ref=${refId}` : null,
-  commissionBps: 2000,
-  cookieDays: 30,
-  open: true,
-  joined: refId !== null,
-});
 
 const page = (available: number, withdrawn: number): ReferralsPage => ({
   referrals: [],
   withdrawals: [],
   nextCursor: null,
-  stats: {
-    availableBalance: usd(available),
-    pendingBalance: usd(0),
-    totalWithdrawn: usd(withdrawn),
-    totalEarned: usd(available + withdrawn),
-    clicks: 0,
-    sales: 0,
-    holdDays: 30,
-    minimumPayout: usd(5000),
-    payoutAccount: 'ready',
-    payoutAccountName: 'Stripe account ••••ab12',
-    canRequestPayout: true,
-    payoutBlockedReason: null,
-    balances: [],
-    earnings: [],
-    links: [],
-  },
+  stats: stats(available, withdrawn),
 });
 
 const payout = (amount: number, status: Payout['status'] = 'paid'): Payout => ({

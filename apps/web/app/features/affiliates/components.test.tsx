@@ -2,44 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AffiliateStats, AffiliateVendor } from '@tradeshelf/contract';
 import { useAppSelector } from '../../lib/hooks.ts';
 import { renderWithApp, type SeenRequest } from '../../test/render.tsx';
 import { fetchAffiliateVendors } from './api.ts';
 import { PayoutPanel, VendorsToJoin } from './components.tsx';
+import { stats as someStats, usd, vendor } from './test-fixtures.ts';
 
 afterEach(cleanup);
 
-const usd = (amount: number) => ({ amount, currency: 'usd' });
-const stats = {
-  availableBalance: usd(12_345),
-  pendingBalance: usd(0),
-  totalWithdrawn: usd(0),
-  totalEarned: usd(12_345),
-  clicks: 0,
-  sales: 0,
-  holdDays: 30,
-  minimumPayout: usd(5000),
-  payoutAccount: 'ready',
-  payoutAccountName: 'Stripe account ••••ab12',
-  canRequestPayout: true,
-  payoutBlockedReason: null,
-  balances: [],
-  earnings: [],
-  links: [],
-} as AffiliateStats;
-
-const vendor = (id: string, refId: string | null = null): AffiliateVendor => ({
-  vendorId: id,
-  vendorUrl: id,
-  name: `Vendor ${id}`,
-  refId,
-  shareUrl: refId ? `https://x.test/v/${id}?ref=${refId}` : null,
-  commissionBps: 2000,
-  cookieDays: 14,
-  open: true,
-  joined: refId !== null,
-});
+const stats = someStats(12_345);
 
 describe('Request payout (issue 27)', () => {
   it('asks first, with the amount and the account; Cancel sends nothing; confirming pays', async () => {

@@ -200,8 +200,8 @@ export function ShareLinks({
   vendors: AffiliateVendor[];
   stats: AffiliateStats;
 }) {
-  const { copied, copy } = useCopy();
-  const toast = useToast();
+  // One "Copied" at a time across the list.
+  const copier = useCopy();
   const joined = vendors.filter((v) => v.refId && v.shareUrl);
   const counts = new Map(stats.links.map((l) => [l.refId, l]));
   return (
@@ -224,30 +224,7 @@ export function ShareLinks({
                     {c?.clicks ?? 0} clicks · {c?.sales ?? 0} sales
                   </span>
                 </div>
-                <div className="flex gap-2">
-                  <label className="sr-only" htmlFor={`link-${v.vendorId}`}>
-                    Referral link for {v.name}
-                  </label>
-                  <input
-                    id={`link-${v.vendorId}`}
-                    readOnly
-                    value={v.shareUrl!}
-                    onFocus={(e) => e.currentTarget.select()}
-                    className="min-w-0 flex-1 rounded-lg border border-ink-600 bg-ink-950 px-3 py-2 text-sm text-slate-100"
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    aria-label={`Copy the referral link for ${v.name}`}
-                    onClick={() =>
-                      void copy(v.vendorId, v.shareUrl!).then((ok) => {
-                        if (!ok) toast('Copy did not work: select the link and copy it.', 'error');
-                      })
-                    }
-                  >
-                    {copied === v.vendorId ? 'Copied' : 'Copy'}
-                  </Button>
-                </div>
+                <ReferralLink vendor={v} id={`link-${v.vendorId}`} copier={copier} />
               </li>
             );
           })}
@@ -257,20 +234,42 @@ export function ShareLinks({
   );
 }
 
-/** A link just made, in its row: the link and a copy button that takes the focus and says "Copied". */
-function MadeLink({ vendor: v }: { vendor: AffiliateVendor }) {
-  const { copied, copy } = useCopy();
+/**
+ * A vendor's referral link, selected on focus, with a copy button that says "Copied" for a moment.
+ * `copier` is the list's when its rows share one "Copied"; `focus` takes the keyboard's place, and
+ * `announce` says "Copied" to screen readers too.
+ */
+function ReferralLink({
+  vendor: v,
+  id,
+  copier,
+  focus = false,
+  announce = false,
+  className = 'flex gap-2',
+  testId,
+}: {
+  vendor: AffiliateVendor;
+  id: string;
+  copier?: ReturnType<typeof useCopy>;
+  focus?: boolean;
+  announce?: boolean;
+  className?: string;
+  testId?: string;
+}) {
+  const own = useCopy();
+  const { copied, copy } = copier ?? own;
   const toast = useToast();
   const button = useRef<HTMLButtonElement>(null);
-  // The Generate button is gone: the keyboard's place moves to Copy, in the same row.
-  useEffect(() => button.current?.focus(), []);
+  useEffect(() => {
+    if (focus) button.current?.focus();
+  }, [focus]);
   return (
-    <div className="flex w-full min-w-0 gap-2 sm:w-auto sm:flex-1" data-testid="made-link">
-      <label className="sr-only" htmlFor={`made-${v.vendorId}`}>
+    <div className={className} data-testid={testId}>
+      <label className="sr-only" htmlFor={id}>
         Referral link for {v.name}
       </label>
       <input
-        id={`made-${v.vendorId}`}
+        id={id}
         readOnly
         value={v.shareUrl!}
         onFocus={(e) => e.currentTarget.select()}
@@ -289,10 +288,26 @@ function MadeLink({ vendor: v }: { vendor: AffiliateVendor }) {
       >
         {copied === v.vendorId ? 'Copied' : 'Copy'}
       </Button>
-      <span role="status" className="sr-only">
-        {copied === v.vendorId ? 'Copied' : ''}
-      </span>
+      {announce && (
+        <span role="status" className="sr-only">
+          {copied === v.vendorId ? 'Copied' : ''}
+        </span>
+      )}
     </div>
+  );
+}
+
+/** A link just made, in its row: the Generate button is gone, so the keyboard's place moves to Copy. */
+function MadeLink({ vendor: v }: { vendor: AffiliateVendor }) {
+  return (
+    <ReferralLink
+      vendor={v}
+      id={`made-${v.vendorId}`}
+      focus
+      announce
+      className="flex w-full min-w-0 gap-2 sm:w-auto sm:flex-1"
+      testId="made-link"
+    />
   );
 }
 

@@ -27,8 +27,7 @@ import {
   removePasskey,
   renamePasskey,
 } from './passkeys.ts';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../components/titled-section.tsx';
 
 /** The password and, with two-factor on, a code: what adding or removing asks (ADR 058, 060). */
 function useProof(twoFactor: boolean) {
@@ -147,10 +146,7 @@ export function PasskeysSection({ twoFactor }: { twoFactor: boolean }) {
 
   const addFields = addError?.fields ?? {};
   return (
-    <section aria-labelledby="passkeys-heading" className={panel}>
-      <h2 id="passkeys-heading" className="text-lg font-semibold text-white">
-        Passkeys
-      </h2>
+    <TitledSection look="settings" headingId="passkeys-heading" title="Passkeys">
       <p className="text-sm text-slate-300">
         Sign in with your fingerprint, face or device PIN instead of your password. With two-factor
         authentication on, a passkey also stands in for the code.
@@ -277,7 +273,7 @@ export function PasskeysSection({ twoFactor }: { twoFactor: boolean }) {
       ) : (
         <p className="text-sm text-slate-400">This browser cannot make passkeys.</p>
       )}
-    </section>
+    </TitledSection>
   );
 }
 

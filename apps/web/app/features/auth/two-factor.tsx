@@ -2,11 +2,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { endpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
-import { ConfirmStep, useConfirm } from '../../components/confirm-step.tsx';
-import { Alert, Button, Field, FormError, formLevelMessage } from '../../components/ui.tsx';
+import { ConfirmButton } from '../../components/confirm-step.tsx';
+import { Alert, Button, FormError, formLevelMessage } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
+import { CodeField } from '../../components/two-factor-field.tsx';
 import { useAppDispatch } from '../../lib/hooks.ts';
 import { requestThunk as thunk } from '../../lib/thunk.ts';
+import { PasswordField } from '../../components/email-field.tsx';
 
 export const fetchTwoFactor = thunk<void, { enabled: boolean; recoveryCodesLeft: number }>(
   'twoFactor/status',
@@ -155,13 +157,10 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
               {stage.secret}
             </code>
           </p>
-          <Field
+          <CodeField
             label="Code from the app"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             error={error?.fields?.code}
           />
           <Button type="submit" loading={busy} disabled={!code.trim()} className="self-start">
@@ -208,22 +207,16 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
             On. {stage.left} recovery codes left. To turn it off, enter a current code or your
             password.
           </p>
-          <Field
+          <CodeField
             label="Code from the app"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={setCode}
             error={error?.fields?.code}
           />
-          <Field
+          <PasswordField
             label="Or your password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={setPassword}
             error={error?.fields?.password}
           />
           <Button
@@ -254,58 +247,46 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
  */
 function NewRecoveryCodes({ onCodes }: { onCodes: (codes: string[], message: string) => void }) {
   const dispatch = useAppDispatch();
-  const confirm = useConfirm();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
 
+  /** Whether the codes were replaced (else the step stays open with the error). */
   const replace = async () => {
     setBusy(true);
     setError(null);
     const r = await dispatch(regenerateRecoveryCodes(code.trim()));
     setBusy(false);
-    if (!regenerateRecoveryCodes.fulfilled.match(r)) return setError(r.payload ?? null);
+    if (!regenerateRecoveryCodes.fulfilled.match(r)) {
+      setError(r.payload ?? null);
+      return false;
+    }
     setCode('');
-    confirm.close();
     onCodes(r.payload.recoveryCodes, r.payload.message);
+    return true;
   };
 
-  if (!confirm.open)
-    return (
-      <Button
-        id={confirm.triggerId}
-        type="button"
-        variant="ghost"
-        className="self-start"
-        onClick={confirm.show}
-      >
-        Get new recovery codes
-      </Button>
-    );
   return (
-    <ConfirmStep
+    <ConfirmButton
+      label="Get new recovery codes"
+      triggerClassName="self-start"
+      compact={false}
       tone="primary"
-      title="Replace your recovery codes?"
+      question="Replace your recovery codes?"
       confirmLabel="Get new codes"
       busy={busy}
       error={formLevelMessage(error, ['code'])}
-      returnFocusTo={confirm.triggerId}
-      onCancel={() => {
-        setError(null);
-        confirm.close();
-      }}
-      onConfirm={() => void replace()}
+      onCancel={() => setError(null)}
+      onConfirm={replace}
     >
       <p>Your current codes stop working. Enter a code from your authenticator app.</p>
-      <Field
+      <CodeField
         label="Current code"
         name="recoveryCodesTotp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
         value={code}
-        onChange={(e) => setCode(e.target.value)}
+        onChange={setCode}
         error={error?.fields?.code}
       />
-    </ConfirmStep>
+    </ConfirmButton>
   );
 }

@@ -6,7 +6,7 @@ import { deliverableMessages as m, updatePolicyLabels } from '@tradeshelf/contra
 import type { DeliverableVersion, DeliverySummary, OwnedDelivery } from '@tradeshelf/contract';
 import Library from '../../routes/library.tsx';
 import Order from '../../routes/order.tsx';
-import VersionMailsUnsubscribe from '../../routes/version-mails-unsubscribe.tsx';
+import VersionMailsUnsubscribe from '../../routes/unsubscribe.tsx';
 import { Route, Routes } from 'react-router';
 import { startDownload } from '../../lib/download.ts';
 import { formatDate } from '../../lib/format.ts';

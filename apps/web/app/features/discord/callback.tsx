@@ -1,8 +1,14 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { useStore } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
-import { Alert, Button, Spinner } from '../../components/ui.tsx';
+import {
+  OutcomePanel as Panel,
+  ghostLink,
+  primaryLink,
+  StillWaiting,
+} from '../../components/outcome-panel.tsx';
+import { Alert, Button } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import type { RootState } from '../../store.ts';
 import { completeDiscordAuth } from './api.ts';
@@ -14,25 +20,6 @@ export const LIBRARY_REDIRECT_MS = 2500;
 /** What the buyer reads when they pressed Cancel on Discord's page (`error=access_denied`). */
 export const CANCELLED_TEXT =
   'You cancelled on Discord’s page, so nothing was linked. Your purchases are safe: connect whenever you are ready.';
-
-const ghostLink =
-  'rounded-lg border border-ink-600 px-4 py-2.5 text-center text-sm font-semibold text-slate-200 hover:bg-ink-800';
-const primaryLink =
-  'rounded-lg bg-brand-500 px-4 py-2.5 text-center text-sm font-semibold text-ink-950 hover:bg-brand-400';
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section
-      aria-labelledby="discord-callback-title"
-      className="mx-auto flex w-full max-w-xl flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-6 sm:p-8"
-    >
-      <h1 id="discord-callback-title" className="text-2xl font-bold text-white">
-        {title}
-      </h1>
-      {children}
-    </section>
-  );
-}
 
 /** A failure in words, with "Try again" (a new authorise link) and the way back to the library. */
 function Failed({
@@ -144,12 +131,9 @@ export function DiscordCallback({ onLinked }: { onLinked?: () => void }) {
     );
   return (
     <Panel title="Connecting your Discord account…">
-      <div role="status" aria-live="polite" className="flex items-center gap-3 text-slate-300">
-        <span className="text-brand-400">
-          <Spinner />
-        </span>
-        <span>Checking with Discord. This takes a second or two; please keep this page open.</span>
-      </div>
+      <StillWaiting>
+        Checking with Discord. This takes a second or two; please keep this page open.
+      </StillWaiting>
     </Panel>
   );
 }

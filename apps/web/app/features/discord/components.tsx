@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { AccessEvent, AccessHealthStatus, Community } from '@tradeshelf/contract';
 import { ConfirmStep } from '../../components/confirm-step.tsx';
+import { EventHistory } from '../../components/event-history.tsx';
 import { Alert, Button, Spinner } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -88,31 +89,6 @@ function ServerIcon({ server }: { server: Community['server'] }) {
     >
       {initials}
     </span>
-  );
-}
-
-/** What happened to this access, newest first; a native disclosure (keyboard and screen readers). */
-function History({ items }: { items: AccessEvent[] }) {
-  if (!items.length) return null;
-  return (
-    <details className="group rounded-lg border border-ink-700 bg-ink-950/40">
-      <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-slate-200 hover:bg-ink-800">
-        History ({items.length})
-      </summary>
-      <ol className="flex flex-col gap-2 px-3 pt-1 pb-3 text-sm">
-        {items.map((e, i) => (
-          <li key={`${e.at}-${i}`} className="flex flex-col sm:flex-row sm:gap-3">
-            <time dateTime={e.at} className="shrink-0 text-xs text-slate-400 sm:w-44 sm:text-sm">
-              {formatDateTime(e.at)}
-            </time>
-            <span>
-              <span className="font-semibold text-white">{eventLabels[e.type]}</span>
-              {e.detail && <span className="text-slate-300"> · {e.detail}</span>}
-            </span>
-          </li>
-        ))}
-      </ol>
-    </details>
   );
 }
 
@@ -229,7 +205,7 @@ export function CommunityCard({ community }: { community: Community }) {
           <time dateTime={community.lastCheckedAt}>{formatDateTime(community.lastCheckedAt)}</time>
         </p>
       )}
-      <History items={community.history} />
+      <EventHistory items={community.history} labels={eventLabels} />
     </article>
   );
 }

@@ -18,6 +18,7 @@ import { productPath } from '../../lib/paths.ts';
 import { deactivateDevice, downloadBuild, fetchApps, resetLicenceKey } from './api.ts';
 import { useCopyField } from './hooks.ts';
 import { licenceActionCleared } from './slice.ts';
+import { EventHistory } from '../../components/event-history.tsx';
 
 /** A status in a word, with its colour (dark theme, AA contrast on ink-900). */
 const statusLabels: Record<LicenceStatus, [string, string]> = {
@@ -362,31 +363,6 @@ function DownloadBuild({ licence }: { licence: Licence }) {
   );
 }
 
-/** What happened to the licence, newest first; a native disclosure (keyboard and screen readers). */
-function History({ licence }: { licence: Licence }) {
-  if (!licence.history.length) return null;
-  return (
-    <details className="rounded-lg border border-ink-700 bg-ink-950/40">
-      <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-medium text-slate-200 hover:bg-ink-800">
-        History ({licence.history.length})
-      </summary>
-      <ol className="flex flex-col gap-2 px-3 pt-1 pb-3 text-sm">
-        {licence.history.map((e, i) => (
-          <li key={`${e.at}-${i}`} className="flex flex-col sm:flex-row sm:gap-3">
-            <time dateTime={e.at} className="shrink-0 text-xs text-slate-400 sm:w-44 sm:text-sm">
-              {formatDateTime(e.at)}
-            </time>
-            <span>
-              <span className="font-semibold text-white">{eventLabels[e.type]}</span>
-              {e.detail && <span className="text-slate-300"> · {e.detail}</span>}
-            </span>
-          </li>
-        ))}
-      </ol>
-    </details>
-  );
-}
-
 /** One licence on the apps page: the app, its status, key, devices, download and key reset. */
 export function LicenceCard({ licence }: { licence: Licence }) {
   const titleId = useId();
@@ -447,7 +423,7 @@ export function LicenceCard({ licence }: { licence: Licence }) {
           onReset={() => keyArea.current?.querySelector('input')?.focus()}
         />
       </div>
-      <History licence={licence} />
+      <EventHistory items={licence.history} labels={eventLabels} />
     </article>
   );
 }

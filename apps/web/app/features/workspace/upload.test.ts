@@ -1,43 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NETWORK_ERROR } from '../../lib/http.ts';
-import { UPLOAD_CANCELLED, uploadWithProgress, type UploadXhr } from './upload.ts';
-
-/** A scripted XMLHttpRequest: records what the helper does, lets the test play the network. */
-class FakeXhr implements UploadXhr {
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  aborted = false;
-  status = 0;
-  responseText = '';
-  upload: UploadXhr['upload'] = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: FormData) {
-    this.body = body;
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ loaded, total, lengthComputable: true });
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
+import { UPLOAD_CANCELLED, uploadWithProgress } from './upload.ts';
+import { FakeXhr } from './fake-xhr.ts';
 
 function start(extra: { signal?: AbortSignal } = {}) {
   const xhr = new FakeXhr();

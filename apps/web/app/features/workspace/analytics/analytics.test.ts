@@ -1,5 +1,5 @@
 import { validateAnalyticsRange, vendorAnalyticsMessages as m } from '@tradeshelf/contract/client';
-import type { AnalyticsPoint, AnalyticsTotals } from '@tradeshelf/contract';
+import type { AnalyticsPoint } from '@tradeshelf/contract';
 import { describe, expect, it } from 'vitest';
 import {
   affiliateShare,
@@ -13,6 +13,7 @@ import {
   totalCards,
   utcToday,
 } from './format.ts';
+import { usdFigures } from './test-fixtures.ts';
 
 const point = (period: string, over: Partial<AnalyticsPoint> = {}): AnalyticsPoint => ({
   period,
@@ -98,16 +99,7 @@ describe('labels and series', () => {
 });
 
 describe('figures', () => {
-  const totals: AnalyticsTotals = {
-    currency: 'usd',
-    gross: 34_000,
-    refunds: 10_000,
-    fee: 1_200,
-    affiliate: 2_000,
-    net: 20_800,
-    sales: 4,
-    refundCount: 1,
-  };
+  const totals = usdFigures;
 
   it('formats rates, with a dash when there is nothing to divide by', () => {
     expect(formatRate(0.75)).toBe('75%');

@@ -5,6 +5,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp, type Answer, type SeenRequest } from '../../../test/render.tsx';
 import { AnalyticsScreen } from './screen.tsx';
+import { figures, usdFigures } from './test-fixtures.ts';
 
 afterEach(() => {
   cleanup();
@@ -16,32 +17,10 @@ const answer = (over: Partial<VendorAnalytics> = {}): VendorAnalytics => ({
   series: [
     {
       currency: 'usd',
-      points: [
-        {
-          period: '2026-01-30',
-          gross: 34_000,
-          refunds: 10_000,
-          fee: 1_200,
-          affiliate: 2_000,
-          net: 20_800,
-          sales: 4,
-          refundCount: 1,
-        },
-      ],
+      points: [{ period: '2026-01-30', ...figures }],
     },
   ],
-  totals: [
-    {
-      currency: 'usd',
-      gross: 34_000,
-      refunds: 10_000,
-      fee: 1_200,
-      affiliate: 2_000,
-      net: 20_800,
-      sales: 4,
-      refundCount: 1,
-    },
-  ],
+  totals: [usdFigures],
   topProducts: {
     byNet: [
       {

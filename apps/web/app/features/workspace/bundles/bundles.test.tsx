@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
 import { usersMessages, vendorBundleMessages as m } from '@tradeshelf/contract/client';
 import type { VendorBundle, VendorBundleProduct, VendorBundleRow } from '@tradeshelf/contract';
 import { renderWithApp, type Answer, type SeenRequest } from '../../../test/render.tsx';
@@ -17,6 +16,7 @@ import {
   toInput,
 } from './form.ts';
 import { VendorBundleList } from './list.tsx';
+import * as listing from '../listing-tests.tsx';
 
 const FIELDS_NEED_ATTENTION = 'Some fields need attention: see the messages below.';
 
@@ -154,17 +154,13 @@ function api(initial: VendorBundle | null, over: (req: SeenRequest) => Answer | 
   };
 }
 
-const writes = (requests: SeenRequest[]) => requests.filter((r) => r.method !== 'GET');
-
 describe('the editor', () => {
   it('picks products with the keyboard, shows the saving, refuses a bad price, then saves', async () => {
     const ui = userEvent.setup();
-    const { requests } = renderWithApp(
-      <Routes>
-        <Route path="/vendor/bundles/new" element={<VendorBundleEditor bundle={null} />} />
-        <Route path="/vendor/bundles/:id" element={<p>Editing saved bundle</p>} />
-      </Routes>,
-      { signedIn: true, url: '/vendor/bundles/new', answer: api(null) },
+    const { requests } = listing.renderNewDraft(
+      'bundle',
+      <VendorBundleEditor bundle={null} />,
+      api(null),
     );
     await ui.type(screen.getByLabelText('Title'), 'Momentum Kit');
     const search = screen.getByRole('combobox', { name: 'Find your products' });
@@ -196,7 +192,7 @@ describe('the editor', () => {
     await ui.type(screen.getByLabelText('Price'), '-5');
     await ui.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText(m.amount)).toBeTruthy();
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
 
     fireEvent.change(screen.getByLabelText('Price'), { target: { value: '60' } });
     expect(screen.getByRole('status', { name: 'What buyers save' }).textContent).toContain(
@@ -204,8 +200,8 @@ describe('the editor', () => {
     );
     await ui.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText('Editing saved bundle')).toBeTruthy();
-    expect(writes(requests)).toHaveLength(1);
-    expect(writes(requests)[0]!.body).toEqual({
+    expect(listing.writes(requests)).toHaveLength(1);
+    expect(listing.writes(requests)[0]!.body).toEqual({
       title: 'Momentum Kit',
       summary: '',
       description: '',
@@ -253,13 +249,13 @@ describe('the editor', () => {
       'The bundle costs $90.00, $12.00 more than its products bought separately ($78.00), so buyers save nothing. Lower the price, or confirm that you sell it above its parts.';
     expect(await screen.findAllByText(said)).toHaveLength(1);
     expect(box.getAttribute('aria-invalid')).toBe('true');
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     // Confirmed: the publish call carries it.
     await ui.click(box);
     await ui.click(screen.getByRole('button', { name: 'Publish…' }));
     await ui.click(screen.getByRole('button', { name: 'Publish' }));
     await waitFor(() =>
-      expect(writes(requests).map((r) => [r.path, r.body])).toEqual([
+      expect(listing.writes(requests).map((r) => [r.path, r.body])).toEqual([
         ['/api/v1/vendor/bundles/bnd_1/publish', { confirmPriceAboveValue: true }],
       ]),
     );
@@ -296,10 +292,12 @@ describe('the editor', () => {
     });
     await ui.click(screen.getByRole('button', { name: 'Publish…' }));
     expect(screen.getByText(/Put this bundle on sale\?/)).toBeTruthy();
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     await ui.click(screen.getByRole('button', { name: 'Publish' }));
     await waitFor(() =>
-      expect(writes(requests).map((r) => r.path)).toEqual(['/api/v1/vendor/bundles/bnd_1/publish']),
+      expect(listing.writes(requests).map((r) => r.path)).toEqual([
+        '/api/v1/vendor/bundles/bnd_1/publish',
+      ]),
     );
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', FIELDS_NEED_ATTENTION);
     expect(screen.getAllByText(m.publishedProducts)).toHaveLength(1);
@@ -316,7 +314,7 @@ describe('the editor', () => {
     await ui.click(screen.getByRole('button', { name: 'Publish' }));
     expect(await screen.findByText(m.priceRequired)).toBeTruthy();
     expect(screen.getByText(m.publishedProducts)).toBeTruthy();
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
   });
 
   it('asks before unpublishing, and links to the public page', async () => {
@@ -331,12 +329,14 @@ describe('the editor', () => {
       '/b/bnd_1/momentum-kit',
     );
     await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     await ui.click(screen.getByRole('button', { name: 'Cancel' }));
     await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
     await ui.click(screen.getByRole('button', { name: 'Unpublish' }));
     await waitFor(() => expect(screen.getByText('Unpublished', { selector: 'span' })).toBeTruthy());
-    expect(writes(requests).map((r) => r.path)).toEqual(['/api/v1/vendor/bundles/bnd_1/unpublish']);
+    expect(listing.writes(requests).map((r) => r.path)).toEqual([
+      '/api/v1/vendor/bundles/bnd_1/unpublish',
+    ]);
   });
 
   it('refuses a cover of the wrong type before sending it, and removes the cover after asking', async () => {
@@ -349,11 +349,11 @@ describe('the editor', () => {
     const svg = new File(['<svg/>'], 'cover.svg', { type: 'image/svg+xml' });
     await ui.upload(screen.getByLabelText('Replace the cover'), svg);
     expect(await screen.findByText(usersMessages.imageType)).toBeTruthy();
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     await ui.click(screen.getByRole('button', { name: 'Remove cover' }));
     await ui.click(screen.getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('img', { name: 'Bundle cover' })).toBeNull());
-    expect(writes(requests).map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(listing.writes(requests).map((r) => `${r.method} ${r.path}`)).toEqual([
       'DELETE /api/v1/vendor/bundles/bnd_1/cover',
     ]);
   });
@@ -368,101 +368,36 @@ describe('the editor', () => {
   });
 });
 
-describe('two tabs', () => {
-  // Another tab saved first: the same notice and choices as the product editor's (issue 28).
-  const twoTabs = (puts: SeenRequest[]) => {
-    const theirs = bundle({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
-    return (req: SeenRequest): Answer => {
-      if (req.method === 'PUT') {
-        puts.push(req);
-        const body = req.body as { title: string; baseUpdatedAt?: string };
-        return body.baseUpdatedAt
-          ? { status: 409, body: { error: m.editConflict, code: 'conflict' } }
-          : { status: 200, body: { bundle: bundle({ title: body.title }) } };
-      }
-      if (req.method === 'GET' && req.path === '/api/v1/vendor/bundles/bnd_1')
-        return { status: 200, body: { bundle: theirs } };
-      return api(bundle())(req);
-    };
-  };
-
-  it('says so when another tab saved first, keeps what was typed, and lets the vendor replace it', async () => {
-    const ui = userEvent.setup();
-    const puts: SeenRequest[] = [];
-    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
-      signedIn: true,
-      answer: twoTabs(puts),
-    });
-    const title = screen.getByLabelText('Title');
-    await ui.clear(title);
-    await ui.type(title, 'My title');
-    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
-    expect(await screen.findByText(m.editConflict)).toBeTruthy();
-    expect((puts[0]!.body as { baseUpdatedAt: string }).baseUpdatedAt).toBe(
-      '2026-11-02T10:00:00.000Z',
-    );
-    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('My title');
-
-    await ui.click(screen.getByRole('button', { name: 'Save mine to replace it' }));
-    await waitFor(() => expect(screen.queryByText(m.editConflict)).toBeNull());
-    expect(puts).toHaveLength(2);
-    expect(puts[1]!.body).not.toHaveProperty('baseUpdatedAt');
-    expect(puts[1]!.body).toMatchObject({ title: 'My title' });
-  });
-
-  it('loads the other tab’s version when the vendor asks', async () => {
-    const ui = userEvent.setup();
-    renderWithApp(<VendorBundleEditor bundle={bundle()} />, {
-      signedIn: true,
-      answer: twoTabs([]),
-    });
-    await ui.type(screen.getByLabelText('Title'), ' v2');
-    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
-    await ui.click(await screen.findByRole('button', { name: 'Load the latest version' }));
-    await waitFor(() =>
-      expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Their title'),
-    );
-    expect(screen.queryByText(m.editConflict)).toBeNull();
-  });
+listing.describeTwoTabs({
+  noun: 'bundle',
+  make: bundle,
+  editor: (loaded) => <VendorBundleEditor bundle={loaded} />,
+  api,
+  conflict: m.editConflict,
 });
 
 describe('the bundle list', () => {
-  it('offers to create the first bundle when there is none', async () => {
-    renderWithApp(<VendorBundleList />, {
-      signedIn: true,
-      answer: () => ({ status: 200, body: { bundles: [], nextCursor: null } }),
-    });
-    const link = await screen.findByRole('link', { name: 'Create your first bundle' });
-    expect(link.getAttribute('href')).toBe('/vendor/bundles/new');
-  });
+  listing.itOffersTheFirst('bundle', <VendorBundleList />);
 
   it('shows status, products and price with edit links, filters and pages on', async () => {
     const ui = userEvent.setup();
-    const { requests } = renderWithApp(<VendorBundleList />, {
-      signedIn: true,
-      answer: (req) =>
-        req.query.get('cursor') === 'next-1'
-          ? {
-              status: 200,
-              body: {
-                bundles: [row({ id: 'bnd_2', title: 'Second', price: null })],
-                nextCursor: null,
-              },
-            }
-          : { status: 200, body: { bundles: [row()], nextCursor: 'next-1' } },
-    });
+    const { requests } = listing.renderTwoPages(
+      'bundle',
+      <VendorBundleList />,
+      row(),
+      row({ id: 'bnd_2', title: 'Second', price: null }),
+    );
     const link = await screen.findByRole('link', { name: 'Momentum Kit' });
     expect(link.getAttribute('href')).toBe('/vendor/bundles/bnd_1');
     const tr = link.closest('tr')!;
     expect(within(tr).getByText('Published')).toBeTruthy();
     expect(tr.textContent).toContain('$60');
     expect(tr.textContent).toContain('3');
-    await ui.click(screen.getByRole('button', { name: 'Next' }));
-    const second = await screen.findByRole('link', { name: 'Second' });
-    expect(second.closest('tr')!.textContent).toContain('No price');
-    expect(requests.at(-1)!.query.get('cursor')).toBe('next-1');
-    await ui.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(await screen.findByRole('link', { name: 'Momentum Kit' })).toBeTruthy();
+    await listing.pageOnAndBack(ui, requests, {
+      first: 'Momentum Kit',
+      second: 'Second',
+      onSecond: (tr) => expect(tr.textContent).toContain('No price'),
+    });
     await ui.selectOptions(screen.getByLabelText('Status'), 'draft');
     await waitFor(() => expect(requests.at(-1)!.query.get('status')).toBe('draft'));
     expect(requests.at(-1)!.query.get('cursor')).toBeNull();

@@ -2,26 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { VendorCourse, VendorLesson } from '@tradeshelf/contract';
+import type { VendorCourse } from '@tradeshelf/contract';
 import { renderWithApp, type SeenRequest } from '../../../test/render.tsx';
 import { CourseBuilder } from './builder.tsx';
+import { lesson } from './test-fixtures.ts';
 
 afterEach(cleanup);
-
-const lesson = (id: string, moduleId: string, position: number): VendorLesson => ({
-  id,
-  moduleId,
-  title: `Lesson ${id}`,
-  position,
-  kind: 'text',
-  body: '',
-  dripDays: 0,
-  preview: false,
-  durationSeconds: null,
-  video: null,
-  attachments: [],
-  learners: id === 'b' ? 2 : 0,
-});
 
 const start: VendorCourse = {
   productId: 'prd_1',
@@ -35,7 +21,7 @@ const start: VendorCourse = {
       id: 'm1',
       title: 'Basics',
       position: 0,
-      lessons: [lesson('a', 'm1', 0), lesson('b', 'm1', 1)],
+      lessons: [lesson('a', 'm1', 0), { ...lesson('b', 'm1', 1), learners: 2 }],
     },
   ],
 };

@@ -1,4 +1,4 @@
-import type { VendorCourse, VendorLesson } from '@tradeshelf/contract';
+import type { VendorCourse } from '@tradeshelf/contract';
 import { describe, expect, it } from 'vitest';
 import {
   dripProblem,
@@ -10,21 +10,7 @@ import {
   outlineCounts,
   titleProblem,
 } from './outline.ts';
-
-const lesson = (id: string, moduleId: string, position: number): VendorLesson => ({
-  id,
-  moduleId,
-  title: `Lesson ${id}`,
-  position,
-  kind: 'text',
-  body: '',
-  dripDays: 0,
-  preview: false,
-  durationSeconds: null,
-  video: null,
-  attachments: [],
-  learners: 0,
-});
+import { lesson } from './test-fixtures.ts';
 
 const course = (outline: Record<string, string[]>): VendorCourse => ({
   productId: 'prd_1',

@@ -6,6 +6,7 @@ import { deliverableMessages as m } from '@tradeshelf/contract/client';
 import type { VendorDeliverableVersion, VendorDelivery } from '@tradeshelf/contract';
 import { renderWithApp, type Answer, type SeenRequest } from '../../../test/render.tsx';
 import { checkDeliverableFile, ProductFiles, publishedByPlatform } from './files.tsx';
+import { FakeXhr } from '../fake-xhr.ts';
 
 const BASE = '/api/v1/vendor/products/prd_1';
 
@@ -34,42 +35,6 @@ const delivery = (versions: VendorDeliverableVersion[], over: Partial<VendorDeli
   versions,
   ...over,
 });
-
-/** An XMLHttpRequest the test answers: records what the upload sent. */
-class FakeXhr {
-  static last: FakeXhr | null = null;
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  status = 0;
-  responseText = '';
-  upload = { onprogress: null as ((e: unknown) => void) | null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  constructor() {
-    FakeXhr.last = this;
-  }
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: FormData) {
-    this.body = body;
-  }
-  abort() {
-    this.onabort?.();
-  }
-  answer(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.onload?.();
-  }
-}
 
 beforeEach(() => {
   FakeXhr.last = null;

@@ -1,20 +1,25 @@
-import type { ApiError, VendorProductStatus } from '@tradeshelf/contract';
-import type { ReactNode } from 'react';
+import { vendorProductStatuses } from '@tradeshelf/contract/client';
+import type { VendorProductStatus } from '@tradeshelf/contract';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Pager, type CursorPages } from '../../../components/list-pager.tsx';
+import { Pager, useCursorPages } from '../../../components/list-pager.tsx';
 import { cell, ListTable } from '../../../components/list-table.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { formatDate } from '../../../lib/format.ts';
+import { useRead, type Thunk } from '../request.ts';
+import { statusLabels } from './labels.ts';
 import { StatusPill } from './status.tsx';
 
-// What the product and bundle lists share: their heading with the New button, their filters, their
-// table and their empty state.
+// What the product and bundle lists share: one page with the heading and its New button, the
+// filters, the table, its empty state and its pager.
+
+const PAGE = 20;
 
 const newLink =
   'rounded-lg bg-brand-500 px-4 py-2.5 text-sm font-semibold text-ink-950 hover:bg-brand-400';
 
 /** The list's title (and a line under it), with the way to a new draft. */
-export function ListHeading({
+function ListHeading({
   title,
   intro,
   newPath,
@@ -38,8 +43,23 @@ export function ListHeading({
   );
 }
 
+/** A filter of the list: its query parameter, and the values it offers by their labels. */
+export interface ListingFilter<T extends string = string> {
+  name: string;
+  label: string;
+  options: readonly T[];
+  labels: Record<T, string>;
+}
+
+export const statusFilter: ListingFilter<VendorProductStatus> = {
+  name: 'status',
+  label: 'Status',
+  options: vendorProductStatuses,
+  labels: statusLabels,
+};
+
 /** A filter of the list: All, or one of `options` by its label. Choosing one starts at page 1. */
-export function FilterSelect<T extends string>({
+function FilterSelect<T extends string>({
   label,
   value,
   options,
@@ -108,46 +128,82 @@ interface ListingRow {
 }
 
 /**
- * One page of listings: each row's title (to its editor) and status, the listing's own columns,
- * and when it was edited; the empty state, and the pager.
+ * `/vendor/products`, `/vendor/bundles`: a page of listings at a time, each row's title (to its
+ * editor) and status, the listing's own columns and when it was edited; the filters over it, the
+ * empty state, and the pager. `read` is the list's thunk, `items` picks the rows from a page.
  */
-export function ListingsTable<R extends ListingRow>({
+export function ListingsPage<Q, Page extends { nextCursor: string | null }, R extends ListingRow>({
   noun,
-  list,
-  rows,
-  pages,
+  intro,
+  read: thunk,
+  items,
+  filters,
   filtered,
   columns,
 }: {
   noun: 'product' | 'bundle';
-  list: {
-    status: 'idle' | 'loading' | 'success' | 'failure';
-    data: { nextCursor: string | null } | null;
-    error: ApiError | null;
-    reload: () => Promise<void>;
-  };
-  rows: readonly R[];
-  pages: CursorPages;
-  /** What to say when filters hid everything; null when no filter is on. */
-  filtered: string | null;
+  intro?: string;
+  read: Thunk<Q, Page>;
+  items: (page: Page) => readonly R[];
+  filters: readonly ListingFilter[];
+  /** What to say when filters hid everything. */
+  filtered: string;
   /** The columns between the status and the date. */
   columns: readonly { label: string; cell: (row: R) => ReactNode }[];
 }) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const pages = useCursorPages();
+  const on = filters.filter((f) => values[f.name]);
+  const list = useRead<Q, Page>(thunk, {
+    limit: PAGE,
+    ...Object.fromEntries(on.map((f) => [f.name, values[f.name]])),
+    ...(pages.cursor ? { cursor: pages.cursor } : {}),
+  } as Q);
+  const rows = list.data ? items(list.data) : [];
   const base = `/vendor/${noun}s`;
+  const Noun = noun === 'product' ? 'Product' : 'Bundle';
   const loading = list.status === 'loading';
   return (
-    <>
+    <div className="flex flex-col gap-5">
+      <ListHeading
+        title={`${Noun}s`}
+        intro={intro}
+        newPath={`${base}/new`}
+        newLabel={`New ${noun}`}
+      />
+      <div className="flex flex-wrap gap-3">
+        {filters.map((f) => (
+          <FilterSelect
+            key={f.name}
+            label={f.label}
+            value={values[f.name] ?? ''}
+            options={f.options}
+            labels={f.labels}
+            onChange={(v) => {
+              setValues({ ...values, [f.name]: v });
+              pages.reset();
+            }}
+          />
+        ))}
+      </div>
+
       <Screen
         read={list}
         onRetry={() => void list.reload()}
         loading={`Loading your ${noun}s…`}
         isEmpty={() => rows.length === 0 && !pages.cursor}
-        empty={<NoListings filtered={filtered} noun={noun} newPath={`${base}/new`} />}
+        empty={
+          <NoListings
+            filtered={on.length > 0 ? filtered : null}
+            noun={noun}
+            newPath={`${base}/new`}
+          />
+        }
       >
         {() => (
           <ListTable
             columns={[
-              { label: noun === 'product' ? 'Product' : 'Bundle' },
+              { label: Noun },
               { label: 'Status' },
               ...columns.map((c) => ({ label: c.label })),
               { label: 'Edited' },
@@ -180,6 +236,6 @@ export function ListingsTable<R extends ListingRow>({
         )}
       </Screen>
       <Pager pages={pages} nextCursor={list.data?.nextCursor} busy={loading} />
-    </>
+    </div>
   );
 }

@@ -1,24 +1,9 @@
-import {
-  planBillingLabels,
-  productKinds,
-  vendorProductStatuses,
-} from '@tradeshelf/contract/client';
-import type {
-  ProductKind,
-  VendorPlan,
-  VendorProductRow,
-  VendorProductStatus,
-  VendorProductsQuery,
-} from '@tradeshelf/contract';
-import { useState } from 'react';
-import { useCursorPages } from '../../../components/list-pager.tsx';
+import { planBillingLabels, productKinds } from '@tradeshelf/contract/client';
+import type { ProductKind, VendorPlan, VendorProductRow } from '@tradeshelf/contract';
 import { formatMoney } from '../../../lib/format.ts';
-import { useRead } from '../request.ts';
 import { fetchVendorProducts, type ProductsPage } from './api.ts';
-import { kindLabels, statusLabels } from './labels.ts';
-import { FilterSelect, ListHeading, ListingsTable } from './list-kit.tsx';
-
-const PAGE = 20;
+import { kindLabels } from './labels.ts';
+import { ListingsPage, statusFilter, type ListingFilter } from './list-kit.tsx';
 const columns = [
   { label: 'Kind', cell: (p: VendorProductRow) => kindLabels[p.kind] },
   {
@@ -35,54 +20,23 @@ const columns = [
 export const planLabel = (p: VendorPlan) =>
   `${formatMoney(p.amount, p.currency)} ${planBillingLabels[p.billing].toLowerCase()}`;
 
+const kindFilter: ListingFilter<ProductKind> = {
+  name: 'kind',
+  label: 'Kind',
+  options: productKinds,
+  labels: kindLabels,
+};
+
 /** `/vendor/products`: every product of the vendor with its status, kind and price, paged. */
 export function VendorProductList() {
-  const [status, setStatus] = useState<VendorProductStatus | ''>('');
-  const [kind, setKind] = useState<ProductKind | ''>('');
-  const pages = useCursorPages();
-  const list = useRead<VendorProductsQuery, ProductsPage>(fetchVendorProducts, {
-    limit: PAGE,
-    ...(status ? { status } : {}),
-    ...(kind ? { kind } : {}),
-    ...(pages.cursor ? { cursor: pages.cursor } : {}),
-  });
-  const filtered = Boolean(status || kind);
-  const rows = list.data?.products ?? [];
-
   return (
-    <div className="flex flex-col gap-5">
-      <ListHeading title="Products" newPath="/vendor/products/new" newLabel="New product" />
-      <div className="flex flex-wrap gap-3">
-        <FilterSelect
-          label="Status"
-          value={status}
-          options={vendorProductStatuses}
-          labels={statusLabels}
-          onChange={(s) => {
-            setStatus(s);
-            pages.reset();
-          }}
-        />
-        <FilterSelect
-          label="Kind"
-          value={kind}
-          options={productKinds}
-          labels={kindLabels}
-          onChange={(k) => {
-            setKind(k);
-            pages.reset();
-          }}
-        />
-      </div>
-
-      <ListingsTable
-        noun="product"
-        list={list}
-        rows={rows}
-        pages={pages}
-        filtered={filtered ? 'No products match these filters.' : null}
-        columns={columns}
-      />
-    </div>
+    <ListingsPage
+      noun="product"
+      read={fetchVendorProducts}
+      items={(page: ProductsPage) => page.products}
+      filters={[statusFilter, kindFilter]}
+      filtered="No products match these filters."
+      columns={columns}
+    />
   );
 }

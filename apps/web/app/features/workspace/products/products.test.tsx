@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
 import { vendorProductMessages as m } from '@tradeshelf/contract/client';
 import type { VendorProduct, VendorProductRow } from '@tradeshelf/contract';
 import { renderWithApp, type Answer, type SeenRequest } from '../../../test/render.tsx';
@@ -19,6 +18,7 @@ import {
   updatePlan,
 } from './form.ts';
 import { VendorProductList } from './list.tsx';
+import * as listing from '../listing-tests.tsx';
 import { parseAmount } from '../money-format.ts';
 
 afterEach(cleanup);
@@ -168,31 +168,27 @@ function api(initial: VendorProduct | null) {
   };
 }
 
-const writes = (requests: SeenRequest[]) => requests.filter((r) => r.method !== 'GET');
-
 describe('the editor', () => {
   it('refuses a bad price with the contract message and sends nothing; then saves the draft', async () => {
     const ui = userEvent.setup();
-    const { requests } = renderWithApp(
-      <Routes>
-        <Route path="/vendor/products/new" element={<VendorProductEditor product={null} />} />
-        <Route path="/vendor/products/:id" element={<p>Editing saved product</p>} />
-      </Routes>,
-      { signedIn: true, url: '/vendor/products/new', answer: api(null) },
+    const { requests } = listing.renderNewDraft(
+      'product',
+      <VendorProductEditor product={null} />,
+      api(null),
     );
     await ui.type(screen.getByLabelText('Title'), 'Trend Ribbon');
     await ui.click(screen.getByRole('button', { name: 'Add a plan' }));
     await ui.type(screen.getByLabelText('Price'), '-5');
     await ui.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText(m.amount)).toBeTruthy();
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
 
     await ui.clear(screen.getByLabelText('Price'));
     await ui.type(screen.getByLabelText('Price'), '49.50');
     await ui.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText('Editing saved product')).toBeTruthy();
-    expect(writes(requests)).toHaveLength(1);
-    expect(writes(requests)[0]!.body).toMatchObject({
+    expect(listing.writes(requests)).toHaveLength(1);
+    expect(listing.writes(requests)[0]!.body).toMatchObject({
       kind: 'indicator',
       title: 'Trend Ribbon',
       plans: [{ billing: 'one_time', amount: 4950, currency: 'usd', trialDays: 0 }],
@@ -266,71 +262,23 @@ describe('the editor', () => {
       '/p/prd_1/trend-ribbon',
     );
     await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     await ui.click(screen.getByRole('button', { name: 'Cancel' }));
     await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
     await ui.click(screen.getByRole('button', { name: 'Unpublish' }));
     await waitFor(() => expect(screen.getByText('Unpublished', { selector: 'span' })).toBeTruthy());
-    expect(writes(requests).map((r) => r.path)).toEqual([
+    expect(listing.writes(requests).map((r) => r.path)).toEqual([
       '/api/v1/vendor/products/prd_1/unpublish',
     ]);
   });
 });
 
-describe('two tabs', () => {
-  it('says so when another tab saved first, keeps what was typed, and lets the vendor choose', async () => {
-    const ui = userEvent.setup();
-    const theirs = product({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
-    const puts: SeenRequest[] = [];
-    const answer = (req: SeenRequest): Answer => {
-      if (req.method === 'PUT') {
-        puts.push(req);
-        const body = req.body as { title: string; baseUpdatedAt?: string };
-        return body.baseUpdatedAt
-          ? { status: 409, body: { error: m.editConflict, code: 'conflict' } }
-          : { status: 200, body: { product: product({ title: body.title }) } };
-      }
-      if (req.method === 'GET' && req.path === '/api/v1/vendor/products/prd_1')
-        return { status: 200, body: { product: theirs } };
-      return api(product())(req);
-    };
-    renderWithApp(<VendorProductEditor product={product()} />, { signedIn: true, answer });
-    const title = screen.getByLabelText('Title');
-    await ui.clear(title);
-    await ui.type(title, 'My title');
-    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
-    expect(await screen.findByText(m.editConflict)).toBeTruthy();
-    expect((puts[0]!.body as { baseUpdatedAt: string }).baseUpdatedAt).toBe(
-      '2026-11-02T10:00:00.000Z',
-    );
-    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('My title');
-
-    await ui.click(screen.getByRole('button', { name: 'Save mine to replace it' }));
-    await waitFor(() => expect(screen.queryByText(m.editConflict)).toBeNull());
-    expect(puts).toHaveLength(2);
-    expect(puts[1]!.body).not.toHaveProperty('baseUpdatedAt');
-    expect(puts[1]!.body).toMatchObject({ title: 'My title' });
-  });
-
-  it('loads the other tab’s version when the vendor asks', async () => {
-    const ui = userEvent.setup();
-    const theirs = product({ title: 'Their title', updatedAt: '2026-11-03T10:00:00.000Z' });
-    const answer = (req: SeenRequest): Answer => {
-      if (req.method === 'PUT')
-        return { status: 409, body: { error: m.editConflict, code: 'conflict' } };
-      if (req.method === 'GET' && req.path === '/api/v1/vendor/products/prd_1')
-        return { status: 200, body: { product: theirs } };
-      return api(product())(req);
-    };
-    renderWithApp(<VendorProductEditor product={product()} />, { signedIn: true, answer });
-    await ui.type(screen.getByLabelText('Title'), ' v2');
-    await ui.click(screen.getByRole('button', { name: /^Save$/ }));
-    await ui.click(await screen.findByRole('button', { name: 'Load the latest version' }));
-    await waitFor(() =>
-      expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Their title'),
-    );
-    expect(screen.queryByText(m.editConflict)).toBeNull();
-  });
+listing.describeTwoTabs({
+  noun: 'product',
+  make: product,
+  editor: (loaded) => <VendorProductEditor product={loaded} />,
+  api,
+  conflict: m.editConflict,
 });
 
 describe('pictures', () => {
@@ -351,36 +299,25 @@ describe('pictures', () => {
           : api(product({ images }))(req),
     });
     await ui.click(screen.getByRole('button', { name: 'Remove picture 1' }));
-    expect(writes(requests)).toEqual([]);
+    expect(listing.writes(requests)).toEqual([]);
     await ui.click(screen.getByRole('button', { name: 'Delete picture 1' }));
     await waitFor(() => expect(screen.getAllByRole('img')).toHaveLength(1));
-    expect(writes(requests)[0]!.body).toEqual({ images: [images[1]] });
+    expect(listing.writes(requests)[0]!.body).toEqual({ images: [images[1]] });
     expect(screen.getByRole('img').getAttribute('alt')).toBe('Cover picture');
   });
 });
 
 describe('the product list', () => {
-  it('offers to create the first product when there is none', async () => {
-    renderWithApp(<VendorProductList />, {
-      signedIn: true,
-      answer: () => ({ status: 200, body: { products: [], nextCursor: null } }),
-    });
-    const link = await screen.findByRole('link', { name: 'Create your first product' });
-    expect(link.getAttribute('href')).toBe('/vendor/products/new');
-  });
+  listing.itOffersTheFirst('product', <VendorProductList />);
 
   it('shows status, kind and price with edit links, and pages on', async () => {
     const ui = userEvent.setup();
-    const { requests } = renderWithApp(<VendorProductList />, {
-      signedIn: true,
-      answer: (req) =>
-        req.query.get('cursor') === 'next-1'
-          ? {
-              status: 200,
-              body: { products: [row({ id: 'prd_2', title: 'Second' })], nextCursor: null },
-            }
-          : { status: 200, body: { products: [row()], nextCursor: 'next-1' } },
-    });
+    const { requests } = listing.renderTwoPages(
+      'product',
+      <VendorProductList />,
+      row(),
+      row({ id: 'prd_2', title: 'Second' }),
+    );
     const link = await screen.findByRole('link', { name: 'Trend Ribbon' });
     expect(link.getAttribute('href')).toBe('/vendor/products/prd_1');
     const tr = link.closest('tr')!;
@@ -388,10 +325,6 @@ describe('the product list', () => {
     expect(within(tr).getByText('Indicator')).toBeTruthy();
     expect(tr.textContent).toContain('$29 monthly');
     expect(tr.textContent).toContain('+1 more');
-    await ui.click(screen.getByRole('button', { name: 'Next' }));
-    expect(await screen.findByRole('link', { name: 'Second' })).toBeTruthy();
-    expect(requests.at(-1)!.query.get('cursor')).toBe('next-1');
-    await ui.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(await screen.findByRole('link', { name: 'Trend Ribbon' })).toBeTruthy();
+    await listing.pageOnAndBack(ui, requests, { first: 'Trend Ribbon', second: 'Second' });
   });
 });

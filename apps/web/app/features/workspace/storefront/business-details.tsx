@@ -1,13 +1,12 @@
 // "Invoice details": what the vendor's invoices and buyers' receipts print as the seller (ADR 060).
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ApiError, BusinessDetails } from '@tradeshelf/contract';
 import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { Loading, ReadError } from '../../../components/screen.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { useAction, useRead } from '../request.ts';
 import { fetchBusinessDetails, saveBusinessDetails } from './api.ts';
-
-const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-4 sm:p-6';
+import { TitledSection } from '../../../components/titled-section.tsx';
 
 function Form({ first }: { first: BusinessDetails }) {
   const [values, setValues] = useState(first);
@@ -22,17 +21,21 @@ function Form({ first }: { first: BusinessDetails }) {
   };
   const error: ApiError | null = save.error;
   const fields = error?.fields ?? {};
+  // A text field's name, value, typing and the server's word for it.
+  const bind = (k: keyof BusinessDetails) => ({
+    name: k,
+    value: values[k],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(k)(e.target.value),
+    error: fields[k],
+  });
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-4">
       {save.status === 'success' && save.data && <Alert tone="success">{save.data.message}</Alert>}
       <FormError error={error} shows={['businessName', 'businessAddress', 'taxId', 'taxNote']} />
       <Field
         label="Legal business name"
-        name="businessName"
         hint="Left empty, invoices show your storefront name."
-        value={values.businessName}
-        onChange={(e) => set('businessName')(e.target.value)}
-        error={fields.businessName}
+        {...bind('businessName')}
       />
       <TextAreaField
         label="Business address"
@@ -41,20 +44,11 @@ function Form({ first }: { first: BusinessDetails }) {
         onChange={set('businessAddress')}
         error={fields.businessAddress}
       />
-      <Field
-        label="Tax number (VAT, GST, EIN …)"
-        name="taxId"
-        value={values.taxId}
-        onChange={(e) => set('taxId')(e.target.value)}
-        error={fields.taxId}
-      />
+      <Field label="Tax number (VAT, GST, EIN …)" {...bind('taxId')} />
       <Field
         label="Tax note"
-        name="taxNote"
         hint="For example “VAT reverse charge” or “Not VAT registered”."
-        value={values.taxNote}
-        onChange={(e) => set('taxNote')(e.target.value)}
-        error={fields.taxNote}
+        {...bind('taxNote')}
       />
       <Button type="submit" loading={save.busy} className="self-start">
         Save invoice details
@@ -66,10 +60,7 @@ function Form({ first }: { first: BusinessDetails }) {
 export function BusinessDetailsSection() {
   const read = useRead<void, BusinessDetails>(fetchBusinessDetails, undefined);
   return (
-    <section aria-labelledby="business-heading" className={panel}>
-      <h2 id="business-heading" className="text-lg font-semibold text-white">
-        Invoice details
-      </h2>
+    <TitledSection look="settings" headingId="business-heading" title="Invoice details">
       <p className="text-sm text-slate-300">
         Printed as the seller on every receipt and invoice of your sales (PDF), past ones too.
       </p>
@@ -81,6 +72,6 @@ export function BusinessDetailsSection() {
       ) : (
         read.status !== 'failure' && <Loading label="Loading invoice details…" size="line" />
       )}
-    </section>
+    </TitledSection>
   );
 }
