@@ -67,7 +67,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 /**
  * What stays out of the shell, with the pages that use it (ADR 025, ADR 038): signed-in pages' guard,
  * the username drawer (loaded when it shows), the header's signed-in links and the avatar (loaded with a
- * session: a first visit from search has none), the confirm step, upload control, screen shape, pager and the
+ * session: a first visit from search has none), the confirm step, upload control, screen shape, pager, owner proof, the buyer pages' panels and the
  * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
  * courses, deliverables, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
@@ -77,7 +77,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
     [
-      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field|email-field|address-field|avatar)',
+      'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field|email-field|address-field|avatar|owner-proof|event-history|nothing-yet|outcome-panel|titled-section)',
       'shell/(username-dialog|member-nav)',
       'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
       'features/(deliverables|support|tradingview)/[\\w-]+',
