@@ -46,6 +46,18 @@ const exportOf = (token: string, body: object = { password: DEFAULT_PASSWORD }) 
 const deleteWith = (token: string, body: object = { password: DEFAULT_PASSWORD }) =>
   t.call(accountDataRoutes.accountDelete, { token, body });
 
+/** The export over a real socket, uncompressed: the answer is sent as it is written. */
+const exportOverSocket = (token: string) =>
+  fetch(`http://127.0.0.1:${t.config.PORT}${accountDataRoutes.accountExport.path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'accept-encoding': 'identity',
+    },
+    body: JSON.stringify({ password: DEFAULT_PASSWORD }),
+  });
+
 /** A buyer who bought the app through checkout, signed in with a real session. */
 async function buyerWithPurchase() {
   const bought = await buyPaidProduct(t, vendor.vendorUrl, product.priceId);
@@ -147,18 +159,7 @@ describe('exporting the account', () => {
     const session = await signIn(seller.email);
 
     // Over a real socket: the answer is sent as it is written, with no length known up front.
-    const res = await fetch(
-      `http://127.0.0.1:${t.config.PORT}${accountDataRoutes.accountExport.path}`,
-      {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${session.token}`,
-          'content-type': 'application/json',
-          'accept-encoding': 'identity',
-        },
-        body: JSON.stringify({ password: DEFAULT_PASSWORD }),
-      },
-    );
+    const res = await exportOverSocket(session.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('content-disposition')).toContain('attachment');
@@ -195,18 +196,7 @@ describe('exporting the account', () => {
     // comes after the status and the first bytes went out, as a database lost mid-export would.
     await t.database.db.execute(sql`alter table reviews rename to reviews_away`);
     try {
-      const res = await fetch(
-        `http://127.0.0.1:${t.config.PORT}${accountDataRoutes.accountExport.path}`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${session.token}`,
-            'content-type': 'application/json',
-            'accept-encoding': 'identity',
-          },
-          body: JSON.stringify({ password: DEFAULT_PASSWORD }),
-        },
-      );
+      const res = await exportOverSocket(session.token);
       expect(res.status).toBe(200);
       // Chunked, and the last chunk never comes: a client (the browser's download, fetch, curl)
       // reports a failed transfer instead of keeping a truncated file as the export.
