@@ -79,12 +79,14 @@ const notInShell = new RegExp(
     [
       'components/(require-auth|confirm-step|icons|upload-control|screen|list-pager|list-table|two-factor-field|email-field|address-field|avatar|owner-proof|event-history|nothing-yet|outcome-panel|titled-section)',
       'shell/(username-dialog|member-nav)',
-      'features/(affiliates|courses|licences)/(?!index\\.)[\\w-]+',
+      // Their light entries stay: what other features import, and the licence calls' actions the user
+      // slice reduces (features/licences/actions.ts).
+      'features/(affiliates|courses|licences)/(?!index\\.|actions\\.)[\\w-]+',
       'features/(deliverables|support|tradingview)/[\\w-]+',
       // The vendor workspace, in its area folders too (ADR 039).
       'features/workspace/([\\w-]+/)?[\\w-]+',
       'features/orders/(components|poll|receipt-pdf)',
-      'features/discord/(components|poll|callback|hooks|slice)',
+      'features/discord/(api|components|poll|callback|hooks|slice)',
       'features/reviews/(components|hooks|form)',
       'features/membership/components',
       // The account page's two-factor set-up, passkeys and account controls (issue 33): only its pages
@@ -102,7 +104,7 @@ const notInShell = new RegExp(
 );
 
 const productPage =
-  /[\\/]app[\\/]features[\\/]((catalog|tradingview)[\\/]checkout|tradingview[\\/](api|slice|hooks))\.|[\\/]contract[\\/]src[\\/](constants[\\/]tradingview|rules[\\/]coupon)\./;
+  /[\\/]app[\\/]features[\\/]((catalog|tradingview)[\\/]checkout|tradingview[\\/](api|slice|hooks))\.|[\\/]contract[\\/]src[\\/](constants[\\/]tradingview|endpoints-tradingview|rules[\\/]coupon)\./;
 
 /**
  * Browser chunks: React and React Router in one; our shared code with Redux Toolkit in another

@@ -1,6 +1,6 @@
 /**
  * Writes `src/endpoints.ts` and the split tables beside it (`endpoints-vendor.ts`, `-account.ts`,
- * `-alerts.ts`, `-passkeys.ts`), the browser's zod-free copy of the route table (ADR 012), from `routes`: each
+ * `-alerts.ts`, `-passkeys.ts`, `-tradingview.ts`, `-screens.ts`), the browser's zod-free copy of the route table (ADR 012), from `routes`: each
  * route's method, path, auth, success status and, where set, multipart and produces. Run
  * `npm run contract:endpoints` after changing a route; `endpoints.test.ts` fails while the files on
  * disk differ from what this writes.
@@ -20,7 +20,9 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src')
 /**
  * Routes that only lazily loaded screens call get tables of their own, so the chunk every page loads
  * does not carry them: the vendor workspace; the account page's data and documents (ADR 060); the
- * alerts screens and webhook (ADR 059); passkeys (ADR 054). Each is picked by its paths, written once here as the
+ * alerts screens and webhook (ADR 059); passkeys (ADR 054); TradingView access (the product page's
+ * checkout step takes it, not the whole of the next); the other signed-in screens and what no
+ * browser calls (issue 27: they were ~0.7 KB of the shell). Each is picked by its paths, written once here as the
  * run-time test and as the type the compiler checks the entries with.
  */
 const splits = [
@@ -68,6 +70,27 @@ const splits = [
       p.startsWith('/auth/passkey/') ||
       p === '/api/v1/account/passkeys' ||
       p.startsWith('/api/v1/account/passkeys/'),
+  },
+  {
+    file: 'endpoints-tradingview.ts',
+    constName: 'tradingviewEndpoints',
+    typeName: 'TradingViewRouteName',
+    doc: "TradingView access: the product page's checkout step and the library load them",
+    pathType:
+      "'/api/v1/user/tradingview' | `/api/v1/user/tradingview/${string}` | `/api/v1/tradingview/${string}`",
+    test: (p: string) => /^\/api\/v1\/(user\/tradingview(\/|$)|tradingview\/)/.test(p),
+  },
+  {
+    file: 'endpoints-screens.ts',
+    constName: 'screenEndpoints',
+    typeName: 'ScreenRouteName',
+    doc: "signed-in screens loaded on demand (account settings and sessions, two-factor, the library's deliveries, courses, licences, Discord, the affiliate's pages, support, payouts set-up), and the routes no browser screen calls (the licence API apps call, the platform's terms, top vendors, a product picture by id, one payout)",
+    pathType:
+      "`/api/v1/account/${string}` | '/api/v1/two-factor' | `/api/v1/two-factor/${string}` | '/api/v1/licence' | `/api/v1/licence/${string}` | `/api/v1/user/affiliate/${string}` | `/api/v1/library/${string}` | `/api/v1/courses/${string}` | '/api/v1/user/courses' | `/api/v1/videos/${string}` | `/api/v1/attachments/${string}` | `/api/v1/payment/connect-account${string}` | '/api/v1/contact' | `/api/v1/discord/${string}` | '/api/v1/user/discord' | `/api/v1/communities/${string}` | `/api/v1/products/${string}/images` | '/api/v1/platform/terms' | '/api/v1/vendors/top'",
+    test: (p: string) =>
+      /^\/api\/v1\/(account\/|two-factor(\/|$)|licence(\/|$)|user\/affiliate\/|library\/|courses\/|user\/courses$|videos\/|attachments\/|payment\/connect-account|contact$|discord\/|user\/discord$|communities\/|products\/[^/]+\/images$|platform\/terms$|vendors\/top$)/.test(
+        p,
+      ),
   },
 ] as const;
 

@@ -37,6 +37,8 @@ export * from './endpoints-vendor.ts';
 export * from './endpoints-account.ts';
 export * from './endpoints-alerts.ts';
 export * from './endpoints-passkeys.ts';
+export * from './endpoints-screens.ts';
+export * from './endpoints-tradingview.ts';
 export * from './format.ts';
 export * from './route.ts';
 export * from './rules/code.ts';

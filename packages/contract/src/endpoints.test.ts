@@ -24,6 +24,8 @@ import { vendorEndpoints } from './endpoints-vendor.ts';
 import { accountEndpoints } from './endpoints-account.ts';
 import { alertEndpoints } from './endpoints-alerts.ts';
 import { passkeyEndpoints } from './endpoints-passkeys.ts';
+import { screenEndpoints } from './endpoints-screens.ts';
+import { tradingviewEndpoints } from './endpoints-tradingview.ts';
 import { routes } from './index.ts';
 import { ordersRoutes } from './orders.ts';
 import { membershipRoutes } from './membership.ts';
@@ -89,6 +91,8 @@ describe('endpoints: the run-time route metadata clients use', () => {
       ...accountEndpoints,
       ...alertEndpoints,
       ...passkeyEndpoints,
+      ...screenEndpoints,
+      ...tradingviewEndpoints,
     }).toStrictEqual(expected);
     // The split is by path: the workspace's table holds its routes and nothing else.
     for (const e of Object.values(vendorEndpoints)) expect(e.path).toMatch(/^\/api\/v1\/vendor\//);
@@ -101,6 +105,17 @@ describe('endpoints: the run-time route metadata clients use', () => {
     for (const e of Object.values(passkeyEndpoints))
       expect(e.path).toMatch(/^(\/auth\/passkey|\/api\/v1\/account\/passkeys)(\/|$)/);
     for (const e of Object.values(endpoints)) expect(e.path).not.toMatch(/passkey/);
+    // The on-demand screens' routes and those no screen calls stay out of the shell's table: what is
+    // left is what public pages, the shell and its always-loaded slices call (issue 27).
+    for (const e of Object.values(screenEndpoints))
+      expect(e.path).toMatch(
+        /^\/api\/v1\/(account|two-factor|licence|user\/affiliate|library|courses|user\/courses|videos|attachments|payment\/connect-account|contact|discord|user\/discord|communities|products|platform|vendors)\b/,
+      );
+    for (const e of Object.values(endpoints))
+      expect(e.path).not.toMatch(
+        /^\/api\/v1\/(account|two-factor|licence|user\/affiliate|library|courses|videos|attachments|tradingview|contact|discord|communities|user\/discord)\b/,
+      );
+    expect(Object.keys(endpoints).length).toBeLessThanOrEqual(50);
   });
 
   it('the generator notices a changed route: its output differs from the files on disk', async () => {

@@ -42,6 +42,55 @@ export type PasskeyRouteName = {
     : never;
 }[Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName>];
 
+/** Routes of TradingView access: the product page's checkout step and the library load them: their entries live in `tradingviewEndpoints` (endpoints-tradingview.ts). */
+export type TradingViewRouteName = {
+  [
+    K in Exclude<
+      keyof Routes,
+      VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName
+    >
+  ]: Routes[K]['path'] extends
+    | '/api/v1/user/tradingview'
+    | `/api/v1/user/tradingview/${string}`
+    | `/api/v1/tradingview/${string}`
+    ? K
+    : never;
+}[Exclude<keyof Routes, VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName>];
+
+/** Routes of signed-in screens loaded on demand (account settings and sessions, two-factor, the library's deliveries, courses, licences, Discord, the affiliate's pages, support, payouts set-up), and the routes no browser screen calls (the licence API apps call, the platform's terms, top vendors, a product picture by id, one payout): their entries live in `screenEndpoints` (endpoints-screens.ts). */
+export type ScreenRouteName = {
+  [
+    K in Exclude<
+      keyof Routes,
+      VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName | TradingViewRouteName
+    >
+  ]: Routes[K]['path'] extends
+    | `/api/v1/account/${string}`
+    | '/api/v1/two-factor'
+    | `/api/v1/two-factor/${string}`
+    | '/api/v1/licence'
+    | `/api/v1/licence/${string}`
+    | `/api/v1/user/affiliate/${string}`
+    | `/api/v1/library/${string}`
+    | `/api/v1/courses/${string}`
+    | '/api/v1/user/courses'
+    | `/api/v1/videos/${string}`
+    | `/api/v1/attachments/${string}`
+    | `/api/v1/payment/connect-account${string}`
+    | '/api/v1/contact'
+    | `/api/v1/discord/${string}`
+    | '/api/v1/user/discord'
+    | `/api/v1/communities/${string}`
+    | `/api/v1/products/${string}/images`
+    | '/api/v1/platform/terms'
+    | '/api/v1/vendors/top'
+    ? K
+    : never;
+}[Exclude<
+  keyof Routes,
+  VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName | TradingViewRouteName
+>];
+
 /**
  * The run-time side of every other route for clients: method, path, auth, success status and
  * multipart or produces, keyed like `routes`, and no zod. Each entry is typed with its full route,
@@ -52,27 +101,18 @@ export const endpoints: {
   readonly [
     K in Exclude<
       keyof Routes,
-      VendorRouteName | AccountRouteName | AlertsRouteName | PasskeyRouteName
+      | VendorRouteName
+      | AccountRouteName
+      | AlertsRouteName
+      | PasskeyRouteName
+      | TradingViewRouteName
+      | ScreenRouteName
     >
   ]: RouteRef<Routes[K]>;
 } = {
   signupBuyer: { method: 'POST', path: '/auth/signup/buyer', auth: 'none', status: 201 },
   login: { method: 'POST', path: '/auth/login', auth: 'none', status: 200 },
   loginTwoFactor: { method: 'POST', path: '/auth/login/two-factor', auth: 'none', status: 200 },
-  twoFactorStatus: { method: 'GET', path: '/api/v1/two-factor', auth: 'bearer', status: 200 },
-  twoFactorSetup: { method: 'POST', path: '/api/v1/two-factor/setup', auth: 'bearer', status: 200 },
-  twoFactorConfirm: {
-    method: 'POST',
-    path: '/api/v1/two-factor/confirm',
-    auth: 'bearer',
-    status: 200,
-  },
-  twoFactorDisable: {
-    method: 'POST',
-    path: '/api/v1/two-factor/disable',
-    auth: 'bearer',
-    status: 200,
-  },
   logout: { method: 'POST', path: '/auth/logout', auth: 'none', status: 200 },
   refreshToken: { method: 'POST', path: '/refresh_token', auth: 'refresh', status: 200 },
   sendForgotPasswordEmail: {
@@ -121,38 +161,6 @@ export const endpoints: {
     status: 200,
     multipart: true,
   },
-  accountSessions: { method: 'GET', path: '/api/v1/account/sessions', auth: 'bearer', status: 200 },
-  accountSessionEnd: {
-    method: 'DELETE',
-    path: '/api/v1/account/sessions/{id}',
-    auth: 'bearer',
-    status: 200,
-  },
-  accountSessionsEndOthers: {
-    method: 'POST',
-    path: '/api/v1/account/sessions/end-others',
-    auth: 'bearer',
-    status: 200,
-  },
-  accountSettings: { method: 'GET', path: '/api/v1/account/settings', auth: 'bearer', status: 200 },
-  accountEmailChange: {
-    method: 'POST',
-    path: '/api/v1/account/email',
-    auth: 'bearer',
-    status: 202,
-  },
-  accountEmailConfirm: {
-    method: 'POST',
-    path: '/api/v1/account/email/confirm',
-    auth: 'none',
-    status: 200,
-  },
-  twoFactorRecoveryCodes: {
-    method: 'POST',
-    path: '/api/v1/two-factor/recovery-codes',
-    auth: 'bearer',
-    status: 200,
-  },
   track: { method: 'POST', path: '/api/v1/analytics/events', auth: 'optional', status: 202 },
   vendorProfile: {
     method: 'GET',
@@ -165,13 +173,6 @@ export const endpoints: {
     path: '/api/v1/products/list/search',
     auth: 'optional',
     status: 200,
-  },
-  addProductImage: {
-    method: 'POST',
-    path: '/api/v1/products/{id}/images',
-    auth: 'bearer',
-    status: 200,
-    multipart: true,
   },
   productDetails: {
     method: 'GET',
@@ -186,7 +187,6 @@ export const endpoints: {
     auth: 'optional',
     status: 200,
   },
-  topVendors: { method: 'GET', path: '/api/v1/vendors/top', auth: 'none', status: 200 },
   validatePrerequisites: {
     method: 'POST',
     path: '/api/v1/user/validate-prerequisites',
@@ -220,20 +220,6 @@ export const endpoints: {
     auth: 'bearer',
     status: 200,
   },
-  connectAccount: {
-    method: 'POST',
-    path: '/api/v1/payment/connect-account',
-    auth: 'bearer',
-    status: 200,
-  },
-  connectAccountCallback: {
-    method: 'POST',
-    path: '/api/v1/payment/connect-account-callback',
-    auth: 'bearer',
-    status: 200,
-  },
-  contact: { method: 'POST', path: '/api/v1/contact', auth: 'none', status: 202 },
-  platformTerms: { method: 'GET', path: '/api/v1/platform/terms', auth: 'none', status: 200 },
   membership: { method: 'GET', path: '/api/v1/membership', auth: 'bearer', status: 200 },
   listSavedSearches: { method: 'GET', path: '/api/v1/saved-searches', auth: 'bearer', status: 200 },
   createSavedSearch: {
@@ -258,160 +244,6 @@ export const endpoints: {
     method: 'POST',
     path: '/api/v1/saved-searches/unsubscribe',
     auth: 'none',
-    status: 200,
-  },
-  discordAuthorize: {
-    method: 'GET',
-    path: '/api/v1/discord/authorize',
-    auth: 'bearer',
-    status: 200,
-  },
-  discordOauthResponse: {
-    method: 'GET',
-    path: '/api/v1/discord/oauth-response',
-    auth: 'bearer',
-    status: 200,
-  },
-  discordUnlink: { method: 'POST', path: '/api/v1/discord/unlink', auth: 'bearer', status: 200 },
-  userDiscord: { method: 'GET', path: '/api/v1/user/discord', auth: 'bearer', status: 200 },
-  userCommunities: { method: 'GET', path: '/api/v1/communities/user', auth: 'bearer', status: 200 },
-  reconnectCommunity: {
-    method: 'PUT',
-    path: '/api/v1/communities/reconnect-user/{id}',
-    auth: 'bearer',
-    status: 200,
-  },
-  userCourses: { method: 'GET', path: '/api/v1/user/courses', auth: 'bearer', status: 200 },
-  courseDetails: { method: 'GET', path: '/api/v1/courses/{id}', auth: 'optional', status: 200 },
-  lessonProgress: {
-    method: 'PUT',
-    path: '/api/v1/courses/{id}/lessons/{lessonId}/progress',
-    auth: 'bearer',
-    status: 200,
-  },
-  videoUrl: { method: 'GET', path: '/api/v1/videos/url', auth: 'optional', status: 200 },
-  attachmentUrl: {
-    method: 'GET',
-    path: '/api/v1/attachments/generate-url',
-    auth: 'bearer',
-    status: 200,
-  },
-  licences: { method: 'GET', path: '/api/v1/licence', auth: 'bearer', status: 200 },
-  deactivateLicenceActivation: {
-    method: 'DELETE',
-    path: '/api/v1/licence/{id}/activations/{activationId}',
-    auth: 'bearer',
-    status: 200,
-  },
-  resetLicenceKey: {
-    method: 'POST',
-    path: '/api/v1/licence/{id}/reset',
-    auth: 'bearer',
-    status: 200,
-  },
-  licenceDownload: {
-    method: 'GET',
-    path: '/api/v1/licence/{id}/download',
-    auth: 'bearer',
-    status: 200,
-  },
-  activateLicence: { method: 'POST', path: '/api/v1/licence/activate', auth: 'none', status: 200 },
-  validateLicence: { method: 'POST', path: '/api/v1/licence/validate', auth: 'none', status: 200 },
-  deactivateLicence: {
-    method: 'POST',
-    path: '/api/v1/licence/deactivate',
-    auth: 'none',
-    status: 200,
-  },
-  vendorLicencePublicKey: {
-    method: 'GET',
-    path: '/api/v1/licence/vendors/{vendorUrl}/public-key',
-    auth: 'none',
-    status: 200,
-  },
-  ownedDelivery: {
-    method: 'GET',
-    path: '/api/v1/library/{productId}/delivery',
-    auth: 'bearer',
-    status: 200,
-  },
-  downloadLink: {
-    method: 'POST',
-    path: '/api/v1/library/{productId}/versions/{versionId}/download',
-    auth: 'bearer',
-    status: 200,
-  },
-  unsubscribeVersionMails: {
-    method: 'POST',
-    path: '/api/v1/library/version-mails/unsubscribe',
-    auth: 'none',
-    status: 200,
-  },
-  setVersionMails: {
-    method: 'PUT',
-    path: '/api/v1/library/{productId}/version-mails',
-    auth: 'bearer',
-    status: 200,
-  },
-  userTradingView: { method: 'GET', path: '/api/v1/user/tradingview', auth: 'bearer', status: 200 },
-  setTradingViewUsername: {
-    method: 'PUT',
-    path: '/api/v1/user/tradingview',
-    auth: 'bearer',
-    status: 200,
-  },
-  userTradingViewAccess: {
-    method: 'GET',
-    path: '/api/v1/user/tradingview/access',
-    auth: 'bearer',
-    status: 200,
-  },
-  productTradingViewScripts: {
-    method: 'GET',
-    path: '/api/v1/tradingview/products/{id}',
-    auth: 'none',
-    status: 200,
-  },
-  affiliateVendors: {
-    method: 'GET',
-    path: '/api/v1/user/affiliate/vendors',
-    auth: 'bearer',
-    status: 200,
-  },
-  generateRef: {
-    method: 'POST',
-    path: '/api/v1/user/affiliate/generate-ref',
-    auth: 'bearer',
-    status: 200,
-  },
-  affiliateReferrals: {
-    method: 'GET',
-    path: '/api/v1/user/affiliate/referrals',
-    auth: 'bearer',
-    status: 200,
-  },
-  requestPayout: {
-    method: 'POST',
-    path: '/api/v1/user/affiliate/request-payout',
-    auth: 'bearer',
-    status: 200,
-  },
-  affiliatePayout: {
-    method: 'GET',
-    path: '/api/v1/user/affiliate/payouts/{id}',
-    auth: 'bearer',
-    status: 200,
-  },
-  pendingInvites: {
-    method: 'GET',
-    path: '/api/v1/user/affiliate/pending-invites',
-    auth: 'bearer',
-    status: 200,
-  },
-  acceptInvite: {
-    method: 'GET',
-    path: '/api/v1/user/affiliate/accept/{id}',
-    auth: 'bearer',
     status: 200,
   },
   affiliateClick: {

@@ -1,6 +1,6 @@
 // The account controls' calls (issue 33, ADR 058): one thunk per call. The screens keep the
 // answers themselves, as the two-factor section does: no other screen shows them.
-import { accountEndpoints, endpoints } from '@tradeshelf/contract/client';
+import { accountEndpoints, screenEndpoints } from '@tradeshelf/contract/client';
 import type {
   AccountConfirm,
   AccountExport,
@@ -12,25 +12,25 @@ import { requestThunk as thunk } from '../../lib/thunk.ts';
 
 export const fetchSessions = thunk<void, AccountSession[]>(
   'account/sessions',
-  async (_, { api }) => (await api.call(endpoints.accountSessions, {})).sessions,
+  async (_, { api }) => (await api.call(screenEndpoints.accountSessions, {})).sessions,
 );
 export const endSession = thunk<string, { message: string }>('account/endSession', (id, { api }) =>
-  api.call(endpoints.accountSessionEnd, { params: { id } }),
+  api.call(screenEndpoints.accountSessionEnd, { params: { id } }),
 );
 export const endOtherSessions = thunk<void, { message: string; ended: number }>(
   'account/endOthers',
-  (_, { api }) => api.call(endpoints.accountSessionsEndOthers, {}),
+  (_, { api }) => api.call(screenEndpoints.accountSessionsEndOthers, {}),
 );
 export const fetchAccountSettings = thunk<void, AccountSettings>('account/settings', (_, { api }) =>
-  api.call(endpoints.accountSettings, {}),
+  api.call(screenEndpoints.accountSettings, {}),
 );
 export const requestEmailChange = thunk<
   { email: string; password: string; twoFactorCode?: string },
   { message: string }
->('account/emailChange', (body, { api }) => api.call(endpoints.accountEmailChange, { body }));
+>('account/emailChange', (body, { api }) => api.call(screenEndpoints.accountEmailChange, { body }));
 export const confirmEmailChange = thunk<string, { message: string; email: string }>(
   'account/emailConfirm',
-  (token, { api }) => api.call(endpoints.accountEmailConfirm, { body: { token } }),
+  (token, { api }) => api.call(screenEndpoints.accountEmailConfirm, { body: { token } }),
 );
 export const exportAccountData = thunk<AccountConfirm, AccountExport>(
   'account/export',

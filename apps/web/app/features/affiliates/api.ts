@@ -1,4 +1,4 @@
-import { endpoints } from '@tradeshelf/contract/client';
+import { screenEndpoints } from '@tradeshelf/contract/client';
 import type {
   AffiliateStats,
   AffiliateVendor,
@@ -19,36 +19,38 @@ export interface ReferralsPage {
 export const fetchAffiliateVendors = requestThunk<void, AffiliateVendor[]>(
   'affiliate/vendors',
   async (_arg, { api }) =>
-    (await api.call(endpoints.affiliateVendors, { query: { limit: 100 } })).vendors,
+    (await api.call(screenEndpoints.affiliateVendors, { query: { limit: 100 } })).vendors,
 );
 
 /** Joins a vendor's open programme: the referral with its id and share link. */
 export const generateReferral = requestThunk<string, AffiliateVendor>(
   'affiliate/generate',
-  async (vendorId, { api }) => (await api.call(endpoints.generateRef, { body: { vendorId } })).data,
+  async (vendorId, { api }) =>
+    (await api.call(screenEndpoints.generateRef, { body: { vendorId } })).data,
 );
 
 /** Referred sales, stats (balances from the ledger) and withdrawals. */
 export const fetchReferrals = requestThunk<void, ReferralsPage>(
   'affiliate/referrals',
-  (_arg, { api }) => api.call(endpoints.affiliateReferrals, { query: { limit: 50 } }),
+  (_arg, { api }) => api.call(screenEndpoints.affiliateReferrals, { query: { limit: 50 } }),
 );
 
 /** Pays out the whole available balance (empty body). */
 export const requestPayout = requestThunk<void, Payout>(
   'affiliate/payout',
-  async (_arg, { api }) => (await api.call(endpoints.requestPayout, {})).payout,
+  async (_arg, { api }) => (await api.call(screenEndpoints.requestPayout, {})).payout,
 );
 
 export const fetchInvites = requestThunk<void, Invitation[]>(
   'affiliate/invites',
-  async (_arg, { api }) => (await api.call(endpoints.pendingInvites, {})).invitations,
+  async (_arg, { api }) => (await api.call(screenEndpoints.pendingInvites, {})).invitations,
 );
 
 export const acceptInvite = requestThunk<{ id: string; vendorId: string }, AffiliateVendor>(
   'affiliate/acceptInvite',
   async ({ id, vendorId }, { api }) =>
-    (await api.call(endpoints.acceptInvite, { params: { id }, query: { vendorId } })).referral,
+    (await api.call(screenEndpoints.acceptInvite, { params: { id }, query: { vendorId } }))
+      .referral,
 );
 
 /** Starts payout onboarding at the provider: the page to send the affiliate to. */
@@ -57,7 +59,7 @@ export const startPayoutOnboarding = requestThunk<string, string>(
   // Changing the payout account needs a current two-factor code (ADR 054).
   async (twoFactorCode, { api }) =>
     (
-      await api.call(endpoints.connectAccount, {
+      await api.call(screenEndpoints.connectAccount, {
         query: { as: 'affiliate' },
         body: twoFactorCode ? { twoFactorCode } : {},
       })
@@ -73,7 +75,9 @@ export interface CallbackResult {
 export const stripeCallback = requestThunk<void, CallbackResult>(
   'affiliate/stripeCallback',
   async (_arg, { api }) => {
-    const res = await api.call(endpoints.connectAccountCallback, { query: { as: 'affiliate' } });
+    const res = await api.call(screenEndpoints.connectAccountCallback, {
+      query: { as: 'affiliate' },
+    });
     return { message: res.message, payoutsEnabled: res.payoutsEnabled ?? res.chargesEnabled };
   },
 );

@@ -1,6 +1,6 @@
 // The account page's "Two-factor authentication" section (issue 33, ADR 054).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { endpoints } from '@tradeshelf/contract/client';
+import { screenEndpoints } from '@tradeshelf/contract/client';
 import type { ApiError } from '@tradeshelf/contract';
 import { ConfirmButton } from '../../components/confirm-step.tsx';
 import { Alert, Button, FormError, formLevelMessage } from '../../components/ui.tsx';
@@ -12,24 +12,24 @@ import { PasswordField } from '../../components/email-field.tsx';
 
 export const fetchTwoFactor = thunk<void, { enabled: boolean; recoveryCodesLeft: number }>(
   'twoFactor/status',
-  (_, { api }) => api.call(endpoints.twoFactorStatus, {}),
+  (_, { api }) => api.call(screenEndpoints.twoFactorStatus, {}),
 );
 export const startTwoFactor = thunk<void, { secret: string; uri: string }>(
   'twoFactor/setup',
-  (_, { api }) => api.call(endpoints.twoFactorSetup, {}),
+  (_, { api }) => api.call(screenEndpoints.twoFactorSetup, {}),
 );
 export const confirmTwoFactor = thunk<string, { message: string; recoveryCodes: string[] }>(
   'twoFactor/confirm',
-  (code, { api }) => api.call(endpoints.twoFactorConfirm, { body: { code } }),
+  (code, { api }) => api.call(screenEndpoints.twoFactorConfirm, { body: { code } }),
 );
 export const disableTwoFactor = thunk<{ code?: string; password?: string }, { message: string }>(
   'twoFactor/disable',
-  (body, { api }) => api.call(endpoints.twoFactorDisable, { body }),
+  (body, { api }) => api.call(screenEndpoints.twoFactorDisable, { body }),
 );
 
 export const regenerateRecoveryCodes = thunk<string, { message: string; recoveryCodes: string[] }>(
   'twoFactor/recoveryCodes',
-  (code, { api }) => api.call(endpoints.twoFactorRecoveryCodes, { body: { code } }),
+  (code, { api }) => api.call(screenEndpoints.twoFactorRecoveryCodes, { body: { code } }),
 );
 
 type Stage =

@@ -1,4 +1,4 @@
-import { endpoints } from '@tradeshelf/contract/client';
+import { screenEndpoints } from '@tradeshelf/contract/client';
 import type {
   Course,
   CourseProgressSummary,
@@ -16,7 +16,7 @@ export interface CoursePage {
 export const fetchCourseList = requestThunk<{ cursor?: string } | undefined, CoursePage>(
   'course/list',
   (arg, { api }) =>
-    api.call(endpoints.userCourses, {
+    api.call(screenEndpoints.userCourses, {
       query: { limit: 20, ...(arg?.cursor ? { cursor: arg.cursor } : {}) },
     }),
 );
@@ -24,7 +24,7 @@ export const fetchCourseList = requestThunk<{ cursor?: string } | undefined, Cou
 /** A course by its id or its product id (outline and previews for a visitor). */
 export const fetchCourseDetails = requestThunk<string, Course>(
   'course/details',
-  async (id, { api }) => (await api.call(endpoints.courseDetails, { params: { id } })).course,
+  async (id, { api }) => (await api.call(screenEndpoints.courseDetails, { params: { id } })).course,
 );
 
 export interface ProgressArg {
@@ -44,7 +44,7 @@ export interface ProgressSaved {
 export const saveLessonProgress = requestThunk<ProgressArg, ProgressSaved>(
   'course/progress',
   ({ courseId, lessonId, ...body }, { api }) =>
-    api.call(endpoints.lessonProgress, {
+    api.call(screenEndpoints.lessonProgress, {
       params: { id: courseId, lessonId },
       body: {
         positionSeconds: Math.max(0, Math.floor(body.positionSeconds)),
@@ -64,7 +64,7 @@ export interface VideoSource {
 
 /** A short-lived signed URL of a lesson's video and its caption tracks. */
 export const fetchVideoUrl = requestThunk<string, VideoSource>('course/video', (id, { api }) =>
-  api.call(endpoints.videoUrl, { query: { id } }),
+  api.call(screenEndpoints.videoUrl, { query: { id } }),
 );
 
 export interface AttachmentLink {
@@ -75,5 +75,5 @@ export interface AttachmentLink {
 /** A short-lived signed URL that downloads an attachment under its name. */
 export const fetchAttachmentUrl = requestThunk<string, AttachmentLink>(
   'course/attachment',
-  (id, { api }) => api.call(endpoints.attachmentUrl, { query: { id } }),
+  (id, { api }) => api.call(screenEndpoints.attachmentUrl, { query: { id } }),
 );

@@ -1,10 +1,10 @@
-import { endpoints } from '@tradeshelf/contract/client';
+import { screenEndpoints } from '@tradeshelf/contract/client';
 import type { OwnedDelivery, ResponseOf } from '@tradeshelf/contract';
 import { startDownload } from '../../lib/download.ts';
 import { requestThunk } from '../../lib/thunk.ts';
 
 /** A signed link to one version, good for a few minutes. */
-export type DeliverableDownload = ResponseOf<typeof endpoints.downloadLink>;
+export type DeliverableDownload = ResponseOf<typeof screenEndpoints.downloadLink>;
 
 export interface VersionRef {
   productId: string;
@@ -15,14 +15,14 @@ export interface VersionRef {
 export const fetchOwnedDelivery = requestThunk<string, OwnedDelivery>(
   'deliverables/owned',
   async (productId, { api }) =>
-    (await api.call(endpoints.ownedDelivery, { params: { productId } })).delivery,
+    (await api.call(screenEndpoints.ownedDelivery, { params: { productId } })).delivery,
 );
 
 /** Asks for a signed link, then lets the browser fetch it (403 with the reason when refused). */
 export const downloadVersion = requestThunk<VersionRef, DeliverableDownload>(
   'deliverables/download',
   async (params, { api }) => {
-    const link = await api.call(endpoints.downloadLink, { params });
+    const link = await api.call(screenEndpoints.downloadLink, { params });
     startDownload(link.url);
     return link;
   },
@@ -31,7 +31,7 @@ export const downloadVersion = requestThunk<VersionRef, DeliverableDownload>(
 /** The e-mail's one-click unsubscribe from one product's new-version mails. */
 export const unsubscribeVersionMails = requestThunk<string, { message: string }>(
   'deliverables/unsubscribe',
-  (token, { api }) => api.call(endpoints.unsubscribeVersionMails, { body: { token } }),
+  (token, { api }) => api.call(screenEndpoints.unsubscribeVersionMails, { body: { token } }),
 );
 
 /** The owner's own switch for one product's new-version mails (library and order pages). */
@@ -39,5 +39,5 @@ export const setVersionMails = requestThunk<
   { productId: string; enabled: boolean },
   { versionMails: boolean; message: string }
 >('deliverables/versionMails', ({ productId, enabled }, { api }) =>
-  api.call(endpoints.setVersionMails, { params: { productId }, body: { enabled } }),
+  api.call(screenEndpoints.setVersionMails, { params: { productId }, body: { enabled } }),
 );

@@ -1,6 +1,7 @@
-import { endpoints } from '@tradeshelf/contract/client';
+import { screenEndpoints } from '@tradeshelf/contract/client';
 import type { Community, DiscordLink } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';
+import { discordAuthCall, discordUnlinkCall, userDiscordCall } from './actions.ts';
 import { leaveFor } from './navigation.ts';
 
 /** What the OAuth2 return carries to the API (docs/product.md#discord-sign-in: code, the signed state, vendorUrl). */
@@ -19,9 +20,9 @@ export interface LinkedDiscord {
 }
 
 /** The user group (docs/product.md#request-groups): the Discord account linked to the signed-in user, or null. */
-export const fetchUserDiscord = requestThunk<void, DiscordLink | null>(
-  'user/discord',
-  async (_, { api }) => (await api.call(endpoints.userDiscord, {})).discord,
+export const fetchUserDiscord = requestThunk(
+  userDiscordCall,
+  async (_, { api }) => (await api.call(screenEndpoints.userDiscord, {})).discord,
 );
 
 /**
@@ -33,7 +34,7 @@ export const authorizeDiscord = requestThunk<{ vendorUrl?: string } | void, { ur
   'discord/authorize',
   async (arg, { api }) => {
     const vendorUrl = arg ? arg.vendorUrl : undefined;
-    const { url } = await api.call(endpoints.discordAuthorize, {
+    const { url } = await api.call(screenEndpoints.discordAuthorize, {
       query: vendorUrl ? { vendorUrl } : {},
     });
     leaveFor(url);
@@ -42,33 +43,31 @@ export const authorizeDiscord = requestThunk<{ vendorUrl?: string } | void, { ur
 );
 
 /** discord.auth (docs/product.md#discord-sign-in): the authorisation's return, checked and turned into a link. */
-export const completeDiscordAuth = requestThunk<OauthResponseArg, LinkedDiscord>(
-  'discord/auth',
-  async (arg, { api, now }) => {
-    const linked = await api.call(endpoints.discordOauthResponse, {
-      query: {
-        code: arg.code,
-        state: arg.state,
-        ...(arg.vendorUrl ? { vendorUrl: arg.vendorUrl } : {}),
-      },
-    });
-    return { ...linked, receivedAt: now() };
-  },
-);
+export const completeDiscordAuth = requestThunk(discordAuthCall, async (arg, { api, now }) => {
+  const linked = await api.call(screenEndpoints.discordOauthResponse, {
+    query: {
+      code: arg.code,
+      state: arg.state,
+      ...(arg.vendorUrl ? { vendorUrl: arg.vendorUrl } : {}),
+    },
+  });
+  return { ...linked, receivedAt: now() };
+});
 
 /** Roles granted through the account are removed; linking again brings them back. */
-export const unlinkDiscord = requestThunk<void, null>('discord/unlink', async (_, { api }) => {
-  await api.call(endpoints.discordUnlink, {});
+export const unlinkDiscord = requestThunk(discordUnlinkCall, async (_, { api }) => {
+  await api.call(screenEndpoints.discordUnlink, {});
   return null;
 });
 
 export const fetchCommunities = requestThunk<void, Community[]>(
   'discord/communities',
-  async (_, { api }) => (await api.call(endpoints.userCommunities, {})).communities,
+  async (_, { api }) => (await api.call(screenEndpoints.userCommunities, {})).communities,
 );
 
 /** Re-checks one community now; the answer is merged into its entry (docs/product.md#discord-group). */
 export const reconnectCommunity = requestThunk<string, Community>(
   'discord/reconnect',
-  async (id, { api }) => (await api.call(endpoints.reconnectCommunity, { params: { id } })).result,
+  async (id, { api }) =>
+    (await api.call(screenEndpoints.reconnectCommunity, { params: { id } })).result,
 );

@@ -7,8 +7,8 @@ import type {
   User,
   VendorRoleResponse,
 } from '@tradeshelf/contract';
-import { completeDiscordAuth, fetchUserDiscord, unlinkDiscord } from '../discord/index.ts';
-import { deactivateDevice, fetchApps, resetLicenceKey } from '../licences/index.ts';
+import { discordAuthCall, discordUnlinkCall, userDiscordCall } from '../discord/index.ts';
+import { appsCall, deactivateDeviceCall, resetLicenceKeyCall } from '../licences/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
 import {
   fail,
@@ -136,20 +136,20 @@ export const userSlice = createSlice({
       .addCase(openCustomerPortal.rejected, (s, a) =>
         fail(s.portal, a.payload as ApiError | undefined),
       )
-      .addCase(fetchUserDiscord.pending, (s) => start(s.discord))
-      .addCase(fetchUserDiscord.fulfilled, (s, a) => succeed(s.discord, a.payload))
-      .addCase(fetchUserDiscord.rejected, (s, a) => fail(s.discord, a.payload))
+      .addCase(userDiscordCall.pending, (s) => start(s.discord))
+      .addCase(userDiscordCall.fulfilled, (s, a) => succeed(s.discord, a.payload))
+      .addCase(userDiscordCall.rejected, (s, a) => fail(s.discord, a.payload))
       // Linking and unlinking answer with the account as it now stands.
-      .addCase(completeDiscordAuth.fulfilled, (s, a) => succeed(s.discord, a.payload.discord))
-      .addCase(unlinkDiscord.fulfilled, (s) => succeed(s.discord, null))
+      .addCase(discordAuthCall.fulfilled, (s, a) => succeed(s.discord, a.payload.discord))
+      .addCase(discordUnlinkCall.fulfilled, (s) => succeed(s.discord, null))
       // Reloading keeps the cards on screen (`start` leaves the data).
-      .addCase(fetchApps.pending, (s) => start(s.apps))
-      .addCase(fetchApps.fulfilled, (s, a) => succeed(s.apps, a.payload))
-      .addCase(fetchApps.rejected, (s, a) => fail(s.apps, a.payload))
-      .addCase(deactivateDevice.fulfilled, (s, a) => {
+      .addCase(appsCall.pending, (s) => start(s.apps))
+      .addCase(appsCall.fulfilled, (s, a) => succeed(s.apps, a.payload))
+      .addCase(appsCall.rejected, (s, a) => fail(s.apps, a.payload))
+      .addCase(deactivateDeviceCall.fulfilled, (s, a) => {
         s.apps.data = replaceLicence(s.apps.data, a.payload);
       })
-      .addCase(resetLicenceKey.fulfilled, (s, a) => {
+      .addCase(resetLicenceKeyCall.fulfilled, (s, a) => {
         s.apps.data = replaceLicence(s.apps.data, a.payload);
       })
       .addCase(hydrate, (s, a) => mergeState(s, a.payload.user));

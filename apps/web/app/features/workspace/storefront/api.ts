@@ -1,4 +1,8 @@
-import { endpoints, type StorefrontImageKind, vendorEndpoints } from '@tradeshelf/contract/client';
+import {
+  screenEndpoints,
+  type StorefrontImageKind,
+  vendorEndpoints,
+} from '@tradeshelf/contract/client';
 import type {
   BusinessDetails,
   Storefront,
@@ -66,7 +70,7 @@ export const startPayoutOnboarding = requestThunk<string, string>(
   // Changing the payout account needs a current two-factor code (ADR 054).
   async (twoFactorCode, { api }) =>
     (
-      await api.call(endpoints.connectAccount, {
+      await api.call(screenEndpoints.connectAccount, {
         query: { as: 'vendor' },
         body: twoFactorCode ? { twoFactorCode } : {},
       })

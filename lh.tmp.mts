@@ -1,0 +1,13 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import fs from 'node:fs';
+const url = process.argv[2]!;
+const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new','--no-sandbox','--disable-gpu','--disable-background-networking','--disable-component-update','--disable-sync'] });
+const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+await chrome.kill();
+const lhr = r!.lhr as any;
+fs.writeFileSync('/tmp/lhr.json', JSON.stringify(lhr));
+const a = lhr.audits;
+console.log('perf', lhr.categories.performance.score, 'LCP', a['largest-contentful-paint'].numericValue, 'FCP', a['first-contentful-paint'].numericValue, 'TBT', a['total-blocking-time'].numericValue);
+console.log('LCP element', JSON.stringify(a['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet));
+for (const it of a['network-requests'].details.items) console.log(String(Math.round(it.transferSize)).padStart(7), it.resourceType?.padEnd(10), it.priority?.padEnd(8), Math.round(it.networkRequestTime), Math.round(it.networkEndTime), it.url.slice(0,110));
