@@ -1,5 +1,5 @@
 import { screenEndpoints } from '@tradeshelf/contract/client';
-import type { Licence, ResponseOf } from '@tradeshelf/contract';
+import type { ResponseOf } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';
 import { appsCall, deactivateDeviceCall, resetLicenceKeyCall } from './actions.ts';
 import { startDownload } from './navigation.ts';
