@@ -4,6 +4,7 @@ import {
   useRef,
   useState,
   useSyncExternalStore,
+  type ChangeEvent,
   type FormEvent,
   type ReactNode,
 } from 'react';
@@ -205,6 +206,13 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
     setForm((f) => ({ ...f, [key]: value }));
     setProblems((p) => ({ ...p, [key]: undefined }));
   };
+  /** A text field's name, value, edits and problem, by the value's key. */
+  const typed = (key: 'name' | 'subject' | 'order' | 'vendorUrl') => ({
+    name: key,
+    value: form[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(key)(e.target.value),
+    error: fields[key],
+  });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -282,43 +290,31 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="Your name"
-                  name="name"
+                  {...typed('name')}
                   autoComplete="name"
                   required
                   maxLength={CONTACT_NAME_MAX}
-                  value={form.name}
-                  onChange={(e) => set('name')(e.target.value)}
-                  error={fields.name}
                 />
                 <EmailField value={email} onChange={set('email')} error={fields.email} />
               </div>
               <Field
                 label="Subject"
-                name="subject"
+                {...typed('subject')}
                 required
                 maxLength={CONTACT_SUBJECT_MAX}
-                value={form.subject}
-                onChange={(e) => set('subject')(e.target.value)}
-                error={fields.subject}
               />
               <MessageField value={form.message} onChange={set('message')} error={fields.message} />
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="Order or receipt number (optional)"
-                  name="order"
+                  {...typed('order')}
                   maxLength={CONTACT_REFERENCE_MAX}
-                  value={form.order}
-                  onChange={(e) => set('order')(e.target.value)}
-                  error={fields.order}
                   hint="For example TS-2026-001234, from your receipt."
                 />
                 <Field
                   label="Vendor (optional)"
-                  name="vendorUrl"
-                  value={form.vendorUrl}
-                  onChange={(e) => set('vendorUrl')(e.target.value)}
+                  {...typed('vendorUrl')}
                   onBlur={lookUpVendor}
-                  error={fields.vendorUrl}
                   hint={vendorNote}
                 />
               </div>
