@@ -51,3 +51,39 @@ export function ListTable({
     </div>
   );
 }
+
+/**
+ * A small table inside a panel (a sale's payments, a programme's affiliates): no frame of its own,
+ * a caption for screen readers, the column headings and the rows the screen gives.
+ */
+export function PanelTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: readonly ListColumn[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="text-xs tracking-wide text-slate-400 uppercase">
+          <tr>
+            {columns.map((c) => (
+              <th
+                key={c.label}
+                scope="col"
+                className={`py-2 pr-4 font-medium last:pr-0 ${c.align === 'right' ? 'text-right' : ''}`}
+              >
+                {c.hidden ? <span className="sr-only">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-800 text-slate-200">{children}</tbody>
+      </table>
+    </div>
+  );
+}

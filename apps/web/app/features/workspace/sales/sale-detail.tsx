@@ -18,6 +18,7 @@ import { saveFile } from '../../../lib/save-file.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
 import { Loading } from '../../../components/screen.tsx';
+import { PanelTable } from '../../../components/list-table.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
 
@@ -30,6 +31,12 @@ function Figure({ label, value, hint }: { label: string; value: Money; hint?: st
     </div>
   );
 }
+
+const paymentColumns = [
+  { label: 'Payment' },
+  { label: 'Charged', align: 'right' },
+  { label: 'Refunded', align: 'right' },
+] as const;
 
 const refundStatus = {
   pending: 'Waiting for the provider',
@@ -197,31 +204,15 @@ export function SaleDetail({ id }: { id: string }) {
           <Figure label="Your net" value={sale.ledger.net} />
         </dl>
         {sale.payments.length > 0 && (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Payments</caption>
-            <thead className="text-xs tracking-wide text-slate-400 uppercase">
-              <tr>
-                <th scope="col" className="py-2">
-                  Payment
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Charged
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Refunded
-                </th>
+          <PanelTable caption="Payments" columns={paymentColumns}>
+            {sale.payments.map((p) => (
+              <tr key={p.ref}>
+                <td className="py-2">{formatDateTime(p.at)}</td>
+                <td className="py-2 text-right tabular-nums">{exactMoney(p.amount)}</td>
+                <td className="py-2 text-right tabular-nums">{exactMoney(p.refunded)}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800 text-slate-200">
-              {sale.payments.map((p) => (
-                <tr key={p.ref}>
-                  <td className="py-2">{formatDateTime(p.at)}</td>
-                  <td className="py-2 text-right tabular-nums">{exactMoney(p.amount)}</td>
-                  <td className="py-2 text-right tabular-nums">{exactMoney(p.refunded)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </PanelTable>
         )}
       </section>
 
