@@ -1,4 +1,5 @@
 import type { AsyncThunk } from '@reduxjs/toolkit';
+import type { ApiError } from '@tradeshelf/contract';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Pager, useCursorPages } from '../../components/list-pager.tsx';
@@ -11,6 +12,29 @@ import { useAction, useRead } from './request.ts';
 
 export const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
+
+/** An editor's read that failed: its words, Try again, and the way back to its list. */
+export function ReadFailed({
+  error,
+  onRetry,
+  back,
+}: {
+  error: ApiError | null;
+  onRetry: () => void;
+  back: { to: string; label: string };
+}) {
+  return (
+    <Alert>
+      {error?.error ?? 'We could not load this.'}{' '}
+      <button type="button" className={`underline ${focusRing}`} onClick={onRetry}>
+        Try again
+      </button>{' '}
+      <Link to={back.to} className="underline">
+        {back.label}
+      </Link>
+    </Alert>
+  );
+}
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (

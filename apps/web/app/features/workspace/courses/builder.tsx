@@ -28,6 +28,7 @@ import {
   type Direction,
 } from './outline.ts';
 import { countLabel } from '../../../lib/format.ts';
+import { ReadFailed } from '../screen-kit.tsx';
 
 type SetCourse = (course: VendorCourse) => void;
 
@@ -43,12 +44,11 @@ export function CourseBuilder({ productId }: { productId: string }) {
 
   if (read.status === 'failure' && !read.data)
     return (
-      <div className="flex flex-col gap-4">
-        <Alert>{read.error?.error}</Alert>
-        <Link to="/vendor/courses" className="text-brand-300 underline">
-          Back to your courses
-        </Link>
-      </div>
+      <ReadFailed
+        error={read.error}
+        onRetry={() => void read.reload()}
+        back={{ to: '/vendor/courses', label: 'Back to your courses' }}
+      />
     );
   if (!read.data) return <p className="text-slate-400">Loading the course…</p>;
   const course = read.data;

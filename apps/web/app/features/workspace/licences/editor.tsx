@@ -17,17 +17,17 @@ import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
 import { buildFileProblem, policyBody, versionProblem, type PolicyForm } from './policy.ts';
 import { SelectField } from '../../../components/select-field.tsx';
+import { ReadFailed } from '../screen-kit.tsx';
 
 export function LicencePolicyEditor({ productId }: { productId: string }) {
   const read = useRead<string, VendorLicencePolicy>(api.fetchLicencePolicy, productId);
   if (read.status === 'failure' && !read.data)
     return (
-      <div className="flex flex-col gap-4">
-        <Alert>{read.error?.error}</Alert>
-        <Link to="/vendor/licences" className="text-brand-300 underline">
-          Back to your apps
-        </Link>
-      </div>
+      <ReadFailed
+        error={read.error}
+        onRetry={() => void read.reload()}
+        back={{ to: '/vendor/licences', label: 'Back to your apps' }}
+      />
     );
   if (!read.data) return <p className="text-slate-400">Loading the licence terms…</p>;
   const policy = read.data;
