@@ -1,14 +1,9 @@
-import {
-  alertSides,
-  AVATAR_MAX_BYTES,
-  usersMessages,
-  type AlertSide,
-} from '@tradeshelf/contract/client';
+import { alertSides, type AlertSide } from '@tradeshelf/contract/client';
 import type { AlertFeed, VendorAlert } from '@tradeshelf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { cell, ListTable } from '../../../components/list-table.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
@@ -57,12 +52,6 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
     setImage(null);
     onSent();
   };
-  const checkPicture = (file: File) =>
-    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
-      ? usersMessages.imageType
-      : file.size > AVATAR_MAX_BYTES
-        ? usersMessages.imageTooLarge
-        : null;
   const fields = publish.error?.fields;
   return (
     <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
@@ -119,7 +108,7 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
           label={image ? 'Replace the chart picture' : 'Chart picture (optional)'}
           accept="image/png,image/jpeg,image/webp"
           hint="PNG, JPEG or WebP, up to 2 MB; it goes out with this alert on every channel."
-          check={checkPicture}
+          check={imageFileProblem}
           upload={async (run) => {
             const added = await upload.run({ productId: feed.productId, ...run });
             if (added) setImage(added);

@@ -14,7 +14,7 @@ import {
 import type { Storefront, StorefrontBody, VendorUrlAvailability } from '@tradeshelf/contract';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ConfirmButton, ConfirmStep } from '../../../components/confirm-step.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { Picture } from '../../../lib/images.tsx';
@@ -27,7 +27,6 @@ import {
   type ImageUpload as ImageUploadArg,
 } from './api.ts';
 import {
-  imageFileProblem,
   initialValues,
   toBody,
   validateStorefront,
