@@ -15,18 +15,16 @@ export const focusRing =
 
 /** An editor's read that failed: its words, Try again, and the way back to its list. */
 export function ReadFailed({
-  error,
-  onRetry,
+  read,
   back,
 }: {
-  error: ApiError | null;
-  onRetry: () => void;
+  read: { error: ApiError | null; reload: () => Promise<void> };
   back: { to: string; label: string };
 }) {
   return (
     <Alert>
-      {error?.error ?? 'We could not load this.'}{' '}
-      <button type="button" className={`underline ${focusRing}`} onClick={onRetry}>
+      {read.error?.error ?? 'We could not load this.'}{' '}
+      <button type="button" className={`underline ${focusRing}`} onClick={() => void read.reload()}>
         Try again
       </button>{' '}
       <Link to={back.to} className="underline">

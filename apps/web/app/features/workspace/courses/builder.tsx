@@ -37,19 +37,14 @@ function useCourseAction<Arg>(thunk: AsyncThunk<VendorCourse, Arg, ThunkConfig>)
   return useAction<Arg, VendorCourse>(thunk);
 }
 
+const courseList = { to: '/vendor/courses', label: 'Back to your courses' };
+
 export function CourseBuilder({ productId }: { productId: string }) {
   const read = useRead<string, VendorCourse>(api.fetchVendorCourse, productId);
   const reorder = useCourseAction(api.reorderCourse);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (read.status === 'failure' && !read.data)
-    return (
-      <ReadFailed
-        error={read.error}
-        onRetry={() => void read.reload()}
-        back={{ to: '/vendor/courses', label: 'Back to your courses' }}
-      />
-    );
+  if (read.status === 'failure' && !read.data) return <ReadFailed read={read} back={courseList} />;
   if (!read.data) return <p className="text-slate-400">Loading the course…</p>;
   const course = read.data;
   const counts = outlineCounts(course);

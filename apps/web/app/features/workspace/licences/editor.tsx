@@ -19,16 +19,11 @@ import { buildFileProblem, policyBody, versionProblem, type PolicyForm } from '.
 import { SelectField } from '../../../components/select-field.tsx';
 import { ReadFailed } from '../screen-kit.tsx';
 
+const appList = { to: '/vendor/licences', label: 'Back to your apps' };
+
 export function LicencePolicyEditor({ productId }: { productId: string }) {
   const read = useRead<string, VendorLicencePolicy>(api.fetchLicencePolicy, productId);
-  if (read.status === 'failure' && !read.data)
-    return (
-      <ReadFailed
-        error={read.error}
-        onRetry={() => void read.reload()}
-        back={{ to: '/vendor/licences', label: 'Back to your apps' }}
-      />
-    );
+  if (read.status === 'failure' && !read.data) return <ReadFailed read={read} back={appList} />;
   if (!read.data) return <p className="text-slate-400">Loading the licence terms…</p>;
   const policy = read.data;
   return (
@@ -150,20 +145,16 @@ function Keys({ policy, set }: { policy: VendorLicencePolicy; set: Set }) {
             {current.publicKeyPem}
           </pre>
           <div className="flex flex-wrap gap-2">
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => copy(current.publicKeyPem, 'PEM key')}
-            >
-              Copy public key (PEM)
-            </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => copy(current.publicKeyRaw, 'Raw key')}
-            >
-              Copy raw key (base64)
-            </Button>
+            {(
+              [
+                [current.publicKeyPem, 'PEM key', 'Copy public key (PEM)'],
+                [current.publicKeyRaw, 'Raw key', 'Copy raw key (base64)'],
+              ] as const
+            ).map(([key, what, label]) => (
+              <Button key={what} type="button" variant="ghost" onClick={() => copy(key, what)}>
+                {label}
+              </Button>
+            ))}
           </div>
           <p role="status" className="text-sm text-brand-300">
             {copied}

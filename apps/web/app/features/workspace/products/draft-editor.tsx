@@ -215,8 +215,7 @@ export function LoadedEditor<L extends Listing>({
   children: (listing: L) => ReactNode;
 }) {
   const read = useRead(fetch, id);
-  if (read.status === 'failure' && read.error)
-    return <ReadFailed error={read.error} onRetry={() => void read.reload()} back={back} />;
+  if (read.status === 'failure' && read.error) return <ReadFailed read={read} back={back} />;
   if (!read.data || read.data.id !== id)
     return <Loading label={`Loading the ${noun}…`} size="page" />;
   return children(read.data);
