@@ -1,6 +1,5 @@
 import {
   useEffect,
-  useId,
   useRef,
   useState,
   useSyncExternalStore,
@@ -22,6 +21,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
 import { Alert, Button, Field, FormError } from '../components/ui.tsx';
+import { TextAreaField } from '../components/textarea-field.tsx';
 import { EmailField } from '../components/email-field.tsx';
 import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
@@ -109,29 +109,18 @@ function MessageField({
   onChange: (v: string) => void;
   error?: string | undefined;
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        Message
-      </label>
-      <textarea
-        id={id}
-        name="message"
-        rows={7}
-        required
-        maxLength={CONTACT_MESSAGE_MAX}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-note`}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-      />
-      <p id={`${id}-note`} className={`text-sm ${error ? 'text-rose-400' : 'text-slate-400'}`}>
-        {error ??
-          `At least ${CONTACT_MESSAGE_MIN} characters. Leave out passwords and card numbers.`}
-      </p>
-    </div>
+    <TextAreaField
+      label="Message"
+      name="message"
+      rows={7}
+      required
+      maxLength={CONTACT_MESSAGE_MAX}
+      value={value}
+      onChange={onChange}
+      error={error}
+      hint={`At least ${CONTACT_MESSAGE_MIN} characters. Leave out passwords and card numbers.`}
+    />
   );
 }
 

@@ -7,6 +7,7 @@ import { imageFileProblem, UploadControl } from '../../../components/upload-cont
 import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { CopyButton, PageHeader, Panel } from '../screen-kit.tsx';
@@ -30,7 +31,6 @@ const sideWords: Record<AlertSide, string> = { buy: 'Buy', sell: 'Sell', close: 
 function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) {
   const publish = useAction(publishAlert);
   const toast = useToast();
-  const textId = useId();
   const [symbol, setSymbol] = useState('');
   const [side, setSide] = useState<AlertSide | ''>('');
   const [price, setPrice] = useState('');
@@ -81,20 +81,7 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
           error={fields?.price}
         />
       </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={textId} className="text-sm font-medium text-slate-200">
-          Text
-        </label>
-        <textarea
-          id={textId}
-          rows={3}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={fields?.text ? true : undefined}
-          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
-        />
-        {fields?.text && <p className="text-sm text-rose-400">{fields.text}</p>}
-      </div>
+      <TextAreaField label="Text" rows={3} value={text} onChange={setText} error={fields?.text} />
       {/* One above the other: beside the picture the file picker would not fit 320 px. */}
       <div className="flex min-w-0 flex-col gap-3">
         {image && (

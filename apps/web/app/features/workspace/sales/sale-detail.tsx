@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, FormError } from '../../../components/ui.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { fetchSaleInvoicePdf, fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
@@ -81,26 +82,16 @@ function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }
   const error = problem ?? revoke.error?.fields?.reason ?? null;
   return (
     <form onSubmit={check} noValidate className="flex flex-col gap-3" aria-label="Revoke access">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        Reason (the buyer is told)
-      </label>
-      <textarea
-        id={id}
+      <TextAreaField
+        label="Reason (the buyer is told)"
         rows={2}
         value={reason}
-        onChange={(e) => {
-          setReason(e.target.value);
+        onChange={(text) => {
+          setReason(text);
           setConfirming(false);
         }}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
+        error={error}
       />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-rose-400">
-          {error}
-        </p>
-      )}
       <FormError error={revoke.error} />
       {confirming ? (
         <ConfirmStep
