@@ -34,6 +34,20 @@ export function ReadFailed({
   );
 }
 
+/** A link to the page buyers see, opened in a new tab so the workspace stays as it was. */
+export function PublicPageLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-sm font-semibold text-brand-400 underline underline-offset-2"
+    >
+      {children}
+    </a>
+  );
+}
+
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <header className="flex flex-col gap-1">

@@ -9,7 +9,7 @@ import { MarkdownField } from '../markdown-field.tsx';
 import { Loading } from '../../../components/screen.tsx';
 import { useAction, useRead, type Thunk } from '../request.ts';
 import { ConflictNotice, EditorHeading } from './status.tsx';
-import { ReadFailed } from '../screen-kit.tsx';
+import { PublicPageLink, ReadFailed } from '../screen-kit.tsx';
 
 /** What a listing editor edits: a saved draft that knows when it was last saved. */
 interface Listing {
@@ -342,15 +342,10 @@ export function DraftActions({
         />
       )}
       {listing && (
-        <a
-          href={listing.publicPath}
-          target="_blank"
-          rel="noreferrer"
-          className="text-sm text-brand-400 underline"
-        >
+        <PublicPageLink href={listing.publicPath}>
           View public page
           {listing.status !== 'published' && ' (shows once published)'}
-        </a>
+        </PublicPageLink>
       )}
       {children}
       {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}
