@@ -34,14 +34,29 @@ export function SelectField<T extends string>({
           onChange={(e) => onChange(e.target.value as T | '')}
           className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
         >
-          {empty !== undefined && <option value="">{empty}</option>}
-          {options.map(([v, text]) => (
-            <option key={v} value={v}>
-              {text}
-            </option>
-          ))}
+          <SelectOptions options={options} empty={empty} />
         </select>
       )}
     </FieldFrame>
+  );
+}
+
+/** A select's choices ([value, label] pairs); `empty` adds a first one whose value is "". */
+export function SelectOptions({
+  options,
+  empty,
+}: {
+  options: readonly (readonly [string, string])[];
+  empty?: string | undefined;
+}) {
+  return (
+    <>
+      {empty !== undefined && <option value="">{empty}</option>}
+      {options.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </>
   );
 }

@@ -2,7 +2,15 @@
 // Cancel (which aborts the request), and the failure's words with Try again.
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { ApiError } from '@tradeshelf/contract';
+import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
 import { Button } from './ui.tsx';
+
+/** Checks a picture before it is sent: the server checks the bytes again, with these messages. */
+export function imageFileProblem(file: File): string | null {
+  if (!(avatarTypes as readonly string[]).includes(file.type)) return usersMessages.imageType;
+  if (file.size > AVATAR_MAX_BYTES) return usersMessages.imageTooLarge;
+  return null;
+}
 
 export interface UploadRun {
   file: File;

@@ -36,10 +36,21 @@ export const fail = <T>(r: RequestState<T>, error: ApiError | undefined | null) 
   r.error = error ?? FALLBACK_ERROR;
 };
 
+/** What one thunk's answer does beyond its own sub-request (all optional). */
+export interface RequestSteps<S, Returned, Arg, D> {
+  /** The answer as stored (default: as it came); sees the state before it is stored. */
+  map?: (payload: Returned, state: Draft<S>, arg: Arg) => D;
+  /** Before the sub-request shows loading: clear or note what belongs to this call. */
+  started?: (state: Draft<S>, arg: Arg) => void;
+  /** After the answer is stored: what else in the group it changes. */
+  done?: (state: Draft<S>, payload: Returned, arg: Arg) => void;
+}
+
 /**
  * The reducers of one thunk over one sub-request: pending → loading, fulfilled → success with the
  * (optionally mapped) answer, rejected → failure with the server's error (the rejectWithValue
- * payload). `select` picks the sub-request out of the slice state.
+ * payload). `select` picks the sub-request out of the slice state, by the call's argument where a
+ * group holds one per argument.
  */
 export function addRequestCases<
   S,
@@ -50,15 +61,22 @@ export function addRequestCases<
 >(
   builder: ActionReducerMapBuilder<S>,
   thunk: AsyncThunk<Returned, Arg, Config>,
-  select: (state: Draft<S>) => RequestState<D>,
-  map: (payload: Returned) => D = (p) => p as unknown as D,
+  select: (state: Draft<S>, arg: Arg) => RequestState<D>,
+  { map = (p) => p as unknown as D, started, done }: RequestSteps<S, Returned, Arg, D> = {},
 ): ActionReducerMapBuilder<S> {
+  // Every thunk action carries its argument; the generic action types do not say so.
+  const argOf = (action: unknown) => (action as { meta: { arg: Arg } }).meta.arg;
   return builder
-    .addCase(thunk.pending, (state) => start(select(state)))
-    .addCase(thunk.fulfilled, (state, action) =>
-      succeed(select(state), map(action.payload as Returned)),
-    )
+    .addCase(thunk.pending, (state, action) => {
+      started?.(state, argOf(action));
+      start(select(state, argOf(action)));
+    })
+    .addCase(thunk.fulfilled, (state, action) => {
+      const payload = action.payload as Returned;
+      succeed(select(state, argOf(action)), map(payload, state, argOf(action)));
+      done?.(state, payload, argOf(action));
+    })
     .addCase(thunk.rejected, (state, action) =>
-      fail(select(state), (action.payload as ApiError | undefined) ?? null),
+      fail(select(state, argOf(action)), (action.payload as ApiError | undefined) ?? null),
     );
 }

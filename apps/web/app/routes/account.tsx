@@ -3,7 +3,8 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
 import { AFFILIATE_PATH } from '../features/affiliates/index.ts';
 import { VENDOR_HOME_PATH } from '../features/workspace/nav.ts';
-import { AVATAR_MAX_BYTES, avatarTypes, usersMessages } from '@tradeshelf/contract/client';
+import { avatarTypes } from '@tradeshelf/contract/client';
+import { imageFileProblem } from '../components/upload-control.tsx';
 import { RequireAuth } from '../components/require-auth.tsx';
 import { useToast } from '../components/toasts.tsx';
 import { Alert, Button } from '../components/ui.tsx';
@@ -41,10 +42,9 @@ function AccountPage() {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    if (!(avatarTypes as readonly string[]).includes(file.type))
-      return setFileError(usersMessages.imageType);
-    if (file.size > AVATAR_MAX_BYTES) return setFileError(usersMessages.imageTooLarge);
-    setFileError(null);
+    const problem = imageFileProblem(file);
+    setFileError(problem);
+    if (problem) return;
     const result = await dispatch(uploadAvatar(file));
     if (uploadAvatar.fulfilled.match(result)) toast('Profile picture updated');
   };

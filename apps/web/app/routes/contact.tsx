@@ -1,9 +1,9 @@
 import {
   useEffect,
-  useId,
   useRef,
   useState,
   useSyncExternalStore,
+  type ChangeEvent,
   type FormEvent,
   type ReactNode,
 } from 'react';
@@ -21,6 +21,7 @@ import {
 } from '@tradeshelf/contract/client';
 import type { ContactRequest } from '@tradeshelf/contract';
 import { Alert, Button, Field, FormError } from '../components/ui.tsx';
+import { TextAreaField } from '../components/textarea-field.tsx';
 import { EmailField } from '../components/email-field.tsx';
 import { fetchSeller } from '../features/catalog/slice.ts';
 import { sendContact } from '../features/support/api.ts';
@@ -108,29 +109,18 @@ function MessageField({
   onChange: (v: string) => void;
   error?: string | undefined;
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        Message
-      </label>
-      <textarea
-        id={id}
-        name="message"
-        rows={7}
-        required
-        maxLength={CONTACT_MESSAGE_MAX}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-note`}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-      />
-      <p id={`${id}-note`} className={`text-sm ${error ? 'text-rose-400' : 'text-slate-400'}`}>
-        {error ??
-          `At least ${CONTACT_MESSAGE_MIN} characters. Leave out passwords and card numbers.`}
-      </p>
-    </div>
+    <TextAreaField
+      label="Message"
+      name="message"
+      rows={7}
+      required
+      maxLength={CONTACT_MESSAGE_MAX}
+      value={value}
+      onChange={onChange}
+      error={error}
+      hint={`At least ${CONTACT_MESSAGE_MIN} characters. Leave out passwords and card numbers.`}
+    />
   );
 }
 
@@ -205,6 +195,13 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
     setForm((f) => ({ ...f, [key]: value }));
     setProblems((p) => ({ ...p, [key]: undefined }));
   };
+  /** A text field's name, value, edits and problem, by the value's key. */
+  const typed = (key: 'name' | 'subject' | 'order' | 'vendorUrl') => ({
+    name: key,
+    value: form[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(key)(e.target.value),
+    error: fields[key],
+  });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -282,43 +279,31 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="Your name"
-                  name="name"
+                  {...typed('name')}
                   autoComplete="name"
                   required
                   maxLength={CONTACT_NAME_MAX}
-                  value={form.name}
-                  onChange={(e) => set('name')(e.target.value)}
-                  error={fields.name}
                 />
                 <EmailField value={email} onChange={set('email')} error={fields.email} />
               </div>
               <Field
                 label="Subject"
-                name="subject"
+                {...typed('subject')}
                 required
                 maxLength={CONTACT_SUBJECT_MAX}
-                value={form.subject}
-                onChange={(e) => set('subject')(e.target.value)}
-                error={fields.subject}
               />
               <MessageField value={form.message} onChange={set('message')} error={fields.message} />
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="Order or receipt number (optional)"
-                  name="order"
+                  {...typed('order')}
                   maxLength={CONTACT_REFERENCE_MAX}
-                  value={form.order}
-                  onChange={(e) => set('order')(e.target.value)}
-                  error={fields.order}
                   hint="For example TS-2026-001234, from your receipt."
                 />
                 <Field
                   label="Vendor (optional)"
-                  name="vendorUrl"
-                  value={form.vendorUrl}
-                  onChange={(e) => set('vendorUrl')(e.target.value)}
+                  {...typed('vendorUrl')}
                   onBlur={lookUpVendor}
-                  error={fields.vendorUrl}
                   hint={vendorNote}
                 />
               </div>

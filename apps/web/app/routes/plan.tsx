@@ -2,9 +2,14 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { planFeatures, planOfPath, PLATFORM_VENDOR_URL } from '@tradeshelf/contract/client';
 import type { ProductDetails } from '@tradeshelf/contract';
-import { CheckoutCancelled, CheckoutPanel, Owned } from '../features/catalog/checkout.tsx';
+import {
+  CheckoutCancelled,
+  CheckoutPanel,
+  Owned,
+  PriceChoice,
+} from '../features/catalog/checkout.tsx';
 import { useOwnedDetails } from '../features/catalog/hooks.ts';
-import { formatPrice, trialLabel } from '../lib/format.ts';
+import { formatPrice } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
@@ -77,29 +82,12 @@ function PlanCheckout({ product }: { product: ProductDetails }) {
         }
         coupons={false}
       >
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 text-sm font-medium text-slate-200">Billing</legend>
-          {details.prices.map((p) => (
-            <label
-              key={p.priceId}
-              className={`flex cursor-pointer items-center justify-between gap-3 rounded-xl border px-4 py-3 ${
-                p.priceId === chosen.priceId ? 'border-brand-500 bg-brand-500/10' : 'border-ink-600'
-              }`}
-            >
-              <span className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="priceId"
-                  value={p.priceId}
-                  checked={p.priceId === chosen.priceId}
-                  onChange={() => setPriceId(p.priceId)}
-                />
-                <span className="font-semibold text-white">{formatPrice(p)}</span>
-              </span>
-              {trialLabel(p) && <span className="text-sm text-brand-300">{trialLabel(p)}</span>}
-            </label>
-          ))}
-        </fieldset>
+        <PriceChoice
+          legend="Billing"
+          prices={details.prices}
+          chosen={chosen}
+          onChoose={setPriceId}
+        />
       </CheckoutPanel>
       <p className="text-center text-xs text-slate-400">
         Billed by Tradeshelf. Plan prices are not combined with coupons; cancel any time from your

@@ -17,6 +17,7 @@ import {
 import {
   CheckoutCancelled,
   CheckoutPanel,
+  PriceChoice,
   Owned,
   YourItem,
 } from '../features/catalog/checkout.tsx';
@@ -302,33 +303,12 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                 blocked={missing.length > 0}
                 beforeBuy={tradingview.beforeBuy}
               >
-                <fieldset className="flex flex-col gap-2">
-                  <legend className="mb-1 text-sm font-medium text-slate-200">Choose a plan</legend>
-                  {product.prices.map((p) => (
-                    <label
-                      key={p.priceId}
-                      className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
-                        p.priceId === chosen.priceId
-                          ? 'border-brand-500 bg-brand-500/10'
-                          : 'border-ink-600'
-                      }`}
-                    >
-                      <span className="flex items-center gap-2">
-                        <input
-                          type="radio"
-                          name="priceId"
-                          value={p.priceId}
-                          checked={p.priceId === chosen.priceId}
-                          onChange={() => setPriceId(p.priceId)}
-                        />
-                        <span className="font-semibold text-white">{formatPrice(p)}</span>
-                      </span>
-                      {trialLabel(p) && (
-                        <span className="text-xs text-brand-300">{trialLabel(p)}</span>
-                      )}
-                    </label>
-                  ))}
-                </fieldset>
+                <PriceChoice
+                  legend="Choose a plan"
+                  prices={product.prices}
+                  chosen={chosen}
+                  onChoose={setPriceId}
+                />
                 <TradingViewCheckoutField checkout={tradingview} />
                 {missing.length > 0 && (
                   <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">

@@ -277,6 +277,32 @@ export function PasskeysSection({ twoFactor }: { twoFactor: boolean }) {
   );
 }
 
+/** A passkey row's button, named with the passkey for screen readers ("Rename Laptop"). */
+function RowAction({
+  id,
+  verb,
+  name,
+  onClick,
+}: {
+  id?: string;
+  verb: string;
+  name: string;
+  onClick: () => void;
+}) {
+  return (
+    <Button
+      id={id}
+      type="button"
+      variant="ghost"
+      className="px-3 py-1.5"
+      aria-label={`${verb} ${name}`}
+      onClick={onClick}
+    >
+      {verb}
+    </Button>
+  );
+}
+
 function PasskeyRow({
   passkey: p,
   action,
@@ -314,25 +340,13 @@ function PasskeyRow({
         <td className={`${cell} text-right whitespace-nowrap`}>
           {action === null && (
             <>
-              <Button
-                type="button"
-                variant="ghost"
-                className="px-3 py-1.5"
-                aria-label={`Rename ${p.name}`}
-                onClick={onRename}
-              >
-                Rename
-              </Button>{' '}
-              <Button
+              <RowAction verb="Rename" name={p.name} onClick={onRename} />{' '}
+              <RowAction
                 id={`passkey-remove-${p.id}`}
-                type="button"
-                variant="ghost"
-                className="px-3 py-1.5"
-                aria-label={`Remove ${p.name}`}
+                verb="Remove"
+                name={p.name}
                 onClick={onRemove}
-              >
-                Remove
-              </Button>
+              />
             </>
           )}
         </td>

@@ -99,8 +99,8 @@ export const authSlice = createSlice({
     },
   },
   extraReducers: (b) => {
-    const answer = (p: SignInResult) => p.response;
-    const message = (p: { message: string }) => ({ message: p.message });
+    const answer = { map: (p: SignInResult) => p.response };
+    const message = { map: (p: { message: string }) => ({ message: p.message }) };
     addRequestCases(b, login, (s) => s.login, answer);
     addRequestCases(b, loginTwoFactor, (s) => s.login, answer);
     addRequestCases(b, signup, (s) => s.signup, answer);

@@ -115,6 +115,15 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
 
   const codesText = stage.kind === 'codes' ? stage.codes.join('\n') + '\n' : '';
 
+  // The same field confirms the set-up and turns two-factor off.
+  const appCode = (
+    <CodeField
+      label="Code from the app"
+      value={code}
+      onChange={setCode}
+      error={error?.fields?.code}
+    />
+  );
   return (
     <section
       aria-labelledby="two-factor-heading"
@@ -157,12 +166,7 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
               {stage.secret}
             </code>
           </p>
-          <CodeField
-            label="Code from the app"
-            value={code}
-            onChange={setCode}
-            error={error?.fields?.code}
-          />
+          {appCode}
           <Button type="submit" loading={busy} disabled={!code.trim()} className="self-start">
             Confirm
           </Button>
@@ -207,12 +211,7 @@ export function TwoFactorSection({ onStatus }: { onStatus?: (enabled: boolean) =
             On. {stage.left} recovery codes left. To turn it off, enter a current code or your
             password.
           </p>
-          <CodeField
-            label="Code from the app"
-            value={code}
-            onChange={setCode}
-            error={error?.fields?.code}
-          />
+          {appCode}
           <PasswordField
             label="Or your password"
             value={password}

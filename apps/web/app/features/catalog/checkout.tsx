@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { endpoints, validateCouponCode } from '@tradeshelf/contract/client';
-import type { ApiError, CheckoutScheme, CouponPreview, Money } from '@tradeshelf/contract';
+import type { ApiError, CheckoutScheme, CouponPreview, Money, Price } from '@tradeshelf/contract';
 import { Alert, Spinner } from '../../components/ui.tsx';
 import { readReferralId } from '../../lib/cookies.ts';
-import { formatMoney } from '../../lib/format.ts';
+import { formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { toApiError } from '../../lib/http.ts';
 import { CheckoutAttempt, isRetryable } from '../../lib/idempotency.ts';
@@ -326,6 +326,45 @@ export function CheckoutPanel({
 }
 
 /** Back from the hosted checkout without paying (`?checkout=cancelled`). */
+/** The prices to choose from in a checkout panel (a product's plans, a membership's billing). */
+export function PriceChoice({
+  legend,
+  prices,
+  chosen,
+  onChoose,
+}: {
+  legend: string;
+  prices: readonly Price[];
+  chosen: Price;
+  onChoose: (priceId: string) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-1 text-sm font-medium text-slate-200">{legend}</legend>
+      {prices.map((p) => (
+        <label
+          key={p.priceId}
+          className={`flex cursor-pointer items-center justify-between gap-3 rounded-lg border px-3 py-2.5 text-sm ${
+            p.priceId === chosen.priceId ? 'border-brand-500 bg-brand-500/10' : 'border-ink-600'
+          }`}
+        >
+          <span className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="priceId"
+              value={p.priceId}
+              checked={p.priceId === chosen.priceId}
+              onChange={() => onChoose(p.priceId)}
+            />
+            <span className="font-semibold text-white">{formatPrice(p)}</span>
+          </span>
+          {trialLabel(p) && <span className="text-xs text-brand-300">{trialLabel(p)}</span>}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function CheckoutCancelled() {
   return <Alert tone="info">Checkout cancelled — you were not charged.</Alert>;
 }

@@ -8,6 +8,7 @@ import {
   tradingPlatforms,
 } from '@tradeshelf/contract/client';
 import type { SearchQuery } from '@tradeshelf/contract';
+import { SelectOptions } from '../../components/select-field.tsx';
 
 const sortLabels: Record<(typeof searchSorts)[number], string> = {
   relevance: 'Most relevant',
@@ -48,16 +49,38 @@ function FilterSelect({
     <label className="flex flex-col gap-1 text-xs text-slate-400">
       {label}
       <select name={name} defaultValue={value ?? ''} onChange={onChange} className={selectClass}>
-        {empty !== undefined && <option value="">{empty}</option>}
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
+        <SelectOptions options={options} empty={empty} />
       </select>
     </label>
   );
 }
+
+/** The selects that narrow the results, each with its "no filter" choice. */
+const narrowing: Array<{
+  label: string;
+  name: 'category' | 'kind' | 'platform';
+  empty: string;
+  options: Array<[string, string]>;
+}> = [
+  {
+    label: 'Category',
+    name: 'category',
+    empty: 'All categories',
+    options: catalogCategories.map((c) => [c, categoryLabels[c]]),
+  },
+  {
+    label: 'Type',
+    name: 'kind',
+    empty: 'Any type',
+    options: productKinds.map((k) => [k, kindLabels[k]]),
+  },
+  {
+    label: 'Platform',
+    name: 'platform',
+    empty: 'Any platform',
+    options: tradingPlatforms.map((p) => [p, platformLabels[p]]),
+  },
+];
 
 /** A whole-dollar price bound; the query holds cents. */
 function PriceInput({ label, name, cents }: { label: string; name: string; cents?: number }) {
@@ -115,30 +138,17 @@ export function SearchFilters({
       </summary>
       <fieldset className="flex flex-wrap items-end gap-3">
         <legend className="sr-only">Filters</legend>
-        <FilterSelect
-          label="Category"
-          name="category"
-          value={query.category}
-          empty="All categories"
-          options={catalogCategories.map((c) => [c, categoryLabels[c]])}
-          onChange={submitOnChange}
-        />
-        <FilterSelect
-          label="Type"
-          name="kind"
-          value={query.kind}
-          empty="Any type"
-          options={productKinds.map((k) => [k, kindLabels[k]])}
-          onChange={submitOnChange}
-        />
-        <FilterSelect
-          label="Platform"
-          name="platform"
-          value={query.platform}
-          empty="Any platform"
-          options={tradingPlatforms.map((p) => [p, platformLabels[p]])}
-          onChange={submitOnChange}
-        />
+        {narrowing.map(({ label, name, empty, options }) => (
+          <FilterSelect
+            key={name}
+            label={label}
+            name={name}
+            value={query[name]}
+            empty={empty}
+            options={options}
+            onChange={submitOnChange}
+          />
+        ))}
         <PriceInput label="Min price ($)" name="min" cents={query.minPrice} />
         <PriceInput label="Max price ($)" name="max" cents={query.maxPrice} />
         <FilterSelect

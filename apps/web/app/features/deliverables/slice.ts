@@ -2,14 +2,7 @@ import { createSlice } from '@reduxjs/toolkit';
 import type { OwnedDelivery } from '@tradeshelf/contract';
 import { sessionEnded } from '../auth/index.ts';
 import { lazySlice } from '../../lib/lazy-slices.ts';
-import {
-  addRequestCases,
-  fail,
-  idle,
-  start,
-  succeed,
-  type RequestState,
-} from '../../lib/request-state.ts';
+import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
 import {
   downloadVersion,
   fetchOwnedDelivery,
@@ -38,27 +31,11 @@ export const deliverablesSlice = createSlice({
   initialState: initialDeliverablesState,
   reducers: {},
   extraReducers: (b) => {
-    b.addCase(fetchOwnedDelivery.pending, (s, a) => {
-      start((s.owned[a.meta.arg] ??= idle()));
-    })
-      .addCase(fetchOwnedDelivery.fulfilled, (s, a) => {
-        succeed((s.owned[a.meta.arg] ??= idle()), a.payload);
-      })
-      .addCase(fetchOwnedDelivery.rejected, (s, a) => {
-        fail((s.owned[a.meta.arg] ??= idle()), a.payload);
-      })
-      .addCase(downloadVersion.pending, (s, a) => {
-        start((s.downloads[a.meta.arg.versionId] ??= idle()));
-      })
-      .addCase(downloadVersion.fulfilled, (s, a) => {
-        succeed((s.downloads[a.meta.arg.versionId] ??= idle()), a.payload);
-      })
-      .addCase(downloadVersion.rejected, (s, a) => {
-        fail((s.downloads[a.meta.arg.versionId] ??= idle()), a.payload);
-      })
-      // What a buyer owns is theirs alone: nothing outlives the session.
-      .addCase(sessionEnded, () => initialDeliverablesState);
+    addRequestCases(b, fetchOwnedDelivery, (s, productId) => (s.owned[productId] ??= idle()));
+    addRequestCases(b, downloadVersion, (s, arg) => (s.downloads[arg.versionId] ??= idle()));
     addRequestCases(b, unsubscribeVersionMails, (s) => s.unsubscribe);
+    // What a buyer owns is theirs alone: nothing outlives the session.
+    b.addCase(sessionEnded, () => initialDeliverablesState);
   },
 });
 // Loaded with the library and order pages, not with every page (ADR 038).

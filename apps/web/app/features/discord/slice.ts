@@ -1,14 +1,7 @@
 import { createSlice } from '@reduxjs/toolkit';
 import type { Community } from '@tradeshelf/contract';
 import { sessionEnded } from '../auth/index.ts';
-import {
-  addRequestCases,
-  fail,
-  idle,
-  start,
-  succeed,
-  type RequestState,
-} from '../../lib/request-state.ts';
+import { addRequestCases, idle, succeed, type RequestState } from '../../lib/request-state.ts';
 import {
   authorizeDiscord,
   completeDiscordAuth,
@@ -65,39 +58,35 @@ export const discordSlice = createSlice({
   },
   extraReducers: (b) => {
     addRequestCases(b, authorizeDiscord, (s) => s.authorize);
-    b.addCase(completeDiscordAuth.pending, (s, a) => {
-      s.auth.data = null;
-      s.auth.state = a.meta.arg.state;
-      start(s.auth);
-    })
-      .addCase(completeDiscordAuth.fulfilled, (s, a) => {
-        succeed(s.auth, a.payload);
+    addRequestCases(b, completeDiscordAuth, (s) => s.auth, {
+      started: (s, arg) => {
+        s.auth.data = null;
+        s.auth.state = arg.state;
+      },
+      done: (s, linked) => {
         // The answer carries the communities as they stand: the library starts from them.
-        succeed(s.communities, a.payload.communities);
-        s.linkedAt = a.payload.receivedAt;
-      })
-      .addCase(completeDiscordAuth.rejected, (s, a) => fail(s.auth, a.payload))
-      // Polling keeps the cards on screen while it asks again.
-      .addCase(fetchCommunities.pending, (s) => start(s.communities))
-      .addCase(fetchCommunities.fulfilled, (s, a) => succeed(s.communities, a.payload))
-      .addCase(fetchCommunities.rejected, (s, a) => fail(s.communities, a.payload))
-      .addCase(reconnectCommunity.pending, (s, a) => {
-        s.reconnect = { ...idle<Community>(), id: a.meta.arg };
-        start(s.reconnect);
-      })
-      .addCase(reconnectCommunity.fulfilled, (s, a) => {
-        succeed(s.reconnect, a.payload);
-        s.communities.data = mergeCommunity(s.communities.data, a.payload);
-      })
-      .addCase(reconnectCommunity.rejected, (s, a) => fail(s.reconnect, a.payload))
-      .addCase(unlinkDiscord.pending, (s) => start(s.unlink))
-      .addCase(unlinkDiscord.fulfilled, (s) => {
-        succeed(s.unlink, null);
+        succeed(s.communities, linked.communities);
+        s.linkedAt = linked.receivedAt;
+      },
+    });
+    // Polling keeps the cards on screen while it asks again.
+    addRequestCases(b, fetchCommunities, (s) => s.communities);
+    addRequestCases(b, reconnectCommunity, (s) => s.reconnect, {
+      started: (s, id) => {
+        s.reconnect = { ...idle<Community>(), id };
+      },
+      done: (s, community) => {
+        s.communities.data = mergeCommunity(s.communities.data, community);
+      },
+    });
+    addRequestCases(b, unlinkDiscord, (s) => s.unlink, {
+      map: () => null,
+      done: (s) => {
         s.linkedAt = null;
-      })
-      .addCase(unlinkDiscord.rejected, (s, a) => fail(s.unlink, a.payload))
-      // Everything here is the signed-in buyer's: nothing outlives the session.
-      .addCase(sessionEnded, () => initialDiscordState);
+      },
+    });
+    // Everything here is the signed-in buyer's: nothing outlives the session.
+    b.addCase(sessionEnded, () => initialDiscordState);
   },
 });
 

@@ -1,14 +1,7 @@
 import { createSlice } from '@reduxjs/toolkit';
 import type { Membership, SavedSearch } from '@tradeshelf/contract';
 import { sessionEnded } from '../auth/index.ts';
-import {
-  addRequestCases,
-  fail,
-  idle,
-  start,
-  succeed,
-  type RequestState,
-} from '../../lib/request-state.ts';
+import { addRequestCases, idle, type RequestState } from '../../lib/request-state.ts';
 import {
   deleteSavedSearch,
   fetchMembership,
@@ -57,43 +50,35 @@ export const membershipSlice = createSlice({
     addRequestCases(b, fetchMembership, (s) => s.status);
     addRequestCases(b, saveSearch, (s) => s.save);
     addRequestCases(b, unsubscribeAlerts, (s) => s.unsubscribe);
-    b.addCase(fetchSavedSearches.pending, (s) => start(s.savedSearches))
-      .addCase(fetchSavedSearches.fulfilled, (s, a) => {
-        const more = a.meta.arg?.cursor && s.savedSearches.data;
-        succeed(
-          s.savedSearches,
-          more
-            ? {
-                ...a.payload,
-                savedSearches: [...s.savedSearches.data!.savedSearches, ...a.payload.savedSearches],
-              }
-            : a.payload,
-        );
-      })
-      .addCase(fetchSavedSearches.rejected, (s, a) => fail(s.savedSearches, a.payload))
-      .addCase(updateSavedSearch.pending, (s, a) => {
-        start(s.edit);
-        s.edit.data = a.meta.arg.id;
-      })
-      .addCase(updateSavedSearch.fulfilled, (s, a) => {
-        succeed(s.edit, a.payload.id);
-        replace(s.savedSearches.data, a.payload);
-      })
-      .addCase(updateSavedSearch.rejected, (s, a) => fail(s.edit, a.payload))
-      .addCase(deleteSavedSearch.pending, (s, a) => {
-        start(s.edit);
-        s.edit.data = a.meta.arg;
-      })
-      .addCase(deleteSavedSearch.fulfilled, (s, a) => {
-        succeed(s.edit, a.payload);
+    addRequestCases(b, fetchSavedSearches, (s) => s.savedSearches, {
+      map: (page, s, arg) => {
+        const earlier = arg?.cursor && s.savedSearches.data;
+        return earlier
+          ? { ...page, savedSearches: [...earlier.savedSearches, ...page.savedSearches] }
+          : page;
+      },
+    });
+    // The row being edited is known from the start (its id), so only it shows busy.
+    addRequestCases(b, updateSavedSearch, (s) => s.edit, {
+      started: (s, arg) => {
+        s.edit.data = arg.id;
+      },
+      map: (saved) => saved.id,
+      done: (s, saved) => replace(s.savedSearches.data, saved),
+    });
+    addRequestCases(b, deleteSavedSearch, (s) => s.edit, {
+      started: (s, id) => {
+        s.edit.data = id;
+      },
+      done: (s, id) => {
         const page = s.savedSearches.data;
         if (page) {
-          page.savedSearches = page.savedSearches.filter((x) => x.id !== a.payload);
+          page.savedSearches = page.savedSearches.filter((x) => x.id !== id);
           page.count = Math.max(0, page.count - 1);
         }
-      })
-      .addCase(deleteSavedSearch.rejected, (s, a) => fail(s.edit, a.payload))
-      .addCase(sessionEnded, () => initialMembershipState);
+      },
+    });
+    b.addCase(sessionEnded, () => initialMembershipState);
   },
 });
 

@@ -2,7 +2,14 @@ import { createSlice } from '@reduxjs/toolkit';
 import type { Purchase } from '@tradeshelf/contract';
 import { sessionEnded } from '../auth/index.ts';
 import { hydrate, mergeState } from '../../lib/hydrate.ts';
-import { fail, idle, start, succeed, type RequestState } from '../../lib/request-state.ts';
+import {
+  addRequestCases,
+  fail,
+  idle,
+  start,
+  succeed,
+  type RequestState,
+} from '../../lib/request-state.ts';
 import {
   fetchPurchaseDetails,
   fetchPurchaseList,
@@ -45,26 +52,20 @@ export const orderSlice = createSlice({
   initialState: initialOrderState,
   reducers: {},
   extraReducers: (b) => {
-    b.addCase(fetchPurchaseStatus.pending, (s, a) => {
+    addRequestCases(b, fetchPurchaseStatus, (s) => s.status, {
       // Polling keeps showing the last answer; another session starts from nothing.
-      if (s.status.data && s.status.data.sessionId !== a.meta.arg) s.status.data = null;
-      start(s.status);
-    })
-      .addCase(fetchPurchaseStatus.fulfilled, (s, a) => {
-        succeed(s.status, a.payload);
-        refreshInList(s, a.payload);
-      })
-      .addCase(fetchPurchaseStatus.rejected, (s, a) => fail(s.status, a.payload))
-      .addCase(fetchPurchaseDetails.pending, (s, a) => {
-        if (s.details.data && s.details.data.id !== a.meta.arg) s.details.data = null;
-        start(s.details);
-      })
-      .addCase(fetchPurchaseDetails.fulfilled, (s, a) => {
-        succeed(s.details, a.payload);
-        refreshInList(s, a.payload);
-      })
-      .addCase(fetchPurchaseDetails.rejected, (s, a) => fail(s.details, a.payload))
-      .addCase(fetchPurchaseList.pending, (s) => start(s.list))
+      started: (s, sessionId) => {
+        if (s.status.data?.sessionId !== sessionId) s.status.data = null;
+      },
+      done: refreshInList,
+    });
+    addRequestCases(b, fetchPurchaseDetails, (s) => s.details, {
+      started: (s, id) => {
+        if (s.details.data?.id !== id) s.details.data = null;
+      },
+      done: refreshInList,
+    });
+    b.addCase(fetchPurchaseList.pending, (s) => start(s.list))
       .addCase(fetchPurchaseList.fulfilled, (s, a) => {
         const more = Boolean(a.meta.arg?.cursor) && s.list.data !== null;
         if (!more) return succeed(s.list, a.payload);

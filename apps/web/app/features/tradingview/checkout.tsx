@@ -92,6 +92,33 @@ export function useTradingViewCheckout(productId: string, enabled: boolean) {
 
 export type TradingViewCheckout = ReturnType<typeof useTradingViewCheckout>;
 
+/** The TradingView username input, as checkout and the library's form ask for it. */
+export function UsernameField({
+  label,
+  form,
+  hint,
+}: {
+  label: string;
+  form: { value: string; setValue: (value: string) => void; error: string | null };
+  hint: string;
+}) {
+  return (
+    <Field
+      label={label}
+      name="tradingviewUsername"
+      value={form.value}
+      onChange={(e) => form.setValue(e.target.value)}
+      autoComplete="off"
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={TRADINGVIEW_USERNAME_INPUT_MAX}
+      placeholder="e.g. AlphaTrader_88"
+      error={form.error}
+      hint={hint}
+    />
+  );
+}
+
 /** Inside the product page's buy box: what the product delivers, and the username (signed in). */
 export function TradingViewCheckoutField({ checkout }: { checkout: TradingViewCheckout }) {
   if (!checkout.delivers) return null;
@@ -108,17 +135,9 @@ export function TradingViewCheckoutField({ checkout }: { checkout: TradingViewCh
       </p>
       <ScriptList scripts={checkout.scripts} />
       {checkout.signedIn && (
-        <Field
+        <UsernameField
           label="TradingView username (optional)"
-          name="tradingviewUsername"
-          value={checkout.value}
-          onChange={(e) => checkout.setValue(e.target.value)}
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={TRADINGVIEW_USERNAME_INPUT_MAX}
-          placeholder="e.g. AlphaTrader_88"
-          error={checkout.error}
+          form={checkout}
           hint={`${USERNAME_HINT} The vendor adds it to the scripts; you can also add or change it later in your library.`}
         />
       )}

@@ -1,16 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import {
-  TRADINGVIEW_USERNAME_INPUT_MAX,
-  tradingViewStatusText,
-  type TradingViewAccessStatus,
-} from '@tradeshelf/contract/client';
+import { tradingViewStatusText, type TradingViewAccessStatus } from '@tradeshelf/contract/client';
 import type { TradingViewAccessItem, TradingViewAccount } from '@tradeshelf/contract';
-import { Alert, Button, Field } from '../../components/ui.tsx';
+import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { productPath } from '../../lib/paths.ts';
-import { ScriptList, USERNAME_HINT } from './checkout.tsx';
+import { ScriptList, USERNAME_HINT, UsernameField } from './checkout.tsx';
 import { useTradingViewAccess, useUsernameForm } from './hooks.ts';
 
 /** A status in one or two words, with its colour (dark theme, AA contrast on ink-900). */
@@ -42,19 +38,7 @@ export function UsernameForm({
       }}
     >
       <div className="min-w-0 flex-1">
-        <Field
-          label="TradingView username"
-          name="tradingviewUsername"
-          value={form.value}
-          onChange={(e) => form.setValue(e.target.value)}
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={TRADINGVIEW_USERNAME_INPUT_MAX}
-          placeholder="e.g. AlphaTrader_88"
-          error={form.error}
-          hint={USERNAME_HINT}
-        />
+        <UsernameField label="TradingView username" form={form} hint={USERNAME_HINT} />
       </div>
       <div className="flex gap-2 sm:mt-7">
         <Button type="submit" loading={form.saving} disabled={!form.value.trim()}>

@@ -5,14 +5,7 @@ import type {
   TradingViewScript,
 } from '@tradeshelf/contract';
 import { sessionEnded } from '../auth/index.ts';
-import {
-  addRequestCases,
-  fail,
-  idle,
-  start,
-  succeed,
-  type RequestState,
-} from '../../lib/request-state.ts';
+import { addRequestCases, idle, succeed, type RequestState } from '../../lib/request-state.ts';
 import {
   fetchProductScripts,
   fetchTradingViewAccess,
@@ -49,33 +42,30 @@ export const tradingviewSlice = createSlice({
   extraReducers: (b) => {
     // Polling keeps the cards on screen while it asks again.
     addRequestCases(b, fetchTradingViewAccount, (s) => s.account);
-    b.addCase(fetchTradingViewAccess.pending, (s) => start(s.access))
-      .addCase(fetchTradingViewAccess.fulfilled, (s, a) => {
-        succeed(s.access, a.payload);
-        succeed(s.account, a.payload.tradingview);
-      })
-      .addCase(fetchTradingViewAccess.rejected, (s, a) => fail(s.access, a.payload))
-      .addCase(saveTradingViewUsername.pending, (s) => start(s.save))
-      .addCase(saveTradingViewUsername.fulfilled, (s, a) => {
-        succeed(s.save, a.payload);
-        // The answer is the access as the new name left it.
-        succeed(s.access, a.payload);
-        succeed(s.account, a.payload.tradingview);
-      })
-      .addCase(saveTradingViewUsername.rejected, (s, a) => fail(s.save, a.payload))
-      .addCase(fetchProductScripts.pending, (s, a) => {
-        if (s.scripts.productId !== a.meta.arg) s.scripts.data = null;
-        s.scripts.productId = a.meta.arg;
-        start(s.scripts);
-      })
-      .addCase(fetchProductScripts.fulfilled, (s, a) => {
-        if (s.scripts.productId === a.meta.arg) succeed(s.scripts, a.payload);
-      })
-      .addCase(fetchProductScripts.rejected, (s, a) => {
-        if (s.scripts.productId === a.meta.arg) fail(s.scripts, a.payload);
-      })
-      // The buyer's name and access are theirs alone: nothing outlives the session.
-      .addCase(sessionEnded, (s) => ({ ...initialTradingViewState, scripts: s.scripts }));
+    addRequestCases(b, fetchTradingViewAccess, (s) => s.access, {
+      done: (s, access) => succeed(s.account, access.tradingview),
+    });
+    addRequestCases(b, saveTradingViewUsername, (s) => s.save, {
+      // The answer is the access as the new name left it.
+      done: (s, access) => {
+        succeed(s.access, access);
+        succeed(s.account, access.tradingview);
+      },
+    });
+    addRequestCases(
+      b,
+      fetchProductScripts,
+      // An answer for a product no longer open lands nowhere.
+      (s, productId) => (s.scripts.productId === productId ? s.scripts : idle()),
+      {
+        started: (s, productId) => {
+          if (s.scripts.productId !== productId) s.scripts.data = null;
+          s.scripts.productId = productId;
+        },
+      },
+    );
+    // The buyer's name and access are theirs alone: nothing outlives the session.
+    b.addCase(sessionEnded, (s) => ({ ...initialTradingViewState, scripts: s.scripts }));
   },
 });
 // Loaded with the feature's pages, not with every page (ADR 038).

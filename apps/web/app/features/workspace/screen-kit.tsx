@@ -1,4 +1,5 @@
 import type { AsyncThunk } from '@reduxjs/toolkit';
+import type { ApiError } from '@tradeshelf/contract';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Pager, useCursorPages } from '../../components/list-pager.tsx';
@@ -11,6 +12,41 @@ import { useAction, useRead } from './request.ts';
 
 export const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-400';
+
+/** An editor's read that failed: its words, Try again, and the way back to its list. */
+export function ReadFailed({
+  read,
+  back,
+}: {
+  read: { error: ApiError | null; reload: () => Promise<void> };
+  back: { to: string; label: string };
+}) {
+  return (
+    <Alert>
+      {read.error?.error ?? 'We could not load this.'}{' '}
+      <button type="button" className={`underline ${focusRing}`} onClick={() => void read.reload()}>
+        Try again
+      </button>{' '}
+      <Link to={back.to} className="underline">
+        {back.label}
+      </Link>
+    </Alert>
+  );
+}
+
+/** A link to the page buyers see, opened in a new tab so the workspace stays as it was. */
+export function PublicPageLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-sm font-semibold text-brand-400 underline underline-offset-2"
+    >
+      {children}
+    </a>
+  );
+}
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -8,6 +8,7 @@ import {
 } from '../../features/workspace/overview.ts';
 import { useRead } from '../../features/workspace/request.ts';
 import { Loading, ReadError } from '../../components/screen.tsx';
+import { TitledSection } from '../../components/titled-section.tsx';
 
 const marks: Record<StepState, { icon: string; label: string; tone: string }> = {
   done: { icon: '✓', label: 'Done', tone: 'bg-brand-500 text-ink-950' },
@@ -39,19 +40,17 @@ function Checklist() {
   const done = steps.filter((s) => s.state === 'done').length;
   const next = steps.find((s) => s.state !== 'done' && s.state !== 'blocked');
   return (
-    <section
-      aria-labelledby="getting-started"
-      className="rounded-2xl border border-ink-700 bg-ink-900 p-5"
-    >
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="getting-started" className="text-lg font-bold text-white">
-          Getting started
-        </h2>
+    <TitledSection
+      look="settings"
+      headingId="getting-started"
+      title="Getting started"
+      aside={
         <p className="text-sm text-slate-400">
           {done} of {steps.length} done
         </p>
-      </div>
-      <ol className="mt-4 flex flex-col gap-3">
+      }
+    >
+      <ol className="flex flex-col gap-3">
         {steps.map((step, i) => {
           const mark = marks[step.state];
           return (
@@ -89,7 +88,7 @@ function Checklist() {
           );
         })}
       </ol>
-    </section>
+    </TitledSection>
   );
 }
 

@@ -20,6 +20,7 @@ import {
   usePaged,
   GrowingScreen,
 } from '../screen-kit.tsx';
+import { PanelTable } from '../../../components/list-table.tsx';
 import { useAction, useRead } from '../request.ts';
 import {
   type AffiliateRow,
@@ -289,6 +290,14 @@ function Invitations({ programme }: { programme: Programme | null }) {
   );
 }
 
+const affiliateColumns = [
+  { label: 'Affiliate' },
+  { label: 'Terms' },
+  { label: 'Visits', align: 'right' },
+  { label: 'Sales', align: 'right' },
+  { label: 'Commission', align: 'right' },
+] as const;
+
 function Performance() {
   const list = usePaged<AffiliatesArg, AffiliateRow>(fetchAffiliates, {});
   return (
@@ -304,52 +313,28 @@ function Performance() {
         }
       >
         {(items) => (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Affiliates and what their links brought</caption>
-              <thead className="text-xs text-slate-400">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Affiliate
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Terms
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-medium">
-                    Visits
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-medium">
-                    Sales
-                  </th>
-                  <th scope="col" className="py-2 text-right font-medium">
-                    Commission
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="text-slate-200">
-                {items.map((a) => (
-                  <tr key={a.id} className="border-t border-ink-700">
-                    <th scope="row" className="py-2 pr-4 font-medium">
-                      {a.username ?? 'No username yet'}
-                      <span className="block text-xs font-normal text-slate-400">
-                        {a.refId} · since {formatDate(a.joinedAt)}
-                      </span>
-                    </th>
-                    <td className="py-2 pr-4">
-                      {percent(a.commissionBps)} · {a.cookieDays} days
-                    </td>
-                    <td className="py-2 pr-4 text-right">{a.clicks}</td>
-                    <td className="py-2 pr-4 text-right">{a.sales}</td>
-                    <td className="py-2 text-right">
-                      {a.commission.length
-                        ? a.commission.map((c) => formatMoney(c.amount, c.currency)).join(', ')
-                        : '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PanelTable caption="Affiliates and what their links brought" columns={affiliateColumns}>
+            {items.map((a) => (
+              <tr key={a.id}>
+                <th scope="row" className="py-2 pr-4 font-medium">
+                  {a.username ?? 'No username yet'}
+                  <span className="block text-xs font-normal text-slate-400">
+                    {a.refId} · since {formatDate(a.joinedAt)}
+                  </span>
+                </th>
+                <td className="py-2 pr-4">
+                  {percent(a.commissionBps)} · {a.cookieDays} days
+                </td>
+                <td className="py-2 pr-4 text-right">{a.clicks}</td>
+                <td className="py-2 pr-4 text-right">{a.sales}</td>
+                <td className="py-2 text-right">
+                  {a.commission.length
+                    ? a.commission.map((c) => formatMoney(c.amount, c.currency)).join(', ')
+                    : '—'}
+                </td>
+              </tr>
+            ))}
+          </PanelTable>
         )}
       </GrowingScreen>
     </Panel>

@@ -1,17 +1,13 @@
-import {
-  alertSides,
-  AVATAR_MAX_BYTES,
-  usersMessages,
-  type AlertSide,
-} from '@tradeshelf/contract/client';
+import { alertSides, type AlertSide } from '@tradeshelf/contract/client';
 import type { AlertFeed, VendorAlert } from '@tradeshelf/contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { cell, ListTable } from '../../../components/list-table.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { CopyButton, PageHeader, Panel } from '../screen-kit.tsx';
@@ -35,7 +31,6 @@ const sideWords: Record<AlertSide, string> = { buy: 'Buy', sell: 'Sell', close: 
 function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) {
   const publish = useAction(publishAlert);
   const toast = useToast();
-  const textId = useId();
   const [symbol, setSymbol] = useState('');
   const [side, setSide] = useState<AlertSide | ''>('');
   const [price, setPrice] = useState('');
@@ -57,12 +52,6 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
     setImage(null);
     onSent();
   };
-  const checkPicture = (file: File) =>
-    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
-      ? usersMessages.imageType
-      : file.size > AVATAR_MAX_BYTES
-        ? usersMessages.imageTooLarge
-        : null;
   const fields = publish.error?.fields;
   return (
     <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
@@ -92,20 +81,7 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
           error={fields?.price}
         />
       </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={textId} className="text-sm font-medium text-slate-200">
-          Text
-        </label>
-        <textarea
-          id={textId}
-          rows={3}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={fields?.text ? true : undefined}
-          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100"
-        />
-        {fields?.text && <p className="text-sm text-rose-400">{fields.text}</p>}
-      </div>
+      <TextAreaField label="Text" rows={3} value={text} onChange={setText} error={fields?.text} />
       {/* One above the other: beside the picture the file picker would not fit 320 px. */}
       <div className="flex min-w-0 flex-col gap-3">
         {image && (
@@ -119,7 +95,7 @@ function PublishForm({ feed, onSent }: { feed: AlertFeed; onSent: () => void }) 
           label={image ? 'Replace the chart picture' : 'Chart picture (optional)'}
           accept="image/png,image/jpeg,image/webp"
           hint="PNG, JPEG or WebP, up to 2 MB; it goes out with this alert on every channel."
-          check={checkPicture}
+          check={imageFileProblem}
           upload={async (run) => {
             const added = await upload.run({ productId: feed.productId, ...run });
             if (added) setImage(added);

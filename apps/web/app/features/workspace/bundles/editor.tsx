@@ -1,9 +1,7 @@
 import {
-  AVATAR_MAX_BYTES,
   bundleNeedsPriceConfirmation,
   bundlePriceAboveValueMessage,
   planCurrencies,
-  usersMessages,
   vendorBundleMessages as m,
 } from '@tradeshelf/contract/client';
 import type { VendorBundle, VendorBundleInput } from '@tradeshelf/contract';
@@ -11,7 +9,11 @@ import { useState } from 'react';
 import { Alert, Field } from '../../../components/ui.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
-import { UploadControl, type UploadRun } from '../../../components/upload-control.tsx';
+import {
+  imageFileProblem,
+  UploadControl,
+  type UploadRun,
+} from '../../../components/upload-control.tsx';
 import {
   DraftActions,
   DraftForm,
@@ -94,12 +96,6 @@ function Cover({
   const remove = useAction<string, VendorBundle>(removeVendorBundleCover);
   if (!bundle)
     return <p className="text-sm text-slate-400">Save the draft first, then add a cover.</p>;
-  const check = (file: File) =>
-    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
-      ? usersMessages.imageType
-      : file.size > AVATAR_MAX_BYTES
-        ? usersMessages.imageTooLarge
-        : null;
   const send = async (run: UploadRun) => {
     const saved = await upload.run({ id: bundle.id, ...run });
     if (saved) onChanged(saved);
@@ -134,7 +130,7 @@ function Cover({
         label={bundle.imageUrl ? 'Replace the cover' : 'Upload a cover'}
         accept="image/png,image/jpeg,image/webp"
         hint="PNG, JPEG or WebP, up to 2 MB."
-        check={check}
+        check={imageFileProblem}
         upload={send}
         error={upload.error}
       />

@@ -5,7 +5,7 @@ import {
   type FieldProblems,
 } from '@tradeshelf/contract/client';
 import type { ApiError, CouponInput, VendorCoupon } from '@tradeshelf/contract';
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { amountText, parseAmount } from '../money-format.ts';
 import { SelectField } from '../../../components/select-field.tsx';
@@ -82,6 +82,12 @@ export function toInput(v: CouponFormValues): { body: CouponInput; problems: Fie
 }
 
 const currencies = ['usd', 'eur', 'gbp'];
+const scopes = [
+  ['all', 'All my products and bundles'],
+  ['products', 'Chosen products'],
+] as const;
+type TypedKey =
+  'code' | 'percentOff' | 'amountOff' | 'startsAt' | 'expiresAt' | 'maxRedemptions' | 'maxPerBuyer';
 
 export function CouponForm({
   coupon,
@@ -108,6 +114,12 @@ export function CouponForm({
   };
   const shown: FieldProblems =
     failed && error?.fields ? { ...error.fields, ...problems } : problems;
+  /** A text field's value, its edits and its problem, by the value's name. */
+  const typed = (k: TypedKey) => ({
+    value: v[k],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(k, e.target.value),
+    error: shown[k],
+  });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -138,10 +150,8 @@ export function CouponForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Code"
-          value={v.code}
           maxLength={COUPON_CODE_MAX + 10}
-          onChange={(e) => set('code', e.target.value)}
-          error={shown.code}
+          {...typed('code')}
           hint="Buyers type it at checkout; letters, digits, - and _."
         />
         <SelectField
@@ -154,23 +164,11 @@ export function CouponForm({
           onChange={(type) => type && set('type', type)}
         />
         {v.type === 'percent' ? (
-          <Field
-            label="Percent off"
-            inputMode="numeric"
-            value={v.percentOff}
-            onChange={(e) => set('percentOff', e.target.value)}
-            error={shown.percentOff}
-          />
+          <Field label="Percent off" inputMode="numeric" {...typed('percentOff')} />
         ) : (
           <div className="flex gap-3">
             <div className="grow">
-              <Field
-                label="Amount off"
-                inputMode="decimal"
-                value={v.amountOff}
-                onChange={(e) => set('amountOff', e.target.value)}
-                error={shown.amountOff}
-              />
+              <Field label="Amount off" inputMode="decimal" {...typed('amountOff')} />
             </div>
             <SelectField
               label="Currency"
@@ -194,24 +192,17 @@ export function CouponForm({
 
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium text-slate-200">Applies to</legend>
-        <label className="flex items-center gap-2 text-sm text-slate-200">
-          <input
-            type="radio"
-            name="scope"
-            checked={v.scope === 'all'}
-            onChange={() => set('scope', 'all')}
-          />
-          All my products and bundles
-        </label>
-        <label className="flex items-center gap-2 text-sm text-slate-200">
-          <input
-            type="radio"
-            name="scope"
-            checked={v.scope === 'products'}
-            onChange={() => set('scope', 'products')}
-          />
-          Chosen products
-        </label>
+        {scopes.map(([scope, text]) => (
+          <label key={scope} className="flex items-center gap-2 text-sm text-slate-200">
+            <input
+              type="radio"
+              name="scope"
+              checked={v.scope === scope}
+              onChange={() => set('scope', scope)}
+            />
+            {text}
+          </label>
+        ))}
         {v.scope === 'products' && (
           <div className="flex max-h-48 flex-col gap-1 overflow-y-auto rounded-lg border border-ink-700 p-3">
             {choices.length === 0 && (
@@ -241,33 +232,17 @@ export function CouponForm({
       </fieldset>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Starts (optional)"
-          type="datetime-local"
-          value={v.startsAt}
-          onChange={(e) => set('startsAt', e.target.value)}
-          error={shown.startsAt}
-        />
-        <Field
-          label="Ends (optional)"
-          type="datetime-local"
-          value={v.expiresAt}
-          onChange={(e) => set('expiresAt', e.target.value)}
-          error={shown.expiresAt}
-        />
+        <Field label="Starts (optional)" type="datetime-local" {...typed('startsAt')} />
+        <Field label="Ends (optional)" type="datetime-local" {...typed('expiresAt')} />
         <Field
           label="Most uses overall (optional)"
           inputMode="numeric"
-          value={v.maxRedemptions}
-          onChange={(e) => set('maxRedemptions', e.target.value)}
-          error={shown.maxRedemptions}
+          {...typed('maxRedemptions')}
         />
         <Field
           label="Most uses per buyer (optional)"
           inputMode="numeric"
-          value={v.maxPerBuyer}
-          onChange={(e) => set('maxPerBuyer', e.target.value)}
-          error={shown.maxPerBuyer}
+          {...typed('maxPerBuyer')}
         />
       </div>
       <label className="flex items-center gap-2 text-sm text-slate-200">

@@ -28,6 +28,7 @@ import {
   type Direction,
 } from './outline.ts';
 import { countLabel } from '../../../lib/format.ts';
+import { ReadFailed } from '../screen-kit.tsx';
 
 type SetCourse = (course: VendorCourse) => void;
 
@@ -36,20 +37,14 @@ function useCourseAction<Arg>(thunk: AsyncThunk<VendorCourse, Arg, ThunkConfig>)
   return useAction<Arg, VendorCourse>(thunk);
 }
 
+const courseList = { to: '/vendor/courses', label: 'Back to your courses' };
+
 export function CourseBuilder({ productId }: { productId: string }) {
   const read = useRead<string, VendorCourse>(api.fetchVendorCourse, productId);
   const reorder = useCourseAction(api.reorderCourse);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (read.status === 'failure' && !read.data)
-    return (
-      <div className="flex flex-col gap-4">
-        <Alert>{read.error?.error}</Alert>
-        <Link to="/vendor/courses" className="text-brand-300 underline">
-          Back to your courses
-        </Link>
-      </div>
-    );
+  if (read.status === 'failure' && !read.data) return <ReadFailed read={read} back={courseList} />;
   if (!read.data) return <p className="text-slate-400">Loading the course…</p>;
   const course = read.data;
   const counts = outlineCounts(course);

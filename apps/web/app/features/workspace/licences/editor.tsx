@@ -17,18 +17,13 @@ import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
 import { buildFileProblem, policyBody, versionProblem, type PolicyForm } from './policy.ts';
 import { SelectField } from '../../../components/select-field.tsx';
+import { ReadFailed } from '../screen-kit.tsx';
+
+const appList = { to: '/vendor/licences', label: 'Back to your apps' };
 
 export function LicencePolicyEditor({ productId }: { productId: string }) {
   const read = useRead<string, VendorLicencePolicy>(api.fetchLicencePolicy, productId);
-  if (read.status === 'failure' && !read.data)
-    return (
-      <div className="flex flex-col gap-4">
-        <Alert>{read.error?.error}</Alert>
-        <Link to="/vendor/licences" className="text-brand-300 underline">
-          Back to your apps
-        </Link>
-      </div>
-    );
+  if (read.status === 'failure' && !read.data) return <ReadFailed read={read} back={appList} />;
   if (!read.data) return <p className="text-slate-400">Loading the licence terms…</p>;
   const policy = read.data;
   return (
@@ -150,20 +145,16 @@ function Keys({ policy, set }: { policy: VendorLicencePolicy; set: Set }) {
             {current.publicKeyPem}
           </pre>
           <div className="flex flex-wrap gap-2">
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => copy(current.publicKeyPem, 'PEM key')}
-            >
-              Copy public key (PEM)
-            </Button>
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => copy(current.publicKeyRaw, 'Raw key')}
-            >
-              Copy raw key (base64)
-            </Button>
+            {(
+              [
+                [current.publicKeyPem, 'PEM key', 'Copy public key (PEM)'],
+                [current.publicKeyRaw, 'Raw key', 'Copy raw key (base64)'],
+              ] as const
+            ).map(([key, what, label]) => (
+              <Button key={what} type="button" variant="ghost" onClick={() => copy(key, what)}>
+                {label}
+              </Button>
+            ))}
           </div>
           <p role="status" className="text-sm text-brand-300">
             {copied}

@@ -1,6 +1,7 @@
 import { payoutStatusLabels, type PayoutAccountStatus } from '@tradeshelf/contract/client';
 import type { VendorPayouts } from '@tradeshelf/contract';
 import { Button } from '../../../components/ui.tsx';
+import { TitledSection } from '../../../components/titled-section.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 
 const tones: Record<PayoutAccountStatus, string> = {
@@ -38,16 +39,12 @@ export function AccountPanel({
 }) {
   const label = onboardingLabel(payouts.status);
   return (
-    <section
-      aria-labelledby="payout-account"
-      className="flex flex-col gap-3 rounded-2xl border border-ink-700 bg-ink-900 p-5"
+    <TitledSection
+      look="settings"
+      headingId="payout-account"
+      title="Payout account"
+      aside={<StatusBadge status={payouts.status} />}
     >
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id="payout-account" className="text-lg font-bold text-white">
-          Payout account
-        </h2>
-        <StatusBadge status={payouts.status} />
-      </div>
       <p className="text-sm text-slate-300">{payouts.message}</p>
       {payouts.disabledReason && <p className="text-sm text-slate-400">{payouts.disabledReason}</p>}
       <p className="text-sm text-slate-400" data-testid="payout-sales-note">
@@ -68,7 +65,7 @@ export function AccountPanel({
           {label}
         </Button>
       )}
-    </section>
+    </TitledSection>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ApiError } from '@tradeshelf/contract';
 import type { VendorProductStatus } from '@tradeshelf/contract/client';
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, Field, FormError, formLevelMessage } from '../../../components/ui.tsx';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
@@ -9,6 +9,7 @@ import { MarkdownField } from '../markdown-field.tsx';
 import { Loading } from '../../../components/screen.tsx';
 import { useAction, useRead, type Thunk } from '../request.ts';
 import { ConflictNotice, EditorHeading } from './status.tsx';
+import { PublicPageLink, ReadFailed } from '../screen-kit.tsx';
 
 /** What a listing editor edits: a saved draft that knows when it was last saved. */
 interface Listing {
@@ -214,18 +215,7 @@ export function LoadedEditor<L extends Listing>({
   children: (listing: L) => ReactNode;
 }) {
   const read = useRead(fetch, id);
-  if (read.status === 'failure' && read.error)
-    return (
-      <Alert>
-        {read.error.error}{' '}
-        <button type="button" className="underline" onClick={() => void read.reload()}>
-          Try again
-        </button>{' '}
-        <Link to={back.to} className="underline">
-          {back.label}
-        </Link>
-      </Alert>
-    );
+  if (read.status === 'failure' && read.error) return <ReadFailed read={read} back={back} />;
   if (!read.data || read.data.id !== id)
     return <Loading label={`Loading the ${noun}…`} size="page" />;
   return children(read.data);
@@ -352,15 +342,10 @@ export function DraftActions({
         />
       )}
       {listing && (
-        <a
-          href={listing.publicPath}
-          target="_blank"
-          rel="noreferrer"
-          className="text-sm text-brand-400 underline"
-        >
+        <PublicPageLink href={listing.publicPath}>
           View public page
           {listing.status !== 'published' && ' (shows once published)'}
-        </a>
+        </PublicPageLink>
       )}
       {children}
       {dirty && <span className="text-sm text-slate-400">Unsaved changes</span>}

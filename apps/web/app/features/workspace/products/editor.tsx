@@ -1,6 +1,5 @@
 import {
   assetClasses,
-  AVATAR_MAX_BYTES,
   newPlanBillings,
   planBillingLabels,
   planCurrencies,
@@ -10,7 +9,6 @@ import {
   PRODUCT_PLANS_MAX,
   productKinds,
   tradingPlatforms,
-  usersMessages,
   type PlanBilling,
   type PlanCurrency,
 } from '@tradeshelf/contract/client';
@@ -18,7 +16,7 @@ import type { VendorProduct, VendorProductsQuery } from '@tradeshelf/contract';
 import { useId, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
 import { FieldError, fieldBox } from '../markdown-field.tsx';
 import { useAction, useRead } from '../request.ts';
@@ -305,13 +303,7 @@ function Pictures({
         label="Add a picture (PNG, JPEG or WebP, up to 2 MB)"
         accept="image/png,image/jpeg,image/webp"
         disabled={product.images.length >= PRODUCT_IMAGES_MAX}
-        check={(file) =>
-          !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
-            ? usersMessages.imageType
-            : file.size > AVATAR_MAX_BYTES
-              ? usersMessages.imageTooLarge
-              : null
-        }
+        check={imageFileProblem}
         error={upload.error}
         upload={async (run) => {
           const saved = await upload.run({ id: product.id, ...run });

@@ -9,8 +9,6 @@ import {
   deliverableExtensions,
   deliverableVersionPattern,
   linkPlatforms,
-  AVATAR_MAX_BYTES,
-  usersMessages,
   updatePolicies,
   updatePolicyLabels,
   type DeliverablePlatform,
@@ -21,7 +19,7 @@ import { useId, useState } from 'react';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { useToast } from '../../../components/toasts.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatBytes } from '../../../lib/bytes.ts';
 import { countLabel, formatDate } from '../../../lib/format.ts';
@@ -404,18 +402,12 @@ function GuidePicture({
   onAdded: (markdown: string) => void;
 }) {
   const upload = useAction(addGuideImage);
-  const check = (file: File) =>
-    !['image/png', 'image/jpeg', 'image/webp'].includes(file.type)
-      ? usersMessages.imageType
-      : file.size > AVATAR_MAX_BYTES
-        ? usersMessages.imageTooLarge
-        : null;
   return (
     <UploadControl
       label="Add a picture to the guide"
       accept="image/png,image/jpeg,image/webp"
       hint="A screenshot of a setting or a chart: PNG, JPEG or WebP, up to 2 MB. Only owners see the guide."
-      check={check}
+      check={imageFileProblem}
       upload={async (run) => {
         const added = await upload.run({ productId, ...run });
         if (added) onAdded(added.markdown);

@@ -1,6 +1,7 @@
 import { CUSTOMER_SEARCH_MAX } from '@tradeshelf/contract/client';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Field } from '../../../components/ui.tsx';
+import { TitledSection } from '../../../components/titled-section.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
@@ -32,10 +33,7 @@ export function CustomersList() {
   };
   const customers = read.data?.customers ?? [];
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="customers-heading">
-      <h2 id="customers-heading" className="sr-only">
-        Customers
-      </h2>
+    <TitledSection look="list" headingId="customers-heading" title="Customers">
       <form onSubmit={search} role="search" className="flex items-end gap-3">
         <div className="grow">
           <Field
@@ -79,6 +77,6 @@ export function CustomersList() {
         )}
       </Screen>
       <Pager pages={pages} nextCursor={read.data?.nextCursor} busy={read.status === 'loading'} />
-    </section>
+    </TitledSection>
   );
 }

@@ -8,6 +8,7 @@ import type { ApiError, VendorRefundBody, VendorSale } from '@tradeshelf/contrac
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { amountText, money, parseAmount } from '../money-format.ts';
 
 const newKey = () =>
@@ -138,26 +139,14 @@ export function RefundForm({
           hint={`At most ${money(left)}.`}
         />
       )}
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={reasonId} className="text-sm font-medium text-slate-200">
-          Reason (the buyer is told)
-        </label>
-        <textarea
-          id={reasonId}
-          rows={3}
-          maxLength={REFUND_REASON_MAX + 50}
-          value={reason}
-          onChange={(e) => edit(() => setReason(e.target.value))}
-          aria-invalid={shown.reason ? true : undefined}
-          aria-describedby={shown.reason ? `${reasonId}-error` : undefined}
-          className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
-        />
-        {shown.reason && (
-          <p id={`${reasonId}-error`} className="text-sm text-rose-400">
-            {shown.reason}
-          </p>
-        )}
-      </div>
+      <TextAreaField
+        label="Reason (the buyer is told)"
+        rows={3}
+        maxLength={REFUND_REASON_MAX + 50}
+        value={reason}
+        onChange={(text) => edit(() => setReason(text))}
+        error={shown.reason}
+      />
       {failed && <FormError error={error} />}
       {done && <Alert tone="success">{done}</Alert>}
       {confirming && asked ? (

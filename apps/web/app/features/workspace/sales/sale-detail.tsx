@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { ConfirmStep } from '../../../components/confirm-step.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Alert, Button, FormError } from '../../../components/ui.tsx';
+import { TextAreaField } from '../../../components/textarea-field.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useAction, useRead } from '../request.ts';
 import { fetchSaleInvoicePdf, fetchVendorSale, refundVendorSale, revokeVendorSale } from './api.ts';
@@ -18,6 +19,7 @@ import { saveFile } from '../../../lib/save-file.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
 import { Loading } from '../../../components/screen.tsx';
+import { PanelTable } from '../../../components/list-table.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
 
@@ -30,6 +32,12 @@ function Figure({ label, value, hint }: { label: string; value: Money; hint?: st
     </div>
   );
 }
+
+const paymentColumns = [
+  { label: 'Payment' },
+  { label: 'Charged', align: 'right' },
+  { label: 'Refunded', align: 'right' },
+] as const;
 
 const refundStatus = {
   pending: 'Waiting for the provider',
@@ -74,26 +82,16 @@ function Revoke({ sale, onDone }: { sale: VendorSaleDetail; onDone: () => void }
   const error = problem ?? revoke.error?.fields?.reason ?? null;
   return (
     <form onSubmit={check} noValidate className="flex flex-col gap-3" aria-label="Revoke access">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        Reason (the buyer is told)
-      </label>
-      <textarea
-        id={id}
+      <TextAreaField
+        label="Reason (the buyer is told)"
         rows={2}
         value={reason}
-        onChange={(e) => {
-          setReason(e.target.value);
+        onChange={(text) => {
+          setReason(text);
           setConfirming(false);
         }}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className="rounded-lg border border-ink-600 bg-ink-900 px-3 py-2.5 text-slate-100 focus:border-brand-400"
+        error={error}
       />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-rose-400">
-          {error}
-        </p>
-      )}
       <FormError error={revoke.error} />
       {confirming ? (
         <ConfirmStep
@@ -197,31 +195,15 @@ export function SaleDetail({ id }: { id: string }) {
           <Figure label="Your net" value={sale.ledger.net} />
         </dl>
         {sale.payments.length > 0 && (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Payments</caption>
-            <thead className="text-xs tracking-wide text-slate-400 uppercase">
-              <tr>
-                <th scope="col" className="py-2">
-                  Payment
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Charged
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Refunded
-                </th>
+          <PanelTable caption="Payments" columns={paymentColumns}>
+            {sale.payments.map((p) => (
+              <tr key={p.ref}>
+                <td className="py-2">{formatDateTime(p.at)}</td>
+                <td className="py-2 text-right tabular-nums">{exactMoney(p.amount)}</td>
+                <td className="py-2 text-right tabular-nums">{exactMoney(p.refunded)}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-800 text-slate-200">
-              {sale.payments.map((p) => (
-                <tr key={p.ref}>
-                  <td className="py-2">{formatDateTime(p.at)}</td>
-                  <td className="py-2 text-right tabular-nums">{exactMoney(p.amount)}</td>
-                  <td className="py-2 text-right tabular-nums">{exactMoney(p.refunded)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </PanelTable>
         )}
       </section>
 

@@ -2,6 +2,7 @@ import { saleFilters, type SaleFilter } from '@tradeshelf/contract/client';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button } from '../../../components/ui.tsx';
+import { TitledSection } from '../../../components/titled-section.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useRead } from '../request.ts';
@@ -61,10 +62,7 @@ export function SalesList() {
 
   const sales = read.data?.sales ?? [];
   return (
-    <section className="flex flex-col gap-4" aria-labelledby="sales-heading">
-      <h2 id="sales-heading" className="sr-only">
-        Sales
-      </h2>
+    <TitledSection look="list" headingId="sales-heading" title="Sales">
       <form onSubmit={apply} className="flex flex-wrap items-end gap-3" aria-label="Filter sales">
         <label className="flex flex-col gap-1 text-sm text-slate-200">
           Status
@@ -160,6 +158,6 @@ export function SalesList() {
         )}
       </Screen>
       <Pager pages={pages} nextCursor={read.data?.nextCursor} busy={read.status === 'loading'} />
-    </section>
+    </TitledSection>
   );
 }

@@ -14,7 +14,8 @@ import {
 import type { Storefront, StorefrontBody, VendorUrlAvailability } from '@tradeshelf/contract';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ConfirmButton, ConfirmStep } from '../../../components/confirm-step.tsx';
-import { UploadControl } from '../../../components/upload-control.tsx';
+import { imageFileProblem, UploadControl } from '../../../components/upload-control.tsx';
+import { PublicPageLink } from '../screen-kit.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
 import { Picture } from '../../../lib/images.tsx';
@@ -27,7 +28,6 @@ import {
   type ImageUpload as ImageUploadArg,
 } from './api.ts';
 import {
-  imageFileProblem,
   initialValues,
   toBody,
   validateStorefront,
@@ -267,16 +267,7 @@ export function StorefrontForm({
             {storefront ? 'Save storefront' : 'Create storefront'}
           </Button>
         )}
-        {storefront && (
-          <a
-            href={storefront.path}
-            target="_blank"
-            rel="noopener"
-            className="text-sm font-semibold text-brand-400 underline underline-offset-2"
-          >
-            View your storefront
-          </a>
-        )}
+        {storefront && <PublicPageLink href={storefront.path}>View your storefront</PublicPageLink>}
       </div>
       {storefront && storefront.previousUrls.length > 0 && (
         <p className="text-sm text-slate-400">

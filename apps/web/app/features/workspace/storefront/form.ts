@@ -1,6 +1,4 @@
 import {
-  AVATAR_MAX_BYTES,
-  avatarTypes,
   hasUnreadableCharacters,
   normaliseVendorUrl,
   reservedStorefrontName,
@@ -9,7 +7,6 @@ import {
   STOREFRONT_BIO_MAX,
   STOREFRONT_NAME_MAX,
   storefrontMessages as m,
-  usersMessages,
   validateSocialLink,
   validateVendorUrl,
   type SocialLinkKind,
@@ -84,11 +81,4 @@ export function toBody(values: StorefrontValues): StorefrontBody {
     bio: values.bio.trim(),
     socialLinks,
   };
-}
-
-/** Checks a picture before it is sent: the server checks the bytes again, with these messages. */
-export function imageFileProblem(file: File): string | null {
-  if (!(avatarTypes as readonly string[]).includes(file.type)) return usersMessages.imageType;
-  if (file.size > AVATAR_MAX_BYTES) return usersMessages.imageTooLarge;
-  return null;
 }

@@ -6,7 +6,8 @@ import {
 import { storefrontBody } from '@tradeshelf/contract';
 import { describe, expect, it } from 'vitest';
 import { onboardingSteps, type Overview } from '../overview.ts';
-import { imageFileProblem, initialValues, toBody, validateStorefront } from './form.ts';
+import { imageFileProblem } from '../../../components/upload-control.tsx';
+import { initialValues, toBody, validateStorefront } from './form.ts';
 
 const valid = () => ({
   ...initialValues(null),
