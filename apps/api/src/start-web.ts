@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { HOLD_LIMIT_MS } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
-import { DEMO_PASSWORD, demoAccounts, seedAll } from './db/seed.ts';
+import { DEMO_PASSWORD, demoAccounts, seedAllAtStart } from './db/seed.ts';
 import { checkStorage, createDeps } from './deps.ts';
 import { renderDemoPictures } from './modules/catalog/seed.ts';
 import { storeDemoCourseMedia } from './modules/courses/seed.ts';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const opened = await openDatabase(config, log);
   log.info({ embedded: Boolean(opened.embedded) }, 'database migrated');
   if (config.SEED_DEMO && config.APP_ENV !== 'production') {
-    const seeded = await seedAll(opened.database.db, { codeSecret: config.CODE_SECRET });
+    const seeded = await seedAllAtStart(opened.database.db, { codeSecret: config.CODE_SECRET });
     if (seeded.accounts || seeded.catalog) log.info(seeded, 'demo data seeded');
   }
   // Migrations and seeding may hold a connection for long; serving may not (ADR 019).

@@ -14,6 +14,7 @@ import { seedDemoTradingView } from '../modules/tradingview/seed.ts';
 import { seedDemoReviews } from '../modules/reviews/seed.ts';
 import { DEMO_ALERT_PRODUCT, seedDemoAlerts } from '../modules/alerts/seed.ts';
 import type { Db } from './client.ts';
+import { underStartLock } from './migrate.ts';
 import { newId } from '../lib.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { createAccount, findAccountByEmail } from '../modules/users/index.ts';
@@ -181,4 +182,15 @@ async function seedDemoBought(
   });
   await seedDemoOwnership(db, buyer.id, productId);
   if (what.delivers === 'course_enrolment') await seedDemoCourseProgress(db, buyer.id, productId);
+}
+
+/**
+ * `seedAll` as a node runs it on start (SEED_DEMO): nodes started together take turns, so a second one
+ * finds the demo there instead of failing on its unique keys (compose's two web nodes did).
+ */
+export function seedAllAtStart(
+  db: Db,
+  options: { codeSecret?: string } = {},
+): Promise<{ accounts: number; catalog: boolean }> {
+  return underStartLock(db, 'tradeshelf:demo-seed', () => seedAll(db, options));
 }
