@@ -12,7 +12,7 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
-import type { CursorKind } from '../../platform/cursor.ts';
+import { pageOf, type CursorKind } from '../../platform/cursor.ts';
 import type { FeedRow } from './feeds.ts';
 import { queueDiscordPost } from './discord.ts';
 import { alertColumns, alertView, type AlertRow } from './view.ts';
@@ -142,11 +142,5 @@ export async function alertsPage(
     select ${alertColumns}, seq from alerts where product_id = ${productId}
       ${before !== null ? sql`and seq < ${before}` : sql``}
     order by seq desc limit ${query.limit + 1}`);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    page,
-    nextCursor:
-      rows.length > query.limit && last ? deps.cursors.encode(kind, [Number(last.seq)]) : null,
-  };
+  return pageOf(rows, query.limit, (last) => deps.cursors.encode(kind, [Number(last.seq)]));
 }
