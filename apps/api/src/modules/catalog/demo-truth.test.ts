@@ -30,6 +30,7 @@ import { demoCourseCounts, demoCourseOutline } from './demo-courses.ts';
 import { demoProducts, demoVendors } from './demo-data.ts';
 import { productSvgs, vendorCardSvg } from './demo-images.ts';
 import { demoPicture } from './demo-pictures.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // Issue 27: the demo data is true to its own pages. A course holds the modules and lessons its
 // description and cover count, its lessons last as long as their videos, what a product promises
@@ -42,7 +43,7 @@ beforeAll(async () => {
   await seedAll(t.database.db);
   await storeDemoCourseMedia(t.deps.storage);
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
-  token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+  token = await userToken(t, buyer);
 });
 
 type SeededProduct = {
