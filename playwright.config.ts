@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { SMTP_PORT } from './e2e/mailbox.ts';
+import { QUIET_CHROMIUM_FLAGS } from './scripts/chromium-flags.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // One browser per core beside the one server; past 4 the server, not the browsers, is the limit.
@@ -34,16 +35,7 @@ export default defineConfig({
     trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: ['--headless', ...QUIET_CHROMIUM_FLAGS],
     },
   },
   webServer: {

@@ -5,6 +5,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { pageReads } from '../apps/api/src/page-reads.ts';
 import { inProcessCaller, loadWebApp } from '../apps/api/src/platform/web.ts';
+import { QUIET_CHROMIUM_FLAGS } from '../scripts/chromium-flags.ts';
 import { startBenchApp } from './lib.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -112,16 +113,7 @@ export async function run(): Promise<void> {
   }
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    chromeFlags: ['--headless=new', ...QUIET_CHROMIUM_FLAGS],
   });
   try {
     const search = await fetch(`${base}${catalogRoutes.search.path}?q=indicator&limit=1`);

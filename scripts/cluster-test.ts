@@ -17,14 +17,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { verify } from 'node:crypto';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { chownSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +27,7 @@ import { canonicalJson } from '@tradeshelf/contract';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import sharp from 'sharp';
+import { INITDB_OPTIONS, postgresAccount, postgresBinDir } from '../apps/api/test/pg-cluster.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = process.argv.includes('--bench');
@@ -80,15 +74,7 @@ function sh(cmd: string, args: string[], quiet = false): string {
   }
 }
 
-const pgBin = (() => {
-  const base = '/usr/lib/postgresql';
-  const v = existsSync(base)
-    ? readdirSync(base)
-        .filter((d) => /^\d+$/.test(d))
-        .sort((a, b) => Number(b) - Number(a))[0]
-    : undefined;
-  return v ? path.join(base, v, 'bin') : null;
-})();
+const pgBin = postgresBinDir();
 
 function preflight(): void {
   const missing: string[] = [];
@@ -190,12 +176,7 @@ const ready = (url: string) =>
 
 // --- the cluster --------------------------------------------------------------------------------
 async function startDatabases(): Promise<void> {
-  const postgresUser = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('postgres:'))
-    ?.split(':');
-  if (!postgresUser) throw new Error('no postgres account');
-  const [uid, gid] = [Number(postgresUser[2]), Number(postgresUser[3])];
+  const { uid, gid } = postgresAccount();
   const dirs = { pg1: path.join(work, 'pg1'), pg2: path.join(work, 'pg2') };
   chownSync(work, uid, gid);
   const asPostgres = (tool: string, args: string[]) =>
@@ -203,19 +184,7 @@ async function startDatabases(): Promise<void> {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
     });
-  asPostgres('initdb', [
-    '-D',
-    dirs.pg1,
-    '-U',
-    'postgres',
-    '-A',
-    'trust',
-    '-E',
-    'UTF8',
-    '--locale=C.UTF-8',
-    '--no-sync',
-    '--no-instructions',
-  ]);
+  asPostgres('initdb', ['-D', dirs.pg1, ...INITDB_OPTIONS]);
   // The bridge's hosts connect and replicate without passwords (a test network of its own).
   writeFileSync(
     path.join(dirs.pg1, 'pg_hba.conf'),

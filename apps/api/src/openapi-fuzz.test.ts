@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundle, createProduct, createVendor } from '../test/factories/catalog.ts';
-import { createUser } from '../test/factories/users.ts';
+import { createUser, userToken } from '../test/factories/users.ts';
 import { FORGED_CURSORS, UNSTORABLE_TIMES } from '../test/cursors.ts';
 import { nextIp, startTestApp, type TestApp } from '../test/harness.ts';
 import { RawConnection, requestHead, within } from '../test/http.ts';
@@ -120,8 +120,7 @@ beforeAll(async () => {
   });
   tokens.access = login.json().token;
   tokens.refresh = login.json().refreshToken;
-  signIn = () =>
-    t.deps.tokens.sign({ sub: user.id, email: user.email, roles: ['buyer', 'vendor'] });
+  signIn = () => userToken(t, user, ['buyer', 'vendor']);
   const vendor = await createVendor(t, { userId: user.id });
   const product = await createProduct(t, vendor.id, { tags: ['rsi'], extraPrices: [900] });
   const bundle = await createBundle(t, vendor.id, [product.id]);

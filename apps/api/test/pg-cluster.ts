@@ -33,9 +33,8 @@ export function postgresBinDir(): string | null {
   return null;
 }
 
-/** initdb and pg_ctl refuse to run as root: as root, run them as the `postgres` account. */
-function runAs(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0) return null;
+/** The `postgres` account's ids: initdb and the server refuse to run as root. */
+export function postgresAccount(): { uid: number; gid: number } {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('postgres:'));
@@ -43,6 +42,22 @@ function runAs(): { uid: number; gid: number } | null {
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
+
+/** initdb and pg_ctl refuse to run as root: as root, run them as the `postgres` account. */
+const runAs = () => (process.getuid?.() === 0 ? postgresAccount() : null);
+
+/** initdb's options after `-D <dir>`: a superuser `postgres` trusted locally, UTF-8, no fsync. */
+export const INITDB_OPTIONS = [
+  '-U',
+  'postgres',
+  '-A',
+  'trust',
+  '-E',
+  'UTF8',
+  '--locale=C.UTF-8',
+  '--no-sync',
+  '--no-instructions',
+];
 
 /**
  * initdb into a temporary directory and start it on a free loopback port (trust auth, no fsync).
@@ -78,19 +93,7 @@ export async function startOwnCluster(replicaOf?: OwnCluster): Promise<OwnCluste
       '--no-sync',
     ]);
   } else {
-    await exec('initdb', [
-      '-D',
-      dataDir,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-      '--no-sync',
-      '--no-instructions',
-    ]);
+    await exec('initdb', ['-D', dataDir, ...INITDB_OPTIONS]);
   }
 
   let port = 0;

@@ -46,15 +46,20 @@ export type VendorSummary = z.infer<typeof vendorSummary>;
 
 export const ratingSummary = z.object({ average: z.number(), count: z.number().int() });
 
+/** What names a product wherever it is shown: the buyer's card and the vendor's editor alike. */
+export const productHeadFields = {
+  id: z.string(),
+  slug: z.string(),
+  kind: productKind,
+  category: catalogCategory,
+  title: z.string(),
+  summary: z.string(),
+};
+
 /** A product as lists and search show it. */
 export const productCard = z
   .object({
-    id: z.string(),
-    slug: z.string(),
-    kind: productKind,
-    category: catalogCategory,
-    title: z.string(),
-    summary: z.string(),
+    ...productHeadFields,
     /** The cover's largest JPEG (share cards); `image` has its responsive variants. */
     imageUrl: z.string().nullable(),
     image: responsiveImage.nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assetClass, catalogCategory, productKind, tradingPlatform } from './catalog.ts';
+import { assetClass, productHeadFields, productKind, tradingPlatform } from './catalog.ts';
 import { PRODUCT_IMAGES_MAX, productKinds } from './constants/catalog.ts';
 import { idSchema, isoDateTime, pageFields, timestampInput } from './common.ts';
 import { defineRoute } from './route.ts';
@@ -155,12 +155,7 @@ export const listingStateFields = {
 /** A product as its vendor edits it, drafts included. */
 export const vendorProduct = z
   .object({
-    id: z.string(),
-    slug: z.string(),
-    kind: productKind,
-    category: catalogCategory,
-    title: z.string(),
-    summary: z.string(),
+    ...productHeadFields,
     description: z.string(),
     tags: z.array(z.string()),
     platforms: z.array(tradingPlatform),

@@ -87,3 +87,20 @@ export class Cursors {
 /** A timestamptz as a cursor's `time`: UTC ISO text with microseconds, so no row is lost between pages. */
 export const timeKey = (column: SQL): SQL =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * A list's page from the `limit + 1` rows its query read: the first `limit`, and the cursor after
+ * the last of them when the extra row shows more follow (null on the last page).
+ */
+export function pageOf<R>(
+  found: readonly R[],
+  limit: number,
+  cursorAfter: (last: R) => string,
+): { page: R[]; nextCursor: string | null } {
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    page,
+    nextCursor: found.length > limit && last !== undefined ? cursorAfter(last) : null,
+  };
+}

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { newId } from '../../src/lib.ts';
 import { slugify } from '../../src/modules/catalog/slug.ts';
 import type { TestApp } from '../harness.ts';
-import { createUser } from './users.ts';
+import { createUser, userToken } from './users.ts';
 
 let seq = 0;
 
@@ -40,11 +40,7 @@ export async function signedInVendor(
 ) {
   const user = await createUser(t, { roles: ['buyer', 'vendor'] });
   const vendor = await createVendor(t, { ...overrides, userId: user.id });
-  const token = await t.deps.tokens.sign({
-    sub: user.id,
-    email: user.email,
-    roles: ['buyer', 'vendor'],
-  });
+  const token = await userToken(t, user, ['buyer', 'vendor']);
   return { ...vendor, user, email: user.email, token };
 }
 

@@ -7,7 +7,7 @@ import type { PaymentEvent } from '../../src/integrations/payments/port.ts';
 import { newId } from '../../src/lib.ts';
 import { PAYMENTS_WEBHOOK_PATH as WEBHOOK_PATH } from '../../src/integrations/payments/port.ts';
 import type { TestApp } from '../harness.ts';
-import { createUser } from './users.ts';
+import { createUser, userToken } from './users.ts';
 
 let seq = 0;
 
@@ -50,7 +50,7 @@ export async function createReferral(t: TestApp, vendorId: string, userId: strin
 /** A signed-in buyer: a user and an access token minted by the app's own token service. */
 export async function createBuyer(t: TestApp) {
   const user = await createUser(t);
-  const token = await t.deps.tokens.sign({ sub: user.id, email: user.email, roles: ['buyer'] });
+  const token = await userToken(t, user);
   return { ...user, token };
 }
 

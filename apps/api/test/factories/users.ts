@@ -1,3 +1,4 @@
+import type { Role } from '@tradeshelf/contract';
 import { newId } from '../../src/lib.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { insertUser, type UserRow } from '../../src/modules/users/repository.ts';
@@ -44,3 +45,10 @@ export async function createUser(
   }
   return { ...row, password };
 }
+
+/** An access token for `user`, as signing in gives: its own e-mail, and a buyer unless `roles` says. */
+export const userToken = (
+  t: TestApp,
+  user: { id: string; email: string },
+  roles: Role[] = ['buyer'],
+) => t.deps.tokens.sign({ sub: user.id, email: user.email, roles });

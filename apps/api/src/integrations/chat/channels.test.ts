@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { listen } from '../../../test/http.ts';
-import { sandboxAdapter } from '../../../test/discord.ts';
+import { sandboxAdapter, sandboxControl, sandboxFault } from '../../../test/discord.ts';
 import type { DiscordChat } from './discord.ts';
 import { ChatError, type ChatPost } from './port.ts';
 import { botRoleIdOf, seedSandboxGuild, type SandboxDiscord, type SeededGuild } from './sandbox.ts';
@@ -43,7 +43,7 @@ afterAll(async () => {
   await t?.close();
 });
 afterEach(async () => {
-  await fetch(`${base}/sandbox/discord/_faults`, { method: 'DELETE' });
+  await sandboxControl(base, 'DELETE', '/_faults');
 });
 
 /** A bot-token request as Discord's API takes it. */
@@ -247,16 +247,7 @@ describe('posting a message', () => {
       message: 'That Discord channel no longer exists.',
     });
 
-    await fetch(`${base}/sandbox/discord/_faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        route: 'POST /channels/:c/messages',
-        status: 429,
-        count: 1,
-        retryAfter: 30,
-      }),
-    });
+    await sandboxFault(base, 'POST /channels/:c/messages', 429, 1, 30);
     const limited = await chat.postMessage(channel.id, post, 'n5').catch((e: unknown) => e);
     expect(limited).toMatchObject({ kind: 'rate_limited' });
     expect((limited as ChatError).retryAfterMs).toBeGreaterThanOrEqual(29_000);

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { listen, within } from '../../../test/http.ts';
-import { sandboxAdapter } from '../../../test/discord.ts';
+import { sandboxAdapter, sandboxControl, sandboxFault } from '../../../test/discord.ts';
 import { DiscordChat, memberEventFromDispatch, type DiscordChatOptions } from './discord.ts';
 import { ChatError, type MemberEvent } from './port.ts';
 import {
@@ -50,20 +50,10 @@ afterEach(async () => {
   await control('DELETE', '/_faults');
 });
 
-/** The sandbox's local controls, over HTTP like everything else here. */
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}/sandbox/discord${path}`, {
-    method,
-    ...(body !== undefined
-      ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-      : {}),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return res.status === 204 ? null : ((await res.json()) as unknown);
-}
-
+const control = (method: string, path: string, body?: unknown) =>
+  sandboxControl(base, method, path, body);
 const fault = (route: string, status: number, count: number, retryAfter?: number) =>
-  control('POST', '/_faults', { route, status, count, ...(retryAfter ? { retryAfter } : {}) });
+  sandboxFault(base, route, status, count, retryAfter || undefined);
 
 async function requestsTo(route: string): Promise<SandboxRequest[]> {
   const q = new URLSearchParams({ route });

@@ -11,6 +11,7 @@ import {
 } from 'discord-api-types/v10';
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { clientCredentials, tokenForm } from '../../../test/discord.ts';
 import { useTestApp } from '../../../test/harness.ts';
 import { listen, within } from '../../../test/http.ts';
 import { seedSandboxGuild, type SandboxDiscord, type SeededGuild } from './sandbox.ts';
@@ -270,17 +271,8 @@ describe('the gateway refuses as Discord does', () => {
 });
 
 describe('POST /oauth2/token', () => {
-  const client = () => ({
-    client_id: t.config.DISCORD_CLIENT_ID,
-    client_secret: t.config.DISCORD_CLIENT_SECRET,
-  });
-  const form = (fields: Record<string, string>) =>
-    t.app.inject({
-      method: 'POST',
-      url: `${API}/oauth2/token`,
-      payload: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const client = () => clientCredentials(t);
+  const form = (fields: Record<string, string>) => tokenForm(t, fields);
 
   it('takes a form only: a JSON body has no grant type', async () => {
     const user = (await sandbox.ensureUser('token_json'))!;

@@ -5,6 +5,7 @@ import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clientCredentials, tokenForm } from '../../../test/discord.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import {
@@ -38,6 +39,15 @@ const record = (c: SandboxChange) => {
 };
 const API = '/sandbox/discord/api/v10';
 const ORIGIN = 'http://localhost';
+/** An invite to the seeded guild's channel, good for one join within a minute. */
+const oneUseInvite = (g: SeededGuild) =>
+  sandbox.createInvite({
+    guildId: g.guildId,
+    channelId: g.channelId,
+    inviterId: null,
+    maxAge: 60,
+    maxUses: 1,
+  });
 
 beforeAll(async () => {
   sandbox = t.deps.discordSandbox!;
@@ -180,17 +190,8 @@ describe('the REST subset answers as Discord does', () => {
   });
 
   it('guards the token endpoint: client credentials, single-use codes', async () => {
-    const form = (fields: Record<string, string>) =>
-      t.app.inject({
-        method: 'POST',
-        url: `${API}/oauth2/token`,
-        payload: new URLSearchParams(fields).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-    const client = {
-      client_id: t.config.DISCORD_CLIENT_ID,
-      client_secret: t.config.DISCORD_CLIENT_SECRET,
-    };
+    const form = (fields: Record<string, string>) => tokenForm(t, fields);
+    const client = clientCredentials(t);
     expect(
       (await form({ grant_type: 'authorization_code', code: 'x', redirect_uri: 'x' })).json(),
     ).toEqual({
@@ -384,13 +385,7 @@ describe('pages', () => {
     });
     checkPage(install);
     expect(install.body).toContain('Sandbox Pages');
-    const invite = await sandbox.createInvite({
-      guildId: guild.guildId,
-      channelId: guild.channelId,
-      inviterId: null,
-      maxAge: 60,
-      maxUses: 1,
-    });
+    const invite = await oneUseInvite(guild);
     checkPage(await t.app.inject({ url: `/sandbox/discord/invite/${invite.code}` }));
     expect((await t.app.inject({ url: '/sandbox/discord/invite/nosuchcode' })).statusCode).toBe(
       404,
@@ -465,13 +460,7 @@ describe('pages', () => {
       ...outside,
     });
     expect(signIn.statusCode).toBe(303);
-    const invite = await sandbox.createInvite({
-      guildId: guild.guildId,
-      channelId: guild.channelId,
-      inviterId: null,
-      maxAge: 60,
-      maxUses: 1,
-    });
+    const invite = await oneUseInvite(guild);
     expect(
       (await t.app.inject({ url: `/sandbox/discord/invite/${invite.code}`, ...outside }))
         .statusCode,

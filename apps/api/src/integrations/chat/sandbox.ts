@@ -486,20 +486,29 @@ export class SandboxDiscord {
     await this.emit({ type: 'guild.join', guildId });
   }
 
-  async roles(guildId: string): Promise<SandboxRole[]> {
-    return this.db
+  /** A guild's rows of one of its positioned tables (roles, channels), by position, then id. */
+  private async inGuild<
+    T extends PgTable & { guildId: PgColumn; position: PgColumn; id: PgColumn },
+  >(
+    table: T,
+    guildId: string,
+    position: typeof asc | typeof desc,
+  ): Promise<Array<T['$inferSelect']>> {
+    const rows = await this.db
       .select()
-      .from(sandboxDiscordRoles)
-      .where(eq(sandboxDiscordRoles.guildId, guildId))
-      .orderBy(desc(sandboxDiscordRoles.position), asc(sandboxDiscordRoles.id));
+      .from(table as PgTable)
+      .where(eq(table.guildId, guildId))
+      .orderBy(position(table.position), asc(table.id));
+    return rows as Array<T['$inferSelect']>;
   }
 
-  async channels(guildId: string): Promise<SandboxChannel[]> {
-    return this.db
-      .select()
-      .from(sandboxDiscordChannels)
-      .where(eq(sandboxDiscordChannels.guildId, guildId))
-      .orderBy(asc(sandboxDiscordChannels.position), asc(sandboxDiscordChannels.id));
+  /** Highest first, as Discord lists them. */
+  roles(guildId: string): Promise<SandboxRole[]> {
+    return this.inGuild(sandboxDiscordRoles, guildId, desc);
+  }
+
+  channels(guildId: string): Promise<SandboxChannel[]> {
+    return this.inGuild(sandboxDiscordChannels, guildId, asc);
   }
 
   async channel(id: string): Promise<SandboxChannel | null> {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // The demo data on first start: the demo buyer's library shows a paid community waiting for Discord.
 
@@ -10,7 +11,7 @@ const t = useDemoApp();
 
 it('gives the demo buyer one community, bound to a sandbox server, asking to connect Discord', async () => {
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
-  const token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+  const token = await userToken(t, buyer);
   const res = await t.call(discordRoutes.userCommunities, { token });
   expect(res.statusCode, res.body).toBe(200);
   const communities = res.json().communities;

@@ -61,20 +61,11 @@ export async function reconcileAll(deps: AppDeps): Promise<ReconcileResult> {
         const held = new Set(member.roleIds);
         const add = [...(should?.roles ?? [])].filter((id) => !held.has(id));
         const remove = member.roleIds.filter((id) => managedIds.has(id) && !should?.roles.has(id));
+        const repair = (why: string) => `Tradeshelf: repair (${why})`;
         for (const id of add)
-          await deps.chat.addRole(
-            guildId,
-            member.userId,
-            id,
-            'Tradeshelf: repair (role was missing)',
-          );
+          await deps.chat.addRole(guildId, member.userId, id, repair('role was missing'));
         for (const id of remove)
-          await deps.chat.removeRole(
-            guildId,
-            member.userId,
-            id,
-            'Tradeshelf: repair (no live access)',
-          );
+          await deps.chat.removeRole(guildId, member.userId, id, repair('no live access'));
         result.added += add.length;
         result.removed += remove.length;
         if (add.length && should) {

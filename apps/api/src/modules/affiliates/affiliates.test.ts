@@ -18,7 +18,7 @@ import {
   sandboxPost,
 } from '../../../test/factories/orders.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
-import { createUser } from '../../../test/factories/users.ts';
+import { createUser, userToken } from '../../../test/factories/users.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
@@ -457,11 +457,7 @@ describe('invitations', () => {
 
   it('the invited account accepts; another account is refused; the e-mail carries the link', async () => {
     const invitee = await createUser(t);
-    const inviteeToken = await t.deps.tokens.sign({
-      sub: invitee.id,
-      email: invitee.email,
-      roles: ['buyer'],
-    });
+    const inviteeToken = await userToken(t, invitee);
     const sent = await t.call(affiliatesRoutes.vendorInvite, {
       token: vendorAuth,
       body: { email: invitee.email.toUpperCase(), commissionBps: 3500, cookieDays: 60 },

@@ -9,6 +9,7 @@ import { expect, it } from 'vitest';
 import { overview } from '../../../test/factories/affiliates.ts';
 import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // The demo affiliate on first start: months of referred sales, some on hold and more than the
 // minimum available, a connected sandbox account, so the dashboard and a payout work at once.
@@ -17,11 +18,7 @@ const t = useDemoApp();
 
 it('gives the demo affiliate a dashboard with pending and available commission, and a payout', async () => {
   const affiliate = (await findAccountByEmail(t.database.db, 'affiliate@demo.tradeshelf.test'))!;
-  const token = await t.deps.tokens.sign({
-    sub: affiliate.id,
-    email: affiliate.email,
-    roles: ['buyer', 'affiliate'],
-  });
+  const token = await userToken(t, affiliate, ['buyer', 'affiliate']);
   const seen = await overview(t, token);
   expect(seen.referrals.length).toBe(36);
   const states = new Set(seen.referrals.map((r: { state: string }) => r.state));

@@ -15,7 +15,7 @@ import {
 import { createProduct, createVendor, type Vendor } from '../../../test/factories/catalog.ts';
 import { vendorAndOther } from '../../../test/factories/vendors.ts';
 import { createBuyer } from '../../../test/factories/orders.ts';
-import { createUser } from '../../../test/factories/users.ts';
+import { createUser, userToken } from '../../../test/factories/users.ts';
 import { nextIp, useTestApp } from '../../../test/harness.ts';
 import { rules } from '../../platform/rate-limit.ts';
 
@@ -146,11 +146,7 @@ describe('withdrawing invitations', () => {
     expect(revoked.json()).toEqual({ id: sent.id });
     const list = await t.call(r.vendorInvites, { token });
     expect(list.json().invitations.map((i: { id: string }) => i.id)).not.toContain(sent.id);
-    const inviteeToken = await t.deps.tokens.sign({
-      sub: invitee.id,
-      email: invitee.email,
-      roles: ['buyer'],
-    });
+    const inviteeToken = await userToken(t, invitee);
     const accept = await t.call(r.acceptInvite, {
       token: inviteeToken,
       params: { id: sent.id },
@@ -171,7 +167,7 @@ describe('withdrawing invitations', () => {
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toEqual({ error: m.inviteNotFound, code: 'not_found' });
     const accepted = await t.call(r.acceptInvite, {
-      token: await t.deps.tokens.sign({ sub: invitee.id, email: invitee.email, roles: ['buyer'] }),
+      token: await userToken(t, invitee),
       params: { id: sent.id },
       query: { vendorId: vendor.id },
     });
@@ -191,8 +187,7 @@ describe('the vendor’s affiliates', () => {
     const product = await createProduct(t, seller.id, { title: 'Referred Tool', amount: 4_000 });
     const first = await createUser(t, { username: 'promo_first' });
     const second = await createUser(t, { username: 'promo_second' });
-    const tokenOf = (u: { id: string; email: string }) =>
-      t.deps.tokens.sign({ sub: u.id, email: u.email, roles: ['buyer'] });
+    const tokenOf = (u: { id: string; email: string }) => userToken(t, u);
     const firstRef = await generateRef(t, await tokenOf(first), seller.id);
     const secondRef = await generateRef(t, await tokenOf(second), seller.id);
     // Older first link, so the newest-first order is certain.

@@ -3,7 +3,7 @@
 import { affiliateMessages as m, type VendorAffiliate } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorAffiliateTotals } from '../orders/index.ts';
 import { contactsOf } from '../users/index.ts';
@@ -54,7 +54,9 @@ export async function vendorAffiliates(
       ${after ? sql`and (l.created_at, l.ref_id) < (c.created_at, c.ref_id)` : sql``}
     order by l.created_at desc, l.ref_id desc
     limit ${page.limit + 1}`);
-  const rows = found.rows.slice(0, page.limit);
+  const { page: rows, nextCursor } = pageOf(found.rows, page.limit, (last) =>
+    deps.cursors.encode(AFFILIATE_CURSOR, [last.ref_id]),
+  );
   const userIds = rows.map((r) => r.user_id);
   const [people, totals] = await Promise.all([
     contactsOf(db, userIds),
@@ -71,9 +73,6 @@ export async function vendorAffiliates(
       sales: totals.get(r.ref_id)?.sales ?? 0,
       commission: totals.get(r.ref_id)?.commission ?? [],
     })),
-    nextCursor:
-      found.rows.length > page.limit
-        ? deps.cursors.encode(AFFILIATE_CURSOR, [rows.at(-1)!.ref_id])
-        : null,
+    nextCursor,
   };
 }

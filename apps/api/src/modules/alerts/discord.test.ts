@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, signedInVendor } from '../../../test/factories/catalog.ts';
 import { buyPaidProduct, deliverEvent } from '../../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { discordOverHttp, sandboxAdapter } from '../../../test/discord.ts';
+import {
+  discordOverHttp,
+  sandboxAdapter,
+  sandboxControl,
+  sandboxFault,
+} from '../../../test/discord.ts';
 import { hasPermission } from '../../integrations/chat/permissions.ts';
 import {
   botRoleIdOf,
@@ -48,7 +53,7 @@ afterAll(async () => {
   await t?.close();
 });
 afterEach(async () => {
-  await fetch(`${base}/sandbox/discord/_faults`, { method: 'DELETE' });
+  await sandboxControl(base, 'DELETE', '/_faults');
 });
 
 const setting = (token: string, productId: string) =>
@@ -265,16 +270,7 @@ describe('posting alerts to the channel', () => {
   });
 
   const limit = (retryAfter: number) =>
-    fetch(`${base}/sandbox/discord/_faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        route: 'POST /channels/:c/messages',
-        status: 429,
-        count: 1,
-        retryAfter,
-      }),
-    });
+    sandboxFault(base, 'POST /channels/:c/messages', 429, 1, retryAfter);
 
   it('waits out a short rate limit in the call, and a long one (retry_after) until its time', async () => {
     await limit(0.2);

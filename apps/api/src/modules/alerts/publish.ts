@@ -4,15 +4,17 @@
 import {
   ALERT_WEBHOOK_TYPE,
   type Alert,
+  type AlertChannel,
+  type AlertDeliveryStatus,
   type AlertSide,
   type AlertSource,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
-import type { CursorKind } from '../../platform/cursor.ts';
+import { pageOf, type CursorKind } from '../../platform/cursor.ts';
 import type { FeedRow } from './feeds.ts';
 import { queueDiscordPost } from './discord.ts';
 import { alertColumns, alertView, type AlertRow } from './view.ts';
@@ -142,11 +144,23 @@ export async function alertsPage(
     select ${alertColumns}, seq from alerts where product_id = ${productId}
       ${before !== null ? sql`and seq < ${before}` : sql``}
     order by seq desc limit ${query.limit + 1}`);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    page,
-    nextCursor:
-      rows.length > query.limit && last ? deps.cursors.encode(kind, [Number(last.seq)]) : null,
-  };
+  return pageOf(rows, query.limit, (last) => deps.cursors.encode(kind, [Number(last.seq)]));
+}
+
+/** How an alert went out on one channel: to one holder (`alert_deliveries`) or to the feed's Discord channel. */
+export type DeliveryState = {
+  alert_id: string;
+  channel: AlertChannel;
+  status: AlertDeliveryStatus;
+  reason: string | null;
+};
+
+/** The Discord channel's posts of these alerts: one per alert, whoever holds the feed. */
+export async function discordPosts(db: Db, alertIds: string[]) {
+  if (!alertIds.length) return [];
+  const posts = await db.execute<Omit<DeliveryState, 'channel'>>(
+    sql`select alert_id, status, reason from alert_discord_posts
+      where alert_id = any(${sql.param(alertIds)}::text[])`,
+  );
+  return posts.rows;
 }

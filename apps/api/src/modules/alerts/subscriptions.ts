@@ -2,9 +2,7 @@
 // alert went, and resuming a paused webhook. Only current holders may read or choose.
 import {
   alertsMessages as m,
-  type AlertChannel,
   type AlertChannels,
-  type AlertDeliveryStatus,
   type BuyerAlert,
   type SetAlertChannelsBody,
 } from '@tradeshelf/contract';
@@ -19,7 +17,7 @@ import { ALERT_WEBHOOK_TYPE } from '@tradeshelf/contract';
 import { buyerDiscord } from './discord.ts';
 import { anyFeed, type FeedRow } from './feeds.ts';
 import { accessOf, liveAccess, vendorSummaries } from './deps.ts';
-import { alertsPage, BUYER_OWNER } from './publish.ts';
+import { alertsPage, BUYER_OWNER, discordPosts, type DeliveryState } from './publish.ts';
 import { alertView } from './view.ts';
 
 const ownerOf = (userId: string): store.Owner => ({ kind: BUYER_OWNER, id: userId });
@@ -86,13 +84,9 @@ export async function buyerFeed(
   const ids = page.map((r) => r.id);
   const deliveries = ids.length
     ? (
-        await db.execute<{
-          alert_id: string;
-          channel: AlertChannel;
-          status: AlertDeliveryStatus;
-          reason: string | null;
-          endpoint_id: string | null;
-        }>(sql`select alert_id, channel, status, reason, endpoint_id from alert_deliveries
+        await db.execute<
+          DeliveryState & { endpoint_id: string | null }
+        >(sql`select alert_id, channel, status, reason, endpoint_id from alert_deliveries
           where user_id = ${userId} and alert_id = any(${sql.param(ids)}::text[])`)
       ).rows
     : [];
@@ -105,18 +99,7 @@ export async function buyerFeed(
   const channels = await channelsView(deps, userId, feed, sub);
   // The feed's Discord post is everyone's: shown to those who chose it, with whether they can read it.
   const posts = new Map(
-    sub.discord && ids.length
-      ? (
-          await db.execute<{
-            alert_id: string;
-            status: AlertDeliveryStatus;
-            reason: string | null;
-          }>(
-            sql`select alert_id, status, reason from alert_discord_posts
-              where alert_id = any(${sql.param(ids)}::text[])`,
-          )
-        ).rows.map((p) => [p.alert_id, p])
-      : [],
+    (sub.discord ? await discordPosts(db, ids) : []).map((p) => [p.alert_id, p]),
   );
   const discordOf = (alertId: string) => {
     const p = posts.get(alertId);

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { cursorField, cursorKind } from '../../platform/cursor.ts';
 import * as store from '../../webhooks/store.ts';
 import { vendorFeed } from './feeds.ts';
-import { alertsPage, BUYER_OWNER } from './publish.ts';
+import { alertsPage, BUYER_OWNER, discordPosts, type DeliveryState } from './publish.ts';
 import { alertView } from './view.ts';
 
 const vendorAlertsCursor = cursorKind('vendor-alerts', [
@@ -26,32 +26,15 @@ export async function vendorAlerts(
   const ids = page.map((r) => r.id);
   const counted = ids.length
     ? (
-        await db.execute<{
-          alert_id: string;
-          channel: AlertChannel;
-          status: AlertDeliveryStatus;
-          reason: string | null;
-          n: number;
-        }>(sql`select alert_id, channel, status, reason, count(*)::int as n from alert_deliveries
+        await db.execute<
+          DeliveryState & { n: number }
+        >(sql`select alert_id, channel, status, reason, count(*)::int as n from alert_deliveries
           where alert_id = any(${sql.param(ids)}::text[]) and channel <> 'webhook'
           group by alert_id, channel, status, reason`)
       ).rows
     : [];
   // The Discord channel's post: one per alert, whoever holds the feed.
-  if (ids.length)
-    for (const p of (
-      await db.execute<{ alert_id: string; status: AlertDeliveryStatus; reason: string | null }>(
-        sql`select alert_id, status, reason from alert_discord_posts
-          where alert_id = any(${sql.param(ids)}::text[])`,
-      )
-    ).rows)
-      counted.push({
-        alert_id: p.alert_id,
-        channel: 'discord',
-        status: p.status,
-        reason: p.reason,
-        n: 1,
-      });
+  for (const p of await discordPosts(db, ids)) counted.push({ ...p, channel: 'discord', n: 1 });
   // Webhook deliveries are the engine's messages: their state is read there.
   for (const m of await store.eventMessageCounts(db, ids, BUYER_OWNER))
     counted.push({

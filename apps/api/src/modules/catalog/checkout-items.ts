@@ -2,8 +2,18 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { bundleItemsOnSale } from './bundle-items.ts';
 
+/** A row of `prices` as the catalogue's reads select it (`pr.id as price_id`, …). */
+export type PriceRow = {
+  price_id: string;
+  amount: number;
+  currency: string;
+  scheme: 'one_time' | 'recurring';
+  interval: 'week' | 'month' | 'quarter' | 'year' | null;
+  trial_days: number | null;
+};
+
 /** What checkout needs of a sellable item and one of its prices (orders reads it through here). */
-export interface CheckoutItemRow extends Record<string, unknown> {
+export interface CheckoutItemRow extends PriceRow, Record<string, unknown> {
   type: 'product' | 'bundle';
   id: string;
   slug: string;
@@ -13,12 +23,6 @@ export interface CheckoutItemRow extends Record<string, unknown> {
   vendor_url: string;
   /** The vendor's user: vendors cannot buy what they sell. */
   vendor_user_id: string;
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: 'one_time' | 'recurring';
-  interval: 'week' | 'month' | 'quarter' | 'year' | null;
-  trial_days: number | null;
   price_active: boolean;
 }
 

@@ -40,6 +40,20 @@ const plan = (prefix: string, svg: string, w: number, h: number): Planned => ({
   svg,
 });
 
+type DemoVendor = (typeof demoVendors)[number];
+type DemoProduct = (typeof demoProducts)[string][number];
+
+/** What a demo product's pictures are drawn from: the product and the vendor selling it. */
+export const demoPicture = (v: DemoVendor, p: DemoProduct): ProductPicture => ({
+  title: p.title,
+  kind: p.kind,
+  platforms: p.platforms,
+  assets: p.assets,
+  tags: p.tags,
+  vendorName: v.displayName,
+  community: v.discord,
+});
+
 let cached: DemoPicturePlan | null = null;
 
 export function demoPicturePlan(): DemoPicturePlan {
@@ -51,15 +65,7 @@ export function demoPicturePlan(): DemoPicturePlan {
   for (const v of demoVendors) {
     const list = demoProducts[v.vendorUrl] ?? [];
     for (const p of list) {
-      const picture: ProductPicture = {
-        title: p.title,
-        kind: p.kind,
-        platforms: p.platforms,
-        assets: p.assets,
-        tags: p.tags,
-        vendorName: v.displayName,
-        community: v.discord,
-      };
+      const picture = demoPicture(v, p);
       pictures.set(p.title, { picture, amount: p.prices[0]!.amount });
       products.set(
         `${v.vendorUrl}/${slugify(p.title)}`,

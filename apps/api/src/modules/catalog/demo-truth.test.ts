@@ -5,12 +5,12 @@ import {
   catalogRoutes,
   coursesRoutes,
   deliverableExtensions,
+  deliverablePlatformLabels,
   deliverableVersionPattern,
   linkPlatforms,
   RELEASE_NOTES_MAX,
   SETUP_GUIDE_MAX,
   type Course,
-  type DeliverablePlatform,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ import { mp4Seconds, storeDemoCourseMedia } from '../courses/seed.ts';
 import { demoCourseCounts, demoCourseOutline } from './demo-courses.ts';
 import { demoProducts, demoVendors } from './demo-data.ts';
 import { productSvgs, vendorCardSvg } from './demo-images.ts';
+import { demoPicture } from './demo-pictures.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // Issue 27: the demo data is true to its own pages. A course holds the modules and lessons its
 // description and cover count, its lessons last as long as their videos, what a product promises
@@ -41,7 +43,7 @@ beforeAll(async () => {
   await seedAll(t.database.db);
   await storeDemoCourseMedia(t.deps.storage);
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
-  token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+  token = await userToken(t, buyer);
 });
 
 type SeededProduct = {
@@ -155,15 +157,7 @@ describe('demo product copy', () => {
   it('draws each product for what it does: no back-test on a sizing calculator or a plan', () => {
     for (const v of demoVendors)
       for (const p of demoProducts[v.vendorUrl] ?? []) {
-        const svgs = productSvgs({
-          title: p.title,
-          kind: p.kind,
-          platforms: p.platforms,
-          assets: p.assets,
-          tags: p.tags,
-          vendorName: v.displayName,
-          community: v.discord,
-        }).join('');
+        const svgs = productSvgs(demoPicture(v, p)).join('');
         const backTest = /Equity curve|Back-tests/.test(svgs);
         if (p.tags.includes('position sizing') || p.tags.includes('plan'))
           expect(backTest, p.title).toBe(false);
@@ -274,7 +268,9 @@ describe('demo deliverables', () => {
           expect(v.notes.length).toBeLessThanOrEqual(RELEASE_NOTES_MAX);
         }
         // The guide has a section for every platform the product delivers to.
-        expect(d.guide, `${d.title} ${platform}`).toContain(`## ${guideHeading[platform]}`);
+        expect(d.guide, `${d.title} ${platform}`).toContain(
+          `## ${deliverablePlatformLabels[platform]}`,
+        );
       }
       // Kept up to date, but for the product the seed retires (its last release is old news).
       if (d.title !== 'Volume Weighted MACD')
@@ -359,15 +355,3 @@ describe('demo deliverables', () => {
       expect(readFileSync(path.join(DEMO_FILES_DIR, rel)).equals(bytes), rel).toBe(true);
   });
 });
-
-const guideHeading: Record<DeliverablePlatform, string> = {
-  mt4: 'MetaTrader 4',
-  mt5: 'MetaTrader 5',
-  ninjatrader: 'NinjaTrader 8',
-  ctrader: 'cTrader',
-  tradestation: 'TradeStation',
-  thinkorswim: 'thinkorswim',
-  windows: 'Windows',
-  macos: 'macOS',
-  any: 'Any platform',
-};

@@ -3,7 +3,7 @@
 import { vendorProductMessages as m, type VendorProductStatus } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf, timeKey, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { slugify } from './slug.ts';
 
@@ -124,10 +124,5 @@ export function editedPage<R extends { updated_key: string; id: string }>(
   rows: R[],
   limit: number,
 ) {
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    page,
-    nextCursor: rows.length > limit && last ? encodeCursor(cursors, alias, last) : null,
-  };
+  return pageOf(rows, limit, (last) => encodeCursor(cursors, alias, last));
 }

@@ -4,6 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useDemoApp } from '../../../test/demo.ts';
 import { findAccountByEmail } from '../users/index.ts';
 import { storeDemoCourseMedia } from './seed.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // The demo data on first start: the demo buyer's course page shows progress, a preview, a drip
 // lesson still locked, and media that play.
@@ -15,7 +16,7 @@ beforeAll(async () => {
 
 it('enrols the demo buyer in one course with progress, a preview and a locked drip lesson', async () => {
   const buyer = (await findAccountByEmail(t.database.db, 'buyer@demo.tradeshelf.test'))!;
-  const token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+  const token = await userToken(t, buyer);
   const listed = await t.call(coursesRoutes.userCourses, { token });
   expect(listed.statusCode, listed.body).toBe(200);
   const [summary, ...others] = listed.json().courses;

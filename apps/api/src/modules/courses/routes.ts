@@ -1,5 +1,4 @@
 import {
-  COURSE_ATTACHMENT_MAX_BYTES,
   coursesRoutes,
   vendorCourseMessages,
   vendorCoursesRoutes as vr,
@@ -14,9 +13,11 @@ import { attachmentUrl, videoUrl } from './media.ts';
 import { recordProgress } from './progress.ts';
 import * as edit from './vendor-edit.ts';
 import {
+  attachmentLimit,
   deleteLessonAttachment,
   uploadLessonAttachment,
   uploadLessonVideo,
+  type LessonUpload,
 } from './vendor-media.ts';
 import { vendorCourses } from './vendor-read.ts';
 
@@ -71,44 +72,42 @@ export async function coursesModule(app: FastifyInstance): Promise<void> {
   vendorRoute(vr.restoreCourseLesson, async ({ params, vendorId }) => ({
     course: await edit.restoreLesson(deps, vendorId, params.productId, params.lessonId),
   }));
-  const videoMax = deps.config.COURSE_VIDEO_MAX_MB * 1024 * 1024;
-  const videoTooLarge = `Videos can be up to ${deps.config.COURSE_VIDEO_MAX_MB} MB.`;
+  const videoLimit = {
+    maxBytes: deps.config.COURSE_VIDEO_MAX_MB * 1024 * 1024,
+    tooLarge: `Videos can be up to ${deps.config.COURSE_VIDEO_MAX_MB} MB.`,
+  };
+  const lessonOf = (c: {
+    params: { productId: string; lessonId: string };
+    auth: { sub: string };
+    vendorId: string;
+  }): LessonUpload => ({
+    userId: c.auth.sub,
+    vendorId: c.vendorId,
+    productId: c.params.productId,
+    lessonId: c.params.lessonId,
+  });
   vendorRoute(
     vr.uploadLessonVideo,
-    async ({ params, auth, vendorId, req }) => ({
+    async (c) => ({
       course: await uploadLessonVideo(
         deps,
-        auth.sub,
-        vendorId,
-        params.productId,
-        params.lessonId,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: videoMax,
-          tooLarge: videoTooLarge,
-        }),
-        { maxBytes: videoMax, message: videoTooLarge },
+        lessonOf(c),
+        fileUpload(c.req, { field: 'file', ...videoLimit }),
+        videoLimit,
       ),
     }),
-    { bodyLimit: videoMax + ENVELOPE, upload: true },
+    { bodyLimit: videoLimit.maxBytes + ENVELOPE, upload: true },
   );
   vendorRoute(
     vr.uploadLessonAttachment,
-    async ({ params, auth, vendorId, req }) => ({
+    async (c) => ({
       course: await uploadLessonAttachment(
         deps,
-        auth.sub,
-        vendorId,
-        params.productId,
-        params.lessonId,
-        fileUpload(req, {
-          field: 'file',
-          maxBytes: COURSE_ATTACHMENT_MAX_BYTES,
-          tooLarge: vendorCourseMessages.attachmentTooLarge,
-        }),
+        lessonOf(c),
+        fileUpload(c.req, { field: 'file', ...attachmentLimit }),
       ),
     }),
-    { bodyLimit: COURSE_ATTACHMENT_MAX_BYTES + ENVELOPE, upload: true },
+    { bodyLimit: attachmentLimit.maxBytes + ENVELOPE, upload: true },
   );
   vendorRoute(vr.deleteLessonAttachment, async ({ params, vendorId }) => ({
     course: await deleteLessonAttachment(

@@ -30,18 +30,22 @@ import {
 } from './vendor-access.ts';
 import { vendorCourseView } from './vendor-read.ts';
 
-const videoRules = (limit: { maxBytes: number; message: string }): FileRules<CourseVideoType> => ({
-  maxBytes: limit.maxBytes,
-  tooLarge: limit.message,
+const videoRules = (limit: { maxBytes: number; tooLarge: string }): FileRules<CourseVideoType> => ({
+  ...limit,
   missing: m.fileMissing,
   wrongType: m.videoType,
   sniff: (head) => sniffVideo(head),
   keepsName: true,
 });
 
-const attachmentRules: FileRules<AttachmentType> = {
+/** How large an attachment may be: checked on the declared length and again while streaming. */
+export const attachmentLimit = {
   maxBytes: COURSE_ATTACHMENT_MAX_BYTES,
   tooLarge: m.attachmentTooLarge,
+};
+
+const attachmentRules: FileRules<AttachmentType> = {
+  ...attachmentLimit,
   missing: m.fileMissing,
   wrongType: m.attachmentType,
   sniff: (head, name, whole) => sniffAttachment(head, name, whole),
@@ -52,16 +56,21 @@ const attachmentRules: FileRules<AttachmentType> = {
 
 const extension: Record<CourseVideoType, string> = { 'video/mp4': 'mp4', 'video/webm': 'webm' };
 
+/** The lesson a file is uploaded to, and the signed-in user uploading it (the upload limit's key). */
+export interface LessonUpload {
+  userId: string;
+  vendorId: string;
+  productId: string;
+  lessonId: string;
+}
+
 /**
  * The caller's lesson, checked before the body is read: nothing is stored for a lesson that is not
  * theirs.
  */
 async function lessonUpload(
   deps: AppDeps,
-  userId: string,
-  vendorId: string,
-  productId: string,
-  lessonId: string,
+  { userId, vendorId, productId, lessonId }: LessonUpload,
 ) {
   await deps.limiter.consume([{ rule: rules.mediaUpload, key: userId }]);
   const own = await ownCourse(deps, vendorId, productId);
@@ -75,13 +84,11 @@ async function lessonUpload(
 
 export async function uploadLessonVideo(
   deps: AppDeps,
-  userId: string,
-  vendorId: string,
-  productId: string,
-  lessonId: string,
+  to: LessonUpload,
   read: FileReader,
-  limit: { maxBytes: number; message: string },
+  limit: { maxBytes: number; tooLarge: string },
 ) {
+  const { userId, lessonId } = to;
   let own: Awaited<ReturnType<typeof lessonUpload>> | undefined;
   let old: string | null = null;
   await uploadFile(
@@ -90,7 +97,7 @@ export async function uploadLessonVideo(
     read,
     videoRules(limit),
     async () => {
-      own = await lessonUpload(deps, userId, vendorId, productId, lessonId);
+      own = await lessonUpload(deps, to);
       const prefix = `courses/${own.courseId}/${lessonId}`;
       return {
         vendorId: own.vendorId,
@@ -114,14 +121,8 @@ export async function uploadLessonVideo(
   return vendorCourseView(deps, own!.product);
 }
 
-export async function uploadLessonAttachment(
-  deps: AppDeps,
-  userId: string,
-  vendorId: string,
-  productId: string,
-  lessonId: string,
-  read: FileReader,
-) {
+export async function uploadLessonAttachment(deps: AppDeps, to: LessonUpload, read: FileReader) {
+  const { userId, lessonId } = to;
   let own: Awaited<ReturnType<typeof lessonUpload>> | undefined;
   await uploadFile(
     deps,
@@ -129,7 +130,7 @@ export async function uploadLessonAttachment(
     read,
     attachmentRules,
     async () => {
-      own = await lessonUpload(deps, userId, vendorId, productId, lessonId);
+      own = await lessonUpload(deps, to);
       const key = `courses/${own.courseId}/${lessonId}/${newId('att')}`;
       return { vendorId: own.vendorId, key: () => key };
     },

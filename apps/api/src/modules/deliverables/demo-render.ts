@@ -9,6 +9,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import type { DeliverablePlatform } from '@tradeshelf/contract';
 import { demoDeliveries } from './demo-content.ts';
 import type { DemoDelivery, DemoVersion } from './demo-shape.ts';
+import { localFileHeader } from './zip.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEMO_FILES_DIR = path.join(here, 'demo-files');
@@ -28,17 +29,15 @@ export function zip(entries: ReadonlyArray<{ name: string; data: Buffer }>): Buf
     const nameBytes = Buffer.from(name, 'utf8');
     const packed = deflateRawSync(data, { level: 9 });
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
+    const local = localFileHeader({
+      method: 'deflate',
+      time: DOS_TIME,
+      date: DOS_DATE,
+      crc,
+      packedSize: packed.length,
+      size: data.length,
+      nameLength: nameBytes.length,
+    });
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(0x0314, 4); // made by: Unix, 2.0

@@ -145,6 +145,33 @@ export async function readZipDirectory(
 }
 
 /** DOS time and date of `at` (UTC), as ZIP headers carry them. */
+/**
+ * A local file header (30 bytes; the name follows it): version 2.0 needed, UTF-8 names, no extra
+ * field. The central directory's record repeats its bytes 4 to 28.
+ */
+export function localFileHeader(f: {
+  method: 'stored' | 'deflate';
+  time: number;
+  date: number;
+  crc: number;
+  packedSize: number;
+  size: number;
+  nameLength: number;
+}): Buffer {
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(LOCAL_SIG, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(UTF8_FLAG, 6);
+  local.writeUInt16LE(f.method === 'deflate' ? 8 : 0, 8);
+  local.writeUInt16LE(f.time, 10);
+  local.writeUInt16LE(f.date, 12);
+  local.writeUInt32LE(f.crc, 14);
+  local.writeUInt32LE(f.packedSize, 18);
+  local.writeUInt32LE(f.size, 22);
+  local.writeUInt16LE(f.nameLength, 26);
+  return local;
+}
+
 function dosTime(at: Date): { time: number; date: number } {
   return {
     time: (at.getUTCHours() << 11) | (at.getUTCMinutes() << 5) | Math.floor(at.getUTCSeconds() / 2),
@@ -175,19 +202,18 @@ export function tracedZip(
   const nameBytes = Buffer.from(name, 'utf8');
   const crc = crc32(data);
   const { time, date } = dosTime(at);
-  const local = Buffer.alloc(30 + nameBytes.length);
-  local.writeUInt32LE(LOCAL_SIG, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(UTF8_FLAG, 6);
-  local.writeUInt16LE(0, 8);
-  local.writeUInt16LE(time, 10);
-  local.writeUInt16LE(date, 12);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  local.writeUInt16LE(0, 28);
-  nameBytes.copy(local, 30);
+  const local = Buffer.concat([
+    localFileHeader({
+      method: 'stored',
+      time,
+      date,
+      crc,
+      packedSize: data.length,
+      size: data.length,
+      nameLength: nameBytes.length,
+    }),
+    nameBytes,
+  ]);
   const record = Buffer.alloc(46 + nameBytes.length);
   record.writeUInt32LE(CDIR_SIG, 0);
   record.writeUInt16LE(20, 4);

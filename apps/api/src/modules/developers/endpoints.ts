@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { queues } from '../../jobs/queue.ts';
 import { newId } from '../../lib.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { checkedUserUrl } from '../../platform/outbound-url.ts';
 import * as store from '../../webhooks/store.ts';
@@ -133,13 +133,10 @@ export async function deliveries(
   await ownEndpoint(deps, vendorId, id);
   const before = query.cursor ? deps.cursors.decode(deliveriesCursor, query.cursor)[0] : null;
   const rows = await store.messagesOf(deps.database.db, id, query.limit + 1, before);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    deliveries: page.map(deliveryView),
-    nextCursor:
-      rows.length > query.limit && last ? deps.cursors.encode(deliveriesCursor, [last.seq]) : null,
-  };
+  const { page, nextCursor } = pageOf(rows, query.limit, (last) =>
+    deps.cursors.encode(deliveriesCursor, [last.seq]),
+  );
+  return { deliveries: page.map(deliveryView), nextCursor };
 }
 
 export async function resend(deps: AppDeps, vendorId: string, id: string, deliveryId: string) {

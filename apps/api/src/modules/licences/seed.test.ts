@@ -6,6 +6,7 @@ import { verifies } from '../../../test/licences.ts';
 import { seedAll } from '../../db/seed.ts';
 import { demoDeliveries, storeDemoDeliverables } from '../deliverables/seed.ts';
 import { storeDemoBuild } from './seed.ts';
+import { userToken } from '../../../test/factories/users.ts';
 
 // The demo data on a database of its own: the demo catalogue is seeded only into an empty one.
 
@@ -38,7 +39,7 @@ describe('demo data', () => {
         sql`select id, email from users where email = 'buyer@demo.tradeshelf.test'`,
       )
     ).rows[0]!;
-    const token = await t.deps.tokens.sign({ sub: buyer.id, email: buyer.email, roles: ['buyer'] });
+    const token = await userToken(t, buyer);
     const licence = await onlyLicence({ token });
     expect(licence).toMatchObject({
       status: 'active',

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { presentSavedSearch, rows, type SavedSearchRow } from './repository.ts';
 import { currentPlan } from './status.ts';
@@ -56,17 +56,12 @@ export async function listSavedSearches(
     ),
     currentPlan(deps, userId),
   ]);
-  const page = found.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(found, limit, (last) =>
+    deps.cursors.encode(SAVED_SEARCH_CURSOR, [new Date(last.created_at).toISOString(), last.id]),
+  );
   return {
     savedSearches: page.map(presentSavedSearch),
-    nextCursor:
-      found.length > limit && last
-        ? deps.cursors.encode(SAVED_SEARCH_CURSOR, [
-            new Date(last.created_at).toISOString(),
-            last.id,
-          ])
-        : null,
+    nextCursor,
     count: counted[0]!.n,
     limit: plan?.plan.savedSearches ?? 0,
   };

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib.ts';
-import type { Cursors } from '../../platform/cursor.ts';
+import { pageOf, type Cursors } from '../../platform/cursor.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { availableOf, heldShares } from './ledger.ts';
 import { rows } from './repository.ts';
@@ -117,7 +117,9 @@ export async function affiliateSales(
       order by p.created_at desc, p.id desc
       limit ${page.limit + 1}`,
   );
-  const pageRows = found.slice(0, page.limit);
+  const { page: pageRows, nextCursor } = pageOf(found, page.limit, (last) =>
+    encodeCursor(cursors, 'referrals', { createdAt: last.created_at, id: last.id }),
+  );
   const items = await itemSummaries(
     db,
     pageRows.map((r) => ({ type: r.item_type, id: r.item_id })),
@@ -139,14 +141,7 @@ export async function affiliateSales(
       createdAt: new Date(r.created_at),
     };
   });
-  const last = sales.at(-1);
-  return {
-    sales,
-    nextCursor:
-      found.length > page.limit && last
-        ? encodeCursor(cursors, 'referrals', { createdAt: last.createdAt, id: last.purchaseId })
-        : null,
-  };
+  return { sales, nextCursor };
 }
 
 /** Commission net of clawbacks per calendar month (UTC) and currency, oldest first. */

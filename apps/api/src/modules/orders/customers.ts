@@ -2,7 +2,7 @@
 import type { VendorCustomer } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind, timeKey, type Cursors } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf, timeKey, type Cursors } from '../../platform/cursor.ts';
 import * as users from '../users/index.ts';
 import { rows } from './repository.ts';
 
@@ -61,7 +61,9 @@ export async function vendorCustomers(
       order by max(p.paid_at) desc, p.buyer_id desc
       limit ${q.limit + 1}`,
   );
-  const page = found.slice(0, q.limit);
+  const { page, nextCursor } = pageOf(found, q.limit, (last) =>
+    deps.cursors.encode(CUSTOMER_CURSOR, [last.last_key, last.buyer_id]),
+  );
   const ids = page.map((r) => r.buyer_id);
   const contacts = await users.contactsOf(db, ids);
   const spent = ids.length
@@ -78,7 +80,6 @@ export async function vendorCustomers(
       )
     : [];
   const iso = (d: Date | string) => new Date(d).toISOString();
-  const last = page[page.length - 1];
   return {
     customers: page.map((r) => ({
       buyer: contacts.get(r.buyer_id) ?? { email: '', username: null },
@@ -89,9 +90,6 @@ export async function vendorCustomers(
       firstPurchaseAt: iso(r.first),
       lastPurchaseAt: iso(r.last),
     })),
-    nextCursor:
-      found.length > q.limit && last
-        ? deps.cursors.encode(CUSTOMER_CURSOR, [last.last_key, last.buyer_id])
-        : null,
+    nextCursor,
   };
 }

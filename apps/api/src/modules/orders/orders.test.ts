@@ -20,7 +20,7 @@ import {
   sandboxPost,
   TEST_FEES,
 } from '../../../test/factories/orders.ts';
-import { createUser } from '../../../test/factories/users.ts';
+import { createUser, userToken } from '../../../test/factories/users.ts';
 import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 import { endLapsedSubscriptions, expireCheckouts, LAPSE_GRACE_HOURS } from './service.ts';
@@ -430,11 +430,7 @@ describe('checkout through the sandbox', () => {
     // One person who buys and sells: their own orders page gives a cursor their sales list must refuse.
     const user = await createUser(t, { roles: ['buyer', 'vendor'] });
     await createVendor(t, { userId: user.id });
-    const token = await t.deps.tokens.sign({
-      sub: user.id,
-      email: user.email,
-      roles: ['buyer', 'vendor'],
-    });
+    const token = await userToken(t, user, ['buyer', 'vendor']);
     await buy({ token } as Buyer, { priceId: indicator.priceId });
     await buy({ token } as Buyer, { priceId: course.priceId });
     const mine = await t.call(ordersRoutes.purchaseList, { token, query: { limit: '1' } });

@@ -2,7 +2,7 @@
 import { ordersMessages, type Purchase } from '@tradeshelf/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind, type Cursors } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf, type Cursors } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { vendorIdByUrl } from '../catalog/index.ts';
 import { loadPurchases, one } from './repository.ts';
@@ -54,12 +54,10 @@ export async function purchaseList(
       and not (p.status = 'pending' and p.expires_at < now()) and ${afterCursor(deps.cursors, 'buyer', cursor)}`,
     limit + 1,
   );
-  const page = found.slice(0, limit);
-  return {
-    purchases: page,
-    nextCursor:
-      found.length > limit ? encodeCursor(deps.cursors, 'buyer', page[page.length - 1]!) : null,
-  };
+  const { page, nextCursor } = pageOf(found, limit, (last) =>
+    encodeCursor(deps.cursors, 'buyer', last),
+  );
+  return { purchases: page, nextCursor };
 }
 
 /** The condition for the page after `cursor` (newest first); 400 for a cursor we did not make. */

@@ -57,18 +57,24 @@ export function receiptMail(to: string, p: Purchase, origin: string) {
   };
 }
 
+/** The end of a notice about a payment refunded in full: what came back (or was cancelled), the reference. */
+function refundedInFull(p: Purchase, subscription: string, after: string) {
+  return [
+    p.refunded.amount > 0
+      ? `We refunded that payment in full: ${mailMoney(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
+      : `Nothing was charged for it, and we cancelled ${subscription}.`,
+    after,
+    '',
+    `Reference: ${p.receiptNumber ?? p.id}`,
+  ];
+}
+
 export function duplicateMail(to: string, p: Purchase) {
-  const money = mailMoney;
   const lines = [
     `You already owned ${p.item.title} from ${p.item.vendor.displayName} when a second payment for it arrived`,
     '(two checkouts paid at the same time, for example in two browser tabs).',
     '',
-    p.refunded.amount > 0
-      ? `We refunded that payment in full: ${money(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
-      : 'Nothing was charged for it, and we cancelled the extra subscription.',
-    'Your access is unchanged.',
-    '',
-    `Reference: ${p.receiptNumber ?? p.id}`,
+    ...refundedInFull(p, 'the extra subscription', 'Your access is unchanged.'),
   ];
   return { to, subject: `Duplicate payment refunded: ${p.item.title}`, text: lines.join('\n') };
 }
@@ -80,12 +86,7 @@ export function couponLimitMail(to: string, p: Purchase) {
     `the coupon ${p.coupon?.code ?? ''}, after you had started a newer one with it (for example in another`,
     'browser tab), and the coupon had no uses left for it.',
     '',
-    p.refunded.amount > 0
-      ? `We refunded that payment in full: ${mailMoney(p.refunded)}. Your bank usually shows it within 5 to 10 days.`
-      : 'Nothing was charged for it, and we cancelled that subscription.',
-    'Nothing was added to your library for it.',
-    '',
-    `Reference: ${p.receiptNumber ?? p.id}`,
+    ...refundedInFull(p, 'that subscription', 'Nothing was added to your library for it.'),
   ];
   return { to, subject: `Payment refunded: ${p.item.title}`, text: lines.join('\n') };
 }

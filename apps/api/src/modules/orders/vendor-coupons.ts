@@ -11,7 +11,7 @@ import type { Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { newId } from '../../lib.ts';
-import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorProductRefs } from '../catalog/index.ts';
 import { couponScopeIds, one, rows, type CouponRow } from './repository.ts';
@@ -104,14 +104,12 @@ export async function listVendorCoupons(
     sql`${SELECT} where c.vendor_id = ${vendorId} and ${after}
       order by c.created_at desc, c.id desc limit ${q.limit + 1}`,
   );
-  const page = found.slice(0, q.limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(found, q.limit, (last) =>
+    deps.cursors.encode(COUPON_CURSOR, [last.created_key, last.id]),
+  );
   return {
     coupons: await present(db, page),
-    nextCursor:
-      found.length > q.limit && last
-        ? deps.cursors.encode(COUPON_CURSOR, [last.created_key, last.id])
-        : null,
+    nextCursor,
     products: (await vendorProductRefs(db, vendorId, { limit: PRODUCT_OPTIONS })).products.map(
       (p) => ({ id: p.id, title: p.title, isActive: p.isActive }),
     ),

@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import * as users from '../users/index.ts';
+import { pageOf } from '../../platform/cursor.ts';
 import { afterCursor, encodeCursor } from './purchases.ts';
 import { loadWithBuyers } from './repository.ts';
 import { latestPayments, refundableOf } from './refund-state.ts';
@@ -73,10 +74,8 @@ export async function vendorSales(
       and ${filterSql(filter)}`,
     limit + 1,
   );
-  const page = found.slice(0, limit);
-  return {
-    sales: page,
-    nextCursor:
-      found.length > limit ? encodeCursor(deps.cursors, 'sales', page[page.length - 1]!) : null,
-  };
+  const { page, nextCursor } = pageOf(found, limit, (last) =>
+    encodeCursor(deps.cursors, 'sales', last),
+  );
+  return { sales: page, nextCursor };
 }

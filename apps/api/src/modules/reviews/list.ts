@@ -9,7 +9,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows } from '../../db/prepared.ts';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries, vendorIdByUrl } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
@@ -88,7 +88,9 @@ export async function listReviews(
         from review_stats r where ${scope}`,
     ),
   ]);
-  const page = found.slice(0, query.limit);
+  const { page, nextCursor } = pageOf(found, query.limit, (last) =>
+    deps.cursors.encode(REVIEW_CURSOR, [query.sort, last.id]),
+  );
   const [people, products] = await Promise.all([
     contactsOf(db, [...new Set(page.map((r) => r.user_id))]),
     itemSummaries(
@@ -106,9 +108,6 @@ export async function listReviews(
       );
     }),
     summary: presentSummary(stats[0] ?? { c1: 0, c2: 0, c3: 0, c4: 0, c5: 0 }),
-    nextCursor:
-      found.length > query.limit
-        ? deps.cursors.encode(REVIEW_CURSOR, [query.sort, page.at(-1)!.id])
-        : null,
+    nextCursor,
   };
 }

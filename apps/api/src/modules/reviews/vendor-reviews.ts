@@ -3,7 +3,7 @@ import { reviewMessages as m, type Review } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf } from '../../platform/cursor.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { contactsOf } from '../users/index.ts';
 import { presentReview } from './presenter.ts';
@@ -54,12 +54,8 @@ export async function vendorReviews(
       ${cursorId ? sql`and (r.created_at, r.id) < (c.created_at, c.id)` : sql``}
     order by r.created_at desc, r.id desc
     limit ${query.limit + 1}`);
-  const page = found.rows.slice(0, query.limit);
-  return {
-    reviews: await present(db, page),
-    nextCursor:
-      found.rows.length > query.limit
-        ? deps.cursors.encode(VENDOR_REVIEW_CURSOR, [page.at(-1)!.id])
-        : null,
-  };
+  const { page, nextCursor } = pageOf(found.rows, query.limit, (last) =>
+    deps.cursors.encode(VENDOR_REVIEW_CURSOR, [last.id]),
+  );
+  return { reviews: await present(db, page), nextCursor };
 }

@@ -8,7 +8,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { cursorField, cursorKind, timeKey } from '../../platform/cursor.ts';
+import { cursorField, cursorKind, pageOf, timeKey } from '../../platform/cursor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { itemSummaries } from '../catalog/index.ts';
 import { lockBuyer } from './sync.ts';
@@ -106,15 +106,10 @@ export async function listTasks(
     sql`t.vendor_id = ${vendorId} ${status} ${after}`,
     sql`order by t.created_at, t.id limit ${input.limit + 1}`,
   );
-  const page = found.slice(0, input.limit);
-  const last = page[page.length - 1];
-  return {
-    tasks: await present(db, page),
-    nextCursor:
-      found.length > input.limit && last
-        ? deps.cursors.encode(TASK_CURSOR, [last.created_key, last.id])
-        : null,
-  };
+  const { page, nextCursor } = pageOf(found, input.limit, (last) =>
+    deps.cursors.encode(TASK_CURSOR, [last.created_key, last.id]),
+  );
+  return { tasks: await present(db, page), nextCursor };
 }
 
 /**

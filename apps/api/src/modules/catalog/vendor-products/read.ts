@@ -9,17 +9,12 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { imageFileUrl } from '../../../platform/images.ts';
+import type { PriceRow } from '../checkout-items.ts';
 import { statusOf } from '../vendor-edits.ts';
 import { unknownProduct } from './access.ts';
 
-export type PlanRow = {
-  price_id: string;
-  amount: number;
-  currency: string;
-  scheme: 'one_time' | 'recurring';
-  interval: 'week' | 'month' | 'quarter' | 'year' | null;
-  trial_days: number | null;
-};
+/** One of a product's plans: a price row. */
+export type PlanRow = PriceRow;
 
 type VendorProductDbRow = {
   id: string;
