@@ -135,6 +135,7 @@ const envSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_ENDPOINT: z.url().optional(),
   S3_PUBLIC_URL: z.url().optional(),
+  S3_SIGNED_URL_ENDPOINT: z.url().optional(),
   /**
    * Sign-ups one address may make in an hour. Raise it where many people share one address (a
    * school, carrier NAT); the browser suite signs up a dozen accounts from loopback.

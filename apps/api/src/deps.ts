@@ -326,6 +326,9 @@ export function createStorage(config: Config): Storage {
         region: config.S3_REGION,
         ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
         ...(config.S3_PUBLIC_URL ? { publicBaseUrl: config.S3_PUBLIC_URL } : {}),
+        ...(config.S3_SIGNED_URL_ENDPOINT
+          ? { signedUrlEndpoint: config.S3_SIGNED_URL_ENDPOINT }
+          : {}),
       })
     : new LocalDiskStorage(path.resolve(config.DATA_DIR, 'files'), config.STORAGE_SECRET);
 }

@@ -170,3 +170,32 @@ describe('S3 streamed get (ADR 053)', () => {
     await expect(storage.getStream('deliverables/p/missing')).rejects.toThrow();
   });
 });
+
+describe('S3 signed links (private files: course videos, downloads)', () => {
+  it('are signed for the name browsers reach the store at, when the nodes reach it by another', async () => {
+    await storage.put('downloads/p/v1.zip', Buffer.from('build bytes'), 'application/zip');
+    const browserFacing = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The nodes' private name for the store (compose: http://objects:9000) resolves nowhere here.
+    const behindProxy = new S3Storage('bucket', {
+      region: 'us-east-1',
+      endpoint: 'http://objects.invalid:9000',
+      signedUrlEndpoint: browserFacing,
+    });
+    const { url } = await behindProxy.signedUrl('downloads/p/v1.zip', 60, {
+      downloadName: 'v1.zip',
+    });
+    expect(new URL(url).origin).toBe(browserFacing);
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    const answer = await fetch(url);
+    expect(answer.status).toBe(200);
+    expect(Buffer.from(await answer.arrayBuffer()).toString()).toBe('build bytes');
+    // Without it, links name the nodes' endpoint, as before.
+    const plain = new S3Storage('bucket', {
+      region: 'us-east-1',
+      endpoint: 'http://objects.invalid:9000',
+    });
+    expect(new URL((await plain.signedUrl('downloads/p/v1.zip', 60)).url).origin).toBe(
+      'http://objects.invalid:9000',
+    );
+  });
+});

@@ -26,14 +26,29 @@ const PART_BYTES = 8 * 1024 * 1024;
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
+  /** Signs links for browsers: the same store, named as browsers reach it (`signedUrlEndpoint`). */
+  private readonly signer: S3Client;
   constructor(
     private readonly bucket: string,
-    options: { region: string; endpoint?: string; publicBaseUrl?: string },
+    options: {
+      region: string;
+      endpoint?: string;
+      publicBaseUrl?: string;
+      signedUrlEndpoint?: string;
+    },
   ) {
-    this.client = new S3Client({
-      region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-    });
+    const client = (endpoint: string | undefined) =>
+      new S3Client({
+        region: options.region,
+        ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+      });
+    this.client = client(options.endpoint);
+    // A signature covers the host, so a link signed for the nodes' name of the store (a private
+    // network name) would not open in a browser: links are signed for the name browsers use.
+    this.signer =
+      options.signedUrlEndpoint && options.signedUrlEndpoint !== options.endpoint
+        ? client(options.signedUrlEndpoint)
+        : this.client;
     this.publicBase =
       options.publicBaseUrl ??
       (options.endpoint
@@ -145,7 +160,7 @@ export class S3Storage implements Storage {
 
   async signedUrl(key: string, ttlSeconds: number, options: SignedUrlOptions = {}) {
     const url = await getSignedUrl(
-      this.client,
+      this.signer,
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,
