@@ -1,6 +1,20 @@
-import type { DiscordLink } from '@tradeshelf/contract';
+import type { Community, DiscordLink } from '@tradeshelf/contract';
 import { thunkActions } from '../../lib/thunk.ts';
-import type { LinkedDiscord, OauthResponseArg } from './api.ts';
+
+/** What the OAuth2 return carries to the API (docs/product.md#discord-sign-in: code, the signed state, vendorUrl). */
+export interface OauthResponseArg {
+  code: string;
+  state: string;
+  vendorUrl?: string;
+}
+
+/** The linked account and the buyer's communities as they stand right after linking. */
+export interface LinkedDiscord {
+  discord: DiscordLink;
+  communities: Community[];
+  /** When the answer arrived (ms, the store's clock): the library polls for a while after. */
+  receivedAt: number;
+}
 
 // The Discord calls' actions, which the user slice (loaded by every page) reduces: the calls themselves
 // and their routes load with the screens that make them (api.ts).

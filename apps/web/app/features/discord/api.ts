@@ -1,23 +1,16 @@
 import { screenEndpoints } from '@tradeshelf/contract/client';
-import type { Community, DiscordLink } from '@tradeshelf/contract';
+import type { Community } from '@tradeshelf/contract';
 import { requestThunk } from '../../lib/thunk.ts';
-import { discordAuthCall, discordUnlinkCall, userDiscordCall } from './actions.ts';
+import {
+  discordAuthCall,
+  discordUnlinkCall,
+  userDiscordCall,
+  type LinkedDiscord,
+  type OauthResponseArg,
+} from './actions.ts';
+
+export type { LinkedDiscord, OauthResponseArg };
 import { leaveFor } from './navigation.ts';
-
-/** What the OAuth2 return carries to the API (docs/product.md#discord-sign-in: code, the signed state, vendorUrl). */
-export interface OauthResponseArg {
-  code: string;
-  state: string;
-  vendorUrl?: string;
-}
-
-/** The linked account and the buyer's communities as they stand right after linking. */
-export interface LinkedDiscord {
-  discord: DiscordLink;
-  communities: Community[];
-  /** When the answer arrived (ms, the store's clock): the library polls for a while after. */
-  receivedAt: number;
-}
 
 /** The user group (docs/product.md#request-groups): the Discord account linked to the signed-in user, or null. */
 export const fetchUserDiscord = requestThunk(
