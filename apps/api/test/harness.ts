@@ -20,6 +20,7 @@ import { startWorkers, workerDeps } from '../src/jobs/workers.ts';
 import { closeServices } from '../src/lifecycle.ts';
 import { InlineJobs } from '../src/jobs/port.ts';
 import type { WebApp } from '../src/platform/web.ts';
+import { keptDatabase } from './kept-database.ts';
 import { startLoopbackSmtp } from './smtp.ts';
 
 const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -34,7 +35,10 @@ function dumpBlob(file: string): Blob {
   return dumpRead.blob;
 }
 
-/** A fresh database for one test file: a clone of the migrated template. */
+/**
+ * A fresh database for one test file: a clone of the migrated template on PostgreSQL; embedded, the
+ * worker's database emptied back to the migrated state (`kept-database.ts`).
+ */
 export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const tpl = inject('pgTemplate');
   if (tpl) {
@@ -57,6 +61,8 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
   }
   const dump = inject('pgliteDump');
   if (!dump) throw new Error('global setup provided no database');
+  const kept = await keptDatabase(dumpBlob(dump));
+  if (kept) return kept;
   const embedded = await startEmbeddedPostgres({ loadDataDir: dumpBlob(dump) });
   return { url: embedded.url, drop: () => embedded.stop() };
 }

@@ -26,8 +26,10 @@ export async function startEmbeddedPostgres(options: {
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { pg_trgm, fuzzystrmatch },
   });
+  // What the socket serves and callers get: `exec` also ends a batch a dropped connection left open.
+  const db = batchAware(pglite);
   const server = new PGLiteSocketServer({
-    db: batchAware(pglite),
+    db,
     host: '127.0.0.1',
     port: options.port ?? 0,
     maxConnections: 64,
@@ -36,7 +38,7 @@ export async function startEmbeddedPostgres(options: {
   const conn = server.getServerConn();
   return {
     url: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`,
-    pglite,
+    pglite: db,
     async stop() {
       await server.stop();
       await pglite.close();
