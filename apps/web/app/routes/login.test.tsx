@@ -9,6 +9,10 @@ import { renderWithApp, type SeenRequest } from '../test/render.tsx';
 import Login from './login.tsx';
 import { loginAnswer } from '../testing.ts';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 // The welcome prefetches the next page, which needs the framework's router; not under test here.
 vi.mock('react-router', async (actual) => ({
   ...(await actual<typeof ReactRouter>()),

@@ -6,6 +6,10 @@ import { leaveFor } from '../features/discord/navigation.ts';
 import { renderWithApp, type Answer } from '../test/render.tsx';
 import { UsernamePrompt } from './username-dialog.tsx';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('../features/discord/navigation.ts', () => ({ leaveFor: vi.fn() }));
 
 afterEach(cleanup);

@@ -15,6 +15,10 @@ import { whatYouGet } from '../catalog/what-you-get.tsx';
 import { paid } from '../orders/test-fixtures.ts';
 import { offeredVersion, versionFacts } from './components.tsx';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('../../lib/download.ts', () => ({ startDownload: vi.fn() }));
 
 afterEach(() => {

@@ -10,6 +10,10 @@ import { CANCELLED_TEXT, LIBRARY_REDIRECT_MS } from './callback.tsx';
 import { leaveFor } from './navigation.ts';
 import { community, link } from './test-fixtures.ts';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
 afterEach(() => {
   cleanup();

@@ -21,6 +21,10 @@ import {
 } from './slice.ts';
 import { community, health, link } from './test-fixtures.ts';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
 afterEach(() => vi.mocked(leaveFor).mockClear());
 

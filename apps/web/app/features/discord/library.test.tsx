@@ -10,6 +10,10 @@ import { leaveFor } from './navigation.ts';
 import { COMMUNITIES_POLL_INTERVAL_MS, COMMUNITIES_POLL_TIMEOUT_MS } from './poll.ts';
 import { community, health, link } from './test-fixtures.ts';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
 afterEach(() => {
   cleanup();

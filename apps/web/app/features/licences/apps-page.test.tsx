@@ -9,6 +9,10 @@ import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.
 import { startDownload } from './navigation.ts';
 import { activation, licence } from './test-fixtures.ts';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('./navigation.ts', () => ({ startDownload: vi.fn() }));
 afterEach(() => {
   cleanup();

@@ -139,7 +139,7 @@ describe('product reviews', { timeout: 20_000 }, () => {
         : undefined,
     );
     await ui.click((await screen.findAllByRole('button', { name: 'Write a review' }))[1]!);
-    const form = screen.getByTestId('review-form');
+    const form = await screen.findByTestId('review-form');
     await ui.click(within(form).getAllByRole('radio')[4]!);
     await ui.click(within(form).getByLabelText('Your review'));
     await ui.paste('Worked until the refund.');

@@ -9,6 +9,10 @@ import { DiscordSetup, INSTALL_CANCELLED, INSTALL_FAILED } from './discord.tsx';
 import { leaveFor } from './navigation.ts';
 import { TradingViewSetup } from './tradingview.tsx';
 
+// Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
+// below applies even if an earlier file in the worker imported the real module.
+vi.hoisted(() => vi.resetModules());
+
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
 afterEach(() => {
   cleanup();
