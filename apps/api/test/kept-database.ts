@@ -59,6 +59,14 @@ async function one<T>(pglite: PGlite, query: string): Promise<T> {
   return row;
 }
 
+/** Each sequence's last value (null: never used). */
+const sequenceValues = (pglite: PGlite) =>
+  rows<{ name: string; value: string | null }>(
+    pglite,
+    `select format('%I.%I', schemaname, sequencename) as name, last_value::text as value
+     from pg_sequences where schemaname not in ${SYSTEM}`,
+  );
+
 /** A digest of a table's rows, in a stable order. */
 const rowsDigest = (table: string) =>
   `(select md5(coalesce(string_agg(r::text, ',' order by r::text), '')) from ${table} r)`;
@@ -110,15 +118,7 @@ async function readClean(pglite: PGlite): Promise<Clean> {
   )) {
     referencedBy.set(fk.referenced, [...(referencedBy.get(fk.referenced) ?? []), fk.referencing]);
   }
-  const sequences = new Map(
-    (
-      await rows<{ name: string; value: string | null }>(
-        pglite,
-        `select format('%I.%I', schemaname, sequencename) as name, last_value::text as value
-         from pg_sequences where schemaname not in ${SYSTEM}`,
-      )
-    ).map((s) => [s.name, s.value]),
-  );
+  const sequences = new Map((await sequenceValues(pglite)).map((s) => [s.name, s.value]));
   return { schema, tables, seeded, referencedBy, sequences };
 }
 
@@ -161,12 +161,7 @@ async function reset(kept: Kept): Promise<boolean> {
       );
     }
   }
-  const current = await rows<{ name: string; value: string | null }>(
-    pglite,
-    `select format('%I.%I', schemaname, sequencename) as name, last_value::text as value
-     from pg_sequences where schemaname not in ${SYSTEM}`,
-  );
-  for (const s of current) {
+  for (const s of await sequenceValues(pglite)) {
     const was = clean.sequences.get(s.name);
     if (s.value === was) continue;
     statements.push(
