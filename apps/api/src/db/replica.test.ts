@@ -7,7 +7,7 @@ import {
 import { setTimeout as pause } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, searchWord, signedInVendor } from '../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
@@ -58,6 +58,11 @@ describe.runIf(enabled)('reads from a streaming replica (ADR 061)', () => {
     await onReplica.connect();
     t = await startTestApp({}, { databaseUrl: primary.url, readUrl: replica.url });
   }, 120_000);
+
+  // A test that failed while replay stood still must not leave the next one waiting for it.
+  afterEach(async () => {
+    await onReplica?.query('select pg_wal_replay_resume()').catch(() => undefined);
+  });
 
   afterAll(async () => {
     await onReplica?.end().catch(() => undefined);

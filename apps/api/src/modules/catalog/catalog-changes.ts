@@ -28,11 +28,24 @@ export function catalogChanged(deps: AppDeps, version: number): void {
   contentChanged(deps);
 }
 
+/** The poll in progress per node: polls run one after another, so an older one never has the last word. */
+const polling = new WeakMap<AppDeps, Promise<void>>();
+
 /**
  * One poll: when the catalogue's version moved since this node last looked (another node edited),
- * its caches drop their copies. The first poll only learns the version.
+ * its caches drop their copies. The first poll only learns the version. A call while a poll runs
+ * waits for it: a poll that read the replica before it replayed a change must not overwrite what a
+ * later poll found.
  */
-export async function checkCatalogChanges(deps: AppDeps): Promise<void> {
+export function checkCatalogChanges(deps: AppDeps): Promise<void> {
+  const next = (polling.get(deps) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => pollOnce(deps));
+  polling.set(deps, next);
+  return next;
+}
+
+async function pollOnce(deps: AppDeps): Promise<void> {
   const { rows } = await deps.database.db.execute<{ version: string | number }>(
     sql`select version from content_versions where name = 'catalog'`,
   );
