@@ -91,7 +91,12 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
   // Pay out: the withdrawal is listed first, paid, and the balance is spent.
   // Asked first, with the amount and the account.
   await page.getByRole('button', { name: 'Request payout' }).click();
-  await expect(page.getByTestId('payout-confirm-text')).toContainText(available);
+  const confirmText = page.getByTestId('payout-confirm-text');
+  await expect(confirmText).toContainText(available);
+  // The account's last characters, to find this payout's transfer among other specs' in the sandbox
+  // (the row reads "Transfer $32.25 to acct_…ab12", its id run on without a space).
+  const accountEnd = /••••(\w+)/.exec(await confirmText.innerText())?.[1];
+  expect(accountEnd).toBeTruthy();
   await page.getByRole('button', { name: `Pay out ${available}` }).click();
   const first = page.getByTestId('withdrawals-table').getByRole('row').nth(1);
   await expect(first).toContainText(available, { timeout: SLOW });
@@ -105,7 +110,13 @@ test('an affiliate link earns commission on a sale, held, then paid out', async 
   // The bank refuses it and Stripe reverses the transfer (sandbox dashboard): the payout says so and
   // the money is back.
   await page.goto('/sandbox/payments');
-  await page.getByRole('button', { name: 'Fail transfer' }).first().click();
+  await page
+    .getByRole('row')
+    .filter({
+      hasText: new RegExp(`Transfer ${available.replace('$', '\\$')} to \\w*${accountEnd}`),
+    })
+    .getByRole('button', { name: 'Fail transfer' })
+    .click();
   await page.goto('/affiliate');
   await expect(page.getByTestId('withdrawals-table').getByRole('row').nth(1)).toContainText(
     'Stripe reversed the transfer.',
