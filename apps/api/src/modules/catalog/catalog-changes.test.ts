@@ -1,7 +1,7 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../deps.ts';
-import { checkCatalogChanges, publicRead } from './catalog-changes.ts';
+import { catalogChanged, checkCatalogChanges, publicRead } from './catalog-changes.ts';
 
 /** A node's database whose replica answers the catalogue's version as the test decides. */
 function nodeWith(replicaVersions: Array<Promise<number>>) {
@@ -49,5 +49,28 @@ describe('catalogue polls (ADR 061)', () => {
     // A signed-in reader stays on the primary whatever the replica shows.
     await publicRead(node.deps, 'user-1', async () => 'page');
     expect(node.onReplica).toEqual(['read']);
+  });
+
+  it('a change this node makes while a poll reads the replica keeps public reads on the primary', async () => {
+    let answer!: (version: number) => void;
+    const node = nodeWith([
+      new Promise<number>((resolve) => (answer = resolve)),
+      Promise.resolve(2),
+    ]);
+    const poll = checkCatalogChanges(node.deps);
+    await turn();
+    // The replica was asked while it had version 2; this node then commits version 3.
+    catalogChanged(node.deps, 3);
+    answer(2);
+    await poll;
+    await publicRead(node.deps, null, async () => 'page');
+    expect(node.onReplica).toEqual([]);
+  });
+
+  it('a replica that cannot be read keeps public reads on the primary', async () => {
+    const node = nodeWith([Promise.reject(new Error('connection refused'))]);
+    await checkCatalogChanges(node.deps);
+    await publicRead(node.deps, null, async () => 'page');
+    expect(node.onReplica).toEqual([]);
   });
 });

@@ -56,15 +56,17 @@ async function pollOnce(deps: AppDeps): Promise<void> {
   const { replica } = deps.database;
   if (replica) {
     // Read after the primary: a replica as new as what this node knows now serves public reads.
-    const behind = await replica.db
+    const onReplica = await replica.db
       .execute<{ version: string | number }>(
         sql`select version from content_versions where name = 'catalog'`,
       )
       .then(
-        ({ rows }) => Number(rows[0]?.version ?? 0) < (seen.get(deps) ?? 0),
-        () => true,
+        ({ rows }) => Number(rows[0]?.version ?? 0),
+        () => null,
       );
-    replicaCaughtUp.set(deps, !behind);
+    // Compared with what this node knows now, in the same turn as the gate is set: a change this
+    // node made while the replica was read keeps the gate shut.
+    replicaCaughtUp.set(deps, onReplica !== null && onReplica >= (seen.get(deps) ?? 0));
   }
 }
 
