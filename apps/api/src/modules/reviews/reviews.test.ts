@@ -71,6 +71,16 @@ async function buy(buyer: Buyer, product: { priceId: string }, scheme?: string) 
 
 const post = (token: string, body: unknown) =>
   t.call(reviewsRoutes.postReview, { token, body: body as object });
+
+/** A new buyer who bought `product` through the sandbox and reviewed it (answered 200). */
+async function reviewer(product: { id: string; priceId: string }, rating: number, text: string) {
+  const buyer = await newBuyer();
+  const bought = await buy(buyer, product);
+  const res = await post(buyer.token, { productId: product.id, rating, text });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...buyer, bought };
+}
+
 const own = (token: string, product: string) =>
   t.call(reviewsRoutes.getReview, { token, query: { product } });
 const list = (query: Record<string, string>) => t.call(reviewsRoutes.allReviews, { query });
@@ -216,23 +226,13 @@ describe('who may review', () => {
 
   it('refuses a buyer whose purchase was refunded, and hides a review written before the refund', async () => {
     const product = await createProduct(t, vendor.id, { title: 'Refund Me' });
-    const keeper = await newBuyer();
-    await buy(keeper, product);
-    await post(keeper.token, { productId: product.id, rating: 5, text: 'Kept it, love it.' });
-
-    const refunded = await newBuyer();
-    const bought = await buy(refunded, product);
-    const written = await post(refunded.token, {
-      productId: product.id,
-      rating: 1,
-      text: 'Did not work on my broker.',
-    });
-    expect(written.statusCode).toBe(200);
+    await reviewer(product, 5, 'Kept it, love it.');
+    const refunded = await reviewer(product, 1, 'Did not work on my broker.');
     expect(await cardRating(product.id)).toEqual({ average: 3, count: 2 });
 
-    expect((await sandboxPost(t, `/sandbox/payments/${bought.sandboxId}/refund`)).statusCode).toBe(
-      303,
-    );
+    expect(
+      (await sandboxPost(t, `/sandbox/payments/${refunded.bought.sandboxId}/refund`)).statusCode,
+    ).toBe(303);
     // Out of the rating and the list at once; still the author's to see, with the reason.
     expect(await cardRating(product.id)).toEqual({ average: 5, count: 1 });
     const listed = await everyPage({ vendorUrl: vendor.vendorUrl, productId: product.id });
@@ -271,22 +271,12 @@ describe('who may review', () => {
   it('keeps the review when a refunded purchase was not the only way the buyer owns it', async () => {
     const product = await createProduct(t, vendor.id, { title: 'Also In A Bundle' });
     const bundle = await createBundle(t, vendor.id, [product.id]);
-    const buyer = await newBuyer();
-    const bought = await buy(buyer, product);
-    expect(
-      (
-        await post(buyer.token, {
-          productId: product.id,
-          rating: 4,
-          text: 'Solid tool, and it came with the bundle too.',
-        })
-      ).statusCode,
-    ).toBe(200);
+    const buyer = await reviewer(product, 4, 'Solid tool, and it came with the bundle too.');
     await grantOwnership(t, buyer.id, { bundleId: bundle.id });
-    await sandboxPost(t, `/sandbox/payments/${bought.sandboxId}/refund`);
+    await sandboxPost(t, `/sandbox/payments/${buyer.bought.sandboxId}/refund`);
     const refunds = await t.database.db.execute<{ n: number }>(sql`
       select count(*)::int as n from domain_events
-      where stream = ${bought.purchaseId} and type = 'purchase.refunded'`);
+      where stream = ${buyer.bought.purchaseId} and type = 'purchase.refunded'`);
     expect(refunds.rows[0]!.n).toBe(1);
     expect((await own(buyer.token, product.id)).json()).toMatchObject({
       review: { hidden: null },
@@ -311,17 +301,10 @@ describe('who may review', () => {
     expect(refusedDispute.statusCode).toBe(403);
     expect(refusedDispute.json().error).toBe(m.disputed);
 
-    const revoked = await newBuyer();
-    const r = await buy(revoked, product);
-    const written = await post(revoked.token, {
-      productId: product.id,
-      rating: 1,
-      text: 'Shared my key, got cut off.',
-    });
-    expect(written.statusCode).toBe(200);
+    const revoked = await reviewer(product, 1, 'Shared my key, got cut off.');
     const revoke = await t.call(ordersRoutes.vendorRevokeAccess, {
       token: vendorToken,
-      params: { id: r.purchaseId },
+      params: { id: revoked.bought.purchaseId },
       body: { reason: 'Shared the key in public.' },
     });
     expect(revoke.statusCode, revoke.body).toBe(200);
