@@ -15,6 +15,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import {
   atStripe,
   type Buyer,
+  buyPaidProduct,
   createBuyer,
   purchaseEvents,
   sandboxPost,
@@ -50,18 +51,8 @@ beforeAll(async () => {
 });
 
 async function buy(product: { priceId: string }, scheme?: string) {
-  const buyer = await createBuyer(t);
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId: product.priceId, ...(scheme ? { scheme } : {}) },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const paid = await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
-  expect(paid.statusCode).toBe(303);
-  const row = await t.database.db.execute<{ id: string; sandbox: string }>(sql`
-    select p.id, p.session_id as sandbox from purchases p where p.buyer_id = ${buyer.id}`);
-  return { ...buyer, purchaseId: row.rows[0]!.id, sandboxId: row.rows[0]!.sandbox };
+  const bought = await buyPaidProduct(t, vendor.vendorUrl, product.priceId, scheme);
+  return { ...bought, sandboxId: bought.sessionId };
 }
 
 async function licencesOf(buyer: { token: string }): Promise<Licence[]> {
@@ -148,14 +139,7 @@ describe('issuing', () => {
 
     const platform = await createVendor(t, { vendorUrl: 'tradeshelf' });
     const plan = await createProduct(t, platform.id, { kind: 'app', title: 'Premium' });
-    const buyer = await createBuyer(t);
-    const res = await t.call(ordersRoutes.checkoutProduct, {
-      token: buyer.token,
-      query: { vendorUrl: 'tradeshelf' },
-      body: { priceId: plan.priceId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
+    const buyer = await buyPaidProduct(t, 'tradeshelf', plan.priceId);
     expect(await licencesOf(buyer)).toEqual([]);
   });
 

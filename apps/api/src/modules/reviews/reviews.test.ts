@@ -20,7 +20,12 @@ import {
   type Vendor,
 } from '../../../test/factories/catalog.ts';
 import { vendorAndOther } from '../../../test/factories/vendors.ts';
-import { sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  paySession,
+  purchaseIdOfSession,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { expectCursorsRefused } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
@@ -56,17 +61,12 @@ type Buyer = Awaited<ReturnType<typeof newBuyer>>;
 
 /** Buys a plan through the sandbox's hosted page; the sandbox session for its dashboard actions. */
 async function buy(buyer: Buyer, product: { priceId: string }, scheme?: string) {
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId: product.priceId, ...(scheme ? { scheme } : {}) },
+  const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, {
+    priceId: product.priceId,
+    ...(scheme ? { scheme } : {}),
   });
-  expect(res.statusCode, res.body).toBe(201);
-  const sessionId = res.json().sessionId as string;
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const row = await t.database.db.execute<{ id: string; sandbox: string }>(sql`
-    select p.id, p.session_id as sandbox from purchases p where p.session_id = ${sessionId}`);
-  return { purchaseId: row.rows[0]!.id, sandboxId: row.rows[0]!.sandbox };
+  await paySession(t, sessionId);
+  return { purchaseId: await purchaseIdOfSession(t, sessionId), sandboxId: sessionId };
 }
 
 const post = (token: string, body: unknown) =>
