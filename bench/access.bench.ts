@@ -50,6 +50,7 @@ import {
 import { queues } from '../apps/api/src/jobs/queue.ts';
 import { reconcileAll, watchMembers } from '../apps/api/src/modules/access/index.ts';
 import { freePort, percentile, startBenchApp } from './lib.ts';
+import { openCheckout, payCheckout } from './sandbox-checkout.ts';
 
 const BURST = Number(process.env.BENCH_ACCESS_BURST ?? 200);
 const LONE = 5;
@@ -211,7 +212,7 @@ async function paymentToRole(bench: Bench, servers = 1): Promise<void> {
   // Baseline: lone purchases, one at a time, each after the previous one's work is done.
   const lone: number[] = [];
   for (let i = 0; i < LONE; i++) {
-    await pay(bench, sessions[i]!);
+    await payCheckout(bench.url, sessions[i]!);
     await withTimeout(roleOf(i), 60_000, 'lone purchase: no role');
     lone.push(latency(i));
     await settle(bench);
@@ -221,7 +222,7 @@ async function paymentToRole(bench: Bench, servers = 1): Promise<void> {
   await resetStats(bench);
   const started = Date.now();
   const burst = Array.from({ length: BURST }, (_, k) => LONE + k);
-  await inFlight(PAYING, burst, (i) => pay(bench, sessions[i]!));
+  await inFlight(PAYING, burst, (i) => payCheckout(bench.url, sessions[i]!));
   const allPaid = Date.now();
   await withTimeout(
     Promise.all(burst.map((i) => roleOf(i))),
@@ -604,16 +605,7 @@ async function checkouts(
   const sessions: string[] = [];
   await inFlight(8, [...people.keys()], async (i) => {
     const person = people[i]!;
-    const res = await fetch(
-      `${bench.url}/api/v1/user/product?vendorUrl=${encodeURIComponent(person.vendorUrl)}`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ priceId: person.priceId }),
-      },
-    );
-    if (res.status !== 201) throw new Error(`checkout ${res.status}: ${await res.text()}`);
-    sessions[i] = ((await res.json()) as { sessionId: string }).sessionId;
+    sessions[i] = await openCheckout(bench.url, person.token, person.vendorUrl, person.priceId);
   });
   return sessions;
 }
@@ -623,17 +615,6 @@ async function purchasesOf(db: Db, productIds: string[]): Promise<Map<string, st
     sql`select id, buyer_id from purchases where product_id = any(${sql.param(productIds)}::text[])`,
   );
   return new Map(rows.rows.map((r) => [r.buyer_id, r.id]));
-}
-
-/** The sandbox checkout's Pay button: pays and delivers the signed webhook before answering. */
-async function pay(bench: Bench, sessionId: string): Promise<void> {
-  const res = await fetch(`${bench.url}/sandbox/checkout/${sessionId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bench.url },
-    body: '',
-    redirect: 'manual',
-  });
-  if (res.status !== 303) throw new Error(`pay ${res.status}: ${await res.text()}`);
 }
 
 /** Until no event delivery or converge job is waiting or running (polled every 100 ms). */

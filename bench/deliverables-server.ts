@@ -10,11 +10,11 @@ import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ordersRoutes } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { LocalDiskStorage } from '../apps/api/src/integrations/storage/local.ts';
 import { newId } from '../apps/api/src/lib.ts';
 import { freePort, startBenchApp } from './lib.ts';
+import { openCheckout, payCheckout } from './sandbox-checkout.ts';
 
 // Its own data directory, removed on exit: a run stores several 200 MB files.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tradeshelf-bench-deliverables-'));
@@ -49,24 +49,7 @@ await db.execute(sql`insert into prices (id, product_id, amount, currency, schem
 
 // The buyer pays as a person would: checkout, then the sandbox's hosted page.
 const buyer = await user(['buyer']);
-const checkout = await fetch(
-  `${b.url}${ordersRoutes.checkoutProduct.path}?vendorUrl=bench-deliverables`,
-  {
-    method: 'POST',
-    headers: { authorization: `Bearer ${buyer.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ priceId }),
-  },
-);
-if (checkout.status !== 201)
-  throw new Error(`checkout: ${checkout.status} ${await checkout.text()}`);
-const { sessionId } = (await checkout.json()) as { sessionId: string };
-const paid = await fetch(`${b.url}/sandbox/checkout/${sessionId}/pay`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: '',
-  redirect: 'manual',
-});
-if (paid.status !== 303) throw new Error(`sandbox pay: ${paid.status}`);
+await payCheckout(b.url, await openCheckout(b.url, buyer.token, 'bench-deliverables', priceId));
 
 // The bare baseline: the stored file of a version, straight from disk.
 const staticServer = http.createServer((req, res) => {

@@ -9,6 +9,8 @@ import { sql } from 'drizzle-orm';
 // Types only: the modules themselves are loaded from the measured tree.
 import type * as seedHere from '../apps/api/src/db/seed.ts';
 import type * as libHere from './lib.ts';
+// HTTP only, nothing of the app: the same for every tree measured.
+import { openCheckout, payCheckout } from './sandbox-checkout.ts';
 
 const root = path.resolve(process.argv[2] ?? '.');
 const buyers = Number(process.env.BENCH_BUYERS ?? 400);
@@ -59,30 +61,13 @@ async function throughput(n: number, work: (i: number) => Promise<void>): Promis
 const sessions: string[] = [];
 const checkoutRate = await throughput(buyers, async (i) => {
   const price = prices[i % prices.length]!;
-  const res = await fetch(
-    `${bench.url}/api/v1/user/product?vendorUrl=${encodeURIComponent(price.vendor_url)}`,
-    {
-      method: 'POST',
-      headers: { authorization: `Bearer ${people[i]!.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ priceId: price.id }),
-    },
-  );
-  if (res.status !== 201) throw new Error(`checkout ${res.status}: ${await res.text()}`);
-  sessions[i] = ((await res.json()) as { sessionId: string }).sessionId;
+  sessions[i] = await openCheckout(bench.url, people[i]!.token, price.vendor_url, price.id);
 });
 
 // Paying on the sandbox's hosted page sends the signed webhook the app applies (fulfilment,
 // ledger, events, receipt): the payment-event path end to end.
 const paymentsStarted = performance.now();
-await throughput(buyers, async (i) => {
-  const res = await fetch(`${bench.url}/sandbox/checkout/${sessions[i]}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bench.url },
-    body: '',
-    redirect: 'manual',
-  });
-  if (res.status !== 303) throw new Error(`pay ${res.status}: ${await res.text()}`);
-});
+await throughput(buyers, (i) => payCheckout(bench.url, sessions[i]!));
 
 // The figure includes delivering every payment's events to their subscribers (a tree with domain
 // events): work a payment leaves behind counts against it.

@@ -25,6 +25,7 @@ import { startQueue } from '../apps/api/src/jobs/queue.ts';
 import { newId } from '../apps/api/src/lib.ts';
 import { insertEndpoint } from '../apps/api/src/webhooks/store.ts';
 import { percentile, startBenchApp } from './lib.ts';
+import { openCheckout, payCheckout } from './sandbox-checkout.ts';
 
 const SALES = Number(process.env.BENCH_WEBHOOK_SALES ?? 1_000);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 50);
@@ -110,13 +111,7 @@ export async function run(): Promise<void> {
     }
     const sessions: string[] = [];
     await inLanes(SALES, IN_FLIGHT, async (i) => {
-      const res = await fetch(`${bench.url}/api/v1/user/product?vendorUrl=hook-bench`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tokens[i]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ priceId }),
-      });
-      if (res.status !== 201) throw new Error(`checkout ${res.status}: ${await res.text()}`);
-      sessions[i] = ((await res.json()) as { sessionId: string }).sessionId;
+      sessions[i] = await openCheckout(bench.url, tokens[i]!, 'hook-bench', priceId);
     });
 
     const expected = SALES * ENDPOINTS;
@@ -126,13 +121,7 @@ export async function run(): Promise<void> {
     const committedAt = new Map<string, number>();
     const started = Date.now();
     await inLanes(SALES, IN_FLIGHT, async (i) => {
-      const res = await fetch(`${bench.url}/sandbox/checkout/${sessions[i]}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: bench.url },
-        body: '',
-        redirect: 'manual',
-      });
-      if (res.status !== 303) throw new Error(`pay ${res.status}: ${await res.text()}`);
+      await payCheckout(bench.url, sessions[i]!);
       committedAt.set(sessions[i]!, Date.now());
     });
     const paidIn = Date.now() - started;

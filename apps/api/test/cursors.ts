@@ -32,3 +32,16 @@ export function expectRefused(res: LightMyRequestResponse, field: string, label:
     fields: { [field]: expect.any(String) },
   });
 }
+
+/**
+ * A list refuses every forged cursor, and each of `more`, with a 400 naming `cursor`. `list` reads
+ * one page with the given cursor; `what` names the list in a failure.
+ */
+export async function expectCursorsRefused(
+  list: (cursor: string) => Promise<LightMyRequestResponse>,
+  more: string[] = [],
+  what = '',
+): Promise<void> {
+  for (const cursor of [...more, ...FORGED_CURSORS])
+    expectRefused(await list(cursor), 'cursor', what ? `${what} cursor=${cursor}` : cursor);
+}

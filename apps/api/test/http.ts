@@ -49,6 +49,25 @@ export async function accepting(
   }
 }
 
+/**
+ * Polls a real condition until it holds (`probe` answers other than `undefined` or `false`) and
+ * answers what it found; after `timeoutMs` it throws, naming `what`, instead of waiting forever.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Every wait in these tests is bounded: rejects with `what` if `promise` takes longer than `ms`. */
 export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

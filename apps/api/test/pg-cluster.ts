@@ -19,6 +19,19 @@ export interface OwnCluster {
   destroy(): Promise<void>;
 }
 
+/**
+ * Whether a test file that starts clusters of its own runs here: wherever DATABASE_URL is set, as CI
+ * does; elsewhere it says why it is skipped. `starts`: what it starts, for that line.
+ */
+export function ownClustersRun(file: string, starts: string): boolean {
+  if (process.env.DATABASE_URL) return true;
+  console.warn(
+    `${file}: skipped, DATABASE_URL is unset (it starts ${starts} with the Debian binaries and ` +
+      'runs wherever DATABASE_URL is set, as CI does)',
+  );
+  return false;
+}
+
 /** The newest Debian PostgreSQL install's bin directory, or null when none has initdb and pg_ctl. */
 export function postgresBinDir(): string | null {
   const root = '/usr/lib/postgresql';

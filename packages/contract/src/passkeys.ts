@@ -62,11 +62,12 @@ export const passkeyRequestOptions = z
   .meta({ id: 'PasskeyRequestOptions' });
 export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptions>;
 
+/** How every `PublicKeyCredential.toJSON()` starts, made or used. */
+const credentialHead = { id: credentialId, rawId: credentialId, type: z.literal('public-key') };
+
 /** What `navigator.credentials.create()` gave, as `PublicKeyCredential.toJSON()` writes it. */
 export const passkeyRegistrationSchema = z.object({
-  id: credentialId,
-  rawId: credentialId,
-  type: z.literal('public-key'),
+  ...credentialHead,
   response: z.object({
     clientDataJSON: b64url(4096),
     /** With attestation "none" a few hundred bytes; a certificate chain stays well under this. */
@@ -86,9 +87,7 @@ export type PasskeyRegistration = z.infer<typeof passkeyRegistrationSchema>;
 
 /** What `navigator.credentials.get()` gave. */
 export const passkeyAssertionSchema = z.object({
-  id: credentialId,
-  rawId: credentialId,
-  type: z.literal('public-key'),
+  ...credentialHead,
   response: z.object({
     clientDataJSON: b64url(4096),
     authenticatorData: b64url(8192),

@@ -118,6 +118,13 @@ export const vendorReviewsQuery = z.object({
 });
 export type VendorReviewsQuery = z.input<typeof vendorReviewsQuery>;
 
+/** The reply routes (write, rewrite): the review's id, the reply, the review as it now is. */
+const reviewReplyIo = {
+  params: z.object({ id: idSchema }),
+  body: reviewReplyBody,
+  response: z.object({ review: reviewSchema }),
+};
+
 export const reviewsRoutes = {
   getReview: defineRoute({
     method: 'GET',
@@ -169,9 +176,7 @@ export const reviewsRoutes = {
       "The vendor answers a published review of one of its products, once (409 after that). Another vendor's review is not found.",
     tags: ['vendor'],
     status: 200,
-    params: z.object({ id: idSchema }),
-    body: reviewReplyBody,
-    response: z.object({ review: reviewSchema }),
+    ...reviewReplyIo,
   }),
   vendorReviews: defineRoute({
     method: 'GET',
@@ -192,8 +197,6 @@ export const reviewsRoutes = {
       "The vendor rewrites its reply to a review (409 when there is none yet; another vendor's review is not found). The reply's date becomes the edit's.",
     tags: ['vendor'],
     status: 200,
-    params: z.object({ id: idSchema }),
-    body: reviewReplyBody,
-    response: z.object({ review: reviewSchema }),
+    ...reviewReplyIo,
   }),
 } as const;

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as pause } from 'node:timers/promises';
 import {
   authRoutes,
   catalogRoutes,
@@ -15,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../test/factories/catalog.ts';
 import { createBuyer, sandboxPost } from '../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { startOwnCluster, type OwnCluster } from '../../test/pg-cluster.ts';
+import { until } from '../../test/http.ts';
+import { ownClustersRun, startOwnCluster, type OwnCluster } from '../../test/pg-cluster.ts';
 import { startBlackholeProxy } from '../../test/tcp-proxy.ts';
 import { CONNECT_TIMEOUT_MS, connectDatabase } from './client.ts';
 import { runMigrations } from './migrate.ts';
@@ -25,12 +25,7 @@ import { runMigrations } from './migrate.ts';
  * process must survive, answer 503 service_unavailable quickly while the database is gone, and recover
  * by itself when it is back. The test stops a cluster of its own, never the shared one.
  */
-const enabled = Boolean(process.env.DATABASE_URL);
-if (!enabled)
-  console.warn(
-    'outage.test.ts: skipped, DATABASE_URL is unset (it starts its own PostgreSQL cluster with the ' +
-      'Debian binaries and runs wherever DATABASE_URL is set, as CI does)',
-  );
+const enabled = ownClustersRun('outage.test.ts', 'its own PostgreSQL cluster');
 
 const SHOPPERS = 8;
 /** Paid orders before the cluster is stopped: the stop lands mid-burst, with transactions open. */
@@ -51,22 +46,6 @@ interface Outcome {
   body: string;
   retryAfter: string | undefined;
   ms: number;
-}
-
-/** Fails loudly instead of waiting forever: polls a real condition until a deadline. */
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await pause(25);
-  }
 }
 
 /** The contract's 503: a readable message, the stable code, a Retry-After, and no internals. */

@@ -4,14 +4,14 @@ import {
   vendorProductsRoutes as r,
   type VendorProductInput,
 } from '@tradeshelf/contract';
-import { setTimeout as pause } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, searchWord, signedInVendor } from '../../test/factories/catalog.ts';
 import { buyPaidProduct, createBuyer } from '../../test/factories/orders.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { startOwnCluster, type OwnCluster } from '../../test/pg-cluster.ts';
+import { until } from '../../test/http.ts';
+import { ownClustersRun, startOwnCluster, type OwnCluster } from '../../test/pg-cluster.ts';
 import { checkCatalogChanges } from '../modules/catalog/catalog-changes.ts';
 import { connectDatabase } from './client.ts';
 import { runMigrations } from './migrate.ts';
@@ -23,22 +23,7 @@ import { runMigrations } from './migrate.ts';
  * answered by the replica shows the state before the pause and one answered by the primary shows
  * the present: where each read went is seen in what it answers.
  */
-const enabled = Boolean(process.env.DATABASE_URL);
-if (!enabled)
-  console.warn(
-    'replica.test.ts: skipped, DATABASE_URL is unset (it starts its own primary and replica with ' +
-      'the Debian binaries and runs wherever DATABASE_URL is set, as CI does)',
-  );
-
-async function until<T>(what: string, probe: () => Promise<T | false>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await pause(20);
-  }
-}
+const enabled = ownClustersRun('replica.test.ts', 'its own primary and replica');
 
 describe.runIf(enabled)('reads from a streaming replica (ADR 061)', () => {
   let primary: OwnCluster;

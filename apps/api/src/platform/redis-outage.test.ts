@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories/users.ts';
 import { nextIp, startTestApp, type TestApp } from '../../test/harness.ts';
+import { until } from '../../test/http.ts';
 import { killOwnRedisServers, startOwnRedis, type OwnRedis } from '../../test/redis-server.ts';
 import { buildApp } from '../app.ts';
 import { createDeps, type AppDeps } from '../deps.ts';
@@ -43,14 +44,6 @@ afterAll(async () => {
   await b?.deps.close();
   await a?.close();
 });
-
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<T> {
   const started = performance.now();

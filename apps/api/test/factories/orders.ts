@@ -260,7 +260,7 @@ export async function startProductCheckout(
   t: TestApp,
   buyer: { token: string },
   vendorUrl: string,
-  body: { priceId: string; scheme?: string; coupon?: string },
+  body: { priceId: string; scheme?: string; coupon?: string; refId?: string },
 ): Promise<string> {
   const res = await t.call(ordersRoutes.checkoutProduct, {
     token: buyer.token,
@@ -286,7 +286,7 @@ export async function purchaseIdOfSession(t: TestApp, sessionId: string): Promis
 
 /**
  * A new buyer who bought one product plan (or, with `scheme`, a sibling plan) and paid on the
- * sandbox's hosted page (the signed webhook applied): the buyer with the purchase's id.
+ * sandbox's hosted page (the signed webhook applied): the buyer with the session's and purchase's ids.
  */
 export async function buyPaidProduct(
   t: TestApp,
@@ -300,7 +300,7 @@ export async function buyPaidProduct(
     ...(scheme ? { scheme } : {}),
   });
   await paySession(t, sessionId);
-  return { ...buyer, purchaseId: await purchaseIdOfSession(t, sessionId) };
+  return { ...buyer, sessionId, purchaseId: await purchaseIdOfSession(t, sessionId) };
 }
 
 /** The buyer's purchase behind a checkout session, as the return page reads it. */

@@ -80,6 +80,14 @@ async function install(v: Vendor, guildId: string, discordUser: string) {
   };
 }
 
+/** The vendor's Discord screens' calls, as `token`. */
+const rolesOf = (token: string, guildId: string) =>
+  t.call(r.vendorDiscordRoles, { token, params: { id: guildId } });
+const bind = (token: string, body: { productId: string; guildId: string; roleIds: string[] }) =>
+  t.call(r.vendorBindCommunity, { token, body });
+const unbind = (token: string, productId: string) =>
+  t.call(r.vendorUnbindCommunity, { token, params: { productId } });
+
 /** Which vendors hold `guildId`, straight from the table. */
 async function holders(guildId: string): Promise<string[]> {
   const rows = await t.database.db.execute<{ vendor_id: string }>(
@@ -196,18 +204,12 @@ describe('vendor Discord set-up', () => {
     expect(listed.json().servers.map((x: { id: string }) => x.id)).toEqual([own.guildId]);
 
     // And nothing of the server is theirs to read or bind.
-    const roles = await t.call(r.vendorDiscordRoles, {
-      token: other.token,
-      params: { id: guild.guildId },
-    });
+    const roles = await rolesOf(other.token, guild.guildId);
     expect(roles.statusCode).toBe(404);
-    const bound = await t.call(r.vendorBindCommunity, {
-      token: other.token,
-      body: {
-        productId: otherCommunity.id,
-        guildId: guild.guildId,
-        roleIds: [guild.roleIds.Moderators!],
-      },
+    const bound = await bind(other.token, {
+      productId: otherCommunity.id,
+      guildId: guild.guildId,
+      roleIds: [guild.roleIds.Moderators!],
     });
     expect(bound.statusCode).toBe(404);
     expect(bound.json()).toEqual({ error: m.serverUnknown, code: 'not_found' });
@@ -294,20 +296,14 @@ describe('vendor Discord set-up', () => {
   });
 
   it('reads the roles with the problem of each, and only for the vendor’s own servers', async () => {
-    const roles = await t.call(r.vendorDiscordRoles, {
-      token: vendor.token,
-      params: { id: guild.guildId },
-    });
+    const roles = await rolesOf(vendor.token, guild.guildId);
     expect(roles.statusCode, roles.body).toBe(200);
     const byName = Object.fromEntries(
       roles.json().roles.map((x: { name: string; problem: string | null }) => [x.name, x.problem]),
     );
     expect(byName.Member).toBeNull();
     expect(byName['Nitro Booster']).toMatch(/managed by an integration/);
-    const foreign = await t.call(r.vendorDiscordRoles, {
-      token: other.token,
-      params: { id: guild.guildId },
-    });
+    const foreign = await rolesOf(other.token, guild.guildId);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toEqual({ error: m.serverUnknown, code: 'not_found' });
   });
@@ -323,21 +319,19 @@ describe('vendor Discord set-up', () => {
       expect.objectContaining({ id: community.id, title: 'Signal Room VIP', binding: null }),
     ]);
 
-    const refused = await t.call(r.vendorBindCommunity, {
-      token: vendor.token,
-      body: {
-        productId: community.id,
-        guildId: guild.guildId,
-        roleIds: [guild.roleIds['Nitro Booster']!],
-      },
+    const refused = await bind(vendor.token, {
+      productId: community.id,
+      guildId: guild.guildId,
+      roleIds: [guild.roleIds['Nitro Booster']!],
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error).toMatch(/managed by an integration/);
 
     for (const role of ['VIP', 'Member']) {
-      const bound = await t.call(r.vendorBindCommunity, {
-        token: vendor.token,
-        body: { productId: community.id, guildId: guild.guildId, roleIds: [guild.roleIds[role]!] },
+      const bound = await bind(vendor.token, {
+        productId: community.id,
+        guildId: guild.guildId,
+        roleIds: [guild.roleIds[role]!],
       });
       expect(bound.statusCode, bound.body).toBe(200);
     }
@@ -347,16 +341,10 @@ describe('vendor Discord set-up', () => {
       roles: [{ id: guild.roleIds.Member, name: 'Member' }],
     });
 
-    const removed = await t.call(r.vendorUnbindCommunity, {
-      token: vendor.token,
-      params: { productId: community.id },
-    });
+    const removed = await unbind(vendor.token, community.id);
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await list()).products[0].binding).toBeNull();
-    const twice = await t.call(r.vendorUnbindCommunity, {
-      token: vendor.token,
-      params: { productId: community.id },
-    });
+    const twice = await unbind(vendor.token, community.id);
     expect(twice.statusCode).toBe(404);
     expect(twice.json().error).toBe(m.bindingNotFound);
   });
@@ -369,23 +357,17 @@ describe('vendor Discord set-up', () => {
     });
     expect((await install(vendor, left.guildId, 'left_owner')).res.statusCode).toBe(200);
     const body = { productId: community.id, guildId: left.guildId, roleIds: [left.roleIds.Gold!] };
-    const bound = await t.call(r.vendorBindCommunity, { token: vendor.token, body });
+    const bound = await bind(vendor.token, body);
     expect(bound.statusCode, bound.body).toBe(200);
     // The server's owner removes the bot in Discord.
     const sandbox = t.deps.discordSandbox!;
     expect(await sandbox.kick(left.guildId, sandbox.botId)).toBe(true);
-    const refused = await t.call(r.vendorBindCommunity, { token: vendor.token, body });
+    const refused = await bind(vendor.token, body);
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual({ error: m.serverUnknown, code: 'not_found' });
-    const roles = await t.call(r.vendorDiscordRoles, {
-      token: vendor.token,
-      params: { id: left.guildId },
-    });
+    const roles = await rolesOf(vendor.token, left.guildId);
     expect(roles.statusCode).toBe(404);
-    await t.call(r.vendorUnbindCommunity, {
-      token: vendor.token,
-      params: { productId: community.id },
-    });
+    await unbind(vendor.token, community.id);
   });
 
   it('pages the community products by title', async () => {
@@ -415,28 +397,24 @@ describe('vendor Discord set-up', () => {
   });
 
   it('answers 404 for another vendor’s products and servers, 400 with fields for bad input', async () => {
-    const foreignProduct = await t.call(r.vendorBindCommunity, {
-      token: vendor.token,
-      body: { productId: otherCommunity.id, guildId: guild.guildId, roleIds: [guild.roleIds.VIP!] },
+    const foreignProduct = await bind(vendor.token, {
+      productId: otherCommunity.id,
+      guildId: guild.guildId,
+      roleIds: [guild.roleIds.VIP!],
     });
     expect(foreignProduct.statusCode).toBe(404);
     expect(foreignProduct.json()).toEqual({ error: m.productNotYours, code: 'not_found' });
-    const foreignServer = await t.call(r.vendorBindCommunity, {
-      token: other.token,
-      body: { productId: otherCommunity.id, guildId: guild.guildId, roleIds: [guild.roleIds.VIP!] },
+    const foreignServer = await bind(other.token, {
+      productId: otherCommunity.id,
+      guildId: guild.guildId,
+      roleIds: [guild.roleIds.VIP!],
     });
     expect(foreignServer.statusCode).toBe(404);
     expect(foreignServer.json().error).toBe(m.serverUnknown);
-    const foreignUnbind = await t.call(r.vendorUnbindCommunity, {
-      token: other.token,
-      params: { productId: community.id },
-    });
+    const foreignUnbind = await unbind(other.token, community.id);
     expect(foreignUnbind.statusCode).toBe(404);
 
-    const bad = await t.call(r.vendorBindCommunity, {
-      token: vendor.token,
-      body: { productId: community.id, guildId: 'x', roleIds: [] },
-    });
+    const bad = await bind(vendor.token, { productId: community.id, guildId: 'x', roleIds: [] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({
       code: 'validation_failed',
@@ -459,12 +437,13 @@ describe('vendor Discord set-up', () => {
       }),
       t.call(r.vendorDiscordServers, { token: buyerToken }),
       t.call(r.vendorCommunityProducts, { token: buyerToken, query: {} }),
-      t.call(r.vendorDiscordRoles, { token: buyerToken, params: { id: guild.guildId } }),
-      t.call(r.vendorBindCommunity, {
-        token: buyerToken,
-        body: { productId: community.id, guildId: guild.guildId, roleIds: [guild.roleIds.VIP!] },
+      rolesOf(buyerToken, guild.guildId),
+      bind(buyerToken, {
+        productId: community.id,
+        guildId: guild.guildId,
+        roleIds: [guild.roleIds.VIP!],
       }),
-      t.call(r.vendorUnbindCommunity, { token: buyerToken, params: { productId: community.id } }),
+      unbind(buyerToken, community.id),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.statusCode, res.body).toBe(403);

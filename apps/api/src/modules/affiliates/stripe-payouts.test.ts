@@ -12,7 +12,8 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import {
   completeSandboxOnboarding,
   createBuyer,
-  sandboxPost,
+  paySession,
+  startProductCheckout,
 } from '../../../test/factories/orders.ts';
 import { postStripeEvent } from '../../../test/stripe-events.ts';
 import { startStripeSandbox, type StripeSandboxHandle } from '../../../test/stripe-sandbox.ts';
@@ -51,14 +52,10 @@ async function affiliateWithBalance() {
   const affiliate = await createBuyer(t);
   const { refId } = await generateRef(t, affiliate.token, vendor.id);
   const buyer = await createBuyer(t);
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId: product.priceId, refId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const paid = await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
-  expect(paid.statusCode).toBe(303);
+  await paySession(
+    t,
+    await startProductCheckout(t, buyer, vendor.vendorUrl, { priceId: product.priceId, refId }),
+  );
 
   const started = await startPayoutOnboarding(t, affiliate.token, 'affiliate');
   expect(new URL(started.json().url).pathname).toMatch(/^\/sandbox\/connect\//);

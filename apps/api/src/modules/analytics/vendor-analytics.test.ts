@@ -19,7 +19,12 @@ import {
   type Vendor,
 } from '../../../test/factories/catalog.ts';
 import { vendorAndOther } from '../../../test/factories/vendors.ts';
-import { createBuyer, sandboxPost, startProductCheckout } from '../../../test/factories/orders.ts';
+import {
+  createBuyer,
+  paySession,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
 const t = useTestApp(() => startTestApp({ PLATFORM_FEE_BPS: '500', PLATFORM_FEE_FIXED: '0' }));
@@ -39,7 +44,7 @@ const TRICKY_TITLE = '=SUM(A1:A9), "quoted"';
 async function buy(vendorUrl: string, priceId: string) {
   const buyer = await createBuyer(t);
   const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId });
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
+  await paySession(t, sessionId);
   return { buyer, sessionId };
 }
 
@@ -303,9 +308,7 @@ describe('bundles', () => {
       body: { bundleId: kit.id },
     });
     expect(checkout.statusCode, checkout.body).toBe(201);
-    expect(
-      (await sandboxPost(t, `/sandbox/checkout/${checkout.json().sessionId}/pay`)).statusCode,
-    ).toBe(303);
+    await paySession(t, checkout.json().sessionId);
 
     const all = (await analytics(auth)).json();
     expect(all.products).toEqual([

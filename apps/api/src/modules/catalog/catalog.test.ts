@@ -10,7 +10,7 @@ import {
 } from '../../../test/factories/catalog.ts';
 import { createPlatformPlans } from '../../../test/factories/membership.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
+import { expectCursorsRefused } from '../../../test/cursors.ts';
 import { startTestApp, useTestApp } from '../../../test/harness.ts';
 
 const t = useTestApp();
@@ -274,8 +274,10 @@ describe('search', () => {
     expect((await search({ category: 'weapons' })).statusCode).toBe(400);
     expect((await search({ cursor: 'garbage!' })).statusCode).toBe(400);
     // A cursor made by hand (the old unsigned `mode:offset`) is refused too (issue 26).
-    for (const cursor of [Buffer.from('text:20').toString('base64url'), ...FORGED_CURSORS])
-      expectRefused(await search({ cursor }), 'cursor', cursor);
+    await expectCursorsRefused(
+      (cursor) => search({ cursor }),
+      [Buffer.from('text:20').toString('base64url')],
+    );
     // Query syntax characters are just text, never a tsquery error.
     for (const q of ["rsi & | ! ( ) :* '", '%_\\', '   '])
       expect((await search({ q })).statusCode).toBe(200);

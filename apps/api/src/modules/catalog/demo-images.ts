@@ -8,7 +8,8 @@ import {
   hueOf,
   initials,
   LOGO,
-  n1,
+  plainCandles,
+  priceScale,
   rng,
   seedOf,
   SHARE,
@@ -62,21 +63,19 @@ export function vendorCardSvg(v: { displayName: string }): string {
   const hue = hueOf(v.displayName);
   const random = rng(seedOf(v.displayName));
   const data = candles(random, 60, 100);
-  const hi = Math.max(...data.map((d) => d.h));
-  const lo = Math.min(...data.map((d) => d.l));
-  const cy = (v: number) => n1(120 + ((hi - v) / (hi - lo)) * 400);
   const parts = [
     `<defs><linearGradient id="vg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0b0f17"/><stop offset="1" stop-color="hsl(${hue},45%,18%)"/></linearGradient></defs>`,
     `<rect width="${W}" height="${H}" fill="url(#vg)"/>`,
+    ...plainCandles(data, priceScale(data, 120, 400).y, {
+      x0: 20,
+      step: 20,
+      body: 12,
+      up: `hsl(${hue},70%,55%)`,
+      down: '#64748b',
+      minBody: 2,
+      extra: 'opacity="0.3"',
+    }),
   ];
-  data.forEach((d, k) => {
-    const cx = 20 + k * 20;
-    const up = d.c >= d.o;
-    parts.push(
-      `<line x1="${cx}" y1="${cy(d.h)}" x2="${cx}" y2="${cy(d.l)}" stroke="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.3"/>`,
-      `<rect x="${cx - 6}" y="${Math.min(cy(d.o), cy(d.c))}" width="12" height="${Math.max(2, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? `hsl(${hue},70%,55%)` : '#64748b'}" opacity="0.3"/>`,
-    );
-  });
   return svg(W, H, parts);
 }
 

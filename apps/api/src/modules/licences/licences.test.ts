@@ -15,6 +15,7 @@ import { createProduct, createVendor } from '../../../test/factories/catalog.ts'
 import {
   atStripe,
   type Buyer,
+  buyPaidProduct,
   createBuyer,
   purchaseEvents,
   sandboxPost,
@@ -50,18 +51,8 @@ beforeAll(async () => {
 });
 
 async function buy(product: { priceId: string }, scheme?: string) {
-  const buyer = await createBuyer(t);
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId: product.priceId, ...(scheme ? { scheme } : {}) },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const paid = await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
-  expect(paid.statusCode).toBe(303);
-  const row = await t.database.db.execute<{ id: string; sandbox: string }>(sql`
-    select p.id, p.session_id as sandbox from purchases p where p.buyer_id = ${buyer.id}`);
-  return { ...buyer, purchaseId: row.rows[0]!.id, sandboxId: row.rows[0]!.sandbox };
+  const bought = await buyPaidProduct(t, vendor.vendorUrl, product.priceId, scheme);
+  return { ...bought, sandboxId: bought.sessionId };
 }
 
 async function licencesOf(buyer: { token: string }): Promise<Licence[]> {
@@ -93,6 +84,9 @@ const validate = (key: string, fingerprint: string, nonce?: string) =>
   t.call(licencesRoutes.validateLicence, {
     body: { key, fingerprint, ...(nonce ? { nonce } : {}) },
   });
+/** The buyer's "new key" for a licence. */
+const resetKey = (token: string, id: string) =>
+  t.call(licencesRoutes.resetLicenceKey, { token, params: { id } });
 const deactivate = (key: string, fingerprint: string) =>
   t.call(licencesRoutes.deactivateLicence, { body: { key, fingerprint } });
 
@@ -145,14 +139,7 @@ describe('issuing', () => {
 
     const platform = await createVendor(t, { vendorUrl: 'tradeshelf' });
     const plan = await createProduct(t, platform.id, { kind: 'app', title: 'Premium' });
-    const buyer = await createBuyer(t);
-    const res = await t.call(ordersRoutes.checkoutProduct, {
-      token: buyer.token,
-      query: { vendorUrl: 'tradeshelf' },
-      body: { priceId: plan.priceId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    await sandboxPost(t, `/sandbox/checkout/${res.json().sessionId}/pay`);
+    const buyer = await buyPaidProduct(t, 'tradeshelf', plan.priceId);
     expect(await licencesOf(buyer)).toEqual([]);
   });
 
@@ -186,10 +173,7 @@ describe('the buyer’s apps page', () => {
         token: other.token,
         params: { id: licence.id, activationId },
       }),
-      await t.call(licencesRoutes.resetLicenceKey, {
-        token: other.token,
-        params: { id: licence.id },
-      }),
+      await resetKey(other.token, licence.id),
       await t.call(licencesRoutes.licenceDownload, {
         token: other.token,
         params: { id: licence.id },
@@ -199,10 +183,7 @@ describe('the buyer’s apps page', () => {
       expect(res.json()).toEqual({ error: licenceMessages.notFound, code: 'not_found' });
     }
     // Unknown ids answer the same; nothing of the owner's changed.
-    const unknown = await t.call(licencesRoutes.resetLicenceKey, {
-      token: other.token,
-      params: { id: 'lic_nope' },
-    });
+    const unknown = await resetKey(other.token, 'lic_nope');
     expect(unknown.json()).toEqual({ error: licenceMessages.notFound, code: 'not_found' });
     expect((await onlyLicence(owner)).activations).toHaveLength(1);
     expect((await onlyLicence(owner)).key).toBe(licence.key);
@@ -247,10 +228,7 @@ describe('the buyer’s apps page', () => {
     const fp = account();
     expect((await activate(first.key, fp)).statusCode).toBe(200);
 
-    const res = await t.call(licencesRoutes.resetLicenceKey, {
-      token: buyer.token,
-      params: { id: first.id },
-    });
+    const res = await resetKey(buyer.token, first.id);
     expect(res.statusCode, res.body).toBe(200);
     const reset: Licence = res.json().licence;
     expect(reset.key).not.toBe(first.key);
@@ -272,16 +250,10 @@ describe('the buyer’s apps page', () => {
     expect((await validate(reset.key, fp)).json()).toMatchObject({ valid: true });
 
     for (let i = 1; i < LICENCE_RESETS_MAX; i++) {
-      const more = await t.call(licencesRoutes.resetLicenceKey, {
-        token: buyer.token,
-        params: { id: first.id },
-      });
+      const more = await resetKey(buyer.token, first.id);
       expect(more.statusCode).toBe(200);
     }
-    const refused = await t.call(licencesRoutes.resetLicenceKey, {
-      token: buyer.token,
-      params: { id: first.id },
-    });
+    const refused = await resetKey(buyer.token, first.id);
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({ error: licenceMessages.resetsUsed, code: 'business_rule' });
     expect((await onlyLicence(buyer)).resetsLeft).toBe(0);
@@ -606,10 +578,7 @@ describe('expiry follows the purchase', () => {
       error: licenceMessages.revoked,
       code: 'licence_inactive',
     });
-    const reset = await t.call(licencesRoutes.resetLicenceKey, {
-      token: refunded.token,
-      params: { id: answer.licenceId },
-    });
+    const reset = await resetKey(refunded.token, answer.licenceId);
     expect(reset.statusCode).toBe(422);
 
     const disputed = await buy(app);

@@ -9,8 +9,10 @@ import {
   completeSandboxOnboarding,
   createBuyer,
   createCoupon,
+  paySession,
   purchaseIdOfSession,
   sandboxPost,
+  startProductCheckout,
 } from '../../../test/factories/orders.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
 import type { TestApp } from '../../../test/harness.ts';
@@ -59,9 +61,6 @@ const stripeEvent = (type: string, object: Record<string, unknown>, id: string) 
 /** The last checkout session the app asked Stripe for, as sent. */
 const lastSession = async () => (await stripe.requestsTo('/v1/checkout/sessions')).at(-1)!.body;
 
-const pay = async (sessionId: string) =>
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-
 async function checkout(buyer: { token: string }, body: Record<string, string>, key?: string) {
   const res = await t.call(ordersRoutes.checkoutProduct, {
     token: buyer.token,
@@ -103,7 +102,7 @@ describe('checkout against the Stripe sandbox', () => {
       '/orders/status?session_id={CHECKOUT_SESSION_ID}',
     );
 
-    await pay(sessionId);
+    await paySession(t, sessionId);
     expect(await purchaseStatus(buyer, sessionId)).toMatchObject({
       status: 'paid',
       total: { amount: 4000 },
@@ -131,7 +130,7 @@ describe('checkout against the Stripe sandbox', () => {
     });
     const buyer = await createBuyer(t);
     const c = await checkout(buyer, { priceId: plan.priceId, scheme: 'month' });
-    await pay(c.sessionId);
+    await paySession(t, c.sessionId);
     const renewed = await sandboxPost(t, `/sandbox/payments/${c.sessionId}/renew`);
     expect(renewed.statusCode).toBe(303);
 
@@ -205,12 +204,7 @@ describe('checkout against the Stripe sandbox', () => {
 
     const item = await createProduct(t, seller.id, { amount: 3_000 });
     const buyer = await createBuyer(t);
-    const res = await t.call(ordersRoutes.checkoutProduct, {
-      token: buyer.token,
-      query: { vendorUrl: seller.vendorUrl },
-      body: { priceId: item.priceId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    await startProductCheckout(t, buyer, seller.vendorUrl, { priceId: item.priceId });
     expect(await lastSession()).toMatchObject({
       'payment_intent_data[transfer_data][destination]': accountId,
       'payment_intent_data[application_fee_amount]': '300',
@@ -225,7 +219,7 @@ describe('checkout against the Stripe sandbox', () => {
     const buyer = await createBuyer(t);
     const plan = await createProduct(t, vendor.id, { title: 'Portal Feed', extraPrices: [900] });
     const c = await checkout(buyer, { priceId: plan.priceId, scheme: 'month' });
-    await pay(c.sessionId);
+    await paySession(t, c.sessionId);
     const res = await t.call(ordersRoutes.customerPortal, {
       token: buyer.token,
       query: { vendorUrl: vendor.vendorUrl },
@@ -244,11 +238,11 @@ describe('checkout against the Stripe sandbox', () => {
     const buyer = await createBuyer(t);
     const first = await checkout(buyer, { priceId: tool.priceId });
     const second = await checkout(buyer, { priceId: tool.priceId });
-    await pay(first.sessionId);
+    await paySession(t, first.sessionId);
     // Stripe is down when the duplicate arrives (the SDK tries three times): the payment still
     // lands, the refund waits.
     stripe.failNext(3);
-    await pay(second.sessionId);
+    await paySession(t, second.sessionId);
     expect(stripe.failedKeys.slice(-3)).toEqual(Array(3).fill(`dup-refund:${second.purchaseId}`));
     const owed = await t.database.db.execute(
       sql`select status from auto_refunds where purchase_id = ${second.purchaseId}`,
@@ -284,8 +278,8 @@ describe('checkout against the Stripe sandbox', () => {
     const buyer = await createBuyer(t);
     const first = await checkout(buyer, { priceId: plan.priceId, scheme: 'month' });
     const second = await checkout(buyer, { priceId: plan.priceId, scheme: 'month' });
-    await pay(first.sessionId);
-    await pay(second.sessionId);
+    await paySession(t, first.sessionId);
+    await paySession(t, second.sessionId);
     const dup = await atStripe(t, second.purchaseId);
     const cancels = (await stripe.requestsTo(`/v1/subscriptions/${dup.subscriptionId}`)).filter(
       (r) => r.method === 'DELETE',
@@ -331,7 +325,7 @@ describe('member pricing against Stripe (ADR 027)', () => {
     });
     expect(planRes.statusCode, planRes.body).toBe(201);
     expect(await lastSession()).not.toHaveProperty('subscription_data[application_fee_percent]');
-    await pay(planRes.json().sessionId);
+    await paySession(t, planRes.json().sessionId);
 
     // One-time, $80 at a 10 % fee: 3 % off is $2.40 of the $8.00 fee.
     const oneTime = await checkout(member, { priceId: product.priceId });
@@ -357,7 +351,7 @@ describe('member pricing against Stripe (ADR 027)', () => {
     expect(Math.round((1455 * 7.21) / 100)).toBe(105);
     expect(subBody).not.toHaveProperty('discounts[0][coupon]');
 
-    await pay(sub.sessionId);
+    await paySession(t, sub.sessionId);
     const ledger = await t.database.db.execute<{ entry_type: string; amount: number }>(
       sql`select entry_type, amount from ledger_entries where purchase_id = ${sub.purchaseId}
           order by entry_type`,

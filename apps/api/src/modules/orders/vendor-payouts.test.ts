@@ -1,6 +1,5 @@
 import {
   authRoutes,
-  ordersRoutes,
   payoutMessages,
   usersRoutes,
   VENDOR_PENDING_DAYS,
@@ -13,6 +12,7 @@ import {
   buyPaidProduct,
   completeSandboxOnboarding,
   sandboxPaymentAction,
+  startProductCheckout,
 } from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
 import { startPayoutOnboarding } from '../../../test/factories/two-factor.ts';
@@ -202,15 +202,10 @@ describe('an abandoned onboarding (issue 27)', () => {
   async function checkoutPaysInto(vendorUrl: string, priceId: string): Promise<string | null> {
     const buyer = await createUser(t);
     const buyerToken = (await t.call(authRoutes.login, { body: buyer })).json().token as string;
-    const res = await t.call(ordersRoutes.checkoutProduct, {
-      token: buyerToken,
-      query: { vendorUrl },
-      body: { priceId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    const sessionId = await startProductCheckout(t, { token: buyerToken }, vendorUrl, { priceId });
     const found = await t.database.db.execute<{ account: string | null }>(
       sql`select private->'params'->'payment_intent_data'->'transfer_data'->>'destination' as account
-        from sandbox_stripe_objects where id = ${res.json().sessionId as string}`,
+        from sandbox_stripe_objects where id = ${sessionId}`,
     );
     return found.rows[0]!.account;
   }

@@ -20,9 +20,14 @@ import {
   type Vendor,
 } from '../../../test/factories/catalog.ts';
 import { vendorAndOther } from '../../../test/factories/vendors.ts';
-import { sandboxPost } from '../../../test/factories/orders.ts';
+import {
+  paySession,
+  purchaseIdOfSession,
+  sandboxPost,
+  startProductCheckout,
+} from '../../../test/factories/orders.ts';
 import { createUser } from '../../../test/factories/users.ts';
-import { expectRefused, FORGED_CURSORS } from '../../../test/cursors.ts';
+import { expectCursorsRefused } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
 
 // Reviews through the API on a real database: who may review (bought through the sandbox's hosted
@@ -56,21 +61,39 @@ type Buyer = Awaited<ReturnType<typeof newBuyer>>;
 
 /** Buys a plan through the sandbox's hosted page; the sandbox session for its dashboard actions. */
 async function buy(buyer: Buyer, product: { priceId: string }, scheme?: string) {
-  const res = await t.call(ordersRoutes.checkoutProduct, {
-    token: buyer.token,
-    query: { vendorUrl: vendor.vendorUrl },
-    body: { priceId: product.priceId, ...(scheme ? { scheme } : {}) },
+  const sessionId = await startProductCheckout(t, buyer, vendor.vendorUrl, {
+    priceId: product.priceId,
+    ...(scheme ? { scheme } : {}),
   });
-  expect(res.statusCode, res.body).toBe(201);
-  const sessionId = res.json().sessionId as string;
-  expect((await sandboxPost(t, `/sandbox/checkout/${sessionId}/pay`)).statusCode).toBe(303);
-  const row = await t.database.db.execute<{ id: string; sandbox: string }>(sql`
-    select p.id, p.session_id as sandbox from purchases p where p.session_id = ${sessionId}`);
-  return { purchaseId: row.rows[0]!.id, sandboxId: row.rows[0]!.sandbox };
+  await paySession(t, sessionId);
+  return { purchaseId: await purchaseIdOfSession(t, sessionId), sandboxId: sessionId };
 }
 
 const post = (token: string, body: unknown) =>
   t.call(reviewsRoutes.postReview, { token, body: body as object });
+
+/** Posts a review that is saved (200); the answer. */
+async function posted(token: string, body: object) {
+  const res = await post(token, body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { review: OwnReview; summary: ReviewSummary };
+}
+
+/** Posting a review is refused (403) with `reason`. */
+async function expectPostRefused(token: string, body: object, reason: string) {
+  const res = await post(token, body);
+  expect(res.statusCode, res.body).toBe(403);
+  expect(res.json()).toEqual({ error: reason, code: 'forbidden' });
+}
+
+/** A new buyer who bought `product` through the sandbox and reviewed it (answered 200). */
+async function reviewer(product: { id: string; priceId: string }, rating: number, text: string) {
+  const buyer = await newBuyer();
+  const bought = await buy(buyer, product);
+  await posted(buyer.token, { productId: product.id, rating, text });
+  return { ...buyer, bought };
+}
+
 const own = (token: string, product: string) =>
   t.call(reviewsRoutes.getReview, { token, query: { product } });
 const list = (query: Record<string, string>) => t.call(reviewsRoutes.allReviews, { query });
@@ -127,13 +150,8 @@ async function everyPage(query: Record<string, string>) {
 describe('who may review', () => {
   it('refuses a buyer who does not own the product, with the reason, storing nothing', async () => {
     const stranger = await newBuyer();
-    const res = await post(stranger.token, {
-      productId: indicator.id,
-      rating: 5,
-      text: 'Looks great from the screenshots.',
-    });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: m.notOwned, code: 'forbidden' });
+    const body = { productId: indicator.id, rating: 5, text: 'Looks great from the screenshots.' };
+    await expectPostRefused(stranger.token, body, m.notOwned);
     const mine = await own(stranger.token, indicator.id);
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual({ review: null, canReview: false, reason: m.notOwned });
@@ -162,13 +180,11 @@ describe('who may review', () => {
       reason: null,
     });
 
-    const first = await post(buyer.token, {
+    const created = await posted(buyer.token, {
       productId: product.id,
       rating: 4,
       text: '  Clean signals on the 15 minute chart.  ',
     });
-    expect(first.statusCode, first.body).toBe(200);
-    const created = first.json() as { review: OwnReview; summary: ReviewSummary };
     expect(created.review).toMatchObject({
       product: { id: product.id, title: 'Edit Me' },
       rating: 4,
@@ -182,13 +198,11 @@ describe('who may review', () => {
     expect(created.summary).toMatchObject({ average: 4, count: 1 });
     expect(await cardRating(product.id)).toEqual({ average: 4, count: 1 });
 
-    const edited = await post(buyer.token, {
+    const after = await posted(buyer.token, {
       productId: product.id,
       rating: 2,
       text: 'Repaints on the higher timeframes after all.',
     });
-    expect(edited.statusCode, edited.body).toBe(200);
-    const after = edited.json() as { review: OwnReview; summary: ReviewSummary };
     expect(after.review.id).toBe(created.review.id);
     expect(after.review).toMatchObject({ rating: 2, edited: true });
     expect(after.review.createdAt).toBe(created.review.createdAt);
@@ -216,23 +230,13 @@ describe('who may review', () => {
 
   it('refuses a buyer whose purchase was refunded, and hides a review written before the refund', async () => {
     const product = await createProduct(t, vendor.id, { title: 'Refund Me' });
-    const keeper = await newBuyer();
-    await buy(keeper, product);
-    await post(keeper.token, { productId: product.id, rating: 5, text: 'Kept it, love it.' });
-
-    const refunded = await newBuyer();
-    const bought = await buy(refunded, product);
-    const written = await post(refunded.token, {
-      productId: product.id,
-      rating: 1,
-      text: 'Did not work on my broker.',
-    });
-    expect(written.statusCode).toBe(200);
+    await reviewer(product, 5, 'Kept it, love it.');
+    const refunded = await reviewer(product, 1, 'Did not work on my broker.');
     expect(await cardRating(product.id)).toEqual({ average: 3, count: 2 });
 
-    expect((await sandboxPost(t, `/sandbox/payments/${bought.sandboxId}/refund`)).statusCode).toBe(
-      303,
-    );
+    expect(
+      (await sandboxPost(t, `/sandbox/payments/${refunded.bought.sandboxId}/refund`)).statusCode,
+    ).toBe(303);
     // Out of the rating and the list at once; still the author's to see, with the reason.
     expect(await cardRating(product.id)).toEqual({ average: 5, count: 1 });
     const listed = await everyPage({ vendorUrl: vendor.vendorUrl, productId: product.id });
@@ -244,13 +248,8 @@ describe('who may review', () => {
       reason: m.refunded,
     });
 
-    const again = await post(refunded.token, {
-      productId: product.id,
-      rating: 2,
-      text: 'Trying to edit after the refund.',
-    });
-    expect(again.statusCode).toBe(403);
-    expect(again.json()).toEqual({ error: m.refunded, code: 'forbidden' });
+    const edit = { productId: product.id, rating: 2, text: 'Trying to edit after the refund.' };
+    await expectPostRefused(refunded.token, edit, m.refunded);
     expect((await stored(product.id)).find((r) => r.user_id === refunded.id)).toMatchObject({
       rating: 1,
       hidden_reason: 'refunded',
@@ -258,35 +257,24 @@ describe('who may review', () => {
 
     // Buying again and saving it publishes it again.
     await buy(refunded, product);
-    const back = await post(refunded.token, {
+    const back = await posted(refunded.token, {
       productId: product.id,
       rating: 3,
       text: 'Bought it again: works after the update.',
     });
-    expect(back.statusCode, back.body).toBe(200);
-    expect(back.json().review).toMatchObject({ hidden: null, rating: 3 });
+    expect(back.review).toMatchObject({ hidden: null, rating: 3 });
     expect(await cardRating(product.id)).toEqual({ average: 4, count: 2 });
   });
 
   it('keeps the review when a refunded purchase was not the only way the buyer owns it', async () => {
     const product = await createProduct(t, vendor.id, { title: 'Also In A Bundle' });
     const bundle = await createBundle(t, vendor.id, [product.id]);
-    const buyer = await newBuyer();
-    const bought = await buy(buyer, product);
-    expect(
-      (
-        await post(buyer.token, {
-          productId: product.id,
-          rating: 4,
-          text: 'Solid tool, and it came with the bundle too.',
-        })
-      ).statusCode,
-    ).toBe(200);
+    const buyer = await reviewer(product, 4, 'Solid tool, and it came with the bundle too.');
     await grantOwnership(t, buyer.id, { bundleId: bundle.id });
-    await sandboxPost(t, `/sandbox/payments/${bought.sandboxId}/refund`);
+    await sandboxPost(t, `/sandbox/payments/${buyer.bought.sandboxId}/refund`);
     const refunds = await t.database.db.execute<{ n: number }>(sql`
       select count(*)::int as n from domain_events
-      where stream = ${bought.purchaseId} and type = 'purchase.refunded'`);
+      where stream = ${buyer.bought.purchaseId} and type = 'purchase.refunded'`);
     expect(refunds.rows[0]!.n).toBe(1);
     expect((await own(buyer.token, product.id)).json()).toMatchObject({
       review: { hidden: null },
@@ -303,25 +291,13 @@ describe('who may review', () => {
     const disputed = await newBuyer();
     const d = await buy(disputed, product);
     await sandboxPost(t, `/sandbox/payments/${d.sandboxId}/dispute`);
-    const refusedDispute = await post(disputed.token, {
-      productId: product.id,
-      rating: 1,
-      text: 'I disputed the charge.',
-    });
-    expect(refusedDispute.statusCode).toBe(403);
-    expect(refusedDispute.json().error).toBe(m.disputed);
+    const body = { productId: product.id, rating: 1, text: 'I disputed the charge.' };
+    await expectPostRefused(disputed.token, body, m.disputed);
 
-    const revoked = await newBuyer();
-    const r = await buy(revoked, product);
-    const written = await post(revoked.token, {
-      productId: product.id,
-      rating: 1,
-      text: 'Shared my key, got cut off.',
-    });
-    expect(written.statusCode).toBe(200);
+    const revoked = await reviewer(product, 1, 'Shared my key, got cut off.');
     const revoke = await t.call(ordersRoutes.vendorRevokeAccess, {
       token: vendorToken,
-      params: { id: r.purchaseId },
+      params: { id: revoked.bought.purchaseId },
       body: { reason: 'Shared the key in public.' },
     });
     expect(revoke.statusCode, revoke.body).toBe(200);
@@ -338,25 +314,19 @@ describe('who may review', () => {
       select count(*)::int as n from ownerships
       where user_id = ${lapsed.id} and product_id = ${product.id} and revoked_at is null`);
     expect(owned.rows[0]!.n).toBe(0);
-    const after = await post(lapsed.token, {
+    await posted(lapsed.token, {
       productId: product.id,
       rating: 4,
       text: 'Used it for a year, then stopped trading futures.',
     });
-    expect(after.statusCode, after.body).toBe(200);
     expect(await cardRating(product.id)).toEqual({ average: 4, count: 1 });
   });
 
   it('does not let a vendor review its own product', async () => {
     const product = await createProduct(t, vendor.id, { title: 'My Own' });
     await grantOwnership(t, vendor.userId, { productId: product.id });
-    const res = await post(vendorToken, {
-      productId: product.id,
-      rating: 5,
-      text: 'Best product ever, says its maker.',
-    });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error).toBe(m.ownProduct);
+    const body = { productId: product.id, rating: 5, text: 'Best product ever, says its maker.' };
+    await expectPostRefused(vendorToken, body, m.ownProduct);
   });
 });
 
@@ -380,15 +350,14 @@ describe('the lists', () => {
     for (const [i, r] of all.entries()) {
       const buyer = await newBuyer();
       await grantOwnership(t, buyer.id, { productId: r.productId });
-      const res = await post(buyer.token, {
+      const { review } = await posted(buyer.token, {
         productId: r.productId,
         rating: r.rating,
         text: `Review number ${i} of the list.`,
       });
-      expect(res.statusCode, res.body).toBe(200);
       await t.database.db
         .execute(sql`update reviews set created_at = ${new Date(base + i * 86_400_000)}
-        where id = ${res.json().review.id}`);
+        where id = ${review.id}`);
     }
   });
 
@@ -463,13 +432,10 @@ describe('the lists', () => {
     const unsigned = Buffer.from(JSON.stringify(['newest', first.json().reviews[0].id])).toString(
       'base64url',
     );
-    for (const bad of [
-      'not-a-cursor',
-      Buffer.from('["newest",5]').toString('base64url'),
-      unsigned,
-      ...FORGED_CURSORS,
-    ])
-      expectRefused(await list({ vendorUrl: listVendor.vendorUrl, cursor: bad }), 'cursor', bad);
+    await expectCursorsRefused(
+      (cursor) => list({ vendorUrl: listVendor.vendorUrl, cursor }),
+      ['not-a-cursor', Buffer.from('["newest",5]').toString('base64url'), unsigned],
+    );
     const nothing = await list({ sort: 'newest' });
     expect(nothing.statusCode).toBe(400);
     expect(nothing.json()).toMatchObject({
@@ -540,9 +506,8 @@ describe('what is written', () => {
 
   it('stores markup as given (the page escapes it when it renders)', async () => {
     const text = '<script>alert("x")</script> <b>works</b> & fires on time';
-    const res = await post(buyer.token, { productId: product.id, rating: 5, text });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().review.text).toBe(text);
+    const { review } = await posted(buyer.token, { productId: product.id, rating: 5, text });
+    expect(review.text).toBe(text);
     expect((await stored(product.id))[0]!.text).toBe(text);
     const listed = await list({ vendorUrl: vendor.vendorUrl, productId: product.id });
     expect(listed.json().reviews[0].text).toBe(text);

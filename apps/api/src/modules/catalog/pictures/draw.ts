@@ -50,6 +50,41 @@ export interface Candle {
   v: number;
 }
 
+/** Where a price stands on a chart of `data` drawn `height` px tall from `top` (the high at the top). */
+export function priceScale(data: Candle[], top: number, height: number) {
+  const hi = Math.max(...data.map((d) => d.h));
+  const lo = Math.min(...data.map((d) => d.l));
+  return { hi, lo, y: (v: number) => n1(top + ((hi - v) / (hi - lo)) * height) };
+}
+
+/**
+ * Plain candles for a picture's decoration (the product charts draw their own, themed): candle `k`
+ * centred at `x0 + k * step`, a wick and a `body`-wide body in the up or down colour.
+ */
+export function plainCandles(
+  data: Candle[],
+  y: (v: number) => number,
+  o: {
+    x0: number;
+    step: number;
+    body: number;
+    up: string;
+    down: string;
+    minBody?: number;
+    extra?: string;
+  },
+): string[] {
+  const extra = o.extra ? ` ${o.extra}` : '';
+  return data.flatMap((d, k) => {
+    const cx = o.x0 + k * o.step;
+    const colour = d.c >= d.o ? o.up : o.down;
+    return [
+      `<line x1="${cx}" y1="${y(d.h)}" x2="${cx}" y2="${y(d.l)}" stroke="${colour}"${extra}/>`,
+      `<rect x="${cx - o.body / 2}" y="${Math.min(y(d.o), y(d.c))}" width="${o.body}" height="${Math.max(o.minBody ?? 1, n1(Math.abs(y(d.o) - y(d.c))))}" fill="${colour}"${extra}/>`,
+    ];
+  });
+}
+
 /** A trending random walk with volatility clusters: reads as a market, not noise. */
 export function candles(random: () => number, count: number, start: number): Candle[] {
   const out: Candle[] = [];

@@ -8,6 +8,8 @@ import {
   HUES,
   initials,
   n1,
+  plainCandles,
+  priceScale,
   rng,
   seedOf,
   svg,
@@ -95,20 +97,16 @@ export function communitySvg(p: ProductPicture, variant: number): string {
     if (i === 1) {
       // A shared chart, as the community posts them.
       const data = candles(random, 40, 100);
-      const hi = Math.max(...data.map((d) => d.h));
-      const lo = Math.min(...data.map((d) => d.l));
-      const cy = (v: number) => n1(yy + 40 + ((hi - v) / (hi - lo)) * 170);
       parts.push(
         `<rect x="384" y="${yy + 32}" width="460" height="186" rx="6" fill="#131722" stroke="#1e1f22"/>`,
+        ...plainCandles(data, priceScale(data, yy + 40, 170).y, {
+          x0: 398,
+          step: 11,
+          body: 7,
+          up: '#26a69a',
+          down: '#ef5350',
+        }),
       );
-      data.forEach((d, k) => {
-        const cx = 398 + k * 11;
-        const up = d.c >= d.o;
-        parts.push(
-          `<line x1="${cx}" y1="${cy(d.h)}" x2="${cx}" y2="${cy(d.l)}" stroke="${up ? '#26a69a' : '#ef5350'}"/>`,
-          `<rect x="${cx - 3.5}" y="${Math.min(cy(d.o), cy(d.c))}" width="7" height="${Math.max(1, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? '#26a69a' : '#ef5350'}"/>`,
-        );
-      });
       yy += 200;
     }
     yy += 66;
@@ -136,21 +134,12 @@ export function courseSvg(p: ProductPicture, variant: number): string {
   ];
   // The lesson's slide: a chart with a marked zone.
   const data = candles(random, 50, 100);
-  const hi = Math.max(...data.map((d) => d.h));
-  const lo = Math.min(...data.map((d) => d.l));
-  const cy = (v: number) => n1(80 + ((hi - v) / (hi - lo)) * 300);
-  const zone = cy(lo + (hi - lo) * 0.3);
+  const { hi, lo, y } = priceScale(data, 80, 300);
+  const zone = y(lo + (hi - lo) * 0.3);
   parts.push(
     `<rect x="60" y="${zone - 18}" width="680" height="36" fill="hsl(${hue},70%,55%)" opacity="0.18"/>`,
+    ...plainCandles(data, y, { x0: 80, step: 13, body: 8, up: '#34d399', down: '#f87171' }),
   );
-  data.forEach((d, k) => {
-    const cx = 80 + k * 13;
-    const up = d.c >= d.o;
-    parts.push(
-      `<line x1="${cx}" y1="${cy(d.h)}" x2="${cx}" y2="${cy(d.l)}" stroke="${up ? '#34d399' : '#f87171'}"/>`,
-      `<rect x="${cx - 4}" y="${Math.min(cy(d.o), cy(d.c))}" width="8" height="${Math.max(1, n1(Math.abs(cy(d.o) - cy(d.c))))}" fill="${up ? '#34d399' : '#f87171'}"/>`,
-    );
-  });
   parts.push(
     `<circle cx="400" cy="242" r="46" fill="#000" opacity="0.55"/>`,
     `<path d="M386 218l40 24-40 24z" fill="#fff"/>`,
