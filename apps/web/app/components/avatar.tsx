@@ -42,14 +42,47 @@ export function UserAvatar({
         />
       </span>
     );
-  if (user.avatarUrl)
+  return (
+    <PictureOrLetters
+      src={user.avatarUrl}
+      letters={initialsOf(user)}
+      size={size}
+      box={`rounded-full ${box}`}
+      tile="bg-brand-500/25 text-brand-100"
+      alt={alt}
+    />
+  );
+}
+
+/**
+ * A square picture of `size` CSS pixels, or `letters` on a tile of the same box when there is none:
+ * a user's, a vendor's, a Discord server's. `box` gives its size and corners, `tile` the letters'
+ * colours, as classes (the page's CSP allows no inline style attributes). `alt` empty when a
+ * visible name sits beside it.
+ */
+export function PictureOrLetters({
+  src,
+  letters,
+  size,
+  box,
+  tile,
+  alt = '',
+}: {
+  src: string | null | undefined;
+  letters: string;
+  size: number;
+  box: string;
+  tile: string;
+  alt?: string;
+}) {
+  if (src)
     return (
       <img
-        src={user.avatarUrl}
+        src={src}
         alt={alt}
         width={size}
         height={size}
-        className={`shrink-0 rounded-full bg-ink-700 object-cover ${box}`}
+        className={`shrink-0 bg-ink-700 object-cover ${box}`}
       />
     );
   return (
@@ -57,9 +90,9 @@ export function UserAvatar({
       aria-hidden={alt ? undefined : true}
       role={alt ? 'img' : undefined}
       aria-label={alt || undefined}
-      className={`inline-flex shrink-0 items-center justify-center rounded-full bg-brand-500/25 font-bold text-brand-100 ${box}`}
+      className={`inline-flex shrink-0 items-center justify-center font-bold ${tile} ${box}`}
     >
-      {initialsOf(user)}
+      {letters}
     </span>
   );
 }
