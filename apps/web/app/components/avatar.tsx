@@ -1,5 +1,6 @@
 import type { User } from '@tradeshelf/contract';
 import { Picture } from '../lib/images.tsx';
+import { PictureOrLetters } from './ui.tsx';
 
 /** Up to two letters from the username (or the e-mail before one is chosen). */
 export function initialsOf(user: Pick<User, 'username' | 'email'>): string {
@@ -51,48 +52,5 @@ export function UserAvatar({
       tile="bg-brand-500/25 text-brand-100"
       alt={alt}
     />
-  );
-}
-
-/**
- * A square picture of `size` CSS pixels, or `letters` on a tile of the same box when there is none:
- * a user's, a vendor's, a Discord server's. `box` gives its size and corners, `tile` the letters'
- * colours, as classes (the page's CSP allows no inline style attributes). `alt` empty when a
- * visible name sits beside it.
- */
-export function PictureOrLetters({
-  src,
-  letters,
-  size,
-  box,
-  tile,
-  alt = '',
-}: {
-  src: string | null | undefined;
-  letters: string;
-  size: number;
-  box: string;
-  tile: string;
-  alt?: string;
-}) {
-  if (src)
-    return (
-      <img
-        src={src}
-        alt={alt}
-        width={size}
-        height={size}
-        className={`shrink-0 bg-ink-700 object-cover ${box}`}
-      />
-    );
-  return (
-    <span
-      aria-hidden={alt ? undefined : true}
-      role={alt ? 'img' : undefined}
-      aria-label={alt || undefined}
-      className={`inline-flex shrink-0 items-center justify-center font-bold ${tile} ${box}`}
-    >
-      {letters}
-    </span>
   );
 }

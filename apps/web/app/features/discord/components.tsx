@@ -1,10 +1,9 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { AccessEvent, AccessHealthStatus, Community } from '@tradeshelf/contract';
-import { PictureOrLetters } from '../../components/avatar.tsx';
 import { ConfirmStep } from '../../components/confirm-step.tsx';
 import { EventHistory } from '../../components/event-history.tsx';
-import { Alert, Button, Spinner } from '../../components/ui.tsx';
+import { Alert, Button, PictureOrLetters, Spinner } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
