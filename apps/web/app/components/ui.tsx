@@ -196,7 +196,7 @@ export function PictureOrLetters({
   alt = '',
   lazy = false,
 }: {
-  src: string | null | undefined;
+  src?: string | null | undefined;
   letters?: string;
   size: number;
   box: string;
