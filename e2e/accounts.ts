@@ -44,25 +44,49 @@ export async function openStorefront(page: Page, address: string, name: string, 
   await expect(page.getByText(/^Storefront created/).first()).toBeVisible({ timeout: SLOW });
 }
 
-/** A draft MetaTrader 5 indicator with one one-time plan; leaves the browser in its editor. */
-export async function draftIndicator(page: Page, title: string, price: string) {
+/**
+ * A draft product of `kind` (the Kind menu's label) for one platform and one asset class, with one
+ * one-time plan at `price`; leaves the browser in its editor.
+ */
+export async function draftProduct(
+  page: Page,
+  d: {
+    kind: string;
+    title: string;
+    summary: string;
+    description: string;
+    platform: string;
+    assetClass: string;
+    price: string;
+  },
+) {
   await page.goto('/vendor/products/new');
   await expect(page.getByRole('heading', { level: 1, name: 'New product' })).toBeVisible({
     timeout: SLOW,
   });
-  await page.getByLabel('Kind').selectOption({ label: 'Indicator' });
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Summary').fill('Marks the London, New York and Tokyo sessions.');
-  await page
-    .getByRole('textbox', { name: 'Description' })
-    .fill('Draws each trading session as a box on MetaTrader 5.');
-  await page.getByRole('checkbox', { name: 'MetaTrader 5' }).check();
-  await page.getByRole('checkbox', { name: 'Forex' }).check();
+  await page.getByLabel('Kind').selectOption({ label: d.kind });
+  await page.getByLabel('Title').fill(d.title);
+  await page.getByLabel('Summary').fill(d.summary);
+  await page.getByRole('textbox', { name: 'Description' }).fill(d.description);
+  await page.getByRole('checkbox', { name: d.platform }).check();
+  await page.getByRole('checkbox', { name: d.assetClass }).check();
   await page.getByRole('button', { name: 'Add a plan' }).click();
-  await page.getByLabel('Price').fill(price);
+  await page.getByLabel('Price').fill(d.price);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page).toHaveURL(/\/vendor\/products\/(?!new)[^/]+$/, { timeout: SLOW });
 }
+
+/** A draft MetaTrader 5 indicator with one one-time plan; leaves the browser in its editor. */
+export const draftIndicator = (page: Page, title: string, price: string) =>
+  draftProduct(page, {
+    kind: 'Indicator',
+    title,
+    summary: 'Marks the London, New York and Tokyo sessions.',
+    description: 'Draws each trading session as a box on MetaTrader 5.',
+    platform: 'MetaTrader 5',
+    assetClass: 'Forex',
+    price,
+  });
 
 /** Publishes the product open in the editor; answers its public page's path. */
 export async function publishProduct(page: Page) {

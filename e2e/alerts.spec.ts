@@ -1,16 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { buyOnSandbox } from './shop.ts';
 import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import {
+  draftProduct,
   openStorefront,
   publishProduct,
   signUp,
   vendorAndBuyer,
   workspaceNav,
 } from './accounts.ts';
+import { a11yViolations } from './axe.ts';
 
 // Issue 31's proof: a new vendor lists an alert product; a buyer pays on the payment sandbox,
 // opens the feed from the library and picks web + a webhook pointing at a receiver this test runs
@@ -23,12 +24,7 @@ const RUN = Date.now().toString(36).slice(-6);
 const PRODUCT = `Breakout Pings ${RUN}`;
 
 /** axe on the page as it stands (the live stream keeps the network busy, so no idle wait). */
-async function violations(page: Page) {
-  const { violations: found } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return found.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target) }));
-}
+const violations = (page: Page) => a11yViolations(page, { idle: false });
 
 test('alerts arrive: workspace and TradingView webhook, live in the browser and signed to a webhook', async ({
   browser,
@@ -42,19 +38,15 @@ test('alerts arrive: workspace and TradingView webhook, live in the browser and 
   try {
     await signUp(vendor, 'alerts');
     await openStorefront(vendor, `alerts-${RUN}`, `Alert Desk ${RUN}`, 'Made in the alerts walk.');
-    await vendor.goto('/vendor/products/new');
-    await vendor.getByLabel('Kind').selectOption({ label: 'Alert' });
-    await vendor.getByLabel('Title').fill(PRODUCT);
-    await vendor.getByLabel('Summary').fill('Breakouts on rising momentum, as they happen.');
-    await vendor
-      .getByRole('textbox', { name: 'Description' })
-      .fill('Alerts when large caps break out on rising momentum.');
-    await vendor.getByRole('checkbox', { name: 'TradingView' }).check();
-    await vendor.getByRole('checkbox', { name: 'Stocks' }).check();
-    await vendor.getByRole('button', { name: 'Add a plan' }).click();
-    await vendor.getByLabel('Price').fill('19.00');
-    await vendor.getByRole('button', { name: 'Save draft' }).click();
-    await expect(vendor).toHaveURL(/\/vendor\/products\/(?!new)[^/]+$/, { timeout: SLOW });
+    await draftProduct(vendor, {
+      kind: 'Alert',
+      title: PRODUCT,
+      summary: 'Breakouts on rising momentum, as they happen.',
+      description: 'Alerts when large caps break out on rising momentum.',
+      platform: 'TradingView',
+      assetClass: 'Stocks',
+      price: '19.00',
+    });
     const productPath = await publishProduct(vendor);
 
     // The product page says alerts are delivered, and how.

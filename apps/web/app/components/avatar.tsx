@@ -1,5 +1,7 @@
-import type { User } from '@tradeshelf/contract';
+import type { ResponsiveImage, User } from '@tradeshelf/contract';
 import { Picture } from '../lib/images.tsx';
+import type { ComponentProps } from 'react';
+import { PictureOrLetters } from './ui.tsx';
 
 /** Up to two letters from the username (or the e-mail before one is chosen). */
 export function initialsOf(user: Pick<User, 'username' | 'email'>): string {
@@ -29,37 +31,42 @@ export function UserAvatar({
   alt?: string;
   priority?: boolean;
 }) {
-  const box = BOX[size];
-  if (user.avatar)
-    return (
-      <span className={`inline-block shrink-0 overflow-hidden rounded-full bg-ink-700 ${box}`}>
-        <Picture
-          image={user.avatar}
-          alt={alt}
-          sizes={`${size}px`}
-          priority={priority}
-          className="h-full w-full object-cover"
-        />
-      </span>
-    );
-  if (user.avatarUrl)
-    return (
-      <img
-        src={user.avatarUrl}
-        alt={alt}
-        width={size}
-        height={size}
-        className={`shrink-0 rounded-full bg-ink-700 object-cover ${box}`}
-      />
-    );
   return (
-    <span
-      aria-hidden={alt ? undefined : true}
-      role={alt ? 'img' : undefined}
-      aria-label={alt || undefined}
-      className={`inline-flex shrink-0 items-center justify-center rounded-full bg-brand-500/25 font-bold text-brand-100 ${box}`}
-    >
-      {initialsOf(user)}
+    <ImageOrLetters
+      image={user.avatar}
+      src={user.avatarUrl}
+      letters={initialsOf(user)}
+      size={size}
+      box={`rounded-full ${BOX[size]}`}
+      tile="bg-brand-500/25 text-brand-100"
+      alt={alt}
+      priority={priority}
+    />
+  );
+}
+
+/**
+ * `PictureOrLetters`, with a picture in its sizes and formats (`image`) before all: a user's, a
+ * storefront's logo. Kept here, not in the shell's ui.tsx: no public page shows one.
+ */
+export function ImageOrLetters({
+  image,
+  priority = false,
+  ...tile
+}: ComponentProps<typeof PictureOrLetters> & {
+  image: ResponsiveImage | null | undefined;
+  priority?: boolean;
+}) {
+  if (!image) return <PictureOrLetters {...tile} />;
+  return (
+    <span className={`inline-block shrink-0 overflow-hidden bg-ink-700 ${tile.box}`}>
+      <Picture
+        image={image}
+        alt={tile.alt ?? ''}
+        sizes={`${tile.size}px`}
+        priority={priority}
+        className="h-full w-full object-cover"
+      />
     </span>
   );
 }

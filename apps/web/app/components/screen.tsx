@@ -2,6 +2,7 @@
 // again, empty, or its content. Workspace and buyer screens both use it.
 import type { ApiError } from '@tradeshelf/contract';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Alert } from './ui.tsx';
 
 const focusRing =
@@ -120,5 +121,14 @@ export function Screen<T>({
       {failed && <ReadError error={read.error} onRetry={onRetry} />}
       {empty !== undefined && isEmpty?.(data) ? empty : children(data)}
     </>
+  );
+}
+
+/** The way back from a screen to the list or page it was opened from: `← {children}`. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className={`text-sm text-slate-400 hover:text-white ${focusRing}`}>
+      ← {children}
+    </Link>
   );
 }

@@ -180,3 +180,50 @@ export function Card({
     </div>
   );
 }
+
+/**
+ * A square picture of `size` CSS pixels, or `letters` on a tile of the same box when there is none
+ * (nothing when there are no letters either): a user's, a vendor's, a Discord server's. `box` gives
+ * its size and corners, `tile` the letters' colours, as classes (the page's CSP allows no inline
+ * style attributes). `alt` empty when a visible name sits beside it; `lazy` below the fold.
+ */
+export function PictureOrLetters({
+  src,
+  letters,
+  size,
+  box,
+  tile = 'bg-ink-700 text-slate-200',
+  alt = '',
+  lazy = false,
+}: {
+  src?: string | null | undefined;
+  letters?: string;
+  size: number;
+  box: string;
+  tile?: string;
+  alt?: string;
+  lazy?: boolean;
+}) {
+  if (src)
+    return (
+      <img
+        src={src}
+        alt={alt}
+        width={size}
+        height={size}
+        loading={lazy ? 'lazy' : undefined}
+        className={`shrink-0 bg-ink-700 object-cover ${box}`}
+      />
+    );
+  if (!letters) return null;
+  return (
+    <span
+      aria-hidden={alt ? undefined : true}
+      role={alt ? 'img' : undefined}
+      aria-label={alt || undefined}
+      className={`inline-flex shrink-0 items-center justify-center font-bold ${tile} ${box}`}
+    >
+      {letters}
+    </span>
+  );
+}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loginAnswer as login } from '../testing.ts';
+import { STORED_SESSION_FIELDS } from '../test/stored-session.ts';
 import {
   blockedByGrace,
   recordFromLogin,
@@ -50,15 +51,7 @@ describe('login storage timing (docs/product.md#sessions)', () => {
     expect(events).toEqual([]);
     vi.advanceTimersByTime(1);
     const stored = JSON.parse(storage.getItem(TOKENS_KEY)!);
-    expect(Object.keys(stored).sort()).toEqual([
-      'accessToken',
-      'accessTokenExpiry',
-      'emailVerified',
-      'refreshToken',
-      'refreshTokenExpiry',
-      'userEmail',
-      'userId',
-    ]);
+    expect(Object.keys(stored).sort()).toEqual(STORED_SESSION_FIELDS);
     expect(storage.getItem(TOKEN_KEY)).toBe('access-1');
     expect(events).toEqual(['stored']);
   });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { Alert } from '../components/ui.tsx';
 import { fetchCourseDetails } from '../features/courses/api.ts';
 import {
@@ -12,7 +12,7 @@ import {
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { countLabel } from '../lib/format.ts';
-import { Loading } from '../components/screen.tsx';
+import { BackLink, Loading } from '../components/screen.tsx';
 
 export const meta = () => [...pageMeta('Course'), { name: 'robots', content: 'noindex' }];
 
@@ -52,11 +52,7 @@ export function CoursePage() {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6">
       <header className="flex flex-col gap-2">
-        {isLoggedIn && (
-          <Link to="/courses" className="text-sm text-slate-400 hover:text-white">
-            ← My courses
-          </Link>
-        )}
+        {isLoggedIn && <BackLink to="/courses">My courses</BackLink>}
         <h1 className="text-2xl font-bold text-white">{course.title}</h1>
         <p className="text-sm text-slate-400">
           {course.product.vendor.displayName} · {countLabel(course.modules.length, 'module')} ·{' '}

@@ -20,7 +20,7 @@ import { formatDate, formatDateTime } from '../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
 import { saveFile } from '../lib/save-file.ts';
 import { pageMeta } from '../lib/seo.ts';
-import { Loading } from '../components/screen.tsx';
+import { BackLink, Loading } from '../components/screen.tsx';
 
 export const meta = () => pageMeta('Your order');
 
@@ -73,9 +73,7 @@ function OrderPage({ id }: { id: string }) {
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
-        <Link to="/orders" className="text-sm text-slate-400 hover:text-white">
-          ← Your orders
-        </Link>
+        <BackLink to="/orders">Your orders</BackLink>
         <div className="flex flex-wrap gap-2">
           {sub && (
             <Button

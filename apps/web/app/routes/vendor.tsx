@@ -8,6 +8,7 @@ import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { countLabel } from '../lib/format.ts';
 import { Picture, shareImage } from '../lib/images.tsx';
+import { PictureOrLetters } from '../components/ui.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor';
 
@@ -116,16 +117,12 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
         )}
         <div className="flex flex-col gap-3 p-6">
           <div className="flex items-center gap-4">
-            {vendor.avatarUrl && (
-              // The vendor's logo (a 256 px square JPEG, ADR 026), set on the workspace's storefront page.
-              <img
-                src={vendor.avatarUrl}
-                alt=""
-                width={64}
-                height={64}
-                className="h-16 w-16 shrink-0 rounded-full border border-ink-600 object-cover"
-              />
-            )}
+            {/* The vendor's logo (a 256 px square JPEG, ADR 026), set on the workspace's storefront page. */}
+            <PictureOrLetters
+              src={vendor.avatarUrl}
+              size={64}
+              box="h-16 w-16 rounded-full border border-ink-600"
+            />
             <h1 className="text-3xl font-extrabold text-white">
               {vendor.displayName}{' '}
               {vendor.verified && (

@@ -10,6 +10,7 @@ import type {
 import { Picture } from '../../lib/images.tsx';
 import { countLabel, formatMoney, formatPrice, trialLabel } from '../../lib/format.ts';
 import { bundlePath, productPath, vendorPath } from '../../lib/paths.ts';
+import { PictureOrLetters } from '../../components/ui.tsx';
 
 export { bundlePath, productPath, vendorPath };
 
@@ -243,23 +244,13 @@ export function VendorTile({ vendor }: { vendor: VendorProfile }) {
       to={vendorPath(vendor)}
       className="flex items-center gap-2 rounded-xl border border-ink-700 bg-ink-900 p-3 hover:border-brand-500/60 sm:gap-3 sm:p-4"
     >
-      {vendor.avatarUrl ? (
-        <img
-          src={vendor.avatarUrl}
-          alt=""
-          width={40}
-          height={40}
-          loading="lazy"
-          className="h-8 w-8 shrink-0 rounded-lg sm:h-10 sm:w-10"
-        />
-      ) : (
-        <span
-          aria-hidden
-          className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-ink-700 font-bold text-slate-200 sm:h-10 sm:w-10"
-        >
-          {vendor.displayName.slice(0, 1)}
-        </span>
-      )}
+      <PictureOrLetters
+        src={vendor.avatarUrl}
+        letters={vendor.displayName.slice(0, 1)}
+        size={40}
+        box="h-8 w-8 rounded-full sm:h-10 sm:w-10"
+        lazy
+      />
       <span className="min-w-0">
         <span className="block truncate text-sm font-semibold text-white sm:text-base">
           {vendor.displayName} {vendor.verified && <span className="text-brand-400">✓</span>}

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { discordMessages } from '@tradeshelf/contract/client';
@@ -8,18 +8,14 @@ import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.
 import { DiscordCallbackPage } from '../../routes/discord-auth-callback.tsx';
 import { CANCELLED_TEXT, LIBRARY_REDIRECT_MS } from './callback.tsx';
 import { leaveFor } from './navigation.ts';
-import { community, link } from './test-fixtures.ts';
+import { cleanUpAfterEach, community, link } from './test-fixtures.ts';
 
 // Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
 // below applies even if an earlier file in the worker imported the real module.
 vi.hoisted(() => vi.resetModules());
 
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
-afterEach(() => {
-  cleanup();
-  vi.mocked(leaveFor).mockClear();
-  vi.useRealTimers();
-});
+cleanUpAfterEach();
 
 const AUTHORIZE_URL = '/sandbox/discord/oauth2/authorize?state=fresh';
 const profile = {

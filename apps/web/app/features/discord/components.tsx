@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { AccessEvent, AccessHealthStatus, Community } from '@tradeshelf/contract';
 import { ConfirmStep } from '../../components/confirm-step.tsx';
 import { EventHistory } from '../../components/event-history.tsx';
-import { Alert, Button, Spinner } from '../../components/ui.tsx';
+import { Alert, Button, PictureOrLetters, Spinner } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
@@ -65,16 +65,6 @@ export function HealthText({ community, id }: { community: Community; id?: strin
 
 /** The server's picture, or its initials on a tile when it has none. */
 function ServerIcon({ server }: { server: Community['server'] }) {
-  if (server?.iconUrl)
-    return (
-      <img
-        src={server.iconUrl}
-        alt=""
-        width={48}
-        height={48}
-        className="h-12 w-12 shrink-0 rounded-xl bg-ink-700 object-cover"
-      />
-    );
   const initials =
     (server?.name ?? '?')
       .split(/\s+/)
@@ -83,12 +73,13 @@ function ServerIcon({ server }: { server: Community['server'] }) {
       .map((w) => w[0]!.toUpperCase())
       .join('') || '?';
   return (
-    <span
-      aria-hidden
-      className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-indigo-500/25 font-bold text-indigo-100"
-    >
-      {initials}
-    </span>
+    <PictureOrLetters
+      src={server?.iconUrl}
+      letters={initials}
+      size={48}
+      box="h-12 w-12 rounded-xl"
+      tile="bg-indigo-500/25 text-indigo-100"
+    />
   );
 }
 
@@ -307,22 +298,13 @@ export function DiscordAccountPanel() {
       ) : (
         <>
           <div className="flex flex-wrap items-center gap-3">
-            {account.avatarUrl ? (
-              <img
-                src={account.avatarUrl}
-                alt=""
-                width={40}
-                height={40}
-                className="h-10 w-10 rounded-full bg-ink-700 object-cover"
-              />
-            ) : (
-              <span
-                aria-hidden
-                className="inline-flex h-10 w-10 items-center justify-center rounded-full bg-indigo-500/25 font-bold text-indigo-100"
-              >
-                {(account.globalName ?? account.username).slice(0, 1).toUpperCase()}
-              </span>
-            )}
+            <PictureOrLetters
+              src={account.avatarUrl}
+              letters={(account.globalName ?? account.username).slice(0, 1).toUpperCase()}
+              size={40}
+              box="h-10 w-10 rounded-full"
+              tile="bg-indigo-500/25 text-indigo-100"
+            />
             <div className="min-w-0 flex-1">
               <p className="font-semibold text-white" data-testid="discord-username">
                 {account.globalName ?? account.username}

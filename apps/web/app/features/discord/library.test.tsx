@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Community } from '@tradeshelf/contract';
 import Library from '../../routes/library.tsx';
@@ -8,18 +8,14 @@ import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.
 import { paid } from '../orders/test-fixtures.ts';
 import { leaveFor } from './navigation.ts';
 import { COMMUNITIES_POLL_INTERVAL_MS, COMMUNITIES_POLL_TIMEOUT_MS } from './poll.ts';
-import { community, health, link } from './test-fixtures.ts';
+import { cleanUpAfterEach, community, health, link } from './test-fixtures.ts';
 
 // Unit files share their worker's modules (vitest.config.ts): evaluate them afresh, so the mock
 // below applies even if an earlier file in the worker imported the real module.
 vi.hoisted(() => vi.resetModules());
 
 vi.mock('./navigation.ts', () => ({ leaveFor: vi.fn() }));
-afterEach(() => {
-  cleanup();
-  vi.mocked(leaveFor).mockClear();
-  vi.useRealTimers();
-});
+cleanUpAfterEach();
 
 const indicator = paid({
   id: 'pur_tool',

@@ -1,4 +1,19 @@
+import { afterEach, vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
 import type { Community, DiscordLink } from '@tradeshelf/contract';
+import { leaveFor } from './navigation.ts';
+
+/**
+ * What the page tests undo after each test: the render, the calls of `leaveFor` (which they mock:
+ * `vi.mock('./navigation.ts', …)` stays in each file, where vitest hoists it) and fake timers.
+ */
+export function cleanUpAfterEach() {
+  afterEach(() => {
+    cleanup();
+    vi.mocked(leaveFor).mockClear();
+    vi.useRealTimers();
+  });
+}
 
 /** A community as the API presents it, for reducer and page tests. */
 export function community(o: Partial<Community> = {}): Community {

@@ -7,6 +7,7 @@ import {
   reviewMessages as m,
 } from '@tradeshelf/contract/client';
 import type { OwnReview } from '@tradeshelf/contract';
+import { TextAreaField } from '../../components/textarea-field.tsx';
 import { Alert, Button } from '../../components/ui.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
@@ -95,7 +96,6 @@ export default function ReviewForm({
   const [problems, setProblems] = useState<Problems>({});
   const form = useRef<HTMLFormElement>(null);
   const titleId = useId();
-  const textId = useId();
 
   // Opened where the buyer is: brought into view with the stars focused.
   useEffect(() => {
@@ -154,32 +154,19 @@ export default function ReviewForm({
         }}
         error={problems.rating}
       />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={textId} className="text-sm font-medium text-slate-200">
-          Your review
-        </label>
-        <textarea
-          id={textId}
-          rows={5}
-          maxLength={REVIEW_TEXT_MAX}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            setProblems((p) => ({ ...p, text: undefined }));
-          }}
-          aria-invalid={problems.text ? true : undefined}
-          aria-describedby={`${textId}-note`}
-          className="rounded-lg border border-ink-600 bg-ink-950 px-3 py-2.5 text-slate-100 placeholder:text-slate-400 focus:border-brand-400"
-          placeholder="What do you trade with it, and how does it work for you?"
-        />
-        <p
-          id={`${textId}-note`}
-          className={`text-sm ${problems.text ? 'text-rose-400' : 'text-slate-400'}`}
-        >
-          {problems.text ??
-            `At least ${REVIEW_TEXT_MIN} characters, at most ${REVIEW_TEXT_MAX}. Other traders see your username.`}
-        </p>
-      </div>
+      <TextAreaField
+        label="Your review"
+        rows={5}
+        maxLength={REVIEW_TEXT_MAX}
+        value={text}
+        onChange={(v) => {
+          setText(v);
+          setProblems((p) => ({ ...p, text: undefined }));
+        }}
+        error={problems.text}
+        hint={`At least ${REVIEW_TEXT_MIN} characters, at most ${REVIEW_TEXT_MAX}. Other traders see your username.`}
+        placeholder="What do you trade with it, and how does it work for you?"
+      />
       {failed && <Alert>{update.error!.error}</Alert>}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" loading={update.status === 'loading'}>

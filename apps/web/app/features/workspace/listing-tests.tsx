@@ -74,6 +74,29 @@ export async function pageOnAndBack(
 }
 
 /**
+ * The loaded editor of a published listing, once its heading `title` shows: it links to its public
+ * page, and Unpublish… asks first (Cancel sends nothing); Unpublish then sends the one call and
+ * the status says so.
+ */
+export async function unpublishAfterAsking(
+  ui: UserEvent,
+  requests: SeenRequest[],
+  { noun, id, title, publicPath }: { noun: Noun; id: string; title: string; publicPath: string },
+) {
+  await screen.findByRole('heading', { name: title });
+  expect(screen.getByRole('link', { name: 'View public page' }).getAttribute('href')).toBe(
+    publicPath,
+  );
+  await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
+  expect(writes(requests)).toEqual([]);
+  await ui.click(screen.getByRole('button', { name: 'Cancel' }));
+  await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
+  await ui.click(screen.getByRole('button', { name: 'Unpublish' }));
+  await waitFor(() => expect(screen.getByText('Unpublished', { selector: 'span' })).toBeTruthy());
+  expect(writes(requests).map((r) => r.path)).toEqual([`/api/v1/vendor/${noun}s/${id}/unpublish`]);
+}
+
+/**
  * Another tab saved first (its `updatedAt` is later than the one the editor loaded): the editor
  * says so, keeps what was typed, and lets the vendor replace theirs or load it.
  */

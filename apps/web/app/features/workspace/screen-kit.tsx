@@ -84,7 +84,7 @@ export function Panel({
 }
 
 // The screen shape and the pager are the shared kit's (components/), with the buyer's screens.
-export { Loading, ReadError } from '../../components/screen.tsx';
+export { BackLink, Loading, ReadError } from '../../components/screen.tsx';
 export { GrowingScreen, LoadMore } from '../../components/list-pager.tsx';
 
 /** Copies a value; says "Copied", or selects it for copying by hand when the clipboard is shut. */

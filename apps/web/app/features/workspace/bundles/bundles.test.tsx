@@ -324,19 +324,12 @@ describe('the editor', () => {
       signedIn: true,
       answer: api(published),
     });
-    await screen.findByRole('heading', { name: 'Momentum Kit' });
-    expect(screen.getByRole('link', { name: 'View public page' }).getAttribute('href')).toBe(
-      '/b/bnd_1/momentum-kit',
-    );
-    await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    expect(listing.writes(requests)).toEqual([]);
-    await ui.click(screen.getByRole('button', { name: 'Cancel' }));
-    await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    await ui.click(screen.getByRole('button', { name: 'Unpublish' }));
-    await waitFor(() => expect(screen.getByText('Unpublished', { selector: 'span' })).toBeTruthy());
-    expect(listing.writes(requests).map((r) => r.path)).toEqual([
-      '/api/v1/vendor/bundles/bnd_1/unpublish',
-    ]);
+    await listing.unpublishAfterAsking(ui, requests, {
+      noun: 'bundle',
+      id: 'bnd_1',
+      title: 'Momentum Kit',
+      publicPath: '/b/bnd_1/momentum-kit',
+    });
   });
 
   it('refuses a cover of the wrong type before sending it, and removes the cover after asking', async () => {

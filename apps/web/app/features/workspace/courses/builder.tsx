@@ -28,7 +28,7 @@ import {
   type Direction,
 } from './outline.ts';
 import { countLabel } from '../../../lib/format.ts';
-import { ReadFailed } from '../screen-kit.tsx';
+import { BackLink, ReadFailed } from '../screen-kit.tsx';
 
 type SetCourse = (course: VendorCourse) => void;
 
@@ -67,9 +67,7 @@ export function CourseBuilder({ productId }: { productId: string }) {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <Link to="/vendor/courses" className="text-sm text-slate-400 hover:text-slate-200">
-            ← Courses
-          </Link>
+          <BackLink to="/vendor/courses">Courses</BackLink>
           <h1 className="mt-1 text-2xl font-bold text-white">{course.title}</h1>
           <p className="mt-1 text-sm text-slate-400">
             {countLabel(counts.modules, 'module')} · {countLabel(counts.lessons, 'lesson')} ·{' '}

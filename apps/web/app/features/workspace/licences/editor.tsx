@@ -7,7 +7,6 @@ import {
 } from '@tradeshelf/contract/client';
 import type { LicencePolicyBody, SigningKey, VendorLicencePolicy } from '@tradeshelf/contract';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { Alert, Button, Field, FormError } from '../../../components/ui.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { ConfirmButton } from '../../../components/confirm-step.tsx';
@@ -17,7 +16,7 @@ import { useAction, useRead } from '../request.ts';
 import * as api from './api.ts';
 import { buildFileProblem, policyBody, versionProblem, type PolicyForm } from './policy.ts';
 import { SelectField } from '../../../components/select-field.tsx';
-import { ReadFailed } from '../screen-kit.tsx';
+import { BackLink, ReadFailed } from '../screen-kit.tsx';
 
 const appList = { to: '/vendor/licences', label: 'Back to your apps' };
 
@@ -29,9 +28,7 @@ export function LicencePolicyEditor({ productId }: { productId: string }) {
   return (
     <div className="flex flex-col gap-8">
       <div>
-        <Link to="/vendor/licences" className="text-sm text-slate-400 hover:text-slate-200">
-          ← Licences
-        </Link>
+        <BackLink to="/vendor/licences">Licences</BackLink>
         <h1 className="mt-1 text-2xl font-bold text-white">{policy.app.title}</h1>
         <p className="mt-1 text-sm text-slate-400">
           {policy.app.counts.issued} licences issued · {policy.app.counts.active} active ·{' '}

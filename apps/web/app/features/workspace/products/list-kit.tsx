@@ -7,6 +7,7 @@ import { cell, ListTable } from '../../../components/list-table.tsx';
 import { Screen } from '../../../components/screen.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useRead, type Thunk } from '../request.ts';
+import { PageHeader } from '../screen-kit.tsx';
 import { statusLabels } from './labels.ts';
 import { StatusPill } from './status.tsx';
 
@@ -32,10 +33,7 @@ function ListHeading({
 }) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
-      <div>
-        <h1 className="text-2xl font-bold text-white">{title}</h1>
-        {intro && <p className="text-sm text-slate-400">{intro}</p>}
-      </div>
+      <PageHeader title={title}>{intro}</PageHeader>
       <Link to={newPath} className={newLink}>
         {newLabel}
       </Link>

@@ -254,22 +254,15 @@ describe('the editor', () => {
       signedIn: true,
       answer: api(published),
     });
-    await screen.findByRole('heading', { name: 'Trend Ribbon' });
-    expect(screen.getByRole('link', { name: 'Build the course' }).getAttribute('href')).toBe(
-      '/vendor/courses/prd_1',
-    );
-    expect(screen.getByRole('link', { name: 'View public page' }).getAttribute('href')).toBe(
-      '/p/prd_1/trend-ribbon',
-    );
-    await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    expect(listing.writes(requests)).toEqual([]);
-    await ui.click(screen.getByRole('button', { name: 'Cancel' }));
-    await ui.click(screen.getByRole('button', { name: 'Unpublish…' }));
-    await ui.click(screen.getByRole('button', { name: 'Unpublish' }));
-    await waitFor(() => expect(screen.getByText('Unpublished', { selector: 'span' })).toBeTruthy());
-    expect(listing.writes(requests).map((r) => r.path)).toEqual([
-      '/api/v1/vendor/products/prd_1/unpublish',
-    ]);
+    expect(
+      (await screen.findByRole('link', { name: 'Build the course' })).getAttribute('href'),
+    ).toBe('/vendor/courses/prd_1');
+    await listing.unpublishAfterAsking(ui, requests, {
+      noun: 'product',
+      id: 'prd_1',
+      title: 'Trend Ribbon',
+      publicPath: '/p/prd_1/trend-ribbon',
+    });
   });
 });
 

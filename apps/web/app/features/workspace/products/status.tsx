@@ -1,5 +1,5 @@
 import type { VendorProductStatus } from '@tradeshelf/contract/client';
-import { Link } from 'react-router';
+import { BackLink } from '../screen-kit.tsx';
 import { Button } from '../../../components/ui.tsx';
 import { statusLabels, statusStyles } from './labels.ts';
 
@@ -28,9 +28,7 @@ export function EditorHeading({
         <h1 className="text-2xl font-bold text-white">{title}</h1>
         {status && <StatusPill status={status} />}
       </div>
-      <Link to={back.to} className="text-sm text-slate-400 hover:text-white">
-        ← {back.label}
-      </Link>
+      <BackLink to={back.to}>{back.label}</BackLink>
     </div>
   );
 }

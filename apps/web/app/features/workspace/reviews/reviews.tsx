@@ -1,6 +1,7 @@
 import { REVIEW_REPLY_MAX, reviewMessages } from '@tradeshelf/contract/client';
 import type { Review } from '@tradeshelf/contract';
 import { useEffect, useId, useRef, useState } from 'react';
+import { SelectField } from '../../../components/select-field.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, FormError } from '../../../components/ui.tsx';
 import { formatDate } from '../../../lib/format.ts';
@@ -139,10 +140,12 @@ function ReviewItem({ review, onSaved }: { review: Review; onSaved: (r: Review) 
   );
 }
 
+/** The rating filter's choices, five stars first. */
+const ratings = [5, 4, 3, 2, 1].map((n) => [String(n), `${n} star${n === 1 ? '' : 's'}`] as const);
+
 export function VendorReviews() {
   const [filter, setFilter] = useState<ReviewsFilter>({});
   const reviews = usePaged<ReviewsArg, Review>(fetchVendorReviews, filter);
-  const ratingId = useId();
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Reviews">
@@ -151,29 +154,13 @@ export function VendorReviews() {
       </PageHeader>
       <Panel title="Your reviews">
         <div className="flex flex-wrap items-end gap-4">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={ratingId} className="text-sm font-medium text-slate-200">
-              Rating
-            </label>
-            <select
-              id={ratingId}
-              value={filter.rating ?? ''}
-              onChange={(e) =>
-                setFilter({
-                  ...filter,
-                  rating: e.target.value ? Number(e.target.value) : undefined,
-                })
-              }
-              className={`rounded-lg border border-ink-600 bg-ink-900 px-3 py-2 text-slate-100 ${focusRing}`}
-            >
-              <option value="">All ratings</option>
-              {[5, 4, 3, 2, 1].map((n) => (
-                <option key={n} value={n}>
-                  {n} star{n === 1 ? '' : 's'}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label="Rating"
+            value={filter.rating ? String(filter.rating) : ''}
+            options={ratings}
+            empty="All ratings"
+            onChange={(v) => setFilter({ ...filter, rating: v ? Number(v) : undefined })}
+          />
           <label className="flex items-center gap-2 pb-2 text-sm text-slate-200">
             <input
               type="checkbox"

@@ -18,7 +18,7 @@ import { fetchSaleInvoicePdf, fetchVendorSale, refundVendorSale, revokeVendorSal
 import { saveFile } from '../../../lib/save-file.ts';
 import { badgeClass, exactMoney, saleStatus } from '../money-format.ts';
 import { RefundForm } from './refund-form.tsx';
-import { Loading } from '../../../components/screen.tsx';
+import { BackLink, Loading } from '../../../components/screen.tsx';
 import { PanelTable } from '../../../components/list-table.tsx';
 
 const panel = 'flex flex-col gap-4 rounded-2xl border border-ink-700 bg-ink-900 p-5 sm:p-6';
@@ -166,9 +166,7 @@ export function SaleDetail({ id }: { id: string }) {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-2">
-        <Link to="/vendor/sales" className="text-sm text-brand-300 hover:underline">
-          ← All sales
-        </Link>
+        <BackLink to="/vendor/sales">All sales</BackLink>
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-bold text-white">{sale.item.title}</h1>
           <span className={badgeClass(st.tone)}>{st.label}</span>

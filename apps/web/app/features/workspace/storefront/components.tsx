@@ -18,6 +18,7 @@ import { imageFileProblem, UploadControl } from '../../../components/upload-cont
 import { PublicPageLink } from '../screen-kit.tsx';
 import { useToast } from '../../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../../components/ui.tsx';
+import { ImageOrLetters } from '../../../components/avatar.tsx';
 import { Picture } from '../../../lib/images.tsx';
 import { useAction } from '../request.ts';
 import {
@@ -65,21 +66,13 @@ export function HeaderPreview({
         />
       )}
       <div className="flex gap-4 p-5">
-        {storefront?.avatar ? (
-          <Picture
-            image={storefront.avatar}
-            alt=""
-            sizes="64px"
-            className="h-16 w-16 shrink-0 rounded-full border border-ink-600 object-cover"
-          />
-        ) : (
-          <div
-            aria-hidden
-            className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-ink-700 text-2xl font-bold text-slate-300"
-          >
-            {name.charAt(0).toUpperCase()}
-          </div>
-        )}
+        <ImageOrLetters
+          image={storefront?.avatar}
+          letters={name.charAt(0).toUpperCase()}
+          size={64}
+          box="h-16 w-16 rounded-full border border-ink-600"
+          tile="bg-ink-700 text-2xl text-slate-300"
+        />
         <div className="flex min-w-0 flex-col gap-1.5">
           <p className="truncate text-xl font-extrabold text-white">{name}</p>
           <p className="text-xs text-slate-400">
