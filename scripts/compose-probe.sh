@@ -9,8 +9,9 @@
 #
 #   sudo scripts/compose-probe.sh          (root: podman; builds the images first, cached after once)
 #
-# Not part of CI: see docs/operations.md for its cost. Uses host ports 8080 and 9000.
+# Run by .ci/run, last; docs/operations.md gives its cost. Uses host ports 8080 and 9000.
 set -euo pipefail
+. "$(dirname "$0")/podman-conf.sh"
 cd "$(dirname "$0")/.."
 
 COMPOSE=(podman-compose -p tradeshelf -f compose.yaml -f compose.local.yaml)

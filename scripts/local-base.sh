@@ -6,6 +6,7 @@
 #
 #   sudo scripts/local-base.sh [image-name]      (root: debootstrap and the import need it)
 set -euo pipefail
+. "$(dirname "$0")/podman-conf.sh"
 
 IMAGE="${1:-localhost/tradeshelf-base}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"

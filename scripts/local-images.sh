@@ -9,6 +9,7 @@
 # The app image is built from what git tracks (as a clean clone would build it). Where outbound TLS is
 # re-signed, the CA goes in as a build secret (LOCAL_CA_FILE), never as a layer.
 set -euo pipefail
+. "$(dirname "$0")/podman-conf.sh"
 cd "$(dirname "$0")/.."
 
 ENGINE="${CONTAINER_ENGINE:-podman}"
