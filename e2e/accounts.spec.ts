@@ -6,8 +6,9 @@ import { STORED_SESSION_FIELDS } from '../apps/web/app/test/stored-session.ts';
 const PASSWORD = 'market-maker-77';
 
 test('sign up, activate, log in, pick a username, keep the session, log out', async ({ page }) => {
-  // Two 5 s session stores and four axe runs: ~36 s alone, over 60 s beside another worker under load.
-  test.setTimeout(120_000);
+  // Two 5 s session stores and four axe runs: ~36 s alone, over 60 s beside another worker under load,
+  // over 120 s beside `npm test` on a machine twice as slow (session 24's).
+  test.setTimeout(240_000);
   const email = `e2e-${Date.now()}@example.com`;
 
   await page.goto('/signup');

@@ -254,7 +254,8 @@ test.describe.serial('the vendor workspace, end to end', () => {
       await search.press('Enter');
       await expect(buyer).toHaveURL(/\/search\?q=/);
       await buyer.getByRole('link', { name: title }).first().click({ timeout: SLOW });
-      await expect(buyer.getByRole('heading', { level: 1, name: title })).toBeVisible({
+      // Exact: the results page's own heading ("Results for “…”") holds the title too.
+      await expect(buyer.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible({
         timeout: SLOW,
       });
       await buyOnSandbox(buyer, button);

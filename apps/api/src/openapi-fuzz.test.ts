@@ -35,7 +35,9 @@ const CLEAN_RUNS = 16;
 const MIXED_RUNS = 16;
 const PROBES_PER_PLACE = 1;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_313);
-const ANSWER_WITHIN_MS = 10_000;
+// A hang, not a slow machine: a worker's first picture upload once took over 10 s on a loaded
+// 2-core machine (sharp's first pipeline on the embedded database beside the browser suite).
+const ANSWER_WITHIN_MS = 30_000;
 
 type JsonSchema = {
   $ref?: string;

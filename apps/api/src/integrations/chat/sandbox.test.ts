@@ -211,6 +211,9 @@ describe('the REST subset answers as Discord does', () => {
 describe('rate limits', () => {
   it('counts each route bucket in X-RateLimit-* headers and answers 429 with retry_after', async () => {
     await setLimits({ routeLimit: 2, routeWindowMs: 1000 });
+    // Every request falls in the same window whatever the machine's load: the clock stands still
+    // (three requests on the embedded database once took over the 1 s window).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
       const url = `/guilds/${guild.guildId}/roles`;
       const first = await api('GET', url);
@@ -247,6 +250,7 @@ describe('rate limits', () => {
       expect(global.headers['x-ratelimit-global']).toBe('true');
       expect(global.headers['x-ratelimit-scope']).toBe('global');
     } finally {
+      vi.useRealTimers();
       await setLimits(DEFAULT_LIMITS);
     }
   });
