@@ -3,7 +3,7 @@
 # operator would (issue 32, docs/operations.md "Containers"): every service up, HAProxy on :8080 serving
 # pages, /readyz and the API through both web nodes, the replica streaming and answering anonymous
 # catalogue reads, a session made on one node used on the other, a picture uploaded into the object
-# store and served to a browser, the worker running jobs (a sign-up's mail), /metrics behind its token,
+# store and served to a browser, a buyer's course video from a signed link, the worker running jobs (a sign-up's mail), /metrics behind its token,
 # pages answering while a web node stops, and a node without JWT_SECRET refusing to start. Then
 # `down -v`, whatever happened.
 #
@@ -155,6 +155,21 @@ else
 fi
 got=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$url")
 [ "${got%% *}" = 200 ] && [[ "$got" == *image/* ]] && ok "the picture is served to a browser from $url ($got)" || bad "picture at ${url:-none}: $got"
+
+# A private file: the demo buyer's course video, by a link signed for the store's published port
+# (S3_SIGNED_URL_ENDPOINT; the nodes reach the store as `objects`, which no browser resolves).
+buyer=$(post "$PUBLIC/auth/login" -d '{"email":"buyer@demo.tradeshelf.test","password":"tradeshelf-demo"}' | json token)
+course=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/user/courses" |
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).courses?.[0]?.id??""))')
+video=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/courses/$course" |
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).course?.modules.flatMap((m)=>m.lessons).find((l)=>l.video&&!l.locked)?.video.id??""))')
+signed=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/videos/url?id=$video" | json url)
+got=$(curl -s -o "$run/video" -w '%{http_code}' -H 'range: bytes=0-7' "$signed" || true)
+if [ "${got}" = 206 ] && [ "$(tail -c +5 "$run/video" | head -c 4)" = ftyp ]; then
+  ok "the buyer's course video plays from a signed link (${signed%%\?*})"
+else
+  bad "course video: ${got:-no answer} from ${signed:-no link} (course ${course:-none}, video ${video:-none})"
+fi
 
 code=$(status -H "authorization: Bearer $metrics_token" "$PUBLIC/metrics")
 [ "$code" = 200 ] && curl -s -H "authorization: Bearer $metrics_token" "$PUBLIC/metrics" | grep -q '^tradeshelf_db_replica_lag_seconds' &&
