@@ -36,7 +36,9 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['apps/api/test/global-setup.ts'],
           testTimeout: embedded ? 90_000 : 30_000,
-          hookTimeout: embedded ? 120_000 : 60_000,
+          // A file's app starts on a new embedded database in its `beforeAll`: once over 120 s
+          // beside the browser suite on a machine twice as slow (session 24's, orders.test.ts).
+          hookTimeout: embedded ? 240_000 : 60_000,
           pool: 'forks',
           // Embedded: a worker runs file after file in one process, so the app's modules are
           // imported and PGlite's WebAssembly compiled once per worker, not once per file (each
