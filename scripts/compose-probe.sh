@@ -3,9 +3,9 @@
 # operator would (issue 32, docs/operations.md "Containers"): every service up, HAProxy on :8080 serving
 # pages, /readyz and the API through both web nodes, the replica streaming and answering anonymous
 # catalogue reads, a session made on one node used on the other, a picture uploaded into the object
-# store and served to a browser, a buyer's course video from a signed link, the worker running jobs (a sign-up's mail), /metrics behind its token,
-# pages answering while a web node stops, and a node without JWT_SECRET refusing to start. Then
-# `down -v`, whatever happened.
+# store and served to a browser, a buyer's course video from a signed link, the worker running jobs
+# (a sign-up's mail), /metrics behind its token, pages answering while a web node stops, and a node
+# without JWT_SECRET refusing to start. Then `down -v`, whatever happened.
 #
 #   sudo scripts/compose-probe.sh          (root: podman; builds the images first, cached after once)
 #
@@ -122,7 +122,10 @@ read=$(((x1 - x0) - (x2 - x1)))
 
 # A session made on one node works on the other; its sign-up mail is sent by the worker's job.
 email="compose-probe-$$@probe.test"
-json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const v=JSON.parse(s)[process.argv[1]];if(v!==undefined)console.log(typeof v==="object"?JSON.stringify(v):v)}catch{}})' "$1"; }
+# Prints EXPR of the JSON answer on stdin (`r`), or nothing when the answer is not JSON or EXPR is
+# undefined or null: `pick 'r.products[0]?.id'`. `json KEY` is `pick r.KEY`.
+pick() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{const v=new Function("r","return ("+process.argv[1]+")")(JSON.parse(s));if(v!=null)console.log(typeof v==="object"?JSON.stringify(v):v)}catch{}})' "$1"; }
+json() { pick "r.$1"; }
 post() { curl -s -X POST -H 'content-type: application/json' -H "origin: $PUBLIC" "$@"; }
 token=$(post "$(at_node web1)/auth/signup/buyer" -d "{\"email\":\"$email\",\"password\":\"Compose-probe-password-1\"}" | json token)
 [ -n "$token" ] && ok "signed up through web1" || bad "sign-up through web1 gave no session"
@@ -141,12 +144,12 @@ done
 # A product picture uploaded by the demo vendor lands in the object store and reaches a browser.
 vendor=$(post "$PUBLIC/auth/login" -d '{"email":"vendor@demo.tradeshelf.test","password":"tradeshelf-demo"}' | json token)
 product=$(curl -s -H "authorization: Bearer $vendor" "$PUBLIC/api/v1/vendor/products?status=published" |
-  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).products[0]?.id??""))')
+  pick 'r.products[0]?.id')
 picture="$run/probe.png"
 podman exec tradeshelf_web1_1 node -e "require('sharp')({create:{width:64,height:48,channels:3,background:'#224466'}}).png().toBuffer().then(b=>process.stdout.write(b))" >"$picture"
 url=$(curl -s -H "authorization: Bearer $vendor" -H "origin: $PUBLIC" -F "file=@$picture;type=image/png" \
   "$PUBLIC/api/v1/vendor/products/$product/images" |
-  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).product?.images?.at(-1)??""))')
+  pick 'r.product?.images?.at(-1)')
 key=${url#*/tradeshelf/}
 if [ -n "$url" ] && [ "$key" != "$url" ] && podman exec tradeshelf_objects_1 test -e "/data/tradeshelf/$key._S3rver_object"; then
   ok "uploaded picture stored in the object store ($key)"
@@ -160,9 +163,9 @@ got=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$url")
 # (S3_SIGNED_URL_ENDPOINT; the nodes reach the store as `objects`, which no browser resolves).
 buyer=$(post "$PUBLIC/auth/login" -d '{"email":"buyer@demo.tradeshelf.test","password":"tradeshelf-demo"}' | json token)
 course=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/user/courses" |
-  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).courses?.[0]?.id??""))')
+  pick 'r.courses?.[0]?.id')
 video=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/courses/$course" |
-  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).course?.modules.flatMap((m)=>m.lessons).find((l)=>l.video&&!l.locked)?.video.id??""))')
+  pick 'r.course?.modules.flatMap((m) => m.lessons).find((l) => l.video && !l.locked)?.video.id')
 signed=$(curl -s -H "authorization: Bearer $buyer" "$PUBLIC/api/v1/videos/url?id=$video" | json url)
 got=$(curl -s -o "$run/video" -w '%{http_code}' -H 'range: bytes=0-7' "$signed" || true)
 if [ "${got}" = 206 ] && [ "$(tail -c +5 "$run/video" | head -c 4)" = ftyp ]; then
