@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { SMTP_PORT } from './e2e/mailbox.ts';
@@ -10,6 +11,13 @@ const WORKERS = Number(process.env.E2E_WORKERS) || Math.min(availableParallelism
 // database runs every statement on the server's one thread, which made the server the suite's limit.
 // Unset, the server takes `npm start`'s path: embedded PostgreSQL in a fresh data dir.
 const PG_SERVER = process.env.E2E_DATABASE_URL;
+// Debian's old headless shell (package chromium-headless-shell), the build Playwright itself runs
+// headless tests in: the same Blink and V8 without the full browser's UI, GPU process and display
+// compositor. The same tests used about a third less CPU in it (docs/ci-time.md, session 25); the
+// full browser where it is not installed.
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 const pgDatabase = () => {
   const url = new URL(PG_SERVER!);
   url.pathname = `/tradeshelf_e2e_${PORT}`;
@@ -34,7 +42,7 @@ export default defineConfig({
     // DOM snapshots of a failing test, without the screencast (48 → 38 s of CPU on three specs).
     trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: ['--headless', ...QUIET_CHROMIUM_FLAGS],
     },
   },
