@@ -4,12 +4,16 @@ import type { AppDeps } from '../../deps.ts';
 import { catalogChanged, checkCatalogChanges, publicRead } from './catalog-changes.ts';
 
 /** A node's database whose replica answers the catalogue's version as the test decides. */
-function nodeWith(replicaVersions: Array<Promise<number>>) {
+function nodeWith(replicaVersions: Array<Promise<number>>, primaryVersions = [2]) {
   const versionRows = (version: number) => ({ rows: [{ version }] });
   let replicaReads = 0;
+  let primaryReads = 0;
   const onReplica: string[] = [];
   const database = {
-    db: { execute: async () => versionRows(2) },
+    db: {
+      execute: async () =>
+        versionRows(primaryVersions[Math.min(primaryReads++, primaryVersions.length - 1)]!),
+    },
     replica: {
       db: {
         execute: async () =>
@@ -65,6 +69,32 @@ describe('catalogue polls (ADR 061)', () => {
     await poll;
     await publicRead(node.deps, null, async () => 'page');
     expect(node.onReplica).toEqual([]);
+  });
+
+  it("another node's change moves public reads to the primary when a poll sees it, before the replica answers", async () => {
+    let replicaAnswer!: (version: number) => void;
+    const node = nodeWith(
+      [Promise.resolve(1), new Promise<number>((resolve) => (replicaAnswer = resolve))],
+      [1, 2],
+    );
+    // The first poll learns version 1 on both; public reads go to the replica.
+    await checkCatalogChanges(node.deps);
+    await publicRead(node.deps, null, async () => 'page');
+    expect(node.onReplica).toEqual(['read']);
+
+    // Another node commits version 2. This node's poll sees it on the primary, its caches drop,
+    // and it asks the replica, which has not answered yet: a page rendered now is cached as the
+    // new version, so it must not come from the replica.
+    const poll = checkCatalogChanges(node.deps);
+    await turn();
+    expect(node.replicaReads()).toBe(2);
+    await publicRead(node.deps, null, async () => 'page');
+    expect(node.onReplica).toEqual(['read']);
+
+    replicaAnswer(2);
+    await poll;
+    await publicRead(node.deps, null, async () => 'page');
+    expect(node.onReplica).toEqual(['read', 'read']);
   });
 
   it('a replica that cannot be read keeps public reads on the primary', async () => {
