@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp } from '../../test/harness.ts';
 import { PAYMENTS_WEBHOOK_PATH } from '../integrations/payments/port.ts';
 import { queues } from '../jobs/queue.ts';
+import { until } from '../../test/http.ts';
 
 // `/metrics` (issue 32): loopback or the bearer token only, one app with a real pg-boss, behind a
 // balancer as operations.md says (TRUST_PROXY=1), so a forwarded client is a remote one.
@@ -95,13 +96,37 @@ describe('what /metrics shows', () => {
       expect(
         sample(text, `tradeshelf_db_pool_connections{pool="${pool}",state="busy"}`),
       ).toBeGreaterThanOrEqual(0);
-      expect(sample(text, `tradeshelf_db_pool_waiting_clients{pool="${pool}"}`)).toBe(0);
+      // A live count: pg-boss's own polls may be waiting for its pool at the moment of a scrape.
+      const waiting = sample(text, `tradeshelf_db_pool_waiting_clients{pool="${pool}"}`);
+      expect(Number.isInteger(waiting) && waiting! >= 0, `${pool}: ${waiting}`).toBe(true);
     }
     // The queue's pool has connected (pg-boss polls through it).
     const jobsOpen =
       sample(text, 'tradeshelf_db_pool_connections{pool="jobs",state="idle"}')! +
       sample(text, 'tradeshelf_db_pool_connections{pool="jobs",state="busy"}')!;
     expect(jobsOpen).toBeGreaterThan(0);
+  });
+
+  it('counts a query waiting for a connection while every connection of the pool is taken', async () => {
+    const pool = t.deps.database.pool;
+    const held = await Promise.all(
+      Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()),
+    );
+    const queued = pool.query('select 1');
+    try {
+      // The scrape's own read of the event tables waits too, until the connections are let go.
+      const scraping = scrape();
+      await until('the scrape waiting for the pool', async () => pool.waitingCount >= 2);
+      for (const client of held.splice(0)) client.release();
+      const text = (await scraping).body;
+      expect(sample(text, 'tradeshelf_db_pool_waiting_clients{pool="app"}')).toBeGreaterThanOrEqual(
+        1,
+      );
+      expect(sample(text, 'tradeshelf_db_pool_connections{pool="app",state="busy"}')).toBe(4);
+    } finally {
+      for (const client of held) client.release();
+      await queued;
+    }
   });
 
   it('shows a queue deeper by a job enqueued, and how long its oldest job waits', async () => {
