@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,8 +22,12 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Whether the server build is missing or older than the sources it is built from. */
+/** What the build printed (apps/web/scripts/build.mjs): the quiet-build test reads it. */
+export const buildOutputFile = path.join(webBuildDir, 'build-output.txt');
+
+/** Whether the server build or its printed output is missing, or older than its sources. */
 function stale(): boolean {
+  if (!existsSync(buildOutputFile)) return true;
   const built = newest(path.join(webBuildDir, 'server'));
   const sources = Math.max(
     newest(path.join(root, 'apps/web/app')),
@@ -71,9 +75,11 @@ export function ensureWebBuild(): string {
   }
   try {
     if (stale())
+      // As `npm run build` runs: vitest's NODE_ENV=test would bundle React's development build.
       execFileSync('npm', ['run', 'build', '--workspace', 'apps/web'], {
         cwd: root,
         stdio: 'ignore',
+        env: { ...process.env, NODE_ENV: 'production' },
       });
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
