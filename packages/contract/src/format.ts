@@ -15,10 +15,32 @@ export type MoneyStyle = 'exact' | 'short' | 'code';
 // Building an Intl formatter costs far more than using one (it was the top item in the SSR profile).
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
+/**
+ * The plans' currencies as en-US writes them, without Intl: a browser's first Intl formatter loads
+ * ICU's data (25–50 ms of a page's main thread in Chromium), and a price is on nearly every page.
+ * format.test.ts holds this to Intl's own output.
+ */
+const symbols: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' };
+
+/** A whole number with en-US thousands separators, as `toLocaleString('en-US')` writes it, without Intl. */
+export function groupThousands(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return `${n < 0 ? '-' : ''}${String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',')}`;
+}
+
+function plainMoney(amount: number, symbol: string, fraction: number): string {
+  const minor = Math.abs(amount);
+  const whole = groupThousands(Math.floor(minor / 100));
+  const cents = fraction ? `.${String(minor % 100).padStart(2, '0')}` : '';
+  return `${amount < 0 ? '-' : ''}${symbol}${whole}${cents}`;
+}
+
 export function formatMoney(amount: number, currency: string, style: MoneyStyle = 'exact'): string {
   const code = currency.toUpperCase();
   if (style === 'code') return `${(amount / 100).toFixed(2)} ${code}`;
   const fraction = style === 'short' && amount % 100 === 0 ? 0 : 2;
+  const symbol = symbols[code];
+  if (symbol && Number.isSafeInteger(amount)) return plainMoney(amount, symbol, fraction);
   const key = `${code}:${fraction}`;
   let format = moneyFormats.get(key);
   if (!format) {

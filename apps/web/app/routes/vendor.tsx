@@ -6,7 +6,7 @@ import { REVIEWS_PAGE } from '../features/reviews/api.ts';
 import { reviewsJsonLd, VendorReviews } from '../features/reviews/components.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
-import { countLabel } from '../lib/format.ts';
+import { countLabel, utcMonthLabel } from '../lib/format.ts';
 import { Picture, shareImage } from '../lib/images.tsx';
 import { PictureOrLetters } from '../components/ui.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
@@ -142,13 +142,7 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
               {bundles.length > 0 && ` · ${countLabel(bundles.length, 'bundle')}`}
             </span>
             {vendor.discordServer && <span>Discord: {vendor.discordServer.name}</span>}
-            <span>
-              Selling since{' '}
-              {new Date(vendor.createdAt).toLocaleDateString('en-US', {
-                month: 'long',
-                year: 'numeric',
-              })}
-            </span>
+            <span>Selling since {utcMonthLabel(vendor.createdAt)}</span>
             {links.map(([name, href]) => (
               <a
                 key={name}

@@ -2,6 +2,7 @@
  * Deliverables (issue 29): what a product hands its buyers to download — files per platform, each a
  * numbered version with notes, a set-up guide, and the promise about updates. Plain values, no zod.
  */
+import { groupThousands } from '../format.ts';
 
 /** Where a file runs. `any` is for what every buyer can use (PDF manuals, presets, templates). */
 export const deliverablePlatforms = [
@@ -79,8 +80,8 @@ export const deliverableMessages = {
   versionNotFound: 'We could not find that version.',
   version: 'Give the version a number such as 2.4 or 1.2.0 (letters, digits, dots, + and -).',
   versionTaken: 'This platform already has a version with that number. Use a new number.',
-  notes: `Keep the release notes to ${RELEASE_NOTES_MAX.toLocaleString('en-US')} characters or fewer.`,
-  guide: `Keep the set-up guide to ${SETUP_GUIDE_MAX.toLocaleString('en-US')} characters or fewer.`,
+  notes: `Keep the release notes to ${groupThousands(RELEASE_NOTES_MAX)} characters or fewer.`,
+  guide: `Keep the set-up guide to ${groupThousands(SETUP_GUIDE_MAX)} characters or fewer.`,
   platform: 'Choose the platform this file is for.',
   linkOnly:
     'thinkorswim studies are shared as links: paste the shared-item link instead of a file.',

@@ -3,6 +3,7 @@
  * functions, no zod, so the web app's range picker runs the same rule as the server.
  */
 import { TIMESTAMP_YEAR_MAX, TIMESTAMP_YEAR_MIN } from '../rules/timestamp.ts';
+import { groupThousands } from '../format.ts';
 
 export const ANALYTICS_INTERVALS = ['day', 'week', 'month'] as const;
 export type AnalyticsInterval = (typeof ANALYTICS_INTERVALS)[number];
@@ -24,7 +25,7 @@ export const vendorAnalyticsMessages = {
   product: 'Pick one of your products.',
   vendorsOnly: 'Set up your storefront first: analytics are for vendors.',
   productNotFound: 'That product or bundle is not one of yours.',
-  exportTooLarge: `That range holds more than ${ANALYTICS_EXPORT_MAX_ROWS.toLocaleString('en')} rows. Pick a shorter range or one product.`,
+  exportTooLarge: `That range holds more than ${groupThousands(ANALYTICS_EXPORT_MAX_ROWS)} rows. Pick a shorter range or one product.`,
 } as const;
 
 const DAY_MS = 86_400_000;

@@ -11,6 +11,7 @@ import {
   type VendorProductStatus,
 } from './vendor-products.ts';
 import { formatMoney } from '../format.ts';
+import { groupThousands } from '../format.ts';
 
 /**
  * A bundle holds 2 to 20 of its vendor's products. Its title, summary and description take a product's
@@ -34,7 +35,7 @@ export const vendorBundleMessages = {
   titleMax: `Keep the title to ${PRODUCT_TITLE_MAX} characters or fewer.`,
   summaryRequired: 'Write a one-line summary buyers see in search results.',
   summaryMax: `Keep the summary to ${PRODUCT_SUMMARY_MAX} characters or fewer.`,
-  descriptionMax: `Keep the description to ${PRODUCT_DESCRIPTION_MAX.toLocaleString('en-US')} characters or fewer.`,
+  descriptionMax: `Keep the description to ${groupThousands(PRODUCT_DESCRIPTION_MAX)} characters or fewer.`,
   unreadable: vendorProductMessages.unreadable,
   productsMin: `Choose at least ${BUNDLE_PRODUCTS_MIN} of your products.`,
   productsMax: `A bundle holds at most ${BUNDLE_PRODUCTS_MAX} products.`,

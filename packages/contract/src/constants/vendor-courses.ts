@@ -2,6 +2,7 @@
  * The vendor's course builder (issue 19, ADR 044): limits, accepted file types and messages. Plain
  * values, no zod (ADR 012): the builder checks files before it uploads them.
  */
+import { groupThousands } from '../format.ts';
 
 export const COURSE_TITLE_MAX = 120;
 /** A lesson's notes, Markdown. */
@@ -64,7 +65,7 @@ export const vendorCourseMessages = {
   fileNotFound: 'We could not find that file in this lesson.',
   titleMissing: 'Give it a title.',
   titleTooLong: `Keep the title to ${COURSE_TITLE_MAX} characters.`,
-  bodyTooLong: `Keep the lesson notes to ${LESSON_BODY_MAX.toLocaleString('en')} characters.`,
+  bodyTooLong: `Keep the lesson notes to ${groupThousands(LESSON_BODY_MAX)} characters.`,
   dripDays: `Drip days are a whole number from 0 (opens at once) to ${DRIP_DAYS_MAX}.`,
   duration: `The length is a whole number of seconds up to ${LESSON_DURATION_MAX_SECONDS}.`,
   tooManyModules: `A course can have up to ${COURSE_MODULES_MAX} modules.`,

@@ -1,6 +1,7 @@
 /** The vendor's product editor: statuses, plan billing, limits and messages (plain values, no zod). */
 import { hasUnreadableCharacters } from '../rules/text.ts';
 import { priceIntervals } from './catalog.ts';
+import { groupThousands } from '../format.ts';
 
 /**
  * Where a product stands: `draft` (never published), `published` (public: page, search, storefront,
@@ -50,7 +51,7 @@ export const vendorProductMessages = {
   titleMax: `Keep the title to ${PRODUCT_TITLE_MAX} characters or fewer.`,
   summaryRequired: 'Write a one-line summary buyers see in search results.',
   summaryMax: `Keep the summary to ${PRODUCT_SUMMARY_MAX} characters or fewer.`,
-  descriptionMax: `Keep the description to ${PRODUCT_DESCRIPTION_MAX.toLocaleString('en-US')} characters or fewer.`,
+  descriptionMax: `Keep the description to ${groupThousands(PRODUCT_DESCRIPTION_MAX)} characters or fewer.`,
   unreadable: 'This contains characters we cannot read. Remove them and try again.',
   tag: `A tag is 1 to ${PRODUCT_TAG_MAX} letters, digits, spaces or dashes.`,
   tagsMax: `Use at most ${PRODUCT_TAGS_MAX} tags.`,
@@ -66,7 +67,7 @@ export const vendorProductMessages = {
   plansMax: `Offer at most ${PRODUCT_PLANS_MAX} plans.`,
   planRequired: 'Add at least one plan with a price.',
   billing: 'Choose how the plan bills: one-time, monthly or yearly.',
-  amount: `Enter a price from ${PLAN_AMOUNT_MIN / 100} to ${(PLAN_AMOUNT_MAX / 100).toLocaleString('en-US')} in whole cents.`,
+  amount: `Enter a price from ${PLAN_AMOUNT_MIN / 100} to ${groupThousands(PLAN_AMOUNT_MAX / 100)} in whole cents.`,
   currency: 'Choose a currency from the list.',
   oneCurrency: 'Use one currency for every plan of a product.',
   trialDays: `Free trials last 0 to ${PLAN_TRIAL_DAYS_MAX} whole days.`,

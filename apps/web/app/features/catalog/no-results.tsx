@@ -1,5 +1,9 @@
 import { Link } from 'react-router';
-import { categoryLabels, SEARCH_SUGGESTION_COUNT_MAX } from '@tradeshelf/contract/client';
+import {
+  categoryLabels,
+  groupThousands,
+  SEARCH_SUGGESTION_COUNT_MAX,
+} from '@tradeshelf/contract/client';
 import type { SearchSuggestion } from '@tradeshelf/contract';
 
 /** The search page for another query: its words and category only, as the API counted it. */
@@ -11,7 +15,7 @@ export function suggestionPath(s: Pick<SearchSuggestion, 'q' | 'category'>): str
 
 const resultsLabel = (count: number) =>
   count >= SEARCH_SUGGESTION_COUNT_MAX
-    ? `${SEARCH_SUGGESTION_COUNT_MAX.toLocaleString('en-US')}+ results`
+    ? `${groupThousands(SEARCH_SUGGESTION_COUNT_MAX)}+ results`
     : `${count} result${count === 1 ? '' : 's'}`;
 
 /** A search that found nothing: the searches the API offers instead, as links, else general advice. */

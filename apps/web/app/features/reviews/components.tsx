@@ -13,14 +13,10 @@ import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { productPath } from '../../lib/paths.ts';
 import type { ReviewDetails, ReviewPage } from './api.ts';
 import { useOpenReviewForm, useReviewDetails, useReviewList } from './hooks.ts';
-import { countLabel } from '../../lib/format.ts';
+import { countLabel, utcDayLabel as formatDay } from '../../lib/format.ts';
 
 // Only a buyer who opens it needs the form: it loads then, not with every product page.
 const ReviewForm = lazy(() => import('./form.tsx'));
-
-// Dates as the server renders them, so hydration matches wherever the reader is.
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-const formatDay = (iso: string) => dateFormat.format(new Date(iso));
 
 /** Five stars, filled to the rating (rounded to the nearest half down to whole stars). */
 export function StarRow({

@@ -1,7 +1,7 @@
 // Pure helpers of the analytics screen: ranges, labels, chart rows and ratios (unit-tested).
 import { shiftAnalyticsDate, type AnalyticsInterval } from '@tradeshelf/contract/client';
 import type { AnalyticsPoint, AnalyticsTotals } from '@tradeshelf/contract';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatMoney, lazyDateFormat } from '../../../lib/format.ts';
 
 export const RANGE_PRESETS = [
   { id: '7', label: 'Last 7 days', days: 7 },
@@ -27,22 +27,14 @@ export function defaultInterval(days: number): AnalyticsInterval {
   return 'month';
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-const monthFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+const dayFormat = lazyDateFormat({ month: 'short', day: 'numeric', timeZone: 'UTC' });
+const monthFormat = lazyDateFormat({ month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** "Nov 3" for a day or the week starting then ("Week of Nov 3" long), "Nov 2026" for a month. */
 export function periodLabel(period: string, interval: AnalyticsInterval, long = false): string {
   const at = new Date(`${period}T00:00:00Z`);
-  if (interval === 'month') return monthFormat.format(at);
-  const day = dayFormat.format(at);
+  if (interval === 'month') return monthFormat(at);
+  const day = dayFormat(at);
   return interval === 'week' && long ? `Week of ${day}` : day;
 }
 
