@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 
 type Tone = 'success' | 'error' | 'info';
 interface Toast {
@@ -15,10 +24,24 @@ let nextId = 1;
 /** Outcome messages, announced politely to screen readers, gone after a few seconds. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
+  // Cleared when the provider goes: a dismissal due after that has nothing to update (a test's
+  // render torn down before it fired once threw "window is not defined" into the next file).
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
   const push = useCallback((text: string, tone: Tone = 'success') => {
     const id = nextId++;
     setToasts((t) => [...t, { id, text, tone }]);
-    setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), 5000);
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      setToasts((t) => t.filter((x) => x.id !== id));
+    }, 5000);
+    timers.current.add(timer);
   }, []);
   const value = useMemo(() => push, [push]);
   return (
