@@ -54,6 +54,36 @@ export function formatMoney(amount: number, currency: string, style: MoneyStyle 
   return format.format(amount / 100);
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * "Nov 22, 2026" in UTC, as Intl's medium date writes it, without Intl (see above): public pages
+ * show it as the server rendered it, so hydration matches wherever the reader is; e-mails too.
+ */
+export function utcDayLabel(at: string | Date): string {
+  const d = new Date(at);
+  return `${MONTHS[d.getUTCMonth()]!.slice(0, 3)} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+}
+
+/** "November 2026" in UTC (see `utcDayLabel`). */
+export function utcMonthLabel(at: string | Date): string {
+  const d = new Date(at);
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
 const part = encodeURIComponent;
 
 /** A product's page: `/p/<id>/<slug>`. */

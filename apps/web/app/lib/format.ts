@@ -1,4 +1,7 @@
 import { formatMoney as contractMoney, groupThousands } from '@tradeshelf/contract/client';
+
+// Public pages' dates (UTC, no Intl) live beside the money formatter: e-mails write them too.
+export { utcDayLabel, utcMonthLabel } from '@tradeshelf/contract/client';
 import type { Price } from '@tradeshelf/contract';
 
 const intervalLabel: Record<string, string> = {
@@ -36,36 +39,6 @@ export function lazyDateFormat(options: Intl.DateTimeFormatOptions): (date: Date
 /** "Nov 22, 2026" in the reader's time zone. */
 const dateFormat = lazyDateFormat({ dateStyle: 'medium' });
 const dateTimeFormat = lazyDateFormat({ dateStyle: 'medium', timeStyle: 'short' });
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/**
- * "Nov 22, 2026" in UTC, as Intl's medium date writes it, without Intl: public pages (reviews) show
- * it as the server rendered it, so hydration matches wherever the reader is.
- */
-export function utcDayLabel(iso: string): string {
-  const d = new Date(iso);
-  return `${MONTHS[d.getUTCMonth()]!.slice(0, 3)} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
-}
-
-/** "November 2026" in UTC (see `utcDayLabel`). */
-export function utcMonthLabel(iso: string): string {
-  const d = new Date(iso);
-  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
 
 export function formatDate(iso: string): string {
   return dateFormat(new Date(iso));

@@ -1,13 +1,9 @@
 // The vendor's e-mails: one per new task, and one reminder when revocations are overdue.
-import { tradingViewTaskReasonWords } from '@tradeshelf/contract';
+import { tradingViewTaskReasonWords, utcDayLabel } from '@tradeshelf/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { OutgoingMail } from '../../integrations/mail/mailer.ts';
 import { publicOrigin } from '../../platform/origin.ts';
 import type { NewTask } from './task.ts';
-
-/** Dates as the web app writes them ("Mar 12, 2026"); the server has no reader's zone, so UTC. */
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-export const formatDay = (iso: string | Date) => dateFormat.format(new Date(iso));
 
 const queueUrl = (deps: AppDeps) => `${publicOrigin(deps.config)}/api/v1/vendor/tradingview/tasks`;
 
@@ -31,11 +27,11 @@ export function newTaskMail(
     ...(grant
       ? [
           task.expiresAt
-            ? `Set the access to expire on ${formatDay(task.expiresAt)} (the paid period ends then).`
+            ? `Set the access to expire on ${utcDayLabel(task.expiresAt)} (the paid period ends then).`
             : 'No expiry: the access lasts as long as the purchase. We will ask you to remove it if that ends.',
         ]
       : task.dueAt
-        ? [`Please do it by ${formatDay(task.dueAt)}; we will remind you once after that.`]
+        ? [`Please do it by ${utcDayLabel(task.dueAt)}; we will remind you once after that.`]
         : []),
     '',
     `Then mark the task done in your access queue (task ${task.id}): ${queueUrl(deps)}`,
@@ -64,7 +60,7 @@ export function reminderMail(deps: AppDeps, to: string, overdue: readonly Overdu
       : `${n} buyers’ TradingView access should have been removed by now:`,
     ...overdue.map(
       (t) =>
-        `- "${t.username}" from ${t.productTitle} (asked on ${formatDay(t.createdAt)}, task ${t.id})`,
+        `- "${t.username}" from ${t.productTitle} (asked on ${utcDayLabel(t.createdAt)}, task ${t.id})`,
     ),
     '',
     'Remove them on TradingView (the script’s page → Manage access), then mark each task done:',

@@ -1,6 +1,7 @@
 // Use case: where the buyer's TradingView access stands, product by product, in words.
 import {
   tradingViewStatusText,
+  utcDayLabel,
   type TradingViewAccessItem,
   type TradingViewAccessResponse,
   type TradingViewAccessStatus,
@@ -10,7 +11,6 @@ import type { Tx } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { accessOf } from '../access/index.ts';
 import { itemSummaries } from '../catalog/index.ts';
-import { formatDay } from './mail.ts';
 import { bindingsOf } from './sync.ts';
 
 const order: Record<TradingViewAccessStatus, number> = {
@@ -86,7 +86,7 @@ export async function accessStatus(
       status,
       message: tradingViewStatusText(
         { status, vendorName: product.vendor.displayName, endsAt, endedReason },
-        formatDay,
+        utcDayLabel,
       ),
       endsAt,
       endedReason,

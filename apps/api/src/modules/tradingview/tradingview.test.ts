@@ -4,6 +4,7 @@ import {
   tradingviewRoutes as r,
   type TradingViewAccessResponse,
   type TradingViewTask,
+  utcDayLabel,
 } from '@tradeshelf/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,6 @@ import {
 import { expectCursorsRefused } from '../../../test/cursors.ts';
 import { useTestApp } from '../../../test/harness.ts';
 import { subscribers } from '../../events/subscribers.ts';
-import { formatDay } from './mail.ts';
 import { remindOverdue } from './reminders.ts';
 
 // TradingView invite-only scripts end to end through the API (ADR 034): bought through the
@@ -385,7 +385,7 @@ describe('a purchase that delivers TradingView scripts', () => {
     await complete(dated!.id);
     expect((await access(buyer)).access[0]).toMatchObject({
       status: 'active',
-      message: `Active until ${formatDay(end)}`,
+      message: `Active until ${utcDayLabel(end)}`,
     });
 
     await sandboxAction(buyer.purchaseId, 'end');
