@@ -61,7 +61,11 @@ done
 "$ENGINE" run -d --name ts-probe-worker --network host -e "METRICS_PORT=$METRICS_PORT" "${env[@]}" \
   localhost/tradeshelf:latest node --import tsx apps/api/src/worker.ts >/dev/null 2> >(quiet)
 for _ in $(seq 1 60); do curl -sf -o /dev/null "http://127.0.0.1:$METRICS_PORT/metrics" && break; sleep 1; done
-curl -s "http://127.0.0.1:$METRICS_PORT/metrics" | grep -q '^tradeshelf_' && ok "worker serves its metrics" || bad "worker metrics missing"
+worker_metrics=$(curl -s -w '\nHTTP %{http_code}' "http://127.0.0.1:$METRICS_PORT/metrics" || true)
+if grep -q '^tradeshelf_' <<<"$worker_metrics"; then ok "worker serves its metrics"; else
+  # What it answered instead, for the next reader: once a bare answer with no samples (session 26).
+  bad "worker metrics missing: $(tail -1 <<<"$worker_metrics"), $(head -c 300 <<<"$worker_metrics" | tr '\n' ' ')"
+fi
 
 out=$("$ENGINE" run --rm --network host -e "PORT=$((PORT + 1))" -e APP_ENV=sandbox -e "DATABASE_URL=$PG/$DB" localhost/tradeshelf:latest 2>&1 || true)
 grep -q 'JWT_SECRET: required' <<<"$out" && ok "refuses to start without the shared secrets" || bad "started without shared secrets"
