@@ -63,10 +63,16 @@ describe.runIf(enabled)('reads from a streaming replica (ADR 061)', () => {
     expect(res.statusCode, res.body).toBe(200);
     return (JSON.parse(res.body) as { product: { title: string } }).product.title;
   };
-  /** Replay on the replica caught up with everything the primary wrote, and the app's poll saw it. */
+  /**
+   * Replay on the replica caught up with everything the primary wrote, and the app's poll saw it.
+   * The insert position, not `pg_current_wal_lsn()`: with `synchronous_commit=off` a commit can still
+   * sit in the WAL buffers, past the write position, and the replica would look caught up without
+   * it (the flake CI met: the poll then read the old catalogue version there and kept reads on the
+   * primary).
+   */
   const caughtUp = async () => {
     const { rows } = await t.database.db.execute<{ lsn: string }>(
-      sql`select pg_current_wal_lsn()::text as lsn`,
+      sql`select pg_current_wal_insert_lsn()::text as lsn`,
     );
     await until('the replica to replay the primary', async () => {
       const res = await onReplica.query<{ done: boolean }>(
