@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { applySearchSql } from '../modules/catalog/search-sql.ts';
 import type { Db } from './client.ts';
 
 export const migrationsFolder = path.join(
@@ -29,7 +30,13 @@ export async function underStartLock<T>(db: Db, name: string, work: () => Promis
   }
 }
 
-/** Applies the migrations not yet applied; every node migrates on start (`underStartLock`). */
+/**
+ * Applies the migrations not yet applied, then search.sql when it changed (ADR 068); every node
+ * migrates on start (`underStartLock`).
+ */
 export async function runMigrations(db: Db): Promise<void> {
-  return underStartLock(db, 'tradeshelf:migrations', () => migrate(db, { migrationsFolder }));
+  return underStartLock(db, 'tradeshelf:migrations', async () => {
+    await migrate(db, { migrationsFolder });
+    await applySearchSql(db);
+  });
 }

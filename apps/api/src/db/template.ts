@@ -11,14 +11,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
+import { readSearchSql } from '../modules/catalog/search-sql.ts';
 import { migrationsFolder } from './migrate.ts';
 
 /**
  * A freshly migrated embedded database, kept so the next empty data directory (every e2e run, a
  * second `npm start` with a new DATA_DIR) unpacks it instead of running initdb and every migration
- * again: ~21 s of a start on the shared 2-core machine, ~8 s unpacked. Keyed by the migrations and
- * the PGlite release, so a new migration or upgrade makes a new one. In the git-ignored `.cache/`
- * beside the demo pictures (ADR 026), so it survives `npm ci`.
+ * again: ~21 s of a start on the shared 2-core machine, ~8 s unpacked. Keyed by the migrations,
+ * search.sql (ADR 068) and the PGlite release, so a new migration or upgrade makes a new one. In the
+ * git-ignored `.cache/` beside the demo pictures (ADR 026), so it survives `npm ci`.
  */
 const CACHE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -43,6 +44,7 @@ function templateFile(): string {
     if (name.endsWith('.sql') || name.endsWith('.json'))
       hash.update(name).update(readFileSync(file));
   }
+  hash.update('search.sql').update(readSearchSql());
   return path.join(CACHE_DIR, `${hash.digest('hex').slice(0, 16)}.tar`);
 }
 

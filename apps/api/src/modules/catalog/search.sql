@@ -1,7 +1,7 @@
--- The search SQL functions as they are now (SEARCH.md describes the pipeline). Migrations are generated
--- from this file by `npm run db:search-migration`; search-sql.test.ts fails when they drift apart.
--- Every definition is CREATE OR REPLACE; the generated migration drops these functions first, so a
--- signature may change. Dependencies first: SQL-language bodies are checked when they are created.
+-- The search SQL functions, triggers and vocabulary (SEARCH.md describes the pipeline). The migrator
+-- applies this file after the journal whenever it changed (ADR 068): it first drops every function this
+-- file defined or defines, with CASCADE, so a signature may change. Every definition is CREATE OR
+-- REPLACE, dependencies first: SQL-language bodies are checked when they are created.
 
 -- The spelling vocabulary's words for one product (search_terms counts products per word).
 CREATE OR REPLACE FUNCTION tradeshelf_title_words(title text, tags text[]) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -110,6 +110,9 @@ CREATE OR REPLACE TRIGGER products_search_update AFTER UPDATE ON products REFERE
 CREATE OR REPLACE TRIGGER products_search_delete AFTER DELETE ON products REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION tradeshelf_search_on_delete();
 --> statement-breakpoint
+-- A change above the next line re-indexes every product when it is applied; below it, it does not.
+-- End of indexing: nothing below changes what is posted.
+
 -- A synonym's terms as lexemes. Each element of `terms` is one term, its alternatives separated by spaces:
 -- a word (stemmed as the index stems it) or a field lexeme ('@…'). A query word that is a synonym must
 -- match every term, each by any of its alternatives: 'fvg' = 'fvg fair', 'fvg value', 'fvg gap' finds

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -277,6 +278,19 @@ export const contentVersions = pgTable('content_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   changedAt: ts('changed_at').notNull().defaultNow(),
 });
+
+/** What search.sql was when this database last applied it (`applySearchSql`, ADR 068): one row. */
+export const searchSqlApplied = pgTable(
+  'search_sql_applied',
+  {
+    id: boolean('id').primaryKey().default(true),
+    sourceSha256: text('source_sha256').notNull(),
+    indexSha256: text('index_sha256').notNull(),
+    functionNames: text('function_names').array().notNull(),
+    appliedAt: ts('applied_at').notNull().defaultNow(),
+  },
+  (t) => [check('search_sql_applied_one_row', sql`${t.id}`)],
+);
 
 /** A row that belongs to a vendor and goes with it. */
 export function vendorColumn() {
