@@ -99,6 +99,11 @@ export async function convergeUser(
     const settled = fingerprint(now) === fingerprint(desired);
     if (settled || pass >= MAX_PASSES) {
       const queued = await db.transaction(async (tx) => {
+        // Two runs for one buyer (a web node's in-line one, the worker's) may finish together: their
+        // records are written one after the other, so the second sees what the first recorded.
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtext(${`access.converge:${userId}`}))`,
+        );
         for (const write of outcome.writes) await write(tx);
         return deps.events.queuedIn(tx);
       });
@@ -133,6 +138,8 @@ async function act(
   const byId = new Map(ents.map((e) => [e.id, e]));
   const log = (id: string, type: EventType, detail: string) =>
     writes.push(async (tx) => {
+      // A grant another run recorded since this one read the state is the same grant: once.
+      if (type === 'granted' && (await grantedMeanwhile(tx, byId.get(id)))) return;
       await record(tx, id, type, detail);
       await publishAccess(deps, tx, userId, byId.get(id), type, detail);
     });
@@ -181,8 +188,15 @@ async function act(
         if (token) {
           const ids = wanted.map((r) => r.id);
           const added = await deps.chat.addMember(guildId, link.discord_user_id, token, ids);
-          // Discord ignores `roles` for someone already in; they get them one by one below.
-          member = { userId: link.discord_user_id, roleIds: added === 'added' ? ids : [] };
+          // Discord ignores `roles` for someone already in (joined meanwhile, perhaps by another run
+          // with these roles): what they hold is read again, and the rest given one by one below.
+          member =
+            added === 'added'
+              ? { userId: link.discord_user_id, roleIds: ids }
+              : ((await deps.chat.member(guildId, link.discord_user_id)) ?? {
+                  userId: link.discord_user_id,
+                  roleIds: [],
+                });
           if (added === 'added')
             for (const e of live)
               log(e.id, 'granted', `Added to ${guildName} with ${names(wanted)}.`);
@@ -305,6 +319,15 @@ export async function managedRoles(tx: Tx, guildIds: string[]): Promise<Map<stri
   for (const r of found.rows)
     out.set(r.guild_id, uniqueRoles([...(out.get(r.guild_id) ?? []), ...r.roles]));
   return out;
+}
+
+/** Whether another run made the delivery active after this one read it as something else. */
+async function grantedMeanwhile(tx: Tx, e: EntRow | undefined): Promise<boolean> {
+  if (!e || e.state === 'active') return false;
+  const { rows } = await tx.execute<{ state: string }>(
+    sql`select state from access_deliveries where entitlement_id = ${e.id}`,
+  );
+  return rows[0]?.state === 'active';
 }
 
 export async function record(tx: Tx, entitlementId: string, type: EventType, detail: string) {

@@ -13,6 +13,7 @@ import {
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { discordOverHttp } from '../../../test/discord.ts';
 import { seedSandboxGuild, type SeededGuild } from '../../integrations/chat/sandbox.ts';
+import { convergeUser } from './converge.ts';
 import { reconcileAll } from './reconcile.ts';
 import { watchMembers } from './watch.ts';
 
@@ -130,6 +131,30 @@ describe('a paid community', () => {
     const [ended] = await communities(buyer.token);
     expect(ended!.health.status).toBe('ended');
     expect(await rolesOf(user.id)).not.toContain(guild.roleIds.Member);
+  });
+
+  it('records one grant when two converges of the buyer run at once (a web node’s and the worker’s)', async () => {
+    const buyer = await createBuyer(t);
+    const { user } = await link(buyer.token, 'access_buyer_twice');
+    // Already in the server without the role, as many buyers are: both runs find it missing.
+    await t.deps.discordSandbox!.addMember(guild.guildId, user.id, []);
+    t.jobs.hold();
+    const sessionId = await startProductCheckout(t, buyer, vendorUrl, { priceId: product.priceId });
+    await paySession(t, sessionId);
+    const purchaseId = await purchaseIdOfSession(t, sessionId);
+    await Promise.all([
+      convergeUser(t.deps, buyer.id, { cause: 'purchase' }),
+      convergeUser(t.deps, buyer.id, { cause: 'purchase' }),
+    ]);
+    await t.jobs.settle();
+    const grants = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from access_events ev join entitlements e on e.id = ev.entitlement_id
+          where e.purchase_id = ${purchaseId} and ev.type = 'granted'`,
+    );
+    expect(grants.rows[0]!.n).toBe(1);
+    expect(await rolesOf(user.id)).toContain(guild.roleIds.Member);
+    const [community] = await communities(buyer.token);
+    expect(community!.health.status).toBe('active');
   });
 
   it('takes the role back when the vendor revokes the purchase, saying so', async () => {
