@@ -27,7 +27,7 @@ interface Audit {
 interface Lhr {
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> }>;
   audits: Record<string, Audit>;
-  runtimeError?: { message: string };
+  runtimeError?: { code?: string; message: string };
   environment?: { benchmarkIndex?: number };
 }
 
@@ -78,6 +78,29 @@ function summarise(lhr: Lhr): PageRun {
     failing,
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? NaN,
   };
+}
+
+/**
+ * One Lighthouse run. Chromium sometimes leaves the navigation's start out of the trace when the
+ * page moves to a new renderer process (Lighthouse's NO_NAVSTART, "run Lighthouse again"; seen in
+ * about 1 run in 10 here): such a run is repeated, up to twice, and said.
+ */
+async function measure(url: string, port: number): Promise<PageRun> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const lhr = result.lhr as unknown as Lhr;
+    if (lhr.runtimeError?.code === 'NO_NAVSTART' && attempt < 3) {
+      console.log(`      (${url}: no navigation start in the trace, run again)`);
+      continue;
+    }
+    return summarise(lhr);
+  }
 }
 
 /**
@@ -137,14 +160,7 @@ export async function run(): Promise<void> {
     for (const page of pages) {
       const results: PageRun[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(`${base}${page.path}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: [...CATEGORIES],
-        });
-        if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-        results.push(summarise(result.lhr as unknown as Lhr));
+        results.push(await measure(`${base}${page.path}`, chrome.port));
       }
       results.sort((a, b) => a.scores.performance - b.scores.performance);
       const r = results[Math.floor(results.length / 2)]!;

@@ -189,9 +189,8 @@ export async function run(): Promise<void> {
     // to a browser (the build's brotli files).
     const html = await (await fetch(b.url + pagePath)).text();
     const srcs = new Set<string>();
-    for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) srcs.add(m[1]!);
-    for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/assets\/[^"]+\.js)"/g))
-      srcs.add(m[1]!);
+    // The page names them in the script that starts the app after first paint (ADR 069).
+    for (const m of html.matchAll(/\/assets\/[\w.-]+\.js/g)) srcs.add(m[0]);
     let total = 0;
     for (const src of srcs) {
       const res = await fetch(b.url + src, { headers: { 'accept-encoding': 'br, gzip' } });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { EMAIL_CHANGE_CONFIRM_PATH } from '@tradeshelf/contract/client';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 import { mailbox } from './mailbox.ts';
 import { a11yViolations } from './axe.ts';
 import { STORED_SESSION_FIELDS } from '../apps/web/app/test/stored-session.ts';

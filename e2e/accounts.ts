@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from './test.ts';
 
 // New accounts for walks that must not change the shared demo ones (two-factor on the demo vendor
 // would lock every other spec's login out).

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { buyOnSandbox, productPath } from './shop.ts';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';

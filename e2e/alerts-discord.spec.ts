@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 import { a11yViolations } from './axe.ts';
 
 // Issue 31's Discord channel (ADR 059): the demo vendor's alert product is bound to its own role in

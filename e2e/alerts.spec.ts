@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { buyOnSandbox } from './shop.ts';
 import { receiver } from '../apps/api/test/receiver.ts';
 import sharp from 'sharp';

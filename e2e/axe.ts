@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Page } from './test.ts';
 
 /**
  * What axe detects against WCAG 2.1 A and AA on the page as it stands: empty when clean. It waits

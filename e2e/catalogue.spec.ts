@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 
 test('home → search → filter → product → storefront, and the back button restores the search', async ({
   page,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './test.ts';
 import { pdfText } from '../apps/api/test/pdf.ts';
 import { a11yViolations } from './axe.ts';
 

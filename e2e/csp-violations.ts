@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page } from './test.ts';
 
 /** Every CSP violation the page reports, from before its first script runs. */
 export async function recordViolations(page: Page) {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Download, type Page } from './test.ts';
 import { buyOnSandbox } from './shop.ts';
 import { draftIndicator, openStorefront, publishProduct, signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 import { buyOnSandbox } from './shop.ts';
 import { receiver, type Received } from '../apps/api/test/receiver.ts';
 import { Webhook } from 'standardwebhooks';

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './test.ts';
 import { buyOnSandbox, productPath } from './shop.ts';
 import { register } from './accounts.ts';
 import { a11yViolations } from './axe.ts';

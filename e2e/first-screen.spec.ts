@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './test.ts';
 import { a11yViolations } from './axe.ts';
 
 // Issue 27: what a phone shows on its first screen (390 × 844), and what a desktop keeps (1366 × 768):

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './test.ts';
 
 // Issue 27: "## Heading" on the line before its text showed the literal "##" on product pages. The
 // API renders Markdown to sanitised HTML (ADR 056); the page inserts it without a parser of its own.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 import { planFeatures, plans } from '@tradeshelf/contract/client';
 import { a11yViolations } from './axe.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 import { a11yViolations } from './axe.ts';
 import { mailbox } from './mailbox.ts';
 

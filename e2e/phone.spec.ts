@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { a11yViolations } from './axe.ts';
 
 // Small phones and large ones: 360 × 640 (Galaxy S-class) and 414 × 736 (iPhone Plus-class).

@@ -1,4 +1,4 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from './test.ts';
 import sharp from 'sharp';
 
 /** Issue 14: pictures a buyer sees actually load, in a modern format, where they should. */
@@ -32,6 +32,18 @@ test('a product page shows its cover: loaded, AVIF, sized, high priority', async
   await page.getByRole('button', { name: 'Show picture 2 of 2' }).click();
   const main = page.getByRole('img', { name: 'RSI Divergence Pro: picture 2 of 2' });
   await expect.poll(() => loaded(main)).toBeGreaterThan(0);
+});
+
+test('covers off the first screen come after hydration, and load as they near the viewport', async ({
+  page,
+}) => {
+  // `goto` waits for hydration (e2e/test.ts); before it the tile held only its box (ADR 069).
+  await page.goto('/');
+  const later = page.locator('section[aria-labelledby="new"] li img').first();
+  await expect(later).toHaveAttribute('loading', 'lazy');
+  await later.scrollIntoViewIfNeeded();
+  await expect.poll(() => loaded(later)).toBeGreaterThan(0);
+  expect(await later.evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(/\.avif$/);
 });
 
 test('an uploaded avatar shows in the header; initials before it', async ({ page }) => {

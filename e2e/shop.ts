@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from './test.ts';
 
 // Buying as a buyer does: a product found by its title, paid on the payment sandbox's checkout.
 

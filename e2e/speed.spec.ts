@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './test.ts';
 
 /** Issue 14: what a public page may cost a phone in JavaScript, compressed as it travels. */
 const JS_BUDGET_BYTES = 135 * 1024;
@@ -95,6 +95,45 @@ test('no stylesheet blocks first paint: the CSS is in the page, and stays across
   expect((await inlined.textContent())!.length).toBeGreaterThan(10_000);
   expect(await styled()).toEqual({ background: 'rgb(7, 10, 18)', font: 'Montserrat' });
   expect(stylesheets).toEqual([]);
+});
+
+test('scripts start after the first paint, then the page hydrates', async ({
+  browser,
+  request,
+}) => {
+  // ADR 069: pictures and text are not kept waiting behind ~130 KB of JavaScript.
+  for (const path of await publicPages(request)) {
+    const context = await browser.newContext();
+    const fresh = await context.newPage();
+    // `goto` waits for `<html data-hydrated>` (e2e/test.ts).
+    await fresh.goto(path);
+    const timing = await fresh.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+      const resources = performance.getEntriesByType('resource');
+      return {
+        paint,
+        scripts: resources
+          .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name))
+          .map((e) => e.startTime),
+        picturesBeforePaint: resources
+          .filter((e) => e.name.includes('/files/') && paint !== null && e.startTime < paint)
+          .map((e) => new URL(e.name).pathname),
+      };
+    });
+    expect(timing.paint, `${path}: a first contentful paint`).not.toBeNull();
+    expect(timing.scripts.length, `${path}: scripts loaded`).toBeGreaterThan(2);
+    expect(Math.min(...timing.scripts), `${path}: first script request`).toBeGreaterThanOrEqual(
+      timing.paint!,
+    );
+    expect(await fresh.locator('html').getAttribute('data-hydrated')).toBe('true');
+    // Pictures off the first screen are in the HTML only inside <noscript> (they follow hydration):
+    // what is fetched before the first paint is named outside it.
+    const html = await (await fresh.request.get(path)).text();
+    const firstScreen = html.replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
+    for (const picture of timing.picturesBeforePaint)
+      expect(firstScreen, `${path}: ${picture} fetched before the first paint`).toContain(picture);
+    await context.close();
+  }
 });
 
 // A test per page: the four in one test took 1.7 min of its 90 s in CI beside `npm test` (session 21).

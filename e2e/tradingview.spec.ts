@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './test.ts';
 import { buyOnSandbox, findProduct } from './shop.ts';
 import { signUp } from './accounts.ts';
 import { a11yViolations } from './axe.ts';

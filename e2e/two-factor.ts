@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page } from './test.ts';
 // One authenticator for the API tests and the browser walks.
 import { codeSource, NoCodeYet } from '../apps/api/test/factories/two-factor.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test.ts';
 import { buyOnSandbox } from './shop.ts';
 import { signUp } from './accounts.ts';
 import { pdfText } from '../apps/api/test/pdf.ts';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { a11yViolations } from './axe.ts';
 
 const BUYER = { email: 'buyer@demo.tradeshelf.test', password: 'tradeshelf-demo' };

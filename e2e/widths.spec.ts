@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test.ts';
 
 // Issue 27: no page scrolls sideways on a phone. Every route of apps/web/app/routes.ts and every
 // page of the vendor workspace, at 320, 390 and 414 px: public pages anonymously, the rest as the

@@ -132,6 +132,11 @@ function useAppServices(): AppServices {
 }
 
 function Providers({ services, children }: { services: AppServices; children: ReactNode }) {
+  // Scripts start after the first paint (ADR 069): the page says when it answers to clicks, for
+  // tests and for anyone measuring how long that took.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <Provider store={services.store}>
       <ServicesContext.Provider value={{ api: services.api, session: services.session }}>

@@ -6,6 +6,7 @@ import {
   type Ref,
 } from 'react';
 import type { ApiError } from '@tradeshelf/contract';
+import { AfterHydration } from '../lib/images.tsx';
 
 export function Spinner() {
   return (
@@ -204,8 +205,8 @@ export function PictureOrLetters({
   alt?: string;
   lazy?: boolean;
 }) {
-  if (src)
-    return (
+  if (src) {
+    const img = (
       <img
         src={src}
         alt={alt}
@@ -215,6 +216,12 @@ export function PictureOrLetters({
         className={`shrink-0 bg-ink-700 object-cover ${box}`}
       />
     );
+    return lazy ? (
+      <AfterHydration placeholder={`shrink-0 bg-ink-700 ${box}`}>{img}</AfterHydration>
+    ) : (
+      img
+    );
+  }
   if (!letters) return null;
   return (
     <span

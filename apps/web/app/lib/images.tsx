@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import type { ResponsiveImage } from '@tradeshelf/contract';
+import { useHydrated } from './hydrated.ts';
 
 /** `srcset` for one format of a stored image (ADR 026: `${base}/${w}.${ext}`). */
 export const srcSetOf = (image: ResponsiveImage, ext: 'avif' | 'webp') =>
@@ -18,10 +20,35 @@ export function shareImage(
 }
 
 /**
+ * A picture off the first screen. The server's HTML and the hydrating render give its box only (with
+ * the picture in `<noscript>`), and the picture follows once the page has hydrated: pictures below
+ * the fold are not fetched before the first paint, even inside Chrome's lazy-loading margin, and
+ * so do not share the network with what is on screen (ADR 069). Client-side navigations render it
+ * at once.
+ */
+export function AfterHydration({
+  children,
+  placeholder,
+}: {
+  children: ReactNode;
+  /** Classes of the box shown until then (its size, corners and background). */
+  placeholder: string;
+}) {
+  const hydrated = useHydrated();
+  if (hydrated) return children;
+  return (
+    <span aria-hidden className={`block ${placeholder}`}>
+      <noscript>{children}</noscript>
+    </span>
+  );
+}
+
+/**
  * A stored image as `<picture>`: AVIF, then WebP, then JPEG, each in every stored width, so the
  * browser fetches the smallest file that fills `sizes`. Width and height are the image's own, so
  * its box is reserved before it loads. `priority` is for the page's largest picture (LCP): loaded
- * at once and first; everything else waits until it nears the viewport.
+ * at once and first; `eager` for the rest of the first screen; everything else is left out of the
+ * first paint (`AfterHydration`) and then waits until it nears the viewport.
  */
 export function Picture({
   image,
@@ -39,7 +66,7 @@ export function Picture({
   eager?: boolean;
   className?: string;
 }) {
-  return (
+  const picture = (
     <picture>
       <source type="image/avif" srcSet={srcSetOf(image, 'avif')} sizes={sizes} />
       <source type="image/webp" srcSet={srcSetOf(image, 'webp')} sizes={sizes} />
@@ -55,4 +82,6 @@ export function Picture({
       />
     </picture>
   );
+  if (priority || eager) return picture;
+  return <AfterHydration placeholder={className}>{picture}</AfterHydration>;
 }

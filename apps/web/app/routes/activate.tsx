@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Button, Card, FormError } from '../components/ui.tsx';
 import { EmailField } from '../components/email-field.tsx';
@@ -7,6 +7,7 @@ import { sendAccountActivationEmail, verifyAccountActivation } from '../features
 import { reset } from '../features/auth/slice.ts';
 import { fetchProfile } from '../features/users/api.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useServices } from '../lib/services.tsx';
 import { pageMeta } from '../lib/seo.ts';
 
@@ -15,10 +16,6 @@ export const meta = () =>
     'Activate your account',
     'Enter the code we e-mailed you to activate your Tradeshelf account.',
   );
-
-const noSubscribe = () => () => {};
-const isClient = () => true;
-const isServer = () => false;
 
 export default function Activate() {
   const dispatch = useAppDispatch();
@@ -29,7 +26,7 @@ export default function Activate() {
   const { session } = useServices();
   // null until the user types: the field then shows the link's e-mail, else the session's.
   const [typed, setEmail] = useState<string | null>(null);
-  const hydrated = useSyncExternalStore(noSubscribe, isClient, isServer);
+  const hydrated = useHydrated();
   const [code, setCode] = useState('');
 
   useEffect(() => {

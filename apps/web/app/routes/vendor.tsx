@@ -163,7 +163,7 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
             Bundles
           </h2>
           <div className="mt-4">
-            <ProductGrid products={[]} bundles={bundles} />
+            <ProductGrid products={[]} bundles={bundles} eager={4} />
           </div>
         </section>
       )}
@@ -173,7 +173,7 @@ export default function Vendor({ loaderData }: Route.ComponentProps) {
         </h2>
         <div className="mt-4">
           {products.length ? (
-            <ProductGrid products={products} />
+            <ProductGrid products={products} eager={bundles.length ? 0 : 4} />
           ) : (
             <p className="text-slate-400">No products listed yet.</p>
           )}

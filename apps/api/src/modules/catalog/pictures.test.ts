@@ -167,6 +167,27 @@ describe('product pictures', () => {
   });
 });
 
+describe('pictures off the first screen (ADR 069)', () => {
+  it('the home page names only its first-screen covers outside <noscript>; the rest follow hydration', async () => {
+    const res = await page('/');
+    expect(res.statusCode).toBe(200);
+    const html = res.body;
+    const hidden = [...html.matchAll(/<noscript>([\s\S]*?)<\/noscript>/g)].map((m) => m[1]!);
+    const shown = html.replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
+    const covers = (text: string) => [...text.matchAll(/<img src="([^"]+\/1200\.jpg)"[^>]*>/g)];
+    // The featured row's first four tiles load at once, in the HTML.
+    const first = covers(shown);
+    expect(first.map((m) => m[0])).toHaveLength(4);
+    for (const [img] of first) expect(img).toContain('loading="eager"');
+    // Every other cover is only in <noscript> (for browsers without script), lazily.
+    const later = hidden.flatMap(covers);
+    expect(later.length).toBeGreaterThan(8);
+    for (const [img] of later) expect(img).toContain('loading="lazy"');
+    const firstUrls = new Set(first.map((m) => m[1]));
+    expect(later.filter((m) => firstUrls.has(m[1]))).toEqual([]);
+  });
+});
+
 describe('icons', () => {
   it('serves /favicon.ico and the icon set the layout links', async () => {
     const home = await page('/');

@@ -159,7 +159,8 @@ export function ProductTile({ product, eager = false }: { product: ProductCard; 
   );
 }
 
-export function BundleTile({ bundle }: { bundle: BundleCard }) {
+/** `eager`: as for `ProductTile`. */
+export function BundleTile({ bundle, eager = false }: { bundle: BundleCard; eager?: boolean }) {
   const saving = bundle.valueAmount - bundle.price.amount;
   return (
     <article className="flex w-full flex-col overflow-hidden rounded-2xl border border-amber-500/30 bg-ink-900">
@@ -170,6 +171,7 @@ export function BundleTile({ bundle }: { bundle: BundleCard }) {
             title={bundle.title}
             image={bundle.image}
             imageUrl={bundle.imageUrl}
+            eager={eager}
           />
         </Link>
       )}
@@ -218,20 +220,20 @@ export function ProductGrid({
   products: ProductCard[];
   bundles?: BundleCard[];
   layout?: 'grid' | 'rail';
-  /** How many leading product tiles are in the first screen (their covers load at once). */
+  /** How many leading tiles (bundles first) are in the first screen (their covers load at once). */
   eager?: number;
 }) {
   const item = `flex [&>article]:w-full ${layout === 'rail' ? 'w-[44%] shrink-0 snap-start sm:w-auto' : ''}`;
   return (
     <ul className={layout === 'rail' ? railList : gridList}>
-      {bundles.map((b) => (
+      {bundles.map((b, i) => (
         <li key={b.id} className={item}>
-          <BundleTile bundle={b} />
+          <BundleTile bundle={b} eager={i < eager} />
         </li>
       ))}
       {products.map((p, i) => (
         <li key={p.id} className={item}>
-          <ProductTile product={p} eager={i < eager} />
+          <ProductTile product={p} eager={bundles.length + i < eager} />
         </li>
       ))}
     </ul>
