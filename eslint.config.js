@@ -163,4 +163,23 @@ export default tseslint.config(
     ],
     rules: { 'no-console': 'off' },
   },
+  {
+    // Specs take `test` from e2e/test.ts, whose pages wait for hydration after a load (ADR 069).
+    files: ['e2e/**/*.ts'],
+    ignores: ['e2e/test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              message:
+                "Import from './test.ts': its pages wait for hydration after `goto` (ADR 069).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -134,6 +134,11 @@ describe('module boundaries', () => {
       'apps/web/app/lib/x.ts',
       "import { x } from '../shell/header.tsx';",
     ],
+    [
+      'a browser spec taking Playwright’s own test, which does not wait for hydration (ADR 069)',
+      'e2e/x.spec.ts',
+      "import { test as x } from '@playwright/test';",
+    ],
   ])('refuses %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toHaveLength(1);
   });
@@ -198,6 +203,11 @@ describe('module boundaries', () => {
       'the shell composing features',
       'apps/web/app/shell/x.tsx',
       "import { x } from '../features/users/slice.ts';\nimport { y } from '../features/auth/slice.ts';",
+    ],
+    [
+      'a browser spec taking the suite’s test',
+      'e2e/x.spec.ts',
+      "import { test as x } from './test.ts';",
     ],
   ])('allows %s', async (_, filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toEqual([]);
