@@ -6,7 +6,8 @@
 #
 #   sudo scripts/image-probe.sh            (root: podman; builds localhost/tradeshelf-base first if absent)
 #
-# Run by .ci/run: ~1.5 min with the layers cached, ~6 min more the first time (two `npm ci` in the image).
+# Run by .ci/run beside the compose probe: ~0.5–1.5 min with the layers cached, ~6 min more the first
+# time (two `npm ci` in the image).
 set -euo pipefail
 . "$(dirname "$0")/podman-conf.sh"
 cd "$(dirname "$0")/.."
@@ -17,7 +18,6 @@ REDIS="${PROBE_REDIS_URL:-redis://127.0.0.1:6379}"
 PORT="${PROBE_PORT:-3990}"
 METRICS_PORT="${PROBE_METRICS_PORT:-9191}"
 DB=tradeshelf_image_probe
-CA="${PROBE_CA_FILE:-/etc/ssl/certs/ca-certificates.crt}"
 failures=0
 # podman without systemd says so on every run with a HEALTHCHECK; nothing else is lost by hiding it.
 export PGOPTIONS='-c client_min_messages=warning'
@@ -26,16 +26,13 @@ ok() { echo "  ok   $*"; }
 bad() { echo "  FAIL $*"; failures=$((failures + 1)); }
 t0=$(date +%s)
 
-"$ENGINE" image exists localhost/tradeshelf-base || scripts/local-base.sh
-# From what git tracks, as a clean clone would build it.
-src="$(mktemp -d)"
-trap 'rm -rf "$src"; "$ENGINE" rm -f ts-probe-web ts-probe-worker >/dev/null 2>&1 || true' EXIT
-git ls-files -z | xargs -0 tar -c | tar -x -C "$src"
-# podman's default OCI format drops HEALTHCHECK; the CA is a build secret, never a layer.
-(cd "$src" && "$ENGINE" build --format docker --build-arg BASE=localhost/tradeshelf-base \
-  --secret "id=npm_ca,src=$CA" -t localhost/tradeshelf:latest -f Containerfile . >/tmp/image-probe-build.log 2>&1) ||
-  { tail -20 /tmp/image-probe-build.log; exit 1; }
-echo "image built in $(($(date +%s) - t0)) s: $("$ENGINE" image inspect localhost/tradeshelf:latest --format '{{.Size}}' | awk '{printf "%d MB", $1/1e6}')"
+trap '"$ENGINE" rm -f ts-probe-web ts-probe-worker >/dev/null 2>&1 || true' EXIT
+# PROBE_IMAGES_BUILT=1: the caller has just built the images from this tree (.ci/run, beside the
+# compose probe); otherwise build the app image from what git tracks, as a clean clone would.
+if [ -z "${PROBE_IMAGES_BUILT:-}" ]; then
+  scripts/local-images.sh app >/dev/null
+  echo "image built in $(($(date +%s) - t0)) s: $("$ENGINE" image inspect localhost/tradeshelf:latest --format '{{.Size}}' | awk '{printf "%d MB", $1/1e6}')"
+fi
 
 psql "$PG/postgres" -qc "drop database if exists $DB with (force)" -c "create database $DB" >/dev/null
 env=(-e "PUBLIC_URL=http://127.0.0.1:$PORT" -e APP_ENV=sandbox -e "DATABASE_URL=$PG/$DB" -e "REDIS_URL=$REDIS"
