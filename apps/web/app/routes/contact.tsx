@@ -2,7 +2,6 @@ import {
   useEffect,
   useRef,
   useState,
-  useSyncExternalStore,
   type ChangeEvent,
   type FormEvent,
   type ReactNode,
@@ -28,6 +27,7 @@ import { sendContact } from '../features/support/api.ts';
 import { resetContact } from '../features/support/slice.ts';
 import { routes } from '../lib/contract.server.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { useBrowserValue } from '../lib/hydrated.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import { useServices } from '../lib/services.tsx';
@@ -124,8 +124,6 @@ function MessageField({
   );
 }
 
-const noSubscribe = () => () => {};
-
 function Sent({
   email,
   vendor,
@@ -163,11 +161,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
   const [lookedUp, setLookedUp] = useState<string | null>(null);
   const profileEmail = useAppSelector((s) => s.user.profile.data?.email);
   // Signed-in buyers' e-mail, after hydration (the server renders the same page for everyone).
-  const sessionEmail = useSyncExternalStore(
-    noSubscribe,
-    () => session.peek()?.userEmail ?? null,
-    () => null,
-  );
+  const sessionEmail = useBrowserValue(() => session.peek()?.userEmail ?? null, null);
   const [form, setForm] = useState({
     name: '',
     email: null as string | null,

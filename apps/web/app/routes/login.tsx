@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, PrefetchPageLinks, useNavigate, useSearchParams } from 'react-router';
 import { authMessages } from '@tradeshelf/contract/client';
 import { Alert, Button, Card, Field, FormError } from '../components/ui.tsx';
@@ -11,6 +11,7 @@ import {
 } from '../features/auth/passkeys.ts';
 import { reset } from '../features/auth/slice.ts';
 import { useAppDispatch, useAppSelector } from '../lib/hooks.ts';
+import { useBrowserValue } from '../lib/hydrated.ts';
 import { DEFAULT_NEXT, safeNext } from '../lib/next-path.ts';
 import { SESSION_STORE_DELAY_MS } from '../lib/session.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -25,9 +26,6 @@ function destinationName(next: string): string {
   if (next.startsWith('/discord-auth-callback')) return 'your Discord connection';
   return 'where you left off';
 }
-
-const noSubscribe = () => () => {};
-const notOnServer = () => false;
 
 /**
  * docs/product.md#sessions: the session is stored 5 s after a successful answer. That wait is shown as what it is, a
@@ -74,7 +72,7 @@ export default function Login() {
   // Whether the account has a passkey for the second step (the login's answer says).
   const [challengePasskeys, setChallengePasskeys] = useState(false);
   // Passkeys need the browser's WebAuthn: the server renders no button, the browser adds it.
-  const passkeysHere = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
+  const passkeysHere = useBrowserValue(canUsePasskeys, false);
   // Which button the login group's `loading` belongs to.
   const [viaPasskey, setViaPasskey] = useState(false);
   // Only paths of this site are followed after login (`?next=`, or `?redirect=`).

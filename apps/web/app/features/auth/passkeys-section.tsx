@@ -1,15 +1,7 @@
 // The account page's "Passkeys" section (issue 33, ADR 054): the list with when each was added and
 // last used, adding one (named, after the password and a code when two-factor is on), renaming,
 // and removing one in a confirm step that asks for the owner again.
-import {
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type FormEvent,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { PASSKEY_NAME_MAX } from '@tradeshelf/contract/client';
 import type { AccountConfirm, ApiError, PasskeySummary } from '@tradeshelf/contract';
 import { ConfirmStep } from '../../components/confirm-step.tsx';
@@ -19,6 +11,7 @@ import { useToast } from '../../components/toasts.tsx';
 import { Button, Field, FormError } from '../../components/ui.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useAppDispatch } from '../../lib/hooks.ts';
+import { useBrowserValue } from '../../lib/hydrated.ts';
 import { OwnerProof } from '../../components/owner-proof.tsx';
 import {
   addPasskey,
@@ -56,9 +49,6 @@ function useProof(twoFactor: boolean) {
   };
 }
 
-const noSubscribe = () => () => {};
-const notOnServer = () => false;
-
 type Action = { kind: 'rename' | 'remove'; id: string } | null;
 
 export function PasskeysSection({ twoFactor }: { twoFactor: boolean }) {
@@ -84,7 +74,7 @@ export function PasskeysSection({ twoFactor }: { twoFactor: boolean }) {
     void reload();
   }, [reload]);
   // Known only in the browser: the form shows where passkeys can be made.
-  const available = useSyncExternalStore(noSubscribe, canUsePasskeys, notOnServer);
+  const available = useBrowserValue(canUsePasskeys, false);
 
   const addProof = useProof(twoFactor);
   const [name, setName] = useState('');
