@@ -9,11 +9,22 @@ export * from '@playwright/test';
  * does not render (API docs, the sandboxes' pages, JSON) have no router context and pass at once.
  */
 async function untilHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () =>
-      !('__reactRouterContext' in window) || document.documentElement.dataset.hydrated === 'true',
-  );
+  await page
+    .waitForFunction(
+      () =>
+        !('__reactRouterContext' in window) || document.documentElement.dataset.hydrated === 'true',
+      null,
+      { timeout: HYDRATION_TIMEOUT_MS },
+    )
+    .catch((err: Error) => {
+      throw new Error(
+        `${page.url()} did not hydrate within ${HYDRATION_TIMEOUT_MS / 1000} s (no <html data-hydrated>): ${err.message}`,
+      );
+    });
 }
+
+/** A page hydrates within seconds even under CI's load; after a script error it never does. */
+const HYDRATION_TIMEOUT_MS = 30_000;
 
 type WaitUntil = NonNullable<Parameters<Page['goto']>[1]>['waitUntil'];
 /** A spec that asks for an earlier moment (`commit`, `domcontentloaded`) gets that moment. */
