@@ -95,12 +95,23 @@ for path in / '/search?q=rsi' /vendor/login /readyz '/api/v1/products/term/searc
   code=$(status "$PUBLIC$path")
   [ "$code" = 200 ] && ok "HAProxy: GET $path 200" || bad "HAProxy: GET $path $code"
 done
-# Both nodes serve HAProxy's traffic: a marked request is found in each node's log.
+# Both nodes serve HAProxy's traffic: a marked request is found in each node's log. "Ready" above
+# means one node passed HAProxy's checks; the other may come up seconds later and then takes a
+# growing share over `slowstart` (5 s), so marked requests go on until both have served one (30 s).
 mark="compose-probe-$$"
-for _ in $(seq 1 8); do status "$PUBLIC/api/v1/products/term/search?q=$mark" >/dev/null; done
+served_by() { podman logs "tradeshelf_$1_1" 2>&1 | grep -c "$mark" || true; }
+sent=0
+s=$(date +%s)
+while [ $(($(date +%s) - s)) -lt 30 ]; do
+  status "$PUBLIC/api/v1/products/term/search?q=$mark" >/dev/null
+  sent=$((sent + 1))
+  [ $((sent % 4)) = 0 ] && [ "$(served_by web1)" -gt 0 ] && [ "$(served_by web2)" -gt 0 ] && break
+  sleep 0.2
+done
 for n in web1 web2; do
-  served=$(podman logs "tradeshelf_${n}_1" 2>&1 | grep -c "$mark" || true)
-  [ "$served" -gt 0 ] && ok "$n served requests through HAProxy ($served log lines)" || bad "$n served none of 8 requests"
+  served=$(served_by "$n")
+  [ "$served" -gt 0 ] && ok "$n served requests through HAProxy ($served log lines of $sent requests, $(($(date +%s) - s)) s)" ||
+    bad "$n served none of $sent requests in 30 s"
 done
 
 psql_in() { podman exec "tradeshelf_$1_1" psql -U tradeshelf -d tradeshelf -Atc "$2"; }
