@@ -22,6 +22,12 @@ const escapeScript = (s: string) => s.replace(/[&><\u2028\u2029]/g, (c) => ESCAP
 /** A JSON-LD tag as React renders it without a nonce (text in a page is escaped, so only tags match). */
 const JSON_LD = '<script type="application/ld+json">';
 
+/** Puts `tags` just before `</body>` (at the end when there is none). */
+function beforeBodyEnd(html: string, tags: string): string {
+  const end = html.lastIndexOf('</body>');
+  return end < 0 ? html + tags : html.slice(0, end) + tags + html.slice(end);
+}
+
 // React Router's `<Links>`/`<Scripts>` write these; `startAfterFirstPaint` moves them (ADR 069).
 const MODULE_PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
 const BOOT_MODULE = /<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/;
@@ -54,8 +60,7 @@ function startAfterFirstPaint(html: string, attr: string): string {
     `if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)` +
     `new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();soon()}}).observe({type:"paint",buffered:true});` +
     `else requestAnimationFrame(soon)})()</script>`;
-  const end = out.lastIndexOf('</body>');
-  return end < 0 ? out + starter : out.slice(0, end) + starter + out.slice(end);
+  return beforeBodyEnd(out, starter);
 }
 
 /** Reads the whole turbo-stream of loader data that the client's router hydrates from. */
@@ -115,8 +120,7 @@ export default async function handleRequest(
     const scripts =
       `<script${attr}>window.__reactRouterContext.streamController.enqueue(${escapeScript(JSON.stringify(data))});</script>` +
       `<script${attr}>window.__reactRouterContext.streamController.close();</script>`;
-    const end = html.lastIndexOf('</body>');
-    html = end < 0 ? html + scripts : html.slice(0, end) + scripts + html.slice(end);
+    html = beforeBodyEnd(html, scripts);
   }
   html = startAfterFirstPaint(html, attr);
   if (!html.startsWith('<!DOCTYPE')) html = `<!DOCTYPE html>${html}`;
