@@ -136,6 +136,57 @@ test('scripts start after the first paint, then the page hydrates', async ({
   }
 });
 
+/** The text of every script the page downloads, as it downloads them. */
+function scriptTexts(page: Page): string[] {
+  const texts: string[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') void res.text().then((t) => texts.push(t));
+  });
+  return texts;
+}
+
+test('code below the first screen waits: the reviews load as they near it, the TradingView step only where it delivers', async ({
+  page,
+  request,
+}) => {
+  // ADR 070. The first screen of a product page is 1280 × 720 here; its reviews start below it.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const scripts = scriptTexts(page);
+  const reviewsCode = () => scripts.some((t) => t.includes('Sort reviews'));
+  const stepCode = () => scripts.some((t) => t.includes('TradingView username (optional)'));
+  const productPath = (await publicPages(request))[2]!;
+  await page.goto(productPath, { waitUntil: 'networkidle' });
+  const reviews = page.getByRole('region', { name: 'Reviews' });
+  // Server-rendered, and shown before its code comes; its sort waits for the code (disabled).
+  await expect(reviews.getByTestId('review-item').first()).toBeVisible();
+  const sort = reviews.getByLabel('Sort reviews');
+  await expect(sort).toBeDisabled();
+  expect(reviewsCode(), 'the reviews’ code before they near the screen').toBe(false);
+  // A product for TradingView that delivers no invite-only scripts never loads the username step.
+  await expect(page.getByText('Works with')).toContainText('TradingView');
+  expect(stepCode(), 'the TradingView step for a product without scripts').toBe(false);
+
+  // Scrolled to, the reviews' code comes, the sort works and asks the server in its new order.
+  await reviews.scrollIntoViewIfNeeded();
+  await expect(sort).toBeEnabled();
+  expect(reviewsCode()).toBe(true);
+  const asked = page.waitForRequest(
+    (r) => r.url().includes('/api/v1/review/get-all-reviews') && r.url().includes('sort=highest'),
+  );
+  await sort.selectOption('highest');
+  await asked;
+
+  // A product whose scripts are invite-only loads the step and lists them in its buy box.
+  const found = (await (
+    await request.get('/api/v1/products/term/search?q=RSI%20Divergence%20Pro&limit=5')
+  ).json()) as { products: Array<{ id: string; slug: string; title: string }> };
+  const rsi = found.products.find((p) => p.title === 'RSI Divergence Pro')!;
+  await page.goto(`/p/${rsi.id}/${rsi.slug}`);
+  const step = page.locator('#buy').getByTestId('tradingview-checkout');
+  await expect(step).toContainText('invite-only TradingView script');
+  expect(stepCode()).toBe(true);
+});
+
 // A test per page: the four in one test took 1.7 min of its 90 s in CI beside `npm test` (session 21).
 for (const [index, name] of ['home', 'search', 'product', 'storefront'].entries()) {
   test(`headings in order and touch targets large enough on the ${name} page`, async ({

@@ -71,8 +71,9 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
  * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
  * courses, deliverables, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
- * bundle pages), the Markdown HTML view (with the pages that insert it: products, bundles, reviews, lessons); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get"; alerts.
- * The product page takes only TradingView's checkout step (`tradingview/checkout.tsx`).
+ * bundle pages), the tiles and grids of lists (the product page shows none); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get"; alerts.
+ * The product page takes only TradingView's checkout step (`tradingview/step.tsx`); its username field
+ * (`tradingview/checkout.tsx`) loads for a product that delivers scripts (ADR 070).
  */
 const notInShell = new RegExp(
   '[\\\\/]app[\\\\/](' +
@@ -87,7 +88,7 @@ const notInShell = new RegExp(
       'features/workspace/([\\w-]+/)?[\\w-]+',
       'features/orders/(components|poll|receipt-pdf)',
       'features/discord/(api|components|poll|callback|hooks|slice)',
-      'features/reviews/(components|hooks|form)',
+      'features/reviews/(components|hooks|form|own)',
       'features/membership/components',
       // The account page's two-factor set-up, passkeys and account controls (issue 33): only its pages
       // (and the log-in page's passkey button) use them.
@@ -95,16 +96,23 @@ const notInShell = new RegExp(
       'features/account/[\\w-]+',
       // Alerts (issue 31): the library's list and the feed page, none of it on a public page.
       'features/alerts/[\\w-]+',
-      'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
-      'lib/(markdown|poll|download|bytes|save-file)',
+      // The tiles and grids of lists (`components`): the product page shows none (`cover` it does).
+      'features/catalog/(checkout|components|no-results|search-filters|bundle-terms|result-count|what-you-get)',
+      'lib/(poll|download|bytes|save-file)',
     ]
       .join('|')
       .replaceAll('/', '[\\\\/]') +
     ')\\.',
 );
 
+/**
+ * The catalogue's labels: every public page shows them (the product page, tiles, search filters), so
+ * they stay in the shell rather than in a chunk of their own that each of those pages would request.
+ */
+const catalogLabels = /[\\/]contract[\\/]src[\\/]constants[\\/]catalog\./;
+
 const productPage =
-  /[\\/]app[\\/]features[\\/]((catalog|tradingview)[\\/]checkout|tradingview[\\/](api|slice|hooks))\.|[\\/]contract[\\/]src[\\/](constants[\\/]tradingview|endpoints-tradingview|rules[\\/]coupon)\./;
+  /[\\/]app[\\/]features[\\/](catalog[\\/]checkout|tradingview[\\/](step|api|slice))\.|[\\/]contract[\\/]src[\\/](endpoints-tradingview|rules[\\/]coupon)\./;
 
 /**
  * Browser chunks: React and React Router in one; our shared code with Redux Toolkit in another
@@ -119,18 +127,20 @@ const clientChunks = {
     // it (coupon and TradingView rules); left alone, the bundler cut it into six small
     // chunks by who shares what, and the product page paid ~0.6 KB more on the wire for the same code.
     { name: 'product-page', test: productPage, priority: 1, includeDependenciesRecursively: false },
-    // The reviews' views and what only they bring (their constants, the Markdown view): product and
-    // storefront pages load them together, as one file rather than three (issue 27).
+    // The reviews' views and what only they bring (their constants): product and storefront pages
+    // load them as the reviews near the screen (ADR 070), as one file rather than two (issue 27).
     {
       name: 'reviews-view',
-      test: /[\\/]app[\\/](features[\\/]reviews[\\/](components|hooks)|lib[\\/]markdown)\.|[\\/]contract[\\/]src[\\/]constants[\\/]reviews\./,
+      test: /[\\/]app[\\/]features[\\/]reviews[\\/](components|hooks)\.|[\\/]contract[\\/]src[\\/]constants[\\/]reviews\./,
       priority: 1,
       includeDependenciesRecursively: false,
     },
     {
       name: 'app',
       test: (id: string) =>
-        (stateLibs.test(id) && !uSesShim.test(id)) || (appModule.test(id) && !notInShell.test(id)),
+        (stateLibs.test(id) && !uSesShim.test(id)) ||
+        (appModule.test(id) && !notInShell.test(id)) ||
+        catalogLabels.test(id),
       priority: 1,
     },
   ],

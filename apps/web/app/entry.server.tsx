@@ -1,5 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
+import { deferredViewsLoaded } from './lib/deferred-view.tsx';
 import { DocumentStylesContext } from './lib/inline-stylesheet.tsx';
 import { pageContext } from './lib/loader-api.ts';
 
@@ -100,6 +101,8 @@ export default async function handleRequest(
   }
   const stream = routerContext.serverHandoffStream;
   const data = stream ? await readAll(stream) : null;
+  // Views the browser loads later are rendered here in full (ADR 070); their code is loaded once.
+  await deferredViewsLoaded();
   // The server sends a policy that runs only scripts carrying this response's nonce (ADR 022).
   const nonce = page.nonce;
   const attr = nonce ? ` nonce="${nonce}"` : '';

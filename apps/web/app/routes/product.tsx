@@ -7,13 +7,9 @@ import {
   reviewSorts,
   type ReviewSort,
 } from '@tradeshelf/contract/client';
-import {
-  bundlePath,
-  Cover,
-  productPath,
-  Stars,
-  vendorPath,
-} from '../features/catalog/components.tsx';
+// The cover and stars only: the tiles of lists load with the pages that list things.
+import { Cover, Stars } from '../features/catalog/cover.tsx';
+import { bundlePath, productPath, vendorPath } from '../lib/paths.ts';
 import {
   CheckoutCancelled,
   CheckoutPanel,
@@ -25,14 +21,12 @@ import { useMissingPrerequisites, useOwnedDetails } from '../features/catalog/ho
 import { WhatYouGet } from '../features/catalog/what-you-get.tsx';
 import { useMemberPrice } from '../features/membership/hooks.ts';
 // The checkout step's own file: the product page would otherwise carry the library's views too.
-import {
-  TradingViewCheckoutField,
-  useTradingViewCheckout,
-} from '../features/tradingview/checkout.tsx';
-// Straight from the files, not the feature's index: the reviews' views stay out of the shell chunk.
+import { useTradingViewStep } from '../features/tradingview/step.tsx';
+// Straight from the files, not the feature's index: the reviews' views load as they near the screen.
 import { REVIEWS_PAGE } from '../features/reviews/api.ts';
-import { ProductReviews, ReviewPrompt, reviewsJsonLd } from '../features/reviews/components.tsx';
-import { useProductRating } from '../features/reviews/hooks.ts';
+import { reviewsJsonLd } from '../features/reviews/json-ld.ts';
+import { ReviewPrompt, useProductRating, useReviewDetails } from '../features/reviews/own.tsx';
+import { deferredView } from '../lib/deferred-view.tsx';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
@@ -40,6 +34,11 @@ import { MarkdownHtml } from '../lib/markdown.tsx';
 import { Picture, shareImage } from '../lib/images.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/product';
+
+// Below the first screen: its code loads as it nears the screen (ADR 070).
+const ProductReviews = deferredView(() =>
+  import('../features/reviews/components.tsx').then((m) => m.ProductReviews),
+);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   // `?reviewSort=` renders the reviews in that order (links to a sorted list).
@@ -206,7 +205,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   const chosen = product.prices.find((p) => p.priceId === priceId) ?? product.prices[0]!;
   const missing = useMissingPrerequisites(product);
   // Products for TradingView may deliver invite-only scripts: the buy box then asks for the name.
-  const tradingview = useTradingViewCheckout(
+  const tradingview = useTradingViewStep(
     product.id,
     buyable && product.platforms.includes('tradingview'),
   );
@@ -223,6 +222,8 @@ export default function Product({ loaderData }: Route.ComponentProps) {
     ? formatPrice({ ...chosen, amount: chosen.amount - member.discount })
     : null;
   const rating = useProductRating(product.id, product.rating);
+  // The buyer's own review and whether they may write one: the buy box and the reviews read them.
+  useReviewDetails(product.id);
 
   return (
     <div className="mx-auto max-w-6xl pb-24 lg:pb-0">
@@ -280,7 +281,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-5">
               <Owned what="It is in your library." />
               <div className="mt-2 px-1 text-sm">
-                <ReviewPrompt productId={product.id} />
+                <ReviewPrompt productId={product.id} onOpen={ProductReviews.load} />
               </div>
             </div>
           ) : (
@@ -309,7 +310,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                   chosen={chosen}
                   onChoose={setPriceId}
                 />
-                <TradingViewCheckoutField checkout={tradingview} />
+                {tradingview.field}
                 {missing.length > 0 && (
                   <p className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100">
                     Requires{' '}
@@ -344,11 +345,9 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           </section>
           <ProductReviews
             key={product.id}
-            product={{
-              id: product.id,
-              vendorUrl: product.vendor.vendorUrl,
-              vendorName: product.vendor.displayName,
-            }}
+            productId={product.id}
+            vendorUrl={product.vendor.vendorUrl}
+            vendorName={product.vendor.displayName}
             initial={loaderData.reviews}
             initialSort={loaderData.reviewSort}
           />

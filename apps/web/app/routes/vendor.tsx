@@ -3,7 +3,8 @@ import { reviewSorts, type ReviewSort } from '@tradeshelf/contract/client';
 import { ProductGrid } from '../features/catalog/components.tsx';
 import { useOwnedList } from '../features/catalog/hooks.ts';
 import { REVIEWS_PAGE } from '../features/reviews/api.ts';
-import { reviewsJsonLd, VendorReviews } from '../features/reviews/components.tsx';
+import { reviewsJsonLd } from '../features/reviews/json-ld.ts';
+import { deferredView } from '../lib/deferred-view.tsx';
 import { routes } from '../lib/contract.server.ts';
 import { loadFrom } from '../lib/loader-api.ts';
 import { countLabel, utcMonthLabel } from '../lib/format.ts';
@@ -11,6 +12,11 @@ import { Picture, shareImage } from '../lib/images.tsx';
 import { PictureOrLetters } from '../components/ui.tsx';
 import { breadcrumbs, originOf, publicPageHeaders, seo } from '../lib/page-meta.ts';
 import type { Route } from './+types/vendor';
+
+// Below the products: its code loads as it nears the screen (ADR 070).
+const VendorReviews = deferredView(() =>
+  import('../features/reviews/components.tsx').then((m) => m.VendorReviews),
+);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const vendorUrl = params.vendorUrl;

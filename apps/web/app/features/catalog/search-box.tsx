@@ -4,7 +4,7 @@ import { endpoints } from '@tradeshelf/contract/client';
 import type { ProductCard } from '@tradeshelf/contract';
 import { formatPrice } from '../../lib/format.ts';
 import { useServices } from '../../lib/services.tsx';
-import { productPath } from './components.tsx';
+import { productPath } from '../../lib/paths.ts';
 
 /** The search box, with the first matching products listed as you type. */
 export function SearchBox({ initial }: { initial: string }) {

@@ -8,11 +8,13 @@ import {
 } from '@tradeshelf/contract/client';
 import type { Review, ReviewSummary } from '@tradeshelf/contract';
 import { Alert, Button } from '../../components/ui.tsx';
-import { useAppSelector } from '../../lib/hooks.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { MarkdownHtml } from '../../lib/markdown.tsx';
 import { productPath } from '../../lib/paths.ts';
 import type { ReviewDetails, ReviewPage } from './api.ts';
-import { useOpenReviewForm, useReviewDetails, useReviewList } from './hooks.ts';
+import { useReviewList } from './hooks.ts';
+import { ownReviewDetails, reviewClicked } from './slice.ts';
 import { countLabel, utcDayLabel as formatDay } from '../../lib/format.ts';
 
 // Only a buyer who opens it needs the form: it loads then, not with every product page.
@@ -126,6 +128,8 @@ function ReviewListView({
 }) {
   const sortId = useId();
   const { page, loading, error } = list;
+  // The product page hydrates this late (ADR 070): until then its controls would do nothing.
+  const hydrated = useHydrated();
   return (
     <div className="flex flex-col gap-4">
       {page.reviews.length > 1 || page.nextCursor ? (
@@ -137,6 +141,7 @@ function ReviewListView({
             id={sortId}
             value={list.sort}
             onChange={(e) => list.changeSort(e.target.value as ReviewSort)}
+            disabled={!hydrated}
             className="rounded-lg border border-ink-600 bg-ink-900 px-2 py-1.5 text-slate-100"
           >
             {reviewSorts.map((s) => (
@@ -165,6 +170,7 @@ function ReviewListView({
           variant="ghost"
           className="self-start"
           loading={loading}
+          disabled={!hydrated}
           onClick={list.more}
         >
           More reviews
@@ -177,7 +183,8 @@ function ReviewListView({
 /** The buyer's own review (hidden ones too, with why) and the way to write or edit it. */
 function OwnReviewPanel({ details, vendorName }: { details: ReviewDetails; vendorName: string }) {
   const clicked = useAppSelector((s) => s.review.reviewClicked);
-  const open = useOpenReviewForm();
+  const dispatch = useAppDispatch();
+  const open = () => dispatch(reviewClicked(true));
   const heading = useRef<HTMLHeadingElement>(null);
   const { review, canReview } = details;
   // After a save the form closes: the focus goes to the review it saved.
@@ -220,22 +227,28 @@ function OwnReviewPanel({ details, vendorName }: { details: ReviewDetails; vendo
   );
 }
 
-/** The product page's reviews: summary, the buyer's own, the form, the list with its sort. */
+/**
+ * The product page's reviews: summary, the buyer's own, the form, the list with its sort. The page
+ * fetches the buyer's details (`useReviewDetails`, own.tsx); they show once hydrated, as the server
+ * renders for nobody in particular.
+ */
 export function ProductReviews({
-  product,
+  productId,
+  vendorUrl,
+  vendorName,
   initial,
   initialSort,
 }: {
-  product: { id: string; vendorUrl: string; vendorName: string };
+  productId: string;
+  vendorUrl: string;
+  vendorName: string;
   initial: ReviewPage;
   initialSort: ReviewSort;
 }) {
-  const details = useReviewDetails(product.id);
-  const list = useReviewList(
-    { vendorUrl: product.vendorUrl, productId: product.id },
-    initial,
-    initialSort,
-  );
+  const hydrated = useHydrated();
+  const signedIn = useAppSelector(ownReviewDetails(productId));
+  const details = hydrated ? signedIn : null;
+  const list = useReviewList({ vendorUrl, productId }, initial, initialSort);
   // The server's summary, until the buyer's save answers with a newer one (merged into the list).
   const summary = list.page.summary;
   return (
@@ -248,10 +261,10 @@ export function ProductReviews({
         Reviews
       </h2>
       <ReviewSummaryView summary={summary} />
-      {details && <OwnReviewPanel details={details} vendorName={product.vendorName} />}
+      {details && <OwnReviewPanel details={details} vendorName={vendorName} />}
       <ReviewListView
         list={list}
-        vendorName={product.vendorName}
+        vendorName={vendorName}
         showProduct={false}
         empty={
           details?.canReview && !details.review
@@ -288,35 +301,4 @@ export function VendorReviews({
       />
     </section>
   );
-}
-
-/** In the buy box of a product the buyer owns: straight to the review form. */
-export function ReviewPrompt({ productId }: { productId: string }) {
-  const details = useAppSelector((s) =>
-    s.auth.isLoggedIn && s.review.details.data?.productId === productId
-      ? s.review.details.data
-      : null,
-  );
-  const open = useOpenReviewForm();
-  if (!details?.canReview) return null;
-  return (
-    <button
-      type="button"
-      onClick={open}
-      className="self-start font-semibold text-brand-300 underline underline-offset-2 hover:decoration-2"
-    >
-      {details.review ? 'Edit your review' : 'Write a review'}
-    </button>
-  );
-}
-
-/** schema.org `Review`s for a page's JSON-LD: only reviews that exist, at most five. */
-export function reviewsJsonLd(reviews: readonly Review[]) {
-  return reviews.slice(0, 5).map((r) => ({
-    '@type': 'Review',
-    reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
-    author: { '@type': 'Person', name: r.reviewer.username ?? 'Verified buyer' },
-    datePublished: r.createdAt.slice(0, 10),
-    reviewBody: r.text,
-  }));
 }

@@ -1,15 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ProductCard } from '@tradeshelf/contract';
 import type { ReviewSort } from '@tradeshelf/contract/client';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import {
-  fetchReviewDetails,
-  fetchReviews,
-  scopeKey,
-  type ReviewDetails,
-  type ReviewPage,
-} from './api.ts';
-import { listShown, reviewClicked } from './slice.ts';
+import { fetchReviews, scopeKey, type ReviewPage } from './api.ts';
+import { listShown } from './slice.ts';
 
 /**
  * A list of reviews: the server-rendered page first, then the store's once it holds this list
@@ -63,29 +56,4 @@ export function useReviewList(
     loading: list.status === 'loading',
     error: list.status === 'failure' ? list.error : null,
   };
-}
-
-/** The signed-in buyer's own review of the product and whether they may write one (else null). */
-export function useReviewDetails(productId: string): ReviewDetails | null {
-  const dispatch = useAppDispatch();
-  const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
-  const details = useAppSelector((s) => s.review.details);
-  useEffect(() => {
-    if (isLoggedIn) void dispatch(fetchReviewDetails(productId));
-  }, [dispatch, isLoggedIn, productId]);
-  return isLoggedIn && details.data?.productId === productId ? details.data : null;
-}
-
-/** Opens the review form, wherever on the page it is (reviewClicked, docs/product.md#review-group). */
-export function useOpenReviewForm() {
-  const dispatch = useAppDispatch();
-  return useCallback(() => dispatch(reviewClicked(true)), [dispatch]);
-}
-
-/** The product's rating, as of the review the buyer just saved if they did. */
-export function useProductRating(productId: string, rating: ProductCard['rating']) {
-  const saved = useAppSelector((s) => s.review.update.data);
-  return saved?.review.product.id === productId
-    ? { average: saved.summary.average, count: saved.summary.count }
-    : rating;
 }

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { reviewMessages as m } from '@tradeshelf/contract/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.tsx';
-import { ProductReviews, ReviewPrompt } from './components.tsx';
+import { ProductReviews } from './components.tsx';
+import { ReviewPrompt, useReviewDetails } from './own.tsx';
 import { own, page, PRODUCT, reply, review, summary } from './test-fixtures.ts';
 
 afterEach(cleanup);
@@ -14,7 +15,13 @@ beforeAll(() => {
   w.CSS ??= { escape: (v) => v.replace(/[^\w-]/g, (c) => `\\${c}`) };
 });
 
-const product = { id: PRODUCT.id, vendorUrl: 'alpha-edge', vendorName: 'Alpha Edge Labs' };
+const product = { productId: PRODUCT.id, vendorUrl: 'alpha-edge', vendorName: 'Alpha Edge Labs' };
+
+/** As the product page does: it fetches the buyer's details once, for the buy box and the reviews. */
+function PageDetails() {
+  useReviewDetails(product.productId);
+  return null;
+}
 
 function renderReviews(
   initial = page([review(2, { rating: 5 }), review(1, { rating: 3 })], 'cursor-1'),
@@ -23,8 +30,9 @@ function renderReviews(
 ) {
   return renderWithApp(
     <>
-      <ReviewPrompt productId={product.id} />
-      <ProductReviews product={product} initial={initial} initialSort="newest" />
+      <PageDetails />
+      <ReviewPrompt productId={product.productId} />
+      <ProductReviews {...product} initial={initial} initialSort="newest" />
     </>,
     {
       signedIn,

@@ -31,6 +31,14 @@ export const initialReviewState: ReviewState = {
   reviewClicked: false,
 };
 
+/** The signed-in buyer's own review of a product and whether they may write one, else null. */
+export const ownReviewDetails =
+  (productId: string) =>
+  (s: { auth: { isLoggedIn: boolean }; review: ReviewState }): ReviewDetails | null =>
+    s.auth.isLoggedIn && s.review.details.data?.productId === productId
+      ? s.review.details.data
+      : null;
+
 const listOf = (scope: ReviewScope, page: ReviewPage): ReviewList => ({
   ...page,
   key: scopeKey(scope),

@@ -1,5 +1,6 @@
-// The product page's TradingView step, apart from the library's views: the product page loads only this.
-import { useCallback, useEffect, useState } from 'react';
+// The product page's TradingView step (loaded for products that deliver scripts), and the list and
+// username field the library's views share with it.
+import { useCallback, useEffect, useState, type RefObject } from 'react';
 import {
   normaliseTradingViewUsername,
   TRADINGVIEW_USERNAME_INPUT_MAX,
@@ -8,10 +9,13 @@ import {
 import type { TradingViewScript } from '@tradeshelf/contract';
 import { Field } from '../../components/ui.tsx';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { fetchProductScripts, fetchTradingViewAccount, saveTradingViewUsername } from './api.ts';
+import { fetchTradingViewAccount, saveTradingViewUsername } from './api.ts';
 import { saveProblem } from './hooks.ts';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
+
+/** Runs when the buyer clicks buy; false stops the purchase (the step shows why). */
+export type BeforeBuy = () => Promise<boolean>;
 
 export const quietLink =
   'text-sm font-semibold text-brand-400 underline underline-offset-2 hover:decoration-2';
@@ -34,32 +38,32 @@ export function ScriptList({ scripts }: { scripts: TradingViewScript[] }) {
 }
 
 /**
- * The product page's TradingView step: whether the product delivers scripts, and (signed in) the
- * username field. `beforeBuy` saves a new name before checkout starts and answers false (with the
- * words shown) when it is not valid; an empty field buys as it is (the library asks later).
+ * The product page's TradingView step, for a product that delivers scripts (step.tsx loads it): the
+ * list and (signed in) the username field. The `beforeBuy` it binds saves a new name before
+ * checkout starts and answers false (with the words shown) when it is not valid; an empty field buys
+ * as it is (the library asks later).
  */
-export function useTradingViewCheckout(productId: string, enabled: boolean) {
+export function TradingViewCheckoutStep({
+  scripts,
+  beforeBuyRef,
+}: {
+  scripts: TradingViewScript[];
+  beforeBuyRef: RefObject<BeforeBuy | null>;
+}) {
   const dispatch = useAppDispatch();
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
-  const scripts = useAppSelector((s) => s.tradingview.scripts);
   const account = useAppSelector((s) => s.tradingview.account);
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (enabled) void dispatch(fetchProductScripts(productId));
-  }, [dispatch, enabled, productId]);
-  const list = scripts.productId === productId ? (scripts.data ?? []) : [];
-  const delivers = enabled && list.length > 0;
-  useEffect(() => {
-    if (delivers && isLoggedIn && account.status === 'idle')
-      void dispatch(fetchTradingViewAccount());
-  }, [dispatch, delivers, isLoggedIn, account.status]);
+    if (isLoggedIn && account.status === 'idle') void dispatch(fetchTradingViewAccount());
+  }, [dispatch, isLoggedIn, account.status]);
 
   const saved = account.data?.username ?? null;
   const value = draft ?? saved ?? '';
   const beforeBuy = useCallback(async (): Promise<boolean> => {
-    if (!delivers || !isLoggedIn) return true;
+    if (!isLoggedIn) return true;
     const typed = value.trim();
     if (!typed || normaliseTradingViewUsername(typed) === saved) return true;
     const wrong = validateTradingViewUsername(typed);
@@ -74,23 +78,43 @@ export function useTradingViewCheckout(productId: string, enabled: boolean) {
     }
     setError(saveProblem(result.payload ?? null) ?? 'We could not save your TradingView username.');
     return false;
-  }, [delivers, isLoggedIn, value, saved, dispatch]);
+  }, [isLoggedIn, value, saved, dispatch]);
+  useEffect(() => {
+    beforeBuyRef.current = beforeBuy;
+    return () => {
+      if (beforeBuyRef.current === beforeBuy) beforeBuyRef.current = null;
+    };
+  }, [beforeBuyRef, beforeBuy]);
 
-  return {
-    delivers,
-    scripts: list,
-    signedIn: isLoggedIn,
-    value,
-    setValue: (v: string) => {
-      setDraft(v);
-      setError(null);
-    },
-    error,
-    beforeBuy,
-  };
+  const n = scripts.length;
+  return (
+    <div
+      data-testid="tradingview-checkout"
+      className="flex flex-col gap-2 rounded-lg border border-ink-600 bg-ink-800 p-3"
+    >
+      <p className="text-sm text-slate-200">
+        {n === 1
+          ? 'Delivers an invite-only TradingView script:'
+          : `Delivers ${n} invite-only TradingView scripts:`}
+      </p>
+      <ScriptList scripts={scripts} />
+      {isLoggedIn && (
+        <UsernameField
+          label="TradingView username (optional)"
+          form={{
+            value,
+            setValue: (v: string) => {
+              setDraft(v);
+              setError(null);
+            },
+            error,
+          }}
+          hint={`${USERNAME_HINT} The vendor adds it to the scripts; you can also add or change it later in your library.`}
+        />
+      )}
+    </div>
+  );
 }
-
-export type TradingViewCheckout = ReturnType<typeof useTradingViewCheckout>;
 
 /** The TradingView username input, as checkout and the library's form ask for it. */
 export function UsernameField({
@@ -116,31 +140,5 @@ export function UsernameField({
       error={form.error}
       hint={hint}
     />
-  );
-}
-
-/** Inside the product page's buy box: what the product delivers, and the username (signed in). */
-export function TradingViewCheckoutField({ checkout }: { checkout: TradingViewCheckout }) {
-  if (!checkout.delivers) return null;
-  const n = checkout.scripts.length;
-  return (
-    <div
-      data-testid="tradingview-checkout"
-      className="flex flex-col gap-2 rounded-lg border border-ink-600 bg-ink-800 p-3"
-    >
-      <p className="text-sm text-slate-200">
-        {n === 1
-          ? 'Delivers an invite-only TradingView script:'
-          : `Delivers ${n} invite-only TradingView scripts:`}
-      </p>
-      <ScriptList scripts={checkout.scripts} />
-      {checkout.signedIn && (
-        <UsernameField
-          label="TradingView username (optional)"
-          form={checkout}
-          hint={`${USERNAME_HINT} The vendor adds it to the scripts; you can also add or change it later in your library.`}
-        />
-      )}
-    </div>
   );
 }

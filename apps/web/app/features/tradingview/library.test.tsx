@@ -9,7 +9,7 @@ import Library from '../../routes/library.tsx';
 import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.tsx';
 import { CheckoutPanel } from '../catalog/checkout.tsx';
 import { TRADINGVIEW_POLL_INTERVAL_MS } from './hooks.ts';
-import { TradingViewCheckoutField, useTradingViewCheckout } from './index.ts';
+import { useTradingViewStep } from './index.ts';
 import { accessOf, item } from './test-fixtures.ts';
 
 afterEach(() => {
@@ -139,7 +139,7 @@ describe('/library: TradingView scripts', () => {
 });
 
 function BuyBox() {
-  const tradingview = useTradingViewCheckout('prd_rsi', true);
+  const tradingview = useTradingViewStep('prd_rsi', true);
   return (
     <CheckoutPanel
       target={{ kind: 'product', vendorUrl: 'alpha-edge', priceId: 'price_1', scheme: 'one_time' }}
@@ -147,7 +147,7 @@ function BuyBox() {
       label="Buy now"
       beforeBuy={tradingview.beforeBuy}
     >
-      <TradingViewCheckoutField checkout={tradingview} />
+      {tradingview.field}
     </CheckoutPanel>
   );
 }
