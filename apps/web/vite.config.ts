@@ -71,7 +71,7 @@ const appModule = /[\\/]app[\\/](lib|components|shell|features)[\\/]|[\\/]app[\\
  * icons of signed-in screens (the kit, issue 28); whole features no public page shows (affiliates,
  * courses, deliverables, licences, support, TradingView, whose slices register when their code loads), but for
  * the light `index.ts` of the first three; the views of orders, Discord, reviews and membership; the checkout panel (product and
- * bundle pages), the tiles and grids of lists (the product page shows none); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get"; alerts.
+ * bundle pages); the search page's filters, result count and no-results helper; the bundle page's terms; the product page's "What you get"; alerts.
  * The product page takes only TradingView's checkout step (`tradingview/step.tsx`); its username field
  * (`tradingview/checkout.tsx`) loads for a product that delivers scripts (ADR 070).
  */
@@ -96,20 +96,13 @@ const notInShell = new RegExp(
       'features/account/[\\w-]+',
       // Alerts (issue 31): the library's list and the feed page, none of it on a public page.
       'features/alerts/[\\w-]+',
-      // The tiles and grids of lists (`components`): the product page shows none (`cover` it does).
-      'features/catalog/(checkout|components|no-results|search-filters|bundle-terms|result-count|what-you-get)',
+      'features/catalog/(checkout|no-results|search-filters|bundle-terms|result-count|what-you-get)',
       'lib/(poll|download|bytes|save-file)',
     ]
       .join('|')
       .replaceAll('/', '[\\\\/]') +
     ')\\.',
 );
-
-/**
- * The catalogue's labels: every public page shows them (the product page, tiles, search filters), so
- * they stay in the shell rather than in a chunk of their own that each of those pages would request.
- */
-const catalogLabels = /[\\/]contract[\\/]src[\\/]constants[\\/]catalog\./;
 
 const productPage =
   /[\\/]app[\\/]features[\\/](catalog[\\/]checkout|tradingview[\\/](step|api|slice))\.|[\\/]contract[\\/]src[\\/](endpoints-tradingview|rules[\\/]coupon)\./;
@@ -138,9 +131,7 @@ const clientChunks = {
     {
       name: 'app',
       test: (id: string) =>
-        (stateLibs.test(id) && !uSesShim.test(id)) ||
-        (appModule.test(id) && !notInShell.test(id)) ||
-        catalogLabels.test(id),
+        (stateLibs.test(id) && !uSesShim.test(id)) || (appModule.test(id) && !notInShell.test(id)),
       priority: 1,
     },
   ],

@@ -7,9 +7,13 @@ import {
   reviewSorts,
   type ReviewSort,
 } from '@tradeshelf/contract/client';
-// The cover and stars only: the tiles of lists load with the pages that list things.
-import { Cover, Stars } from '../features/catalog/cover.tsx';
-import { bundlePath, productPath, vendorPath } from '../lib/paths.ts';
+import {
+  bundlePath,
+  Cover,
+  productPath,
+  Stars,
+  vendorPath,
+} from '../features/catalog/components.tsx';
 import {
   CheckoutCancelled,
   CheckoutPanel,
