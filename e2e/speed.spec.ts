@@ -176,6 +176,19 @@ test('code below the first screen waits: the reviews load as they near it, the T
   await sort.selectOption('highest');
   await asked;
 
+  // After a client-side navigation nobody waits on a first paint: the reviews load at once.
+  const fromHome = await page.context().newPage();
+  await fromHome.setViewportSize({ width: 1280, height: 720 });
+  await fromHome.goto('/');
+  const tile = fromHome.locator('article a[href^="/p/"]:not([aria-hidden])').first();
+  const href = (await tile.getAttribute('href'))!;
+  await tile.click();
+  await fromHome.waitForURL((url) => url.pathname === href);
+  const navigated = fromHome.getByRole('region', { name: 'Reviews' });
+  await expect(navigated.getByRole('heading', { name: 'Reviews' })).toBeAttached();
+  expect(await fromHome.evaluate(() => window.scrollY)).toBe(0);
+  await fromHome.close();
+
   // A product whose scripts are invite-only loads the step and lists them in its buy box.
   const found = (await (
     await request.get('/api/v1/products/term/search?q=RSI%20Divergence%20Pro&limit=5')

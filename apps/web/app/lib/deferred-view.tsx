@@ -62,20 +62,14 @@ export function deferredView<P extends object>(load: () => Promise<ComponentType
         el.removeEventListener('pointerover', open);
       };
     }, []);
-    if (import.meta.env.SSR) {
-      if (!View) throw new Error('A deferred view rendered before deferredViewsLoaded() resolved.');
-      return (
-        <div ref={box}>
-          <Suspense fallback={null}>
-            <View {...props} />
-          </Suspense>
-        </div>
-      );
-    }
+    if (import.meta.env.SSR && !View)
+      throw new Error('A deferred view rendered before deferredViewsLoaded() resolved.');
+    // The server renders the loaded view itself; the browser, the lazy one that waits for the screen.
+    const Shown = import.meta.env.SSR ? View! : Later;
     return (
       <div ref={box}>
         <Suspense fallback={null}>
-          <Later {...props} />
+          <Shown {...props} />
         </Suspense>
       </div>
     );

@@ -1,16 +1,16 @@
 // The product page's TradingView step, as the page needs it before it knows whether the product
 // delivers invite-only scripts: the list, fetched once. The username field and its checks
-// (checkout.tsx) load only for a product whose list is not empty (ADR 070).
+// (checkout-step.tsx) load only for a product whose list is not empty (ADR 070).
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import type { TradingViewScript } from '@tradeshelf/contract';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
 import { fetchProductScripts } from './api.ts';
-import type { BeforeBuy } from './checkout.tsx';
+import type { BeforeBuy } from './checkout-step.tsx';
 // Registers the slice this file reads (ADR 038).
 import './slice.ts';
 
 const CheckoutStep = lazy(() =>
-  import('./checkout.tsx').then((m) => ({ default: m.TradingViewCheckoutStep })),
+  import('./checkout-step.tsx').then((m) => ({ default: m.TradingViewCheckoutStep })),
 );
 
 const none: TradingViewScript[] = [];
