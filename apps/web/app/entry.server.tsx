@@ -101,8 +101,9 @@ export default async function handleRequest(
   }
   const stream = routerContext.serverHandoffStream;
   const data = stream ? await readAll(stream) : null;
-  // Views the browser loads later are rendered here in full (ADR 070); their code is loaded once.
-  await deferredViewsLoaded();
+  // Views the browser loads later are rendered here in full (ADR 070): their code loads at start-up.
+  const loading = deferredViewsLoaded();
+  if (loading) await loading;
   // The server sends a policy that runs only scripts carrying this response's nonce (ADR 022).
   const nonce = page.nonce;
   const attr = nonce ? ` nonce="${nonce}"` : '';

@@ -1,16 +1,19 @@
 import { lazy, memo, Suspense, useEffect, useRef, type ComponentType } from 'react';
 
 /** Views whose code the server is still loading: entry.server waits for them before it renders. */
-const serverLoads: Array<Promise<unknown>> = [];
+const serverLoads = new Set<Promise<unknown>>();
 
-/** Resolves once every deferred view's code is loaded on the server (entry.server awaits it). */
-export function deferredViewsLoaded(): Promise<unknown> {
-  return Promise.all(serverLoads);
+/**
+ * What entry.server awaits before it renders: every deferred view's code, loaded on the server.
+ * Null once all have loaded, so a page render after start-up waits on nothing.
+ */
+export function deferredViewsLoaded(): Promise<unknown> | null {
+  return serverLoads.size ? Promise.all(serverLoads) : null;
 }
 
 /**
  * How far below the screen a deferred view starts loading: a quarter of a screen. Its HTML is on the
- * page all along; what waits is only what answers to clicks, ~3 KB that comes as the reader scrolls.
+ * page all along; what waits is only the code that answers to clicks, fetched as the reader scrolls.
  */
 const AHEAD = '25% 0px 25% 0px';
 
@@ -35,7 +38,15 @@ export function deferredView<P extends object>(load: () => Promise<ComponentType
     }));
   let open = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
-  if (import.meta.env.SSR) serverLoads.push(start());
+  if (import.meta.env.SSR) {
+    const loaded = start();
+    serverLoads.add(loaded);
+    // One that failed stays: every render then fails with its error, rather than render without it.
+    loaded.then(
+      () => serverLoads.delete(loaded),
+      () => undefined,
+    );
+  }
   const Later = lazy(() => opened.then(start).then(() => ({ default: View! })));
 
   function Deferred(props: P) {

@@ -29,7 +29,7 @@ import { useTradingViewStep } from '../features/tradingview/step.tsx';
 // Straight from the files, not the feature's index: the reviews' views load as they near the screen.
 import { REVIEWS_PAGE } from '../features/reviews/api.ts';
 import { reviewsJsonLd } from '../features/reviews/json-ld.ts';
-import { ReviewPrompt, useProductRating, useReviewDetails } from '../features/reviews/own.tsx';
+import { ReviewPrompt, useProductRating, useFetchReviewDetails } from '../features/reviews/own.tsx';
 import { deferredView } from '../lib/deferred-view.tsx';
 import { formatMoney, formatPrice, trialLabel } from '../lib/format.ts';
 import { routes } from '../lib/contract.server.ts';
@@ -227,7 +227,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
     : null;
   const rating = useProductRating(product.id, product.rating);
   // The buyer's own review and whether they may write one: the buy box and the reviews read them.
-  useReviewDetails(product.id);
+  useFetchReviewDetails(product.id);
 
   return (
     <div className="mx-auto max-w-6xl pb-24 lg:pb-0">

@@ -229,7 +229,7 @@ function OwnReviewPanel({ details, vendorName }: { details: ReviewDetails; vendo
 
 /**
  * The product page's reviews: summary, the buyer's own, the form, the list with its sort. The page
- * fetches the buyer's details (`useReviewDetails`, own.tsx); they show once hydrated, as the server
+ * fetches the buyer's details (`useFetchReviewDetails`, own.tsx); they show once hydrated, as the server
  * renders for nobody in particular.
  */
 export function ProductReviews({

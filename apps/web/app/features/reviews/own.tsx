@@ -4,20 +4,20 @@
 import { useEffect } from 'react';
 import type { ProductCard } from '@tradeshelf/contract';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks.ts';
-import { fetchReviewDetails, type ReviewDetails } from './api.ts';
+import { fetchReviewDetails } from './api.ts';
 import { ownReviewDetails, reviewClicked } from './slice.ts';
 
 /**
- * Fetches the signed-in buyer's own review of the product and whether they may write one; answers
- * them (else null). The product page calls it once: the buy box and the reviews section read them.
+ * Fetches the signed-in buyer's own review of the product and whether they may write one. The
+ * product page calls it once; the buy box and the reviews section read the answer from the store
+ * (`ownReviewDetails`).
  */
-export function useReviewDetails(productId: string): ReviewDetails | null {
+export function useFetchReviewDetails(productId: string): void {
   const dispatch = useAppDispatch();
   const isLoggedIn = useAppSelector((s) => s.auth.isLoggedIn);
   useEffect(() => {
     if (isLoggedIn) void dispatch(fetchReviewDetails(productId));
   }, [dispatch, isLoggedIn, productId]);
-  return useAppSelector(ownReviewDetails(productId));
 }
 
 /** The product's rating, as of the review the buyer just saved if they did. */

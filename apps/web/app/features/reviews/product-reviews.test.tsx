@@ -5,7 +5,7 @@ import { reviewMessages as m } from '@tradeshelf/contract/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderWithApp, type Answer, type SeenRequest } from '../../test/render.tsx';
 import { ProductReviews } from './components.tsx';
-import { ReviewPrompt, useReviewDetails } from './own.tsx';
+import { ReviewPrompt, useFetchReviewDetails } from './own.tsx';
 import { own, page, PRODUCT, reply, review, summary } from './test-fixtures.ts';
 
 afterEach(cleanup);
@@ -19,7 +19,7 @@ const product = { productId: PRODUCT.id, vendorUrl: 'alpha-edge', vendorName: 'A
 
 /** As the product page does: it fetches the buyer's details once, for the buy box and the reviews. */
 function PageDetails() {
-  useReviewDetails(product.productId);
+  useFetchReviewDetails(product.productId);
   return null;
 }
 
