@@ -136,13 +136,16 @@ test('scripts start after the first paint, then the page hydrates', async ({
   }
 });
 
-/** The text of every script the page downloads, as it downloads them. */
-function scriptTexts(page: Page): string[] {
-  const texts: string[] = [];
+/**
+ * Whether a script the page downloaded so far holds `needle`. Reading a body is asynchronous, so
+ * the check waits for every body read started by then: a script that ran has been counted.
+ */
+function scriptsHold(page: Page): (needle: string) => Promise<boolean> {
+  const reads: Array<Promise<string>> = [];
   page.on('response', (res) => {
-    if (res.request().resourceType() === 'script') void res.text().then((t) => texts.push(t));
+    if (res.request().resourceType() === 'script') reads.push(res.text().catch(() => ''));
   });
-  return texts;
+  return async (needle) => (await Promise.all(reads)).some((t) => t.includes(needle));
 }
 
 test('code below the first screen waits: the reviews load as they near it, the TradingView step only where it delivers', async ({
@@ -151,9 +154,9 @@ test('code below the first screen waits: the reviews load as they near it, the T
 }) => {
   // ADR 070. The first screen of a product page is 1280 × 720 here; its reviews start below it.
   await page.setViewportSize({ width: 1280, height: 720 });
-  const scripts = scriptTexts(page);
-  const reviewsCode = () => scripts.some((t) => t.includes('Sort reviews'));
-  const stepCode = () => scripts.some((t) => t.includes('TradingView username (optional)'));
+  const hold = scriptsHold(page);
+  const reviewsCode = () => hold('Sort reviews');
+  const stepCode = () => hold('TradingView username (optional)');
   const productPath = (await publicPages(request))[2]!;
   await page.goto(productPath, { waitUntil: 'networkidle' });
   const reviews = page.getByRole('region', { name: 'Reviews' });
@@ -161,15 +164,15 @@ test('code below the first screen waits: the reviews load as they near it, the T
   await expect(reviews.getByTestId('review-item').first()).toBeVisible();
   const sort = reviews.getByLabel('Sort reviews');
   await expect(sort).toBeDisabled();
-  expect(reviewsCode(), 'the reviews’ code before they near the screen').toBe(false);
+  expect(await reviewsCode(), 'the reviews’ code before they near the screen').toBe(false);
   // A product for TradingView that delivers no invite-only scripts never loads the username step.
   await expect(page.getByText('Works with')).toContainText('TradingView');
-  expect(stepCode(), 'the TradingView step for a product without scripts').toBe(false);
+  expect(await stepCode(), 'the TradingView step for a product without scripts').toBe(false);
 
   // Scrolled to, the reviews' code comes, the sort works and asks the server in its new order.
   await reviews.scrollIntoViewIfNeeded();
   await expect(sort).toBeEnabled();
-  expect(reviewsCode()).toBe(true);
+  expect(await reviewsCode()).toBe(true);
   const asked = page.waitForRequest(
     (r) => r.url().includes('/api/v1/review/get-all-reviews') && r.url().includes('sort=highest'),
   );
@@ -197,7 +200,7 @@ test('code below the first screen waits: the reviews load as they near it, the T
   await page.goto(`/p/${rsi.id}/${rsi.slug}`);
   const step = page.locator('#buy').getByTestId('tradingview-checkout');
   await expect(step).toContainText('invite-only TradingView script');
-  expect(stepCode()).toBe(true);
+  expect(await stepCode()).toBe(true);
 });
 
 // A test per page: the four in one test took 1.7 min of its 90 s in CI beside `npm test` (session 21).
